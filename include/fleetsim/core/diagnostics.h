@@ -1,0 +1,48 @@
+// Diagnostics: the problems found in an input, collected rather than thrown, so that a user sees
+// every mistake in a file at once. Each names where (a JSON pointer such as /jobs/12/gpus, or a
+// file line) and what was expected and found. Value types; thread-compatible.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fleetsim {
+
+enum class Severity { kWarning, kError };
+
+struct Diagnostic {
+  Severity severity = Severity::kError;
+  std::string where;    // JSON pointer ("/jobs/12/gpus"), "" for the whole document
+  std::string message;  // "expected an integer >= 1, found -3"
+};
+
+class Diagnostics {
+ public:
+  void Error(std::string where, std::string message);
+  void Warning(std::string where, std::string message);
+  // Turns every warning into an error (the --strict switch).
+  void PromoteWarnings();
+  void Append(const Diagnostics& other);
+
+  bool HasErrors() const;
+  bool empty() const { return items_.empty(); }
+  const std::vector<Diagnostic>& items() const { return items_; }
+
+  // One line per diagnostic: "<source>: <where>: <severity>: <message>".
+  std::string Format(const std::string& source) const;
+
+ private:
+  std::vector<Diagnostic> items_;
+};
+
+// "did you mean 'x'?" support: the candidate closest to `word` by edit distance, or "" when none
+// is close enough to be a plausible typo.
+std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates);
+
+// ", did you mean 'x'?" or "" — ready to append to a message.
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
+
+// "'a', 'b', 'c'" — for "valid names are ..." messages.
+std::string QuotedList(const std::vector<std::string>& names);
+
+}  // namespace fleetsim

@@ -1,0 +1,70 @@
+// Deterministic randomness owned end to end: a generator (xoshiro256**), named streams and the
+// distributions fleetsim draws from. Nothing here uses std::*_distribution, whose algorithms
+// differ between standard libraries; every draw is specified in docs/determinism.md, so the same
+// (seed, run, stream name) yields the same numbers with any compiler.
+//
+// Streams: every random component asks RandomStreams for a stream by a stable name
+// ("workload.generator", later "spot.pool-a"); the stream's state is derived from
+// (seed, run, name) alone, so adding a component never shifts the numbers another one draws.
+// Rng objects are values (copy = fork of the sequence); not thread-safe, one per component.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace fleetsim {
+
+// xoshiro256** 1.0 (Blackman & Vigna), seeded through SplitMix64.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed);
+
+  std::uint64_t NextU64();
+  // Uniform on [0, 1) with 53 random bits.
+  double NextDouble();
+
+ private:
+  std::array<std::uint64_t, 4> state_{};
+};
+
+// Derives independent generators from (seed, run, stream name).
+class RandomStreams {
+ public:
+  RandomStreams(std::uint64_t seed, std::uint64_t run) : seed_(seed), run_(run) {}
+
+  Rng Stream(std::string_view name) const;
+  std::uint64_t seed() const { return seed_; }
+  std::uint64_t run() const { return run_; }
+
+ private:
+  std::uint64_t seed_;
+  std::uint64_t run_;
+};
+
+// Uniform real on [low, high).
+double UniformReal(Rng& rng, double low, double high);
+// Uniform integer on [low, high], inclusive, without modulo bias.
+std::int64_t UniformInt(Rng& rng, std::int64_t low, std::int64_t high);
+// Exponential with the given mean (> 0).
+double Exponential(Rng& rng, double mean);
+// Normal by the Marsaglia polar method (one value per call; the second is discarded).
+double Normal(Rng& rng, double mean, double stddev);
+// exp(Normal(mu, sigma)); the median is exp(mu).
+double LogNormal(Rng& rng, double mu, double sigma);
+// Poisson with mean lambda >= 0: multiplication method below 10, Hormann's PTRS above.
+std::int64_t Poisson(Rng& rng, double lambda);
+
+// Picks index i with probability weights[i] / sum(weights). Weights must be finite, >= 0, and
+// not all zero (validated by the caller; checked here).
+class WeightedChoice {
+ public:
+  explicit WeightedChoice(const std::vector<double>& weights);
+  std::size_t operator()(Rng& rng) const;
+
+ private:
+  std::vector<double> cumulative_;
+};
+
+}  // namespace fleetsim

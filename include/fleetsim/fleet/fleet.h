@@ -1,0 +1,49 @@
+// The fleet and its allocation state. For now a fleet is a set of identical whole GPUs numbered
+// 0..N-1 (the GPU catalog, node shapes, NVLink domains and MIG arrive with the fleet model).
+// AllocationState records which GPUs are busy and answers "which GPUs are free" without a scan
+// per GPU (a 64-bit word per 64 GPUs). The invariant busy + free == capacity is checked on every
+// change. Owned by one simulation; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace fleetsim {
+
+using GpuId = std::uint32_t;
+
+// The largest fleet a scenario may describe; keeps GPU-time sums inside int64 (see time.h).
+inline constexpr std::int64_t kMaxFleetGpus = 1'000'000;
+
+struct FleetSpec {
+  std::int64_t gpus = 0;  // identical whole GPUs
+};
+
+class AllocationState {
+ public:
+  explicit AllocationState(const FleetSpec& spec);
+
+  std::int64_t capacity() const { return capacity_; }
+  std::int64_t free_count() const { return free_; }
+  std::int64_t busy_count() const { return capacity_ - free_; }
+  bool IsFree(GpuId gpu) const;
+  bool IsValid(GpuId gpu) const { return gpu < capacity_; }
+
+  // The `count` lowest-numbered free GPUs, or an empty vector when fewer are free.
+  std::vector<GpuId> LowestFree(std::int64_t count) const;
+
+  // Preconditions (checked): every GPU valid, free, and listed once.
+  void Allocate(std::span<const GpuId> gpus);
+  // Preconditions (checked): every GPU valid and busy.
+  void Release(std::span<const GpuId> gpus);
+
+ private:
+  void SetBusy(GpuId gpu, bool busy);
+
+  std::int64_t capacity_;
+  std::int64_t free_;
+  std::vector<std::uint64_t> busy_words_;
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,61 @@
+// RunMetrics: the headline numbers of one run, computed by observing engine events.
+// Definitions (docs/metrics.md is the reference):
+//  - window: from the first submission to the end of the run;
+//  - utilization: GPU-time allocated to jobs inside the window / (fleet GPUs x window length);
+//  - wait: start - submit, over jobs that started; mean and p99 (nearest rank);
+//  - makespan: last completion - first submission.
+// Not thread-safe; one per simulation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fleetsim/sim/observer.h"
+
+namespace fleetsim {
+
+struct MetricsSummary {
+  std::int64_t jobs_total = 0;
+  std::int64_t jobs_completed = 0;
+  std::int64_t jobs_rejected = 0;
+  std::int64_t jobs_running_at_end = 0;
+  std::int64_t jobs_queued_at_end = 0;
+  std::int64_t jobs_never_submitted = 0;
+  std::int64_t fleet_gpus = 0;
+  SimTime window_start = 0;
+  SimTime window_end = 0;
+  double allocated_gpu_hours = 0;
+  double available_gpu_hours = 0;
+  double utilization = 0;  // in [0, 1]; 0 when the window is empty
+  double wait_mean_s = 0;
+  double wait_p99_s = 0;
+  double makespan_s = 0;
+};
+
+class RunMetrics final : public SimulationObserver {
+ public:
+  void OnRunStarted(const RunStarted& event) override;
+  void OnJobSubmitted(const JobSubmitted& event) override;
+  void OnJobStarted(const JobStarted& event) override;
+  void OnJobFinished(const JobFinished& event) override;
+  void OnJobRejected(const JobRejected& event) override;
+  void OnRunEnded(const RunEnded& event) override;
+
+  // Valid after RunEnded.
+  const MetricsSummary& summary() const { return summary_; }
+
+ private:
+  MetricsSummary summary_;
+  bool any_submitted_ = false;
+  SimTime last_completion_ = 0;
+  std::int64_t allocated_gpu_ms_ = 0;  // closed allocations; running ones are added at the end
+  std::int64_t submitted_ = 0;
+  std::vector<SimDuration> waits_;
+  std::vector<std::int64_t> running_gpus_;  // by job index: GPUs held, 0 if not running
+  std::vector<SimTime> running_since_;
+};
+
+// Nearest-rank percentile (p in (0, 100]) of `values`; 0 for an empty set. Sorts its copy.
+SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p);
+
+}  // namespace fleetsim

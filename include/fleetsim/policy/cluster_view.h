@@ -1,0 +1,58 @@
+// ClusterView: everything a policy may read, and nothing it may change. It shows the fleet's
+// allocation state, the queue of submitted-but-not-started jobs (as requests), the running jobs,
+// and what changed since the policy's previous call. A job's hidden truth (its real duration) is
+// not reachable from here. A view is valid only during the Policy::Decide call it is passed to.
+#pragma once
+
+#include <deque>
+#include <span>
+#include <vector>
+
+#include "fleetsim/core/time.h"
+#include "fleetsim/fleet/fleet.h"
+#include "fleetsim/workload/job.h"
+
+namespace fleetsim {
+
+struct RunningJob {
+  JobIndex job = 0;
+  SimTime start = 0;
+  std::vector<GpuId> gpus;
+};
+
+// What happened since the policy was last called, in event order.
+struct ChangesSinceLastCall {
+  std::vector<JobIndex> submitted;
+  std::vector<JobIndex> finished;
+};
+
+class ClusterView {
+ public:
+  ClusterView(SimTime now, const AllocationState& fleet, std::span<const JobRequest> requests,
+              const std::deque<JobIndex>& queue, std::span<const RunningJob> running,
+              const ChangesSinceLastCall& changes)
+      : now_(now),
+        fleet_(fleet),
+        requests_(requests),
+        queue_(queue),
+        running_(running),
+        changes_(changes) {}
+
+  SimTime now() const { return now_; }
+  const AllocationState& fleet() const { return fleet_; }
+  // Queued jobs, oldest submission first (ties by id).
+  const std::deque<JobIndex>& queue() const { return queue_; }
+  std::span<const RunningJob> running() const { return running_; }
+  const ChangesSinceLastCall& changes() const { return changes_; }
+  const JobRequest& request(JobIndex job) const { return requests_[job]; }
+
+ private:
+  SimTime now_;
+  const AllocationState& fleet_;
+  std::span<const JobRequest> requests_;
+  const std::deque<JobIndex>& queue_;
+  std::span<const RunningJob> running_;
+  const ChangesSinceLastCall& changes_;
+};
+
+}  // namespace fleetsim

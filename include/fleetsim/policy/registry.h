@@ -1,0 +1,65 @@
+// The policy registry: every policy describes itself (name, summary, parameters with types,
+// defaults, ranges and docs) and how to build it from checked parameter values. The registry
+// drives `fleetsim list policies`, scenario validation of policy parameters, and
+// docs/policies.md (a test keeps them in agreement). BuiltinPolicies() returns a fresh value:
+// no global registry. Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "fleetsim/policy/policy.h"
+
+namespace fleetsim {
+
+enum class ParamType { kInt, kReal, kBool };
+
+using ParamValue = std::variant<std::int64_t, double, bool>;
+
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::kInt;
+  ParamValue default_value;
+  double min = 0;  // inclusive bounds for kInt and kReal
+  double max = 0;
+  std::string doc;
+};
+
+// Parameter values by name; every declared parameter is present (defaults filled in).
+using PolicyParams = std::map<std::string, ParamValue>;
+
+struct PolicyInfo {
+  std::string name;
+  std::string summary;
+  std::vector<ParamSpec> params;
+  std::function<std::unique_ptr<Policy>(const PolicyParams&)> make;
+};
+
+class PolicyRegistry {
+ public:
+  void Add(PolicyInfo info);
+  const PolicyInfo* Find(const std::string& name) const;
+  // Names in registration order.
+  std::vector<std::string> Names() const;
+  const std::vector<PolicyInfo>& policies() const { return policies_; }
+
+ private:
+  std::vector<PolicyInfo> policies_;
+};
+
+// All policies shipped with fleetsim.
+PolicyRegistry BuiltinPolicies();
+
+// Declared defaults for every parameter of `info`.
+PolicyParams DefaultParams(const PolicyInfo& info);
+
+std::string ParamTypeName(ParamType type);
+std::string FormatParamValue(const ParamValue& value);
+
+}  // namespace fleetsim

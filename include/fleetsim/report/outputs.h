@@ -1,0 +1,25 @@
+// Result files and the terminal table, rendered from RunReports: summary.json (effective
+// configuration, version, seed, metrics), jobs.csv (one row per job), comparison.csv (one row
+// per scenario x policy) and a fixed-width table for stdout. Every renderer is a pure function of
+// its input, and no wall-clock value appears unless the report carries one (--timing), so reruns
+// are byte-identical. Formats are documented column by column in docs/outputs.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fleetsim/scenario/runner.h"
+
+namespace fleetsim {
+
+inline constexpr int kOutputFormatVersion = 1;
+
+std::string SummaryJson(const RunReport& report);
+std::string JobsCsv(const RunReport& report);
+std::string ComparisonCsv(const std::vector<RunReport>& reports);
+std::string MetricsTable(const std::vector<RunReport>& reports);
+
+// RFC 4180 quoting when a field contains a comma, quote or line break.
+std::string CsvField(const std::string& value);
+
+}  // namespace fleetsim

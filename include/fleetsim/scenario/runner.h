@@ -1,0 +1,55 @@
+// Running a scenario: build the workload for a seed, wire a Simulation to its policy and the
+// standard observers (metrics, job log, diagnostics log), run it, and collect a RunReport.
+// Stateless functions; each call owns its own simulation, so calls may run on separate threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleetsim/metrics/job_log.h"
+#include "fleetsim/metrics/run_metrics.h"
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/scenario/scenario.h"
+
+namespace spdlog {
+class logger;
+}  // namespace spdlog
+
+namespace fleetsim {
+
+struct RunReport {
+  const Scenario* scenario = nullptr;  // the scenario this run came from
+  PolicyChoice policy;
+  std::uint64_t seed = 0;
+  std::int64_t jobs_listed = 0;
+  std::int64_t jobs_generated = 0;
+  std::string workload_fingerprint;
+  MetricsSummary metrics;
+  std::vector<JobRecordRow> jobs;
+  std::optional<double> wall_seconds;  // only when timing was asked for
+};
+
+struct RunOutcome {
+  bool ok = true;
+  std::string error;  // an illegal policy decision, when !ok
+  RunReport report;
+};
+
+// The policy a run uses: the scenario's own choice if `name` is empty or names that same policy,
+// otherwise `name` with its default parameters. Precondition: `name` is empty or registered.
+PolicyChoice ChoosePolicy(const Scenario& scenario, const PolicyRegistry& registry,
+                          const std::string& name);
+
+struct RunOptions {
+  std::uint64_t seed = kDefaultSeed;
+  bool measure_wall_time = false;          // adds wall_seconds to the report (--timing)
+  std::shared_ptr<spdlog::logger> logger;  // engine events are logged here when set
+};
+
+RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
+                       const PolicyChoice& policy, const RunOptions& options);
+
+}  // namespace fleetsim

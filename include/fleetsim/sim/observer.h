@@ -1,0 +1,22 @@
+// SimulationObserver: the subscription interface for metrics, logs and exporters. Override the
+// events you need; the defaults ignore them. Observers are called synchronously, in
+// registration order, and must not throw.
+#pragma once
+
+#include "fleetsim/sim/events.h"
+
+namespace fleetsim {
+
+class SimulationObserver {
+ public:
+  virtual ~SimulationObserver() = default;
+  virtual void OnRunStarted(const RunStarted& /*event*/) {}
+  virtual void OnJobSubmitted(const JobSubmitted& /*event*/) {}
+  virtual void OnJobStarted(const JobStarted& /*event*/) {}
+  virtual void OnJobFinished(const JobFinished& /*event*/) {}
+  virtual void OnJobRejected(const JobRejected& /*event*/) {}
+  virtual void OnPolicyCalled(const PolicyCalled& /*event*/) {}
+  virtual void OnRunEnded(const RunEnded& /*event*/) {}
+};
+
+}  // namespace fleetsim

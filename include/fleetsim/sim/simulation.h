@@ -1,0 +1,91 @@
+// Simulation: one run of a workload on a fleet under a policy. It owns its clock, event queue,
+// allocation state, job states and observer list — no globals, so several simulations can run
+// in one process. The loop: arrivals and completions are events; after each instant with
+// changes (and at requested wake-ups) the policy is consulted once, its decisions are checked
+// and applied. Jobs larger than the whole fleet are rejected at admission, before the policy
+// sees them. Not thread-safe; one thread per simulation.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fleetsim/engine/event_queue.h"
+#include "fleetsim/fleet/fleet.h"
+#include "fleetsim/policy/policy.h"
+#include "fleetsim/sim/observer.h"
+#include "fleetsim/workload/job.h"
+
+namespace fleetsim {
+
+enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
+
+// The outcome of running: ok, or the first illegal policy decision.
+struct RunStatus {
+  bool ok = true;
+  std::string error;  // set when !ok: names the policy, the decision and why it is illegal
+};
+
+class Simulation {
+ public:
+  Simulation(const FleetSpec& fleet, const Workload& workload, std::unique_ptr<Policy> policy,
+             std::string policy_name);
+
+  // Observers are not owned and must outlive the simulation's last call.
+  void AddObserver(SimulationObserver* observer);
+
+  // Processes every event with time <= limit (then the clock reads `limit`, unless idle first).
+  RunStatus RunUntil(SimTime limit);
+  // Processes events until none is left.
+  RunStatus RunUntilIdle() { return RunUntil(kTimeNever); }
+  // Tells observers the run is over, at the current time. Call once.
+  void Finish();
+
+  SimTime now() const { return now_; }
+  JobState state(JobIndex job) const { return jobs_[job].state; }
+  const AllocationState& fleet() const { return fleet_; }
+
+ private:
+  enum class EventKind : std::uint8_t { kArrival, kCompletion, kSchedule };
+  struct EventPayload {
+    EventKind kind = EventKind::kSchedule;
+    JobIndex job = 0;
+  };
+  struct JobRecord {
+    JobState state = JobState::kPending;
+    SimTime start = 0;
+    std::size_t running_slot = 0;  // position in running_ while running
+  };
+
+  template <typename Event>
+  void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
+  void Begin();
+  void HandleArrival(JobIndex job);
+  void HandleCompletion(JobIndex job);
+  RunStatus HandleSchedule();
+  void RequestScheduling(SimTime time);
+  RunStatus ApplyDecision(const Decision& decision, std::size_t number);
+  std::string CheckStart(const StartJob& start) const;
+  void StartNow(const StartJob& start);
+  void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
+  void RemoveFromQueue(JobIndex job);
+
+  AllocationState fleet_;
+  std::vector<JobRequest> requests_;
+  std::vector<JobTruth> truths_;
+  std::vector<JobRecord> jobs_;
+  std::unique_ptr<Policy> policy_;
+  std::string policy_name_;
+  std::vector<SimulationObserver*> observers_;
+
+  EventQueue<EventPayload> events_;
+  SimTime now_ = 0;
+  bool begun_ = false;
+  SimTime schedule_pending_at_ = -1;  // time of the pending scheduling event, -1 if none
+  std::deque<JobIndex> queue_;
+  std::vector<RunningJob> running_;
+  ChangesSinceLastCall changes_;
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,245 @@
+// The fleetsim commands: argument parsing (CLI11), loading, running and writing results.
+#include "cli/cli.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/exit_status.h"
+#include "fleetsim/core/version.h"
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/report/output_sink.h"
+#include "fleetsim/report/outputs.h"
+#include "fleetsim/scenario/runner.h"
+#include "fleetsim/scenario/scenario.h"
+
+namespace fleetsim::cli {
+
+namespace {
+
+struct RunArgs {
+  std::vector<std::string> scenarios;
+  std::vector<std::string> policies;
+  std::optional<std::uint64_t> seed;
+  std::string out_dir;
+  bool strict = false;
+  bool timing = false;
+};
+
+struct ValidateArgs {
+  std::vector<std::string> files;
+  bool strict = false;
+};
+
+int ToInt(ExitStatus status) { return static_cast<int>(status); }
+
+class Cli {
+ public:
+  Cli(std::ostream& out, std::ostream& err) : out_(out), err_(err), registry_(BuiltinPolicies()) {}
+
+  int Main(int argc, const char* const* argv) {
+    CLI::App app{"fleetsim: a discrete-event simulator of GPU-cluster scheduling", "fleetsim"};
+    app.set_version_flag("--version", fmt::format("fleetsim {}", kVersion));
+    app.require_subcommand(1);
+    int verbosity = 0;
+    app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (-v: debug, -vv: trace)");
+
+    RunArgs run;
+    CLI::App* run_cmd = app.add_subcommand("run", "Run scenarios under one or more policies");
+    run_cmd->add_option("scenario", run.scenarios, "Scenario files (JSON)")->required();
+    run_cmd->add_option("-p,--policy", run.policies,
+                        "Policy to run (repeatable); 'all' runs every policy. Default: the "
+                        "scenario's own policy");
+    run_cmd->add_option("-s,--seed", run.seed, "Seed, overriding the scenario's");
+    run_cmd->add_option("-o,--out", run.out_dir, "Directory for summary.json and jobs.csv");
+    run_cmd->add_flag("--strict", run.strict, "Treat unknown keys as errors");
+    run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
+
+    ValidateArgs validate;
+    CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario files; report all problems");
+    validate_cmd->add_option("file", validate.files, "Scenario files (JSON)")->required();
+    validate_cmd->add_flag("--strict", validate.strict, "Treat unknown keys as errors");
+
+    std::string list_what;
+    CLI::App* list_cmd = app.add_subcommand("list", "List built-in components");
+    list_cmd->add_option("what", list_what, "What to list")
+        ->required()
+        ->check(CLI::IsMember({"policies"}));
+
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e, out_, err_);
+      return code == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kUsage);
+    }
+    SetUpLogger(verbosity);
+    if (run_cmd->parsed()) {
+      return Run(run);
+    }
+    if (validate_cmd->parsed()) {
+      return Validate(validate);
+    }
+    return ListPolicies();
+  }
+
+ private:
+  void SetUpLogger(int verbosity) {
+    auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err_);
+    logger_ = std::make_shared<spdlog::logger>("fleetsim", sink);
+    logger_->set_pattern("%l: %v");
+    logger_->set_level(verbosity >= 2   ? spdlog::level::trace
+                       : verbosity == 1 ? spdlog::level::debug
+                                        : spdlog::level::warn);
+  }
+
+  // Loads every file, printing all diagnostics; returns the scenarios if all loaded.
+  std::optional<std::vector<Scenario>> LoadAll(const std::vector<std::string>& files,
+                                               bool strict) {
+    std::vector<Scenario> scenarios;
+    bool ok = true;
+    for (const std::string& file : files) {
+      LoadResult result = LoadScenarioFile(file, registry_, {.strict = strict});
+      if (!result.file_error.empty()) {
+        fmt::print(err_, "{}\n", result.file_error);
+        ok = false;
+        continue;
+      }
+      fmt::print(err_, "{}", result.diagnostics.Format(file));
+      if (!result.scenario) {
+        ok = false;
+        continue;
+      }
+      scenarios.push_back(std::move(*result.scenario));
+    }
+    if (!ok) {
+      return std::nullopt;
+    }
+    return scenarios;
+  }
+
+  int Validate(const ValidateArgs& args) {
+    const auto scenarios = LoadAll(args.files, args.strict);
+    if (!scenarios) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    for (const std::string& file : args.files) {
+      fmt::print(out_, "{}: ok\n", file);
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  // Resolves --policy values; "" stands for "the scenario's own". Empty optional on error.
+  std::optional<std::vector<std::string>> ResolvePolicies(const std::vector<std::string>& asked) {
+    if (asked.empty()) {
+      return std::vector<std::string>{""};
+    }
+    std::vector<std::string> names;
+    for (const std::string& name : asked) {
+      if (name == "all") {
+        for (const std::string& n : registry_.Names()) {
+          names.push_back(n);
+        }
+      } else if (registry_.Find(name) != nullptr) {
+        names.push_back(name);
+      } else {
+        fmt::print(err_, "fleetsim: unknown policy '{}'{} (valid policies: {}, or 'all')\n", name,
+                   DidYouMean(name, registry_.Names()), QuotedList(registry_.Names()));
+        return std::nullopt;
+      }
+    }
+    std::vector<std::string> unique;
+    for (const std::string& n : names) {
+      if (std::find(unique.begin(), unique.end(), n) == unique.end()) {
+        unique.push_back(n);
+      }
+    }
+    return unique;
+  }
+
+  int Run(const RunArgs& args) {
+    const auto policies = ResolvePolicies(args.policies);
+    if (!policies) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    const auto scenarios = LoadAll(args.scenarios, args.strict);
+    if (!scenarios) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    std::set<std::string> names;
+    for (const Scenario& s : *scenarios) {
+      if (!names.insert(s.name).second) {
+        fmt::print(err_, "fleetsim: two scenarios are named '{}'; names must differ to keep "
+                         "their results apart\n", s.name);
+        return ToInt(ExitStatus::kUsage);
+      }
+    }
+    std::vector<RunReport> reports;
+    for (const Scenario& scenario : *scenarios) {
+      for (const std::string& name : *policies) {
+        const RunOptions options{.seed = args.seed.value_or(scenario.seed),
+                                 .measure_wall_time = args.timing,
+                                 .logger = logger_};
+        RunOutcome outcome =
+            RunScenario(scenario, registry_, ChoosePolicy(scenario, registry_, name), options);
+        if (!outcome.ok) {
+          fmt::print(err_, "fleetsim: scenario '{}': {}\n", scenario.name, outcome.error);
+          return ToInt(ExitStatus::kPolicyError);
+        }
+        reports.push_back(std::move(outcome.report));
+      }
+    }
+    fmt::print(out_, "{}", MetricsTable(reports));
+    return args.out_dir.empty() ? ToInt(ExitStatus::kOk) : WriteOutputs(args.out_dir, reports);
+  }
+
+  int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports) {
+    DirectorySink sink(dir);
+    if (reports.size() == 1) {
+      sink.Stage("summary.json", SummaryJson(reports[0]));
+      sink.Stage("jobs.csv", JobsCsv(reports[0]));
+    } else {
+      for (const RunReport& r : reports) {
+        const std::string prefix = r.scenario->name + "/" + r.policy.name + "/";
+        sink.Stage(prefix + "summary.json", SummaryJson(r));
+        sink.Stage(prefix + "jobs.csv", JobsCsv(r));
+      }
+      sink.Stage("comparison.csv", ComparisonCsv(reports));
+    }
+    if (const std::string error = sink.Commit(); !error.empty()) {
+      fmt::print(err_, "fleetsim: cannot write results: {}\n", error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  int ListPolicies() {
+    for (const PolicyInfo& info : registry_.policies()) {
+      fmt::print(out_, "{}\n    {}\n", info.name, info.summary);
+      for (const ParamSpec& p : info.params) {
+        fmt::print(out_, "    - {} ({}, default {}, range [{}, {}]): {}\n", p.name,
+                   ParamTypeName(p.type), FormatParamValue(p.default_value), p.min, p.max, p.doc);
+      }
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  std::ostream& out_;
+  std::ostream& err_;
+  PolicyRegistry registry_;
+  std::shared_ptr<spdlog::logger> logger_;
+};
+
+}  // namespace
+
+int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  return Cli(out, err).Main(argc, argv);
+}
+
+}  // namespace fleetsim::cli

@@ -1,0 +1,14 @@
+// The process exit codes of the fleetsim command, documented in docs/cli.md.
+#pragma once
+
+namespace fleetsim::cli {
+
+enum class ExitStatus : int {
+  kOk = 0,
+  kInvalidInput = 1,  // a scenario file is unreadable, not JSON, or fails validation
+  kUsage = 2,         // bad command line: unknown option, command or policy name
+  kPolicyError = 3,   // a policy made an illegal decision; no outputs were written
+  kOutputError = 4,   // results could not be written; nothing partial was left behind
+};
+
+}  // namespace fleetsim::cli

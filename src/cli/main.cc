@@ -1,0 +1,6 @@
+// The fleetsim executable: a thin wrapper over the library's command line.
+#include <iostream>
+
+#include "cli/cli.h"
+
+int main(int argc, char** argv) { return fleetsim::cli::Main(argc, argv, std::cout, std::cerr); }

@@ -1,0 +1,77 @@
+// JobLog: the per-job record behind jobs.csv.
+#include "fleetsim/metrics/job_log.h"
+
+namespace fleetsim {
+
+std::string FinalStateName(FinalState state) {
+  switch (state) {
+    case FinalState::kCompleted:
+      return "completed";
+    case FinalState::kRejected:
+      return "rejected";
+    case FinalState::kRunning:
+      return "running";
+    case FinalState::kQueued:
+      return "queued";
+    case FinalState::kNotSubmitted:
+      return "not-submitted";
+  }
+  return "?";
+}
+
+void JobLog::OnRunStarted(const RunStarted& event) {
+  rows_.clear();
+  rows_.reserve(event.jobs.size());
+  for (const JobRequest& request : event.jobs) {
+    JobRecordRow row;
+    row.id = request.id;
+    row.submit = request.submit;
+    row.gpus = request.gpus;
+    row.priority = request.priority;
+    rows_.push_back(std::move(row));
+  }
+}
+
+void JobLog::OnJobSubmitted(const JobSubmitted& event) { rows_[event.job].state = FinalState::kQueued; }
+
+void JobLog::OnJobStarted(const JobStarted& event) {
+  JobRecordRow& row = rows_[event.job];
+  row.started = true;
+  row.start = event.time;
+  row.state = FinalState::kRunning;
+  row.gpu_ids.assign(event.gpus.begin(), event.gpus.end());
+}
+
+void JobLog::OnJobFinished(const JobFinished& event) {
+  JobRecordRow& row = rows_[event.job];
+  row.ended = true;
+  row.end = event.time;
+  row.state = FinalState::kCompleted;
+}
+
+void JobLog::OnJobRejected(const JobRejected& event) {
+  JobRecordRow& row = rows_[event.job];
+  row.state = FinalState::kRejected;
+  row.reason = event.reason;
+}
+
+void JobLog::OnRunEnded(const RunEnded& /*event*/) {
+  for (JobRecordRow& row : rows_) {
+    switch (row.state) {
+      case FinalState::kRunning:
+        row.reason = "still running when the run ended";
+        break;
+      case FinalState::kQueued:
+        row.reason = "still queued when the run ended";
+        break;
+      case FinalState::kNotSubmitted:
+        row.reason = "submit time is after the end of the run";
+        break;
+      case FinalState::kCompleted:
+      case FinalState::kRejected:
+        break;
+    }
+  }
+}
+
+}  // namespace fleetsim

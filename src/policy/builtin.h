@@ -1,0 +1,11 @@
+// Registration hooks of the policies shipped with fleetsim; BuiltinPolicies() calls each.
+#pragma once
+
+#include "fleetsim/policy/registry.h"
+
+namespace fleetsim {
+
+PolicyInfo FifoPolicyInfo();
+PolicyInfo FirstFitPolicyInfo();
+
+}  // namespace fleetsim

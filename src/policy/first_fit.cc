@@ -1,0 +1,63 @@
+// first-fit: list scheduling without head-of-line blocking. The queue is scanned in submission
+// order and every job that fits in the free GPUs starts at once, even if an older, larger job is
+// still waiting (which may starve large jobs; backfill adds the reservation that prevents it).
+#include "fleetsim/policy/policy.h"
+#include "policy/builtin.h"
+
+namespace fleetsim {
+
+namespace {
+
+class FirstFitPolicy final : public Policy {
+ public:
+  explicit FirstFitPolicy(std::int64_t lookahead) : lookahead_(lookahead) {}
+
+  std::vector<Decision> Decide(const ClusterView& view) override {
+    std::vector<Decision> decisions;
+    std::int64_t free = view.fleet().free_count();
+    if (free == 0) {
+      return decisions;
+    }
+    const std::vector<GpuId> free_gpus = view.fleet().LowestFree(free);
+    std::size_t next_free = 0;
+    std::int64_t examined = 0;
+    for (const JobIndex job : view.queue()) {
+      if (free == 0 || (lookahead_ > 0 && examined == lookahead_)) {
+        break;
+      }
+      ++examined;
+      const std::int64_t need = view.request(job).gpus;
+      if (need > free) {
+        continue;
+      }
+      const auto first = free_gpus.begin() + static_cast<std::ptrdiff_t>(next_free);
+      decisions.push_back(StartJob{job, std::vector<GpuId>(first, first + need)});
+      next_free += static_cast<std::size_t>(need);
+      free -= need;
+    }
+    return decisions;
+  }
+
+ private:
+  std::int64_t lookahead_;
+};
+
+}  // namespace
+
+PolicyInfo FirstFitPolicyInfo() {
+  return {.name = "first-fit",
+          .summary = "Arrival order, but any queued job that fits starts now (no head-of-line "
+                     "blocking, no reservation).",
+          .params = {{.name = "lookahead",
+                      .type = ParamType::kInt,
+                      .default_value = std::int64_t{0},
+                      .min = 0,
+                      .max = 1e9,
+                      .doc = "Queued jobs examined per call, oldest first; 0 examines the whole "
+                             "queue (Slurm's bf_max_job_test plays this role for backfill)."}},
+          .make = [](const PolicyParams& params) {
+            return std::make_unique<FirstFitPolicy>(std::get<std::int64_t>(params.at("lookahead")));
+          }};
+}
+
+}  // namespace fleetsim

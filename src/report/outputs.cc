@@ -1,0 +1,143 @@
+// Rendering of summary.json, jobs.csv, comparison.csv and the stdout table.
+#include "fleetsim/report/outputs.h"
+
+#include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include "fleetsim/core/version.h"
+
+namespace fleetsim {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json ParamsJson(const PolicyParams& params) {
+  ordered_json out = ordered_json::object();
+  for (const auto& [name, value] : params) {
+    std::visit([&out, &name](const auto& v) { out[name] = v; }, value);
+  }
+  return out;
+}
+
+ordered_json WeightedJson(const WeightedValues& w) {
+  return {{"values", w.values}, {"weights", w.weights}};
+}
+
+ordered_json ConfigJson(const RunReport& report) {
+  const Scenario& s = *report.scenario;
+  ordered_json config;
+  config["fleet"] = {{"gpus", s.fleet.gpus}};
+  config["until_s"] = s.until == kTimeNever ? ordered_json(nullptr)
+                                            : ordered_json(TimeToSeconds(s.until));
+  ordered_json workload;
+  workload["jobs_listed"] = report.jobs_listed;
+  if (s.generator) {
+    const GeneratorSpec& g = *s.generator;
+    workload["generator"] = {
+        {"jobs", g.jobs},
+        {"mean_interarrival_s", g.mean_interarrival_s},
+        {"duration_s",
+         {{"median", g.duration_median_s}, {"sigma", g.duration_sigma}, {"max", g.duration_max_s}}},
+        {"gpus", WeightedJson(g.gpus)},
+        {"priority", WeightedJson(g.priority)},
+        {"id_prefix", g.id_prefix}};
+  } else {
+    workload["generator"] = nullptr;
+  }
+  workload["fingerprint"] = report.workload_fingerprint;
+  config["workload"] = workload;
+  return config;
+}
+
+ordered_json MetricsJson(const MetricsSummary& m) {
+  return {{"jobs_total", m.jobs_total},
+          {"jobs_completed", m.jobs_completed},
+          {"jobs_rejected", m.jobs_rejected},
+          {"jobs_running_at_end", m.jobs_running_at_end},
+          {"jobs_queued_at_end", m.jobs_queued_at_end},
+          {"jobs_not_submitted", m.jobs_never_submitted},
+          {"window_start_s", TimeToSeconds(m.window_start)},
+          {"window_end_s", TimeToSeconds(m.window_end)},
+          {"allocated_gpu_hours", m.allocated_gpu_hours},
+          {"available_gpu_hours", m.available_gpu_hours},
+          {"utilization", m.utilization},
+          {"wait_mean_s", m.wait_mean_s},
+          {"wait_p99_s", m.wait_p99_s},
+          {"makespan_s", m.makespan_s}};
+}
+
+std::string Seconds(SimTime t) { return fmt::format("{:.3f}", TimeToSeconds(t)); }
+
+std::string Hours(double seconds) { return fmt::format("{:.2f} h", seconds / 3600.0); }
+
+}  // namespace
+
+std::string SummaryJson(const RunReport& report) {
+  ordered_json out;
+  out["format_version"] = kOutputFormatVersion;
+  out["fleetsim_version"] = kVersion;
+  out["scenario"] = {{"name", report.scenario->name},
+                     {"description", report.scenario->description}};
+  out["seed"] = report.seed;
+  out["policy"] = {{"name", report.policy.name}, {"params", ParamsJson(report.policy.params)}};
+  out["config"] = ConfigJson(report);
+  out["metrics"] = MetricsJson(report.metrics);
+  if (report.wall_seconds) {
+    out["timing"] = {{"wall_seconds", *report.wall_seconds}};
+  }
+  return out.dump(2) + "\n";
+}
+
+std::string CsvField(const std::string& value) {
+  if (value.find_first_of(",\"\r\n") == std::string::npos) {
+    return value;
+  }
+  std::string quoted = "\"";
+  for (const char c : value) {
+    quoted += c == '"' ? "\"\"" : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+std::string JobsCsv(const RunReport& report) {
+  std::string out = "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason\n";
+  for (const JobRecordRow& row : report.jobs) {
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", CsvField(row.id), Seconds(row.submit),
+                       row.started ? Seconds(row.start) : "", row.ended ? Seconds(row.end) : "",
+                       row.started ? Seconds(row.start - row.submit) : "", row.gpus,
+                       row.priority, FinalStateName(row.state), CsvField(row.reason));
+  }
+  return out;
+}
+
+std::string ComparisonCsv(const std::vector<RunReport>& reports) {
+  std::string out =
+      "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,wait_mean_s,"
+      "wait_p99_s,makespan_s\n";
+  for (const RunReport& r : reports) {
+    const MetricsSummary& m = r.metrics;
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f}\n",
+                       CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
+                       m.jobs_completed, m.jobs_rejected, m.utilization, m.wait_mean_s,
+                       m.wait_p99_s, m.makespan_s);
+  }
+  return out;
+}
+
+std::string MetricsTable(const std::vector<RunReport>& reports) {
+  std::string out = fmt::format("{:<24} {:<12} {:>6} {:>11} {:>9} {:>6} {:>12} {:>12} {:>12}\n",
+                                "scenario", "policy", "seed", "completed", "rejected", "util",
+                                "mean wait", "p99 wait", "makespan");
+  for (const RunReport& r : reports) {
+    const MetricsSummary& m = r.metrics;
+    out += fmt::format("{:<24} {:<12} {:>6} {:>11} {:>9} {:>5.1f}% {:>12} {:>12} {:>12}\n",
+                       r.scenario->name, r.policy.name, r.seed,
+                       fmt::format("{}/{}", m.jobs_completed, m.jobs_total), m.jobs_rejected,
+                       100.0 * m.utilization, Hours(m.wait_mean_s), Hours(m.wait_p99_s),
+                       Hours(m.makespan_s));
+  }
+  return out;
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,41 @@
+// Diagnostic log lines for engine events.
+#include "fleetsim/sim/log_observer.h"
+
+#include <fmt/ranges.h>
+#include <spdlog/logger.h>
+
+namespace fleetsim {
+
+void LogObserver::OnRunStarted(const RunStarted& event) {
+  logger_->debug("[{}] run started: {} GPUs, {} jobs", FormatTime(event.time), event.fleet_gpus,
+                event.jobs.size());
+}
+
+void LogObserver::OnJobSubmitted(const JobSubmitted& event) {
+  logger_->trace("[{}] submit {} ({} GPUs)", FormatTime(event.time), event.request.id,
+                event.request.gpus);
+}
+
+void LogObserver::OnJobStarted(const JobStarted& event) {
+  logger_->debug("[{}] start {} on GPUs [{}]", FormatTime(event.time), event.request.id,
+                fmt::join(event.gpus, ","));
+}
+
+void LogObserver::OnJobFinished(const JobFinished& event) {
+  logger_->debug("[{}] finish {}", FormatTime(event.time), event.request.id);
+}
+
+void LogObserver::OnJobRejected(const JobRejected& event) {
+  logger_->info("[{}] rejected {}: {}", FormatTime(event.time), event.request.id, event.reason);
+}
+
+void LogObserver::OnPolicyCalled(const PolicyCalled& event) {
+  logger_->trace("[{}] policy called: {} queued, {} decisions", FormatTime(event.time),
+                event.queued, event.decisions);
+}
+
+void LogObserver::OnRunEnded(const RunEnded& event) {
+  logger_->debug("[{}] run ended", FormatTime(event.time));
+}
+
+}  // namespace fleetsim
