@@ -1,0 +1,36 @@
+// Test path helpers.
+#include "testutil/paths.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <gtest/gtest.h>
+
+namespace fleetsim::testing {
+
+std::string SourcePath(const std::string& relative) {
+  return std::string(FLEETSIM_SOURCE_DIR) + "/" + relative;
+}
+
+std::string DataPath(const std::string& relative) { return SourcePath("tests/data/" + relative); }
+
+std::vector<std::string> FilesIn(const std::string& relative_dir, const std::string& extension) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(SourcePath(relative_dir))) {
+    if (entry.is_regular_file() && entry.path().extension() == extension) {
+      files.push_back(entry.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace fleetsim::testing
