@@ -1,0 +1,210 @@
+// End-to-end tests of the fleetsim command: exit codes, messages, output files, byte-identical
+// reruns, seeds, and that bad input never leaves partial output.
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::ReadFile;
+using testing::SourcePath;
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::FreshTempDir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CommandResult Fleetsim(const std::string& args) {
+    return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
+  }
+  std::string Example(const std::string& name) {
+    return SourcePath("scenarios/examples/" + name + ".json");
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(CliTest, VersionAndHelp) {
+  const CommandResult v = Fleetsim("--version");
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.out, "fleetsim 0.1.0\n");
+  const CommandResult h = Fleetsim("--help");
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_NE(h.out.find("run"), std::string::npos);
+  EXPECT_NE(h.out.find("validate"), std::string::npos);
+}
+
+TEST_F(CliTest, NoCommandIsAUsageError) {
+  const CommandResult r = Fleetsim("");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST_F(CliTest, ListPolicies) {
+  const CommandResult r = Fleetsim("list policies");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("fifo\n"), std::string::npos);
+  EXPECT_NE(r.out.find("first-fit\n"), std::string::npos);
+  EXPECT_NE(r.out.find("- lookahead (integer, default 0"), std::string::npos);
+}
+
+TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
+  const std::string out = dir_ + "/out";
+  const CommandResult r = Fleetsim(fmt::format("run '{}' --out '{}'", Example("tiny-contended"), out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("tiny-contended"), std::string::npos);
+  EXPECT_EQ(r.err, "");
+  const std::string jobs = ReadFile(out + "/jobs.csv");
+  EXPECT_EQ(jobs.substr(0, jobs.find('\n')), "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason");
+  EXPECT_NE(jobs.find("huge-f,300.000,,,,16,5,rejected,needs 16 GPUs; the whole fleet has 8"),
+            std::string::npos);
+  const std::string summary = ReadFile(out + "/summary.json");
+  EXPECT_NE(summary.find("\"utilization\""), std::string::npos);
+  EXPECT_EQ(summary.find("wall"), std::string::npos) << "no wall-clock values without --timing";
+  for (const auto& entry : fs::directory_iterator(out)) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos);
+  }
+}
+
+TEST_F(CliTest, SameScenarioAndSeedGiveByteIdenticalOutputs) {
+  for (const char* example : {"tiny-contended", "poisson-64", "mixed-until"}) {
+    const CommandResult a = Fleetsim(fmt::format("run '{}' --out '{}/a'", Example(example), dir_));
+    const CommandResult b = Fleetsim(fmt::format("run '{}' --out '{}/b'", Example(example), dir_));
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(a.out, b.out);
+    EXPECT_EQ(ReadFile(dir_ + "/a/summary.json"), ReadFile(dir_ + "/b/summary.json")) << example;
+    EXPECT_EQ(ReadFile(dir_ + "/a/jobs.csv"), ReadFile(dir_ + "/b/jobs.csv")) << example;
+  }
+}
+
+TEST_F(CliTest, DifferentSeedGivesDifferentResultsForGeneratedWorkload) {
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 1 --out '{}/a'", Example("poisson-64"), dir_)).exit_code, 0);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 2 --out '{}/b'", Example("poisson-64"), dir_)).exit_code, 0);
+  EXPECT_NE(ReadFile(dir_ + "/a/jobs.csv"), ReadFile(dir_ + "/b/jobs.csv"));
+  const std::string a = ReadFile(dir_ + "/a/summary.json");
+  const std::string b = ReadFile(dir_ + "/b/summary.json");
+  EXPECT_NE(a.substr(a.find("\"metrics\"")), b.substr(b.find("\"metrics\"")));
+  EXPECT_NE(a.find("\"seed\": 1,"), std::string::npos);
+}
+
+TEST_F(CliTest, EveryExampleRunsUnderEveryPolicyWithComparison) {
+  std::string files;
+  for (const std::string& f : testing::FilesIn("scenarios/examples", ".json")) {
+    files += " '" + f + "'";
+  }
+  const CommandResult r = Fleetsim(fmt::format("run {} --policy all --strict --out '{}/m'", files, dir_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string comparison = ReadFile(dir_ + "/m/comparison.csv");
+  EXPECT_NE(comparison.find("tiny-contended,fifo,1,7,6,1,"), std::string::npos) << comparison;
+  EXPECT_TRUE(fs::exists(dir_ + "/m/poisson-64/first-fit/summary.json"));
+  EXPECT_TRUE(fs::exists(dir_ + "/m/mixed-until/fifo/jobs.csv"));
+}
+
+TEST_F(CliTest, TimingIsOnlyRecordedWhenAsked) {
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --timing --out '{}/t'", Example("tiny-contended"), dir_)).exit_code, 0);
+  EXPECT_NE(ReadFile(dir_ + "/t/summary.json").find("\"wall_seconds\""), std::string::npos);
+}
+
+TEST_F(CliTest, ValidateReportsEveryMistakeWithPathsAndFails) {
+  const std::string bad = Write("bad.json", R"({
+  "format_version": 1,
+  "name": "bad",
+  "fleet": {"gpus": 0},
+  "policy": {"name": "fifo"},
+  "jobs": [
+    {"id": "a", "submit_s": 0, "gpus": -3, "duration_s": 10},
+    {"id": "b", "submit_s": "soon", "gpus": 1, "duration_s": -5, "prio": 2}
+  ]
+})");
+  const CommandResult r = Fleetsim(fmt::format("validate '{}'", bad));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, fmt::format(
+      "{0}: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
+      "{0}: /jobs/0/gpus: error: expected an integer ≥ 1, found -3\n"
+      "{0}: /jobs/1/prio: warning: unknown key 'prio'\n"
+      "{0}: /jobs/1/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found \"soon\"\n"
+      "{0}: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found -5\n",
+      bad));
+}
+
+TEST_F(CliTest, ValidateAcceptsGoodFilesAndChecksAllGiven) {
+  const std::string bad = Write("bad.json", "{");
+  const CommandResult r =
+      Fleetsim(fmt::format("validate '{}' '{}'", Example("tiny-contended"), bad));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, fmt::format("{}:1:2: invalid JSON: syntax error while parsing object key - "
+                               "unexpected end of input; expected string literal\n", bad));
+  const CommandResult ok = Fleetsim(fmt::format("validate '{}'", Example("tiny-contended")));
+  EXPECT_EQ(ok.exit_code, 0);
+  EXPECT_EQ(ok.out, Example("tiny-contended") + ": ok\n");
+}
+
+TEST_F(CliTest, StrictTurnsUnknownKeysIntoErrors) {
+  const std::string typo = Write("typo.json", R"({"format_version": 1, "name": "t",
+    "fleet": {"gpus": 4}, "jobs": [{"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1}],
+    "polcy": {"name": "fifo"}})");
+  const CommandResult lenient = Fleetsim(fmt::format("run '{}' --out '{}/o1'", typo, dir_));
+  EXPECT_EQ(lenient.exit_code, 0);
+  EXPECT_EQ(lenient.err, typo + ": /polcy: warning: unknown key 'polcy', did you mean 'policy'?\n");
+  const CommandResult strict = Fleetsim(fmt::format("run '{}' --strict --out '{}/o2'", typo, dir_));
+  EXPECT_EQ(strict.exit_code, 1);
+  EXPECT_EQ(strict.err, typo + ": /polcy: error: unknown key 'polcy', did you mean 'policy'?\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/o2"));
+}
+
+TEST_F(CliTest, UnknownPolicyGetsSuggestionAndList) {
+  const CommandResult r =
+      Fleetsim(fmt::format("run '{}' --policy fifi --out '{}/o'", Example("tiny-contended"), dir_));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "fleetsim: unknown policy 'fifi', did you mean 'fifo'? (valid policies: "
+                   "'fifo', 'first-fit', or 'all')\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/o"));
+}
+
+TEST_F(CliTest, BadInputLeavesNoOutput) {
+  const std::string missing = dir_ + "/missing.json";
+  const CommandResult r = Fleetsim(fmt::format("run '{}' --out '{}/o'", missing, dir_));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, missing + ": cannot read: No such file or directory\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir_ + "/o"));
+
+  const std::string nan = Write("nan.json", "{\"format_version\": 1, \"fleet\": {\"gpus\": NaN}}");
+  const CommandResult n = Fleetsim(fmt::format("run '{}' --out '{}/o'", nan, dir_));
+  EXPECT_EQ(n.exit_code, 1);
+  EXPECT_NE(n.err.find(nan + ":1:41: invalid JSON"), std::string::npos) << n.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/o"));
+}
+
+TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {
+  const std::string blocker = Write("blocker", "a file where a directory should be");
+  const CommandResult r =
+      Fleetsim(fmt::format("run '{}' --out '{}/sub'", Example("tiny-contended"), blocker));
+  EXPECT_EQ(r.exit_code, 4);
+  EXPECT_NE(r.err.find("fleetsim: cannot write results: "), std::string::npos) << r.err;
+  EXPECT_EQ(ReadFile(blocker), "a file where a directory should be");
+}
+
+TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
+  const CommandResult r = Fleetsim(fmt::format("-v run '{}'", Example("tiny-contended")));
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0,1,2,3]"),
+            std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace fleetsim

@@ -1,0 +1,45 @@
+// Shell command runner and temp directories for CLI tests.
+#include "testutil/command.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "testutil/paths.h"
+
+namespace fleetsim::testing {
+
+CommandResult RunCommand(const std::string& command, const std::string& scratch_dir) {
+  const std::string out_path = scratch_dir + "/.stdout";
+  const std::string err_path = scratch_dir + "/.stderr";
+  const std::string full = fmt::format("{} >'{}' 2>'{}' </dev/null", command, out_path, err_path);
+  const int status = std::system(full.c_str());
+  CommandResult result;
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = ReadFile(out_path);
+  result.err = ReadFile(err_path);
+  std::filesystem::remove(out_path);
+  std::filesystem::remove(err_path);
+  return result;
+}
+
+std::string FreshTempDir() {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = fmt::format("fleetsim-{}-{}.{}", getpid(), info->test_suite_name(), info->name());
+  for (char& c : name) {
+    if (c == '/') {
+      c = '_';
+    }
+  }
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+}  // namespace fleetsim::testing

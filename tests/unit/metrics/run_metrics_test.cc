@@ -1,0 +1,78 @@
+// RunMetrics on hand-computed cases: utilization, waits, makespan, end-of-run accounting.
+#include "fleetsim/metrics/run_metrics.h"
+
+#include <gtest/gtest.h>
+
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/sim/simulation.h"
+#include "testutil/workloads.h"
+
+namespace fleetsim {
+namespace {
+
+using testing::AddJob;
+
+MetricsSummary RunFifo(const Workload& w, std::int64_t gpus, SimTime until = kTimeNever) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* fifo = registry.Find("fifo");
+  Simulation sim({.gpus = gpus}, w, fifo->make(DefaultParams(*fifo)), "fifo");
+  RunMetrics metrics;
+  sim.AddObserver(&metrics);
+  EXPECT_TRUE(sim.RunUntil(until).ok);
+  sim.Finish();
+  return metrics.summary();
+}
+
+TEST(RunMetricsTest, HandComputedFifoRun) {
+  // 8 GPUs. a: 4 GPUs [0, 3600); b: 8 GPUs [3600, 5400); c: 2 GPUs [5400, 6000).
+  Workload w;
+  AddJob(w, "a", 0, 4, 3600);
+  AddJob(w, "b", 10, 8, 1800);
+  AddJob(w, "c", 20, 2, 600);
+  const MetricsSummary m = RunFifo(w, 8);
+  EXPECT_EQ(m.jobs_completed, 3);
+  EXPECT_DOUBLE_EQ(m.allocated_gpu_hours, (4 * 3600 + 8 * 1800 + 2 * 600) / 3600.0);
+  EXPECT_DOUBLE_EQ(m.available_gpu_hours, 8 * 6000 / 3600.0);
+  EXPECT_DOUBLE_EQ(m.utilization, (4 * 3600 + 8 * 1800 + 2 * 600) / (8.0 * 6000));
+  EXPECT_DOUBLE_EQ(m.wait_mean_s, (0 + 3590 + 5380) / 3.0);
+  EXPECT_DOUBLE_EQ(m.wait_p99_s, 5380);
+  EXPECT_DOUBLE_EQ(m.makespan_s, 6000);
+}
+
+TEST(RunMetricsTest, WindowStartsAtFirstSubmission) {
+  Workload w;
+  AddJob(w, "a", 1000, 2, 100);
+  const MetricsSummary m = RunFifo(w, 2);
+  EXPECT_EQ(m.window_start, 1'000'000);
+  EXPECT_DOUBLE_EQ(m.utilization, 1.0);
+  EXPECT_DOUBLE_EQ(m.makespan_s, 100);
+}
+
+TEST(RunMetricsTest, RunStoppedEarlyCountsRunningQueuedAndUnsubmittedJobs) {
+  Workload w;
+  AddJob(w, "a", 0, 4, 100);
+  AddJob(w, "b", 0, 4, 100);
+  AddJob(w, "c", 500, 1, 1);
+  const MetricsSummary m = RunFifo(w, 4, SecondsToTime(50));
+  EXPECT_EQ(m.jobs_completed, 0);
+  EXPECT_EQ(m.jobs_running_at_end, 1);
+  EXPECT_EQ(m.jobs_queued_at_end, 1);
+  EXPECT_EQ(m.jobs_never_submitted, 1);
+  EXPECT_DOUBLE_EQ(m.utilization, 1.0);  // a holds all 4 GPUs for the whole 50 s window
+  EXPECT_DOUBLE_EQ(m.makespan_s, 0);
+}
+
+TEST(NearestRankPercentileTest, MatchesTheTextbookDefinition) {
+  EXPECT_EQ(NearestRankPercentile({}, 99), 0);
+  EXPECT_EQ(NearestRankPercentile({5}, 99), 5);
+  std::vector<SimDuration> hundred;
+  for (int i = 100; i >= 1; --i) {
+    hundred.push_back(i);
+  }
+  EXPECT_EQ(NearestRankPercentile(hundred, 99), 99);
+  EXPECT_EQ(NearestRankPercentile(hundred, 50), 50);
+  EXPECT_EQ(NearestRankPercentile({1, 2, 3}, 99), 3);
+}
+
+}  // namespace
+}  // namespace fleetsim

@@ -1,0 +1,241 @@
+// The simulation loop: job life cycle, same-instant ordering, admission rejection, stopping at a
+// time, two simulations in one process, and loud failure on illegal policy decisions.
+#include "fleetsim/sim/simulation.h"
+
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include "fleetsim/metrics/job_log.h"
+#include "fleetsim/policy/registry.h"
+#include "testutil/workloads.h"
+
+namespace fleetsim {
+namespace {
+
+using testing::AddJob;
+
+std::unique_ptr<Policy> Fifo() {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("fifo");
+  return info->make(DefaultParams(*info));
+}
+
+// A policy whose decisions a test scripts.
+class ScriptedPolicy final : public Policy {
+ public:
+  explicit ScriptedPolicy(std::function<std::vector<Decision>(const ClusterView&)> script)
+      : script_(std::move(script)) {}
+  std::vector<Decision> Decide(const ClusterView& view) override { return script_(view); }
+
+ private:
+  std::function<std::vector<Decision>(const ClusterView&)> script_;
+};
+
+TEST(SimulationTest, FifoRunsJobsToCompletionInOrder) {
+  Workload w;
+  AddJob(w, "a", 0, 4, 100);
+  AddJob(w, "b", 10, 8, 50);
+  AddJob(w, "c", 20, 2, 10);
+  Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  const auto& rows = log.rows();
+  ASSERT_EQ(rows.size(), 3U);
+  EXPECT_EQ(rows[0].start, 0);
+  EXPECT_EQ(rows[1].start, 100'000);  // waits for a: head-of-line blocking holds c back too
+  EXPECT_EQ(rows[2].start, 150'000);
+  EXPECT_EQ(rows[2].end, 160'000);
+  EXPECT_EQ(sim.now(), 160'000);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.state, FinalState::kCompleted);
+  }
+}
+
+TEST(SimulationTest, CapacityReleasedAtAnInstantIsVisibleToArrivalsAtThatInstant) {
+  Workload w;
+  AddJob(w, "a", 0, 8, 100);
+  AddJob(w, "b", 100, 8, 10);  // arrives exactly when a finishes
+  Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[1].start, 100'000);
+}
+
+TEST(SimulationTest, PolicyIsCalledOncePerInstantAfterAllArrivals) {
+  Workload w;
+  AddJob(w, "a", 5, 1, 1);
+  AddJob(w, "b", 5, 1, 1);
+  AddJob(w, "c", 5, 1, 1);
+  std::vector<std::size_t> queue_sizes;
+  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
+    queue_sizes.push_back(view.queue().size());
+    return std::vector<Decision>{};
+  });
+  Simulation sim({.gpus = 8}, w, std::move(policy), "scripted");
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(queue_sizes, (std::vector<std::size_t>{3}));
+}
+
+TEST(SimulationTest, JobLargerThanFleetIsRejectedAtAdmissionWithReason) {
+  Workload w;
+  AddJob(w, "big", 0, 16, 10);
+  AddJob(w, "ok", 0, 8, 10);
+  Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[0].state, FinalState::kRejected);
+  EXPECT_EQ(log.rows()[0].reason, "needs 16 GPUs; the whole fleet has 8");
+  EXPECT_EQ(log.rows()[1].state, FinalState::kCompleted);
+}
+
+TEST(SimulationTest, RunUntilStopsAndCanContinue) {
+  Workload w;
+  AddJob(w, "a", 0, 8, 100);
+  AddJob(w, "b", 50, 8, 100);
+  AddJob(w, "c", 500, 1, 1);
+  Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(150)).ok);
+  EXPECT_EQ(sim.now(), 150'000);
+  EXPECT_EQ(sim.state(0), JobState::kCompleted);
+  EXPECT_EQ(sim.state(1), JobState::kRunning);
+  EXPECT_EQ(sim.state(2), JobState::kPending);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(sim.state(2), JobState::kCompleted);
+  EXPECT_EQ(sim.now(), 501'000);
+}
+
+TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
+  Workload w;
+  AddJob(w, "a", 0, 1, 10);
+  std::vector<SimTime> calls;
+  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
+    calls.push_back(view.now());
+    std::vector<Decision> d;
+    if (view.now() == 0) {
+      d.push_back(WakeAt{SecondsToTime(30)});
+    } else if (!view.queue().empty()) {
+      d.push_back(StartJob{view.queue().front(), view.fleet().LowestFree(1)});
+    }
+    return d;
+  });
+  Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(calls, (std::vector<SimTime>{0, 30'000, 40'000}));
+  EXPECT_EQ(sim.state(0), JobState::kCompleted);
+}
+
+TEST(SimulationTest, TwoSimulationsInOneProcessAreIndependent) {
+  Workload w;
+  AddJob(w, "a", 0, 4, 100);
+  Simulation first({.gpus = 4}, w, Fifo(), "fifo");
+  Simulation second({.gpus = 8}, w, Fifo(), "fifo");
+  ASSERT_TRUE(first.RunUntil(SecondsToTime(50)).ok);
+  EXPECT_EQ(first.fleet().free_count(), 0);
+  EXPECT_EQ(second.fleet().free_count(), 8);
+  ASSERT_TRUE(second.RunUntilIdle().ok);
+  EXPECT_EQ(first.state(0), JobState::kRunning);
+  EXPECT_EQ(second.state(0), JobState::kCompleted);
+}
+
+struct IllegalCase {
+  const char* name;
+  std::function<std::vector<Decision>(const ClusterView&)> decide;
+  const char* message;
+};
+
+class IllegalDecisionTest : public ::testing::TestWithParam<IllegalCase> {};
+
+TEST_P(IllegalDecisionTest, StopsTheRunNamingPolicyAndDecision) {
+  Workload w;
+  AddJob(w, "a", 0, 2, 100);
+  AddJob(w, "b", 0, 1, 100);
+  Simulation sim({.gpus = 4}, w, std::make_unique<ScriptedPolicy>(GetParam().decide), "bad");
+  const RunStatus status = sim.RunUntilIdle();
+  EXPECT_FALSE(status.ok);
+  EXPECT_EQ(status.error, GetParam().message);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Decisions, IllegalDecisionTest,
+    ::testing::Values(
+        IllegalCase{"WrongGpuCount",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{0, {0}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): start job 'a' on GPUs [0]: the job needs 2 GPUs, the placement "
+                    "has 1"},
+        IllegalCase{"BusyGpu",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{0, {0, 1}}, StartJob{1, {1}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 2 of "
+                    "this call): start job 'b' on GPUs [1]: GPU 1 is busy"},
+        IllegalCase{"DuplicateGpu",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{0, {3, 3}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): start job 'a' on GPUs [3, 3]: GPU 3 is listed twice"},
+        IllegalCase{"NoSuchGpu",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{1, {4}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): start job 'b' on GPUs [4]: GPU 4 does not exist (the fleet has "
+                    "GPUs 0..3)"},
+        IllegalCase{"NoSuchJob",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{7, {0}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): start job #7 (no such job) on GPUs [0]: no such job"},
+        IllegalCase{"StartTwice",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{StartJob{1, {0}}, StartJob{1, {1}}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 2 of "
+                    "this call): start job 'b' on GPUs [1]: the job is already running"},
+        IllegalCase{"RejectWithoutReason",
+                    [](const ClusterView&) {
+                      return std::vector<Decision>{RejectJob{0, ""}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): reject job 'a' (''): a rejection needs a reason"},
+        IllegalCase{"WakeInThePast",
+                    [](const ClusterView& view) {
+                      return std::vector<Decision>{WakeAt{view.now()}};
+                    },
+                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+                    "this call): wake at 0d 00:00:00.000: the wake-up time is not in the "
+                    "future"}),
+    [](const ::testing::TestParamInfo<IllegalCase>& param_info) { return param_info.param.name; });
+
+TEST(SimulationTest, PolicyRejectionIsRecordedWithItsReason) {
+  Workload w;
+  AddJob(w, "a", 0, 1, 10);
+  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
+    std::vector<Decision> d;
+    for (const JobIndex job : view.queue()) {
+      d.push_back(RejectJob{job, "quota exhausted"});
+    }
+    return d;
+  });
+  Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[0].state, FinalState::kRejected);
+  EXPECT_EQ(log.rows()[0].reason, "quota exhausted");
+}
+
+}  // namespace
+}  // namespace fleetsim
