@@ -146,7 +146,8 @@ bool HasType(const json& instance, const std::string& type) {
 const json& ResolveRef(const json& root, const json& ref, const std::string& schema_path) {
   static const std::string kPrefix = "#/$defs/";
   if (!ref.is_string() || ref.get<std::string>().rfind(kPrefix, 0) != 0) {
-    Unsupported(schema_path, fmt::format("'$ref' must be \"{}NAME\", found {}", kPrefix, Shown(ref)));
+    Unsupported(schema_path,
+                fmt::format("'$ref' must be \"{}NAME\", found {}", kPrefix, Shown(ref)));
   }
   const std::string name = ref.get<std::string>().substr(kPrefix.size());
   const auto defs = root.is_object() ? root.find("$defs") : root.end();
@@ -564,7 +565,9 @@ class SchemaChecker {
 
 }  // namespace
 
-void CheckSchemaIsSupported(const nlohmann::json& schema) { SchemaChecker(schema).Check(schema, ""); }
+void CheckSchemaIsSupported(const nlohmann::json& schema) {
+  SchemaChecker(schema).Check(schema, "");
+}
 
 std::vector<std::string> ValidateAgainstSchema(const nlohmann::json& schema,
                                                const nlohmann::json& instance) {

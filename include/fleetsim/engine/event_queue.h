@@ -1,13 +1,30 @@
-// EventQueue<Payload>: the pending events of one simulation, popped in EventKey order, with
-// cancellation. A 4-ary min-heap of (key, slot) entries; payloads live in a slot table so that a
-// cancelled event is marked dead in O(1) and skipped when it reaches the top. Handles carry a
-// generation, so cancelling an event that already ran (or was already cancelled) is a no-op
-// that returns false rather than hitting a reused slot.
+// EventQueue<Payload>: the pending events of one simulation, popped in EventKey order
+// (time, phase, sequence), with cancellation.
+//
+// Structure: a radix heap on time with 4-bit digits (after Ahuja, Mehlhorn, Orlin & Tarjan
+// 1990), plus a small binary heap for the events at the current time, ordered by (phase,
+// sequence). It relies on the defining property of a discrete-event simulation: time never goes
+// backwards. An event may only be scheduled at or after the key of the last event popped or
+// peeked (checked). A future event sits in the bucket named by the most significant digit in
+// which its time differs from the current time, and by that digit's value; pushes are appends,
+// and an event moves to a lower bucket at most once per digit of time, so operations are
+// amortized O(1) with sequential memory access — fast at millions of pending events, where a
+// comparison heap is dominated by cache misses.
+//
+// Cancellation: a handle is the event's key. Keys are unique and events leave in key order, so
+// an event has already run exactly when its key is not after the last one popped; a pending
+// event being cancelled is noted in a set of sequence numbers and dropped when it reaches the
+// front. Nothing per event is kept besides its entry, so the hot path touches no side table.
 // Owned by one simulation; not thread-safe.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -16,9 +33,10 @@
 
 namespace fleetsim {
 
+// Identifies one scheduled event, for cancellation.
+// A default-constructed handle names no event (its sequence number is never issued).
 struct EventHandle {
-  std::uint32_t slot = UINT32_MAX;
-  std::uint32_t generation = 0;
+  EventKey key{std::numeric_limits<SimTime>::min(), Phase::kRelease, kMaxSequence};
 };
 
 template <typename Payload>
@@ -30,152 +48,144 @@ class EventQueue {
   };
 
   // Schedules `payload` at (time, phase); the sequence number is assigned here.
+  // Precondition (checked): (time, phase) is not before the last popped or peeked event.
   EventHandle Schedule(SimTime time, Phase phase, Payload payload) {
-    FLEETSIM_CHECK(next_sequence_ <= kMaxSequence, "event sequence numbers exhausted");
-    const std::uint32_t slot = AcquireSlot(std::move(payload));
-    heap_.push_back({EventKey(time, phase, next_sequence_++), slot});
-    SiftUp(heap_.size() - 1);
+    FLEETSIM_CHECK(next_sequence_ < kMaxSequence, "event sequence numbers exhausted");
+    const EventKey key(time, phase, next_sequence_++);
+    FLEETSIM_CHECK(!(key < floor_), "an event was scheduled before the current simulated time");
+    Push({key, std::move(payload)});
     ++live_;
-    return {slot, slots_[slot].generation};
+    return {key};
   }
 
   // Cancels a pending event. Returns false if it already ran or was cancelled.
   bool Cancel(EventHandle handle) {
-    if (handle.slot >= slots_.size()) {
+    const bool ran = popped_any_ && !(last_popped_ < handle.key);
+    if (ran || handle.key.sequence() >= next_sequence_ ||
+        !cancelled_.insert(handle.key.sequence()).second) {
       return false;
     }
-    Slot& s = slots_[handle.slot];
-    if (!s.pending || s.generation != handle.generation) {
-      return false;
-    }
-    s.pending = false;
     --live_;
     return true;
   }
 
   // The key of the next live event, if any.
   std::optional<EventKey> PeekKey() {
-    DropCancelledTop();
-    if (heap_.empty()) {
+    if (!SettleFront()) {
       return std::nullopt;
     }
-    return heap_.front().key;
+    floor_ = now_heap_.front().key;
+    return floor_;
   }
 
   // Removes and returns the next live event.
   std::optional<Event> Pop() {
-    DropCancelledTop();
-    if (heap_.empty()) {
+    if (!SettleFront()) {
       return std::nullopt;
     }
-    const Entry top = heap_.front();
-    RemoveTop();
-    Slot& s = slots_[top.slot];
-    s.pending = false;
+    std::pop_heap(now_heap_.begin(), now_heap_.end(), Later);
+    Entry entry = std::move(now_heap_.back());
+    now_heap_.pop_back();
+    floor_ = entry.key;
+    last_popped_ = entry.key;
+    popped_any_ = true;
     --live_;
-    Event event{top.key, std::move(s.payload)};
-    ReleaseSlot(top.slot);
-    return event;
+    return Event{entry.key, std::move(entry.payload)};
   }
 
   std::size_t size() const { return live_; }
   bool empty() const { return live_ == 0; }
 
-  void Reserve(std::size_t n) {
-    heap_.reserve(n);
-    slots_.reserve(n);
-  }
+  void Reserve(std::size_t n) { now_heap_.reserve(std::min<std::size_t>(n, 1024)); }
 
  private:
-  static constexpr std::size_t kArity = 4;
+  static constexpr std::size_t kDigitBits = 4;
+  static constexpr std::size_t kDigits = 64 / kDigitBits;
+  static constexpr std::size_t kRadix = std::size_t{1} << kDigitBits;
+  static constexpr std::size_t kBuckets = kDigits * kRadix;
 
   struct Entry {
     EventKey key;
-    std::uint32_t slot;
-  };
-  struct Slot {
-    Payload payload{};
-    std::uint32_t generation = 0;
-    bool pending = false;  // scheduled, not yet run or cancelled (cancelled entries linger in
-                           // the heap until they reach the top)
+    Payload payload;
   };
 
-  std::uint32_t AcquireSlot(Payload payload) {
-    std::uint32_t slot = 0;
-    if (free_slots_.empty()) {
-      slot = static_cast<std::uint32_t>(slots_.size());
-      slots_.emplace_back();
-    } else {
-      slot = free_slots_.back();
-      free_slots_.pop_back();
+  static bool Later(const Entry& a, const Entry& b) { return b.key < a.key; }
+
+  // Time as an unsigned number with the same order (flip the sign bit).
+  static std::uint64_t Unsigned(SimTime t) {
+    return static_cast<std::uint64_t>(t) ^ (std::uint64_t{1} << 63);
+  }
+
+  // Events at the current time go to the now-heap; later ones to bucket
+  // (most significant differing digit) * kRadix + (that digit of their time). 4-bit digits
+  // measured fastest (bench/micro): 256 bucket tails stay in cache.
+  void Push(Entry entry) {
+    const std::uint64_t t = Unsigned(entry.key.time());
+    const std::uint64_t diff = t ^ current_time_;
+    if (diff == 0) {
+      now_heap_.push_back(std::move(entry));
+      std::push_heap(now_heap_.begin(), now_heap_.end(), Later);
+      return;
     }
-    Slot& s = slots_[slot];
-    s.payload = std::move(payload);
-    s.pending = true;
-    return slot;
+    const std::size_t digit = (static_cast<std::size_t>(std::bit_width(diff)) - 1) / kDigitBits;
+    const std::size_t b = digit * kRadix + ((t >> (digit * kDigitBits)) & (kRadix - 1));
+    buckets_[b].push_back(std::move(entry));
+    nonempty_[b / 64] |= std::uint64_t{1} << (b % 64);
   }
 
-  void ReleaseSlot(std::uint32_t slot) {
-    ++slots_[slot].generation;
-    free_slots_.push_back(slot);
-  }
-
-  void DropCancelledTop() {
-    while (!heap_.empty() && !slots_[heap_.front().slot].pending) {
-      const std::uint32_t slot = heap_.front().slot;
-      RemoveTop();
-      ReleaseSlot(slot);
-    }
-  }
-
-  void RemoveTop() {
-    heap_.front() = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) {
-      SiftDown(0);
-    }
-  }
-
-  void SiftUp(std::size_t i) {
-    const Entry moving = heap_[i];
-    while (i > 0) {
-      const std::size_t parent = (i - 1) / kArity;
-      if (!(moving.key < heap_[parent].key)) {
-        break;
-      }
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = moving;
-  }
-
-  void SiftDown(std::size_t i) {
-    const Entry moving = heap_[i];
-    const std::size_t n = heap_.size();
+  // Makes the now-heap's front the next live event (dropping cancelled ones). False when empty.
+  bool SettleFront() {
     while (true) {
-      const std::size_t first = i * kArity + 1;
-      if (first >= n) {
-        break;
-      }
-      std::size_t best = first;
-      const std::size_t last = first + kArity < n ? first + kArity : n;
-      for (std::size_t c = first + 1; c < last; ++c) {
-        if (heap_[c].key < heap_[best].key) {
-          best = c;
+      while (!now_heap_.empty()) {
+        if (cancelled_.empty() || cancelled_.erase(now_heap_.front().key.sequence()) == 0) {
+          return true;
         }
+        std::pop_heap(now_heap_.begin(), now_heap_.end(), Later);
+        now_heap_.pop_back();
       }
-      if (!(heap_[best].key < moving.key)) {
-        break;
+      const std::size_t b = FirstNonEmptyBucket();
+      if (b == kBuckets) {
+        return false;
       }
-      heap_[i] = heap_[best];
-      i = best;
+      Redistribute(b);
     }
-    heap_[i] = moving;
   }
 
-  std::vector<Entry> heap_;
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> free_slots_;
+  std::size_t FirstNonEmptyBucket() const {
+    for (std::size_t word = 0; word < nonempty_.size(); ++word) {
+      if (nonempty_[word] != 0) {
+        return word * 64 + static_cast<std::size_t>(std::countr_zero(nonempty_[word]));
+      }
+    }
+    return kBuckets;
+  }
+
+  // Advances the current time to the earliest time in bucket b and moves its entries down; the
+  // ones at that time land in the now-heap.
+  void Redistribute(std::size_t b) {
+    std::vector<Entry> moving;
+    moving.swap(buckets_[b]);
+    nonempty_[b / 64] &= ~(std::uint64_t{1} << (b % 64));
+    std::uint64_t earliest = Unsigned(moving.front().key.time());
+    for (const Entry& e : moving) {
+      earliest = std::min(earliest, Unsigned(e.key.time()));
+    }
+    current_time_ = earliest;
+    for (Entry& e : moving) {
+      Push(std::move(e));
+    }
+    moving.clear();
+    buckets_[b].swap(moving);  // keep the allocation for reuse
+  }
+
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  std::array<std::uint64_t, kBuckets / 64> nonempty_{};
+  std::vector<Entry> now_heap_;  // events at current_time_, a min-heap on (phase, sequence)
+  std::uint64_t current_time_ = 0;  // Unsigned(time) of the now-heap's events
+  EventKey floor_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};  // last popped/peeked
+  EventKey last_popped_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};
+  bool popped_any_ = false;
+  std::unordered_set<std::uint64_t> cancelled_;  // sequences of cancelled, still-queued events
   std::uint64_t next_sequence_ = 0;
   std::size_t live_ = 0;
 };

@@ -70,6 +70,40 @@ TEST(EventQueueTest, CancellingTwiceOrAfterRunningIsANoOp) {
   EXPECT_TRUE(queue.empty());
 }
 
+TEST(EventQueueTest, DefaultHandleCancelsNothing) {
+  EventQueue<int> queue;
+  queue.Schedule(0, Phase::kArrival, 1);
+  EXPECT_FALSE(queue.Cancel(EventHandle{}));
+  EXPECT_EQ(queue.size(), 1U);
+}
+
+TEST(EventQueueTest, FarApartTimesAndNegativeTimesKeepOrder) {
+  EventQueue<int> queue;
+  queue.Schedule(kTimeNever - 1, Phase::kArrival, 4);
+  queue.Schedule(1LL << 40, Phase::kArrival, 3);
+  queue.Schedule(-5, Phase::kArrival, 1);
+  queue.Schedule(0, Phase::kArrival, 2);
+  EXPECT_EQ(Drain(queue), (std::vector<int>{1, 2, 3, 4}));
+}
+
+TEST(EventQueueTest, EventsScheduledAtTheCurrentInstantRunInPhaseOrder) {
+  EventQueue<int> queue;
+  queue.Schedule(10, Phase::kArrival, 1);
+  queue.Schedule(10, Phase::kArrival, 2);
+  ASSERT_EQ(queue.Pop()->payload, 1);
+  queue.Schedule(10, Phase::kSchedule, 4);  // scheduled while time 10 is being processed
+  queue.Schedule(10, Phase::kArrival, 3);
+  EXPECT_EQ(Drain(queue), (std::vector<int>{2, 3, 4}));
+}
+
+TEST(EventQueueDeathTest, SchedulingInThePastIsABug) {
+  EventQueue<int> queue;
+  queue.Schedule(10, Phase::kSchedule, 1);
+  ASSERT_TRUE(queue.Pop().has_value());
+  EXPECT_DEATH(queue.Schedule(9, Phase::kSchedule, 2), "scheduled before the current simulated time");
+  EXPECT_DEATH(queue.Schedule(10, Phase::kArrival, 2), "scheduled before the current simulated time");
+}
+
 TEST(EventQueueTest, MatchesSortedReferenceUnderRandomOperations) {
   Rng rng(2024);
   EventQueue<int> queue;
@@ -77,11 +111,16 @@ TEST(EventQueueTest, MatchesSortedReferenceUnderRandomOperations) {
   std::vector<std::pair<EventHandle, std::tuple<SimTime, int, int>>> handles;
   int seq = 0;
   SimTime now = 0;
+  Phase now_phase = Phase::kRelease;
   for (int step = 0; step < 20000; ++step) {
     const auto action = UniformInt(rng, 0, 9);
     if (action < 5) {
+      // Never before the last popped event: same time only at the same or a later phase.
       const SimTime t = now + UniformInt(rng, 0, 50);
-      const auto phase = static_cast<Phase>(UniformInt(rng, 0, 3));
+      auto phase = static_cast<Phase>(UniformInt(rng, 0, 3));
+      if (t == now && phase < now_phase) {
+        phase = now_phase;
+      }
       handles.emplace_back(queue.Schedule(t, phase, seq),
                            std::make_tuple(t, static_cast<int>(phase), seq));
       reference[handles.back().second] = seq;
@@ -97,6 +136,7 @@ TEST(EventQueueTest, MatchesSortedReferenceUnderRandomOperations) {
       if (event) {
         EXPECT_EQ(event->payload, reference.begin()->second);
         now = event->key.time();
+        now_phase = event->key.phase();
         reference.erase(reference.begin());
       }
     }
