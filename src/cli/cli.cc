@@ -1,6 +1,7 @@
 // The fleetsim commands: argument parsing (CLI11), loading, running and writing results.
 #include "cli/cli.h"
 
+#include <charconv>
 #include <map>
 #include <set>
 #include <string>
@@ -27,7 +28,7 @@ namespace {
 struct RunArgs {
   std::vector<std::string> scenarios;
   std::vector<std::string> policies;
-  std::optional<std::uint64_t> seed;
+  std::optional<std::string> seed;  // digits only; parsed by ParseSeed
   std::string out_dir;
   bool strict = false;
   bool timing = false;
@@ -40,6 +41,16 @@ struct ValidateArgs {
 
 int ToInt(ExitStatus status) { return static_cast<int>(status); }
 
+std::optional<std::uint64_t> ParseSeed(const std::string& text) {
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || text[0] == '-' || text[0] == '+' || ec != std::errc() || ptr != end) {
+    return std::nullopt;
+  }
+  return value;
+}
+
 class Cli {
  public:
   Cli(std::ostream& out, std::ostream& err) : out_(out), err_(err), registry_(BuiltinPolicies()) {}
@@ -48,6 +59,7 @@ class Cli {
     CLI::App app{"fleetsim: a discrete-event simulator of GPU-cluster scheduling", "fleetsim"};
     app.set_version_flag("--version", fmt::format("fleetsim {}", kVersion));
     app.require_subcommand(1);
+    app.fallthrough();  // -v may also follow the command
     int verbosity = 0;
     app.add_flag("-v,--verbose", verbosity, "More diagnostics on stderr (-v: debug, -vv: trace)");
 
@@ -55,9 +67,13 @@ class Cli {
     CLI::App* run_cmd = app.add_subcommand("run", "Run scenarios under one or more policies");
     run_cmd->add_option("scenario", run.scenarios, "Scenario files (JSON)")->required();
     run_cmd->add_option("-p,--policy", run.policies,
-                        "Policy to run (repeatable); 'all' runs every policy. Default: the "
-                        "scenario's own policy");
-    run_cmd->add_option("-s,--seed", run.seed, "Seed, overriding the scenario's");
+                        "Policy to run (repeatable, or comma-separated); 'all' runs every "
+                        "policy. Default: the scenario's own policy")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    run_cmd->add_option("-s,--seed", run.seed,
+                        "Seed, an integer in [0, 18446744073709551615], overriding the "
+                        "scenario's");
     run_cmd->add_option("-o,--out", run.out_dir, "Directory for summary.json and jobs.csv");
     run_cmd->add_flag("--strict", run.strict, "Treat unknown keys as errors");
     run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
@@ -168,6 +184,15 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
+    std::optional<std::uint64_t> seed;
+    if (args.seed) {
+      seed = ParseSeed(*args.seed);
+      if (!seed) {
+        fmt::print(err_, "fleetsim: --seed: expected an integer in [0, 18446744073709551615], "
+                         "found '{}'\n", *args.seed);
+        return ToInt(ExitStatus::kUsage);
+      }
+    }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
     if (!scenarios) {
       return ToInt(ExitStatus::kInvalidInput);
@@ -183,7 +208,7 @@ class Cli {
     std::vector<RunReport> reports;
     for (const Scenario& scenario : *scenarios) {
       for (const std::string& name : *policies) {
-        const RunOptions options{.seed = args.seed.value_or(scenario.seed),
+        const RunOptions options{.seed = seed.value_or(scenario.seed),
                                  .measure_wall_time = args.timing,
                                  .logger = logger_};
         RunOutcome outcome =

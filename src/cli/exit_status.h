@@ -6,7 +6,8 @@ namespace fleetsim::cli {
 enum class ExitStatus : int {
   kOk = 0,
   kInvalidInput = 1,  // a scenario file is unreadable, not JSON, or fails validation
-  kUsage = 2,         // bad command line: unknown option, command or policy name
+  kUsage = 2,         // bad command line: unknown option, command or policy name, bad seed,
+                      // or two scenarios with the same name in one run
   kPolicyError = 3,   // a policy made an illegal decision; no outputs were written
   kOutputError = 4,   // results could not be written; nothing partial was left behind
 };

@@ -63,8 +63,8 @@ std::size_t EditDistance(const std::string& a, const std::string& b) {
 }  // namespace
 
 std::string ClosestMatch(const std::string& word, const std::vector<std::string>& candidates) {
-  // A typo is at most a third of the word's letters away (and at least one edit is allowed).
-  const std::size_t limit = std::max<std::size_t>(1, word.size() / 3);
+  // A typo is at most a third of the word's letters away, and two edits are always allowed.
+  const std::size_t limit = std::max<std::size_t>(2, word.size() / 3);
   std::string best;
   std::size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {

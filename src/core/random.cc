@@ -153,10 +153,14 @@ std::int64_t Poisson(Rng& rng, double lambda) {
 
 WeightedChoice::WeightedChoice(const std::vector<double>& weights) {
   double total = 0;
-  for (const double w : weights) {
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const double w = weights[i];
     FLEETSIM_CHECK(std::isfinite(w) && w >= 0, "weights must be finite and >= 0");
     total += w;
     cumulative_.push_back(total);
+    if (w > 0) {
+      last_positive_ = i;
+    }
   }
   FLEETSIM_CHECK(total > 0, "at least one weight must be positive");
 }
@@ -164,8 +168,8 @@ WeightedChoice::WeightedChoice(const std::vector<double>& weights) {
 std::size_t WeightedChoice::operator()(Rng& rng) const {
   const double x = rng.NextDouble() * cumulative_.back();
   const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), x);
-  // x < total, so `it` is valid unless rounding put x on the last edge.
-  return std::min(static_cast<std::size_t>(it - cumulative_.begin()), cumulative_.size() - 1);
+  // x < total unless rounding put it on the total; then the last positive weight wins.
+  return it == cumulative_.end() ? last_positive_ : static_cast<std::size_t>(it - cumulative_.begin());
 }
 
 }  // namespace fleetsim

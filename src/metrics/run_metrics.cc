@@ -13,31 +13,32 @@ constexpr double kMillisPerHour = 3'600'000.0;
 
 void RunMetrics::OnRunStarted(const RunStarted& event) {
   summary_ = {};
+  acc_ = {};
   summary_.fleet_gpus = event.fleet_gpus;
   summary_.jobs_total = static_cast<std::int64_t>(event.jobs.size());
-  running_gpus_.assign(event.jobs.size(), 0);
-  running_since_.assign(event.jobs.size(), 0);
+  acc_.running_gpus.assign(event.jobs.size(), 0);
+  acc_.running_since.assign(event.jobs.size(), 0);
 }
 
 void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
-  if (!any_submitted_) {
+  if (!acc_.any_submitted) {
     summary_.window_start = event.time;
-    any_submitted_ = true;
+    acc_.any_submitted = true;
   }
-  ++submitted_;
+  ++acc_.submitted;
 }
 
 void RunMetrics::OnJobStarted(const JobStarted& event) {
-  waits_.push_back(event.time - event.request.submit);
-  running_gpus_[event.job] = event.request.gpus;
-  running_since_[event.job] = event.time;
+  acc_.waits.push_back(event.time - event.request.submit);
+  acc_.running_gpus[event.job] = event.request.gpus;
+  acc_.running_since[event.job] = event.time;
 }
 
 void RunMetrics::OnJobFinished(const JobFinished& event) {
-  allocated_gpu_ms_ += running_gpus_[event.job] * (event.time - running_since_[event.job]);
-  running_gpus_[event.job] = 0;
+  acc_.allocated_gpu_ms += acc_.running_gpus[event.job] * (event.time - acc_.running_since[event.job]);
+  acc_.running_gpus[event.job] = 0;
   ++summary_.jobs_completed;
-  last_completion_ = std::max(last_completion_, event.time);
+  acc_.last_completion = std::max(acc_.last_completion, event.time);
 }
 
 void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_rejected; }
@@ -45,28 +46,28 @@ void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_r
 void RunMetrics::OnRunEnded(const RunEnded& event) {
   MetricsSummary& s = summary_;
   s.window_end = std::max(event.time, s.window_start);
-  std::int64_t allocated = allocated_gpu_ms_;
-  for (std::size_t job = 0; job < running_gpus_.size(); ++job) {
-    if (running_gpus_[job] > 0) {
-      allocated += running_gpus_[job] * (event.time - running_since_[job]);
+  std::int64_t allocated = acc_.allocated_gpu_ms;
+  for (std::size_t job = 0; job < acc_.running_gpus.size(); ++job) {
+    if (acc_.running_gpus[job] > 0) {
+      allocated += acc_.running_gpus[job] * (event.time - acc_.running_since[job]);
       ++s.jobs_running_at_end;
     }
   }
-  s.jobs_never_submitted = s.jobs_total - submitted_;
-  s.jobs_queued_at_end = submitted_ - s.jobs_completed - s.jobs_rejected - s.jobs_running_at_end;
+  s.jobs_never_submitted = s.jobs_total - acc_.submitted;
+  s.jobs_queued_at_end = acc_.submitted - s.jobs_completed - s.jobs_rejected - s.jobs_running_at_end;
   const std::int64_t available = s.fleet_gpus * (s.window_end - s.window_start);
   s.allocated_gpu_hours = static_cast<double>(allocated) / kMillisPerHour;
   s.available_gpu_hours = static_cast<double>(available) / kMillisPerHour;
   s.utilization = available > 0 ? static_cast<double>(allocated) / static_cast<double>(available) : 0;
-  if (!waits_.empty()) {
-    const double total_ms = std::accumulate(waits_.begin(), waits_.end(), 0.0,
+  if (!acc_.waits.empty()) {
+    const double total_ms = std::accumulate(acc_.waits.begin(), acc_.waits.end(), 0.0,
                                             [](double acc, SimDuration w) {
                                               return acc + static_cast<double>(w);
                                             });
-    s.wait_mean_s = total_ms / static_cast<double>(waits_.size()) / 1000.0;
+    s.wait_mean_s = total_ms / static_cast<double>(acc_.waits.size()) / 1000.0;
   }
-  s.wait_p99_s = TimeToSeconds(NearestRankPercentile(waits_, 99));
-  s.makespan_s = s.jobs_completed > 0 ? TimeToSeconds(last_completion_ - s.window_start) : 0;
+  s.wait_p99_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 99));
+  s.makespan_s = s.jobs_completed > 0 ? TimeToSeconds(acc_.last_completion - s.window_start) : 0;
 }
 
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p) {

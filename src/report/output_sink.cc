@@ -62,11 +62,16 @@ std::string DirectorySink::Commit() {
     }
     return error;
   }
-  for (const auto& [temporary, target] : renames) {
+  for (std::size_t i = 0; i < renames.size(); ++i) {
     std::error_code ec;
-    fs::rename(temporary, target, ec);
+    fs::rename(renames[i].first, renames[i].second, ec);
     if (ec) {
-      return fmt::format("{}: cannot rename into place: {}", target.string(), ec.message());
+      for (std::size_t j = i; j < renames.size(); ++j) {
+        std::error_code ignored;
+        fs::remove(renames[j].first, ignored);
+      }
+      return fmt::format("{}: cannot rename into place: {}", renames[i].second.string(),
+                         ec.message());
     }
   }
   staged_.clear();

@@ -1,8 +1,10 @@
 // Rendering of summary.json, jobs.csv, comparison.csv and the stdout table.
 #include "fleetsim/report/outputs.h"
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "fleetsim/core/version.h"
 
@@ -38,7 +40,9 @@ ordered_json ConfigJson(const RunReport& report) {
         {"jobs", g.jobs},
         {"mean_interarrival_s", g.mean_interarrival_s},
         {"duration_s",
-         {{"median", g.duration_median_s}, {"sigma", g.duration_sigma}, {"max", g.duration_max_s}}},
+         {{"median", g.duration_median_s},
+          {"sigma", g.duration_sigma},
+          {"max", g.duration_max_s > 0 ? ordered_json(g.duration_max_s) : ordered_json(nullptr)}}},
         {"gpus", WeightedJson(g.gpus)},
         {"priority", WeightedJson(g.priority)},
         {"id_prefix", g.id_prefix}};
@@ -126,16 +130,25 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports) {
 }
 
 std::string MetricsTable(const std::vector<RunReport>& reports) {
-  std::string out = fmt::format("{:<24} {:<12} {:>6} {:>11} {:>9} {:>6} {:>12} {:>12} {:>12}\n",
-                                "scenario", "policy", "seed", "completed", "rejected", "util",
-                                "mean wait", "p99 wait", "makespan");
+  std::size_t scenario_width = 8;
+  std::size_t policy_width = 6;
+  std::size_t seed_width = 4;
+  for (const RunReport& r : reports) {
+    scenario_width = std::max(scenario_width, r.scenario->name.size());
+    policy_width = std::max(policy_width, r.policy.name.size());
+    seed_width = std::max(seed_width, fmt::format("{}", r.seed).size());
+  }
+  std::string out = fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>6}  {:>10}  {:>10}  {:>10}\n",
+                                "scenario", scenario_width, "policy", policy_width, "seed",
+                                seed_width, "completed", "rejected", "util", "mean wait",
+                                "p99 wait", "makespan");
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
-    out += fmt::format("{:<24} {:<12} {:>6} {:>11} {:>9} {:>5.1f}% {:>12} {:>12} {:>12}\n",
-                       r.scenario->name, r.policy.name, r.seed,
-                       fmt::format("{}/{}", m.jobs_completed, m.jobs_total), m.jobs_rejected,
-                       100.0 * m.utilization, Hours(m.wait_mean_s), Hours(m.wait_p99_s),
-                       Hours(m.makespan_s));
+    out += fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
+                       r.scenario->name, scenario_width, r.policy.name, policy_width, r.seed,
+                       seed_width, fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
+                       m.jobs_rejected, 100.0 * m.utilization, Hours(m.wait_mean_s),
+                       Hours(m.wait_p99_s), Hours(m.makespan_s));
   }
   return out;
 }

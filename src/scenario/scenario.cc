@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "fleetsim/core/check.h"
 #include "scenario/json_checker.h"
 
 namespace fleetsim {
@@ -30,6 +31,19 @@ constexpr RealRange kPositiveSecondsRange{0, kMaxScenarioSeconds, true};
 const std::vector<std::string> kTopKeys = {"format_version", "name",      "description",
                                            "seed",           "fleet",     "policy",
                                            "run",            "jobs",      "generator"};
+
+// Whether the generator would produce `id` ("<prefix><n as at least 6 digits>", 1 <= n <= jobs).
+bool IsGeneratedId(const std::string& id, const GeneratorSpec& spec) {
+  if (id.size() <= spec.id_prefix.size() || id.compare(0, spec.id_prefix.size(), spec.id_prefix) != 0) {
+    return false;
+  }
+  const std::string digits = id.substr(spec.id_prefix.size());
+  if (digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  const std::int64_t n = std::stoll(digits);
+  return n >= 1 && n <= spec.jobs && fmt::format("{:06}", n) == digits;
+}
 
 bool IsValidName(const std::string& name) {
   static const std::regex pattern("[A-Za-z0-9._-]+");
@@ -51,7 +65,7 @@ class ScenarioParser {
     ParseJobs(root, s);
     ParseGenerator(root, s);
     CheckIdsDistinct(s);
-    if (s.listed_jobs.empty() && !s.generator && !root.contains("jobs")) {
+    if (!root.contains("jobs") && !root.contains("generator")) {
       check_.Error("", "a scenario needs 'jobs', 'generator' or both");
     }
     return s;
@@ -89,7 +103,9 @@ class ScenarioParser {
   void ParsePolicy(const json& root, Scenario& s) {
     const json* policy = check_.Object(root, "", "policy", false);
     if (policy == nullptr) {
-      s.policy.params = DefaultParams(*registry_.Find(s.policy.name));
+      const PolicyInfo* fallback = registry_.Find(s.policy.name);
+      FLEETSIM_CHECK(fallback != nullptr, "the registry lacks the default policy");
+      s.policy.params = DefaultParams(*fallback);
       return;
     }
     check_.UnknownKeys(*policy, "/policy", {"name", "params"});
@@ -186,7 +202,8 @@ class ScenarioParser {
       }
       if (duration && SecondsToTime(*duration) < 1) {
         check_.Error(ChildPath(path, "duration_s"),
-                     fmt::format("expected at least 0.001 (one millisecond), found {}",
+                     fmt::format("expected a duration of at least 1 ms after rounding to the "
+                                 "millisecond, found {}",
                                  Shown(item["duration_s"])));
       }
       Job job;
@@ -301,13 +318,12 @@ class ScenarioParser {
     if (!s.generator) {
       return;
     }
-    for (std::int64_t n = 1; n <= s.generator->jobs; ++n) {
-      const std::string id = fmt::format("{}{:06}", s.generator->id_prefix, n);
-      if (const auto it = first_seen.find(id); it != first_seen.end()) {
+    for (const auto& [id, index] : first_seen) {
+      if (IsGeneratedId(id, *s.generator)) {
         check_.Error("/generator/id_prefix",
                      fmt::format("generated id '{}' collides with /jobs/{}/id; choose another "
                                  "id_prefix",
-                                 id, it->second));
+                                 id, index));
         return;
       }
     }

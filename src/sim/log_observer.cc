@@ -12,7 +12,7 @@ void LogObserver::OnRunStarted(const RunStarted& event) {
 }
 
 void LogObserver::OnJobSubmitted(const JobSubmitted& event) {
-  logger_->trace("[{}] submit {} ({} GPUs)", FormatTime(event.time), event.request.id,
+  logger_->trace("[{}] submit {} (GPUs: {})", FormatTime(event.time), event.request.id,
                 event.request.gpus);
 }
 

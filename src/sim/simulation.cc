@@ -19,6 +19,8 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
   truths_.reserve(workload.jobs.size());
   for (const Job& job : workload.jobs) {
     FLEETSIM_CHECK(job.truth.duration > 0, "job durations must be positive");
+    FLEETSIM_CHECK(requests_.empty() || requests_.back().submit <= job.request.submit,
+                   "the workload must be sorted by submit time (SortBySubmit)");
     requests_.push_back(job.request);
     truths_.push_back(job.truth);
   }
@@ -69,7 +71,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
         break;
     }
   }
-  if (limit != kTimeNever && !events_.empty()) {
+  if (limit != kTimeNever) {
     now_ = std::max(now_, limit);
   }
   return {};
@@ -79,6 +81,8 @@ void Simulation::Finish() { Publish(&SimulationObserver::OnRunEnded, RunEnded{no
 
 void Simulation::HandleArrival(JobIndex job) {
   const JobRequest& request = requests_[job];
+  FLEETSIM_CHECK(job == submitted_, "jobs must arrive in workload order");
+  ++submitted_;
   jobs_[job].state = JobState::kQueued;
   Publish(&SimulationObserver::OnJobSubmitted, JobSubmitted{now_, job, request});
   if (request.gpus > fleet_.capacity()) {
@@ -121,7 +125,12 @@ RunStatus Simulation::HandleSchedule() {
   if (schedule_pending_at_ == now_) {
     schedule_pending_at_ = -1;
   }
-  const ClusterView view(now_, fleet_, requests_, queue_, running_, changes_);
+  if (now_ == last_call_time_ && changes_.submitted.empty() && changes_.finished.empty()) {
+    return {};  // a wake-up at an instant the policy has already seen with nothing new
+  }
+  last_call_time_ = now_;
+  const ClusterView view(now_, fleet_, std::span(requests_).first(submitted_), queue_, running_,
+                         changes_);
   const std::vector<Decision> decisions = policy_->Decide(view);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
   changes_ = {};

@@ -1,5 +1,6 @@
 // End-to-end tests of the fleetsim command: exit codes, messages, output files, byte-identical
 // reruns, seeds, and that bad input never leaves partial output.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -175,6 +176,23 @@ TEST_F(CliTest, UnknownPolicyGetsSuggestionAndList) {
   EXPECT_FALSE(fs::exists(dir_ + "/o"));
 }
 
+TEST_F(CliTest, PolicyOptionTakesOneNameEachTimeOrACommaList) {
+  const CommandResult r = Fleetsim(fmt::format("run -p fifo '{}' '{}' -p first-fit,fifo",
+                                               Example("tiny-contended"), Example("poisson-64")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("poisson-64      first-fit"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << "header + 2 scenarios x 2 policies";
+}
+
+TEST_F(CliTest, BadSeedIsAUsageError) {
+  for (const char* seed : {"-1", "1x", "18446744073709551616", "''"}) {
+    const CommandResult r = Fleetsim(fmt::format("run '{}' --seed {}", Example("tiny-contended"), seed));
+    EXPECT_EQ(r.exit_code, 2) << seed;
+    EXPECT_NE(r.err.find("fleetsim: --seed: expected an integer in [0, 18446744073709551615]"),
+              std::string::npos) << r.err;
+  }
+}
+
 TEST_F(CliTest, BadInputLeavesNoOutput) {
   const std::string missing = dir_ + "/missing.json";
   const CommandResult r = Fleetsim(fmt::format("run '{}' --out '{}/o'", missing, dir_));
@@ -200,10 +218,12 @@ TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {
 }
 
 TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
-  const CommandResult r = Fleetsim(fmt::format("-v run '{}'", Example("tiny-contended")));
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0,1,2,3]"),
-            std::string::npos) << r.err;
+  for (const char* form : {"-v run '{}'", "run '{}' -v"}) {
+    const CommandResult r = Fleetsim(fmt::format(fmt::runtime(form), Example("tiny-contended")));
+    EXPECT_EQ(r.exit_code, 0) << form;
+    EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0,1,2,3]"),
+              std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

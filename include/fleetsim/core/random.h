@@ -1,7 +1,9 @@
 // Deterministic randomness owned end to end: a generator (xoshiro256**), named streams and the
 // distributions fleetsim draws from. Nothing here uses std::*_distribution, whose algorithms
 // differ between standard libraries; every draw is specified in docs/determinism.md, so the same
-// (seed, run, stream name) yields the same numbers with any compiler.
+// (seed, run, stream name) yields the same numbers with any compiler and standard library. The
+// continuous distributions call the C math library (log, log1p, exp, sqrt, lgamma); glibc's are
+// deterministic, but another libm may differ in the last bit.
 //
 // Streams: every random component asks RandomStreams for a stream by a stable name
 // ("workload.generator", later "spot.pool-a"); the stream's state is derived from
@@ -53,7 +55,7 @@ double Exponential(Rng& rng, double mean);
 double Normal(Rng& rng, double mean, double stddev);
 // exp(Normal(mu, sigma)); the median is exp(mu).
 double LogNormal(Rng& rng, double mu, double sigma);
-// Poisson with mean lambda >= 0: multiplication method below 10, Hormann's PTRS above.
+// Poisson with mean lambda >= 0: multiplication method below 10, Hormann's PTRS from 10 on.
 std::int64_t Poisson(Rng& rng, double lambda);
 
 // Picks index i with probability weights[i] / sum(weights). Weights must be finite, >= 0, and
@@ -65,6 +67,7 @@ class WeightedChoice {
 
  private:
   std::vector<double> cumulative_;
+  std::size_t last_positive_ = 0;  // returned if rounding puts a draw on the total
 };
 
 }  // namespace fleetsim

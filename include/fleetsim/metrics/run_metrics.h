@@ -45,14 +45,18 @@ class RunMetrics final : public SimulationObserver {
   const MetricsSummary& summary() const { return summary_; }
 
  private:
+  struct Accumulators {
+    bool any_submitted = false;
+    SimTime last_completion = 0;
+    std::int64_t allocated_gpu_ms = 0;  // closed allocations; running ones are added at the end
+    std::int64_t submitted = 0;
+    std::vector<SimDuration> waits;
+    std::vector<std::int64_t> running_gpus;  // by job index: GPUs held, 0 if not running
+    std::vector<SimTime> running_since;
+  };
+
   MetricsSummary summary_;
-  bool any_submitted_ = false;
-  SimTime last_completion_ = 0;
-  std::int64_t allocated_gpu_ms_ = 0;  // closed allocations; running ones are added at the end
-  std::int64_t submitted_ = 0;
-  std::vector<SimDuration> waits_;
-  std::vector<std::int64_t> running_gpus_;  // by job index: GPUs held, 0 if not running
-  std::vector<SimTime> running_since_;
+  Accumulators acc_;  // reset at every RunStarted
 };
 
 // Nearest-rank percentile (p in (0, 100]) of `values`; 0 for an empty set. Sorts its copy.

@@ -1,13 +1,15 @@
 // ClusterView: everything a policy may read, and nothing it may change. It shows the fleet's
 // allocation state, the queue of submitted-but-not-started jobs (as requests), the running jobs,
-// and what changed since the policy's previous call. A job's hidden truth (its real duration) is
-// not reachable from here. A view is valid only during the Policy::Decide call it is passed to.
+// and what changed since the policy's previous call. Only submitted jobs can be looked up: a
+// policy learns nothing of future arrivals, and a job's hidden truth (its real duration) is not
+// reachable from here. A view is valid only during the Policy::Decide call it is passed to.
 #pragma once
 
 #include <deque>
 #include <span>
 #include <vector>
 
+#include "fleetsim/core/check.h"
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/workload/job.h"
@@ -28,12 +30,13 @@ struct ChangesSinceLastCall {
 
 class ClusterView {
  public:
-  ClusterView(SimTime now, const AllocationState& fleet, std::span<const JobRequest> requests,
+  // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
+  ClusterView(SimTime now, const AllocationState& fleet, std::span<const JobRequest> submitted,
               const std::deque<JobIndex>& queue, std::span<const RunningJob> running,
               const ChangesSinceLastCall& changes)
       : now_(now),
         fleet_(fleet),
-        requests_(requests),
+        requests_(submitted),
         queue_(queue),
         running_(running),
         changes_(changes) {}
@@ -44,7 +47,12 @@ class ClusterView {
   const std::deque<JobIndex>& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
   const ChangesSinceLastCall& changes() const { return changes_; }
-  const JobRequest& request(JobIndex job) const { return requests_[job]; }
+  // The request of a submitted job (queued, running or finished). Asking for a job that has not
+  // been submitted is a bug in the policy and aborts the run.
+  const JobRequest& request(JobIndex job) const {
+    FLEETSIM_CHECK(job < requests_.size(), "a policy looked up a job that was not submitted");
+    return requests_[job];
+  }
 
  private:
   SimTime now_;

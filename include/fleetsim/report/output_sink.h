@@ -1,7 +1,10 @@
 // OutputSink: where result files go. Files are staged in memory and committed together:
-// DirectorySink writes each to a temporary name in the target directory and renames them into
-// place only when all were written, so a failed or interrupted run never leaves a half-written
-// or partial set of outputs. MemorySink keeps them for tests. Not thread-safe.
+// DirectorySink writes each to a temporary name beside its target and renames them into place
+// only when all were written, so a failed write leaves no result file and no temporary behind,
+// and no file is ever half-written. (Renames within one directory do not fail in practice; if
+// one did, the files renamed before it would stay and the rest would be removed.) Files of
+// earlier runs in the directory that this commit does not replace are left alone.
+// MemorySink keeps the files for tests. Not thread-safe.
 #pragma once
 
 #include <map>
@@ -14,7 +17,7 @@ class OutputSink {
   virtual ~OutputSink() = default;
   // Stages a file; `relative_path` may contain directories ("scenario/fifo/summary.json").
   void Stage(const std::string& relative_path, std::string contents);
-  // Writes every staged file. Returns "" on success, otherwise what failed (nothing renamed).
+  // Writes every staged file. Returns "" on success, otherwise what failed.
   virtual std::string Commit() = 0;
 
  protected:

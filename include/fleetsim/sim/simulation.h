@@ -1,12 +1,14 @@
 // Simulation: one run of a workload on a fleet under a policy. It owns its clock, event queue,
 // allocation state, job states and observer list — no globals, so several simulations can run
 // in one process. The loop: arrivals and completions are events; after each instant with
-// changes (and at requested wake-ups) the policy is consulted once, its decisions are checked
-// and applied. Jobs larger than the whole fleet are rejected at admission, before the policy
+// changes, and at requested wake-ups, the policy is consulted — once per instant unless a wake-up
+// brings it back with nothing new — and its decisions are checked and applied. The workload must
+// be sorted by submit time. Jobs larger than the whole fleet are rejected at admission, before the policy
 // sees them. Not thread-safe; one thread per simulation.
 #pragma once
 
 #include <deque>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,7 +37,8 @@ class Simulation {
   // Observers are not owned and must outlive the simulation's last call.
   void AddObserver(SimulationObserver* observer);
 
-  // Processes every event with time <= limit (then the clock reads `limit`, unless idle first).
+  // Processes every event with time <= limit; then the clock reads `limit` (the run observed the
+  // fleet until then, even if it went idle earlier).
   RunStatus RunUntil(SimTime limit);
   // Processes events until none is left.
   RunStatus RunUntilIdle() { return RunUntil(kTimeNever); }
@@ -83,6 +86,8 @@ class Simulation {
   SimTime now_ = 0;
   bool begun_ = false;
   SimTime schedule_pending_at_ = -1;  // time of the pending scheduling event, -1 if none
+  SimTime last_call_time_ = std::numeric_limits<SimTime>::min();  // of the policy
+  JobIndex submitted_ = 0;  // jobs [0, submitted_) have arrived (the workload is in order)
   std::deque<JobIndex> queue_;
   std::vector<RunningJob> running_;
   ChangesSinceLastCall changes_;

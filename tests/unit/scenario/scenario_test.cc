@@ -93,8 +93,8 @@ TEST(ScenarioTest, HugeAndOverflowingIntegers) {
 TEST(ScenarioTest, SubMillisecondDurationIsRejected) {
   const LoadResult r = Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 0.0001})"));
   EXPECT_EQ(Messages(r),
-            "s.json: /jobs/0/duration_s: error: expected at least 0.001 (one millisecond), found "
-            "0.0001\n");
+            "s.json: /jobs/0/duration_s: error: expected a duration of at least 1 ms after "
+            "rounding to the millisecond, found 0.0001\n");
 }
 
 TEST(ScenarioTest, NumberOverflowIsInvalidJsonWithPosition) {

@@ -131,6 +131,48 @@ TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
   EXPECT_EQ(sim.state(0), JobState::kCompleted);
 }
 
+TEST(SimulationTest, WakeUpAtAnInstantAlreadySeenDoesNotCallAgain) {
+  Workload w;
+  AddJob(w, "a", 0, 1, 10);
+  AddJob(w, "b", 30, 1, 10);
+  std::vector<SimTime> calls;
+  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
+    calls.push_back(view.now());
+    std::vector<Decision> d;
+    if (view.now() == 0) {
+      d.push_back(WakeAt{SecondsToTime(30)});  // coincides with b's arrival
+      d.push_back(WakeAt{SecondsToTime(30)});
+    }
+    return d;
+  });
+  Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(calls, (std::vector<SimTime>{0, 30'000}));
+}
+
+TEST(SimulationTest, PoliciesSeeOnlySubmittedJobs) {
+  Workload w;
+  AddJob(w, "now", 0, 1, 10);
+  AddJob(w, "later", 100, 1, 10);
+  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
+    EXPECT_EQ(view.request(0).id, "now");
+    if (view.now() == 0) {
+      EXPECT_DEATH(view.request(1), "a policy looked up a job that was not submitted");
+    }
+    return std::vector<Decision>{};
+  });
+  Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+}
+
+TEST(SimulationTest, RunUntilObservesTheFleetUntilTheStopTimeEvenWhenIdle) {
+  Workload w;
+  AddJob(w, "a", 0, 1, 10);
+  Simulation sim({.gpus = 2}, w, Fifo(), "fifo");
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(100)).ok);
+  EXPECT_EQ(sim.now(), 100'000);
+}
+
 TEST(SimulationTest, TwoSimulationsInOneProcessAreIndependent) {
   Workload w;
   AddJob(w, "a", 0, 4, 100);
