@@ -1,9 +1,9 @@
 // Whole-run timing: a generated 100k-job scenario (bench/macro/generated-100k.json) loaded,
 // generated and simulated end to end under each built-in policy, outputs rendered in memory.
 // Reported per run; also reports simulated jobs per second.
-#include <string>
-
 #include <benchmark/benchmark.h>
+
+#include <string>
 
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/outputs.h"
@@ -19,7 +19,8 @@ void BM_WholeRun100k(benchmark::State& state, const std::string& policy_name) {
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult loaded = LoadScenarioFile(kScenario, registry, {.strict = true});
   if (!loaded.scenario) {
-    state.SkipWithError((kScenario + ": " + loaded.file_error + loaded.diagnostics.Format("")).c_str());
+    state.SkipWithError(
+        (kScenario + ": " + loaded.file_error + loaded.diagnostics.Format("")).c_str());
     return;
   }
   const Scenario& scenario = *loaded.scenario;
@@ -32,10 +33,15 @@ void BM_WholeRun100k(benchmark::State& state, const std::string& policy_name) {
     jobs += outcome.report.metrics.jobs_total;
     state.counters["utilization"] = outcome.report.metrics.utilization;
   }
-  state.counters["jobs_per_s"] = benchmark::Counter(static_cast<double>(jobs), benchmark::Counter::kIsRate);
+  state.counters["jobs_per_s"] =
+      benchmark::Counter(static_cast<double>(jobs), benchmark::Counter::kIsRate);
 }
-BENCHMARK_CAPTURE(BM_WholeRun100k, fifo, std::string("fifo"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholeRun100k, first_fit, std::string("first-fit"))->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK_CAPTURE(BM_WholeRun100k, fifo, std::string("fifo"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_WholeRun100k, first_fit, std::string("first-fit"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 }  // namespace
 }  // namespace fleetsim

@@ -5,10 +5,10 @@
 //  - hold: N events stay pending; each iteration dispatches the earliest and schedules one at a
 //    random later time — the classic steady-state priority-queue benchmark (harder: random
 //    writes into a 1M-event working set).
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/engine/event_queue.h"
@@ -85,7 +85,8 @@ void BM_HoldModelWithCancellation(benchmark::State& state) {
     // One in ten iterations cancels a (possibly already-run) event and schedules a replacement.
     if (++k % 10 == 0) {
       queue.Cancel(handles[k % handles.size()]);
-      handles[k % handles.size()] = queue.Schedule(static_cast<SimTime>(k) + increments[next++ & ((1 << 20) - 1)], Phase::kArrival, k);
+      handles[k % handles.size()] = queue.Schedule(
+          static_cast<SimTime>(k) + increments[next++ & ((1 << 20) - 1)], Phase::kArrival, k);
     }
     const auto event = queue.Pop();
     const SimTime t = event->key.time() + increments[next++ & ((1 << 20) - 1)];

@@ -1,17 +1,17 @@
 // The fleetsim commands: argument parsing (CLI11), loading, running and writing results.
 #include "cli/cli.h"
 
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <fmt/ostream.h>
-#include <spdlog/sinks/ostream_sink.h>
-#include <spdlog/spdlog.h>
 
 #include "cli/exit_status.h"
 #include "fleetsim/core/version.h"
@@ -66,9 +66,10 @@ class Cli {
     RunArgs run;
     CLI::App* run_cmd = app.add_subcommand("run", "Run scenarios under one or more policies");
     run_cmd->add_option("scenario", run.scenarios, "Scenario files (JSON)")->required();
-    run_cmd->add_option("-p,--policy", run.policies,
-                        "Policy to run (repeatable, or comma-separated); 'all' runs every "
-                        "policy. Default: the scenario's own policy")
+    run_cmd
+        ->add_option("-p,--policy", run.policies,
+                     "Policy to run (repeatable, or comma-separated); 'all' runs every "
+                     "policy. Default: the scenario's own policy")
         ->allow_extra_args(false)
         ->delimiter(',');
     run_cmd->add_option("-s,--seed", run.seed,
@@ -79,7 +80,8 @@ class Cli {
     run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
 
     ValidateArgs validate;
-    CLI::App* validate_cmd = app.add_subcommand("validate", "Check scenario files; report all problems");
+    CLI::App* validate_cmd =
+        app.add_subcommand("validate", "Check scenario files; report all problems");
     validate_cmd->add_option("file", validate.files, "Scenario files (JSON)")->required();
     validate_cmd->add_flag("--strict", validate.strict, "Treat unknown keys as errors");
 
@@ -116,8 +118,7 @@ class Cli {
   }
 
   // Loads every file, printing all diagnostics; returns the scenarios if all loaded.
-  std::optional<std::vector<Scenario>> LoadAll(const std::vector<std::string>& files,
-                                               bool strict) {
+  std::optional<std::vector<Scenario>> LoadAll(const std::vector<std::string>& files, bool strict) {
     std::vector<Scenario> scenarios;
     bool ok = true;
     for (const std::string& file : files) {
@@ -188,8 +189,10 @@ class Cli {
     if (args.seed) {
       seed = ParseSeed(*args.seed);
       if (!seed) {
-        fmt::print(err_, "fleetsim: --seed: expected an integer in [0, 18446744073709551615], "
-                         "found '{}'\n", *args.seed);
+        fmt::print(err_,
+                   "fleetsim: --seed: expected an integer in [0, 18446744073709551615], "
+                   "found '{}'\n",
+                   *args.seed);
         return ToInt(ExitStatus::kUsage);
       }
     }
@@ -200,8 +203,10 @@ class Cli {
     std::set<std::string> names;
     for (const Scenario& s : *scenarios) {
       if (!names.insert(s.name).second) {
-        fmt::print(err_, "fleetsim: two scenarios are named '{}'; names must differ to keep "
-                         "their results apart\n", s.name);
+        fmt::print(err_,
+                   "fleetsim: two scenarios are named '{}'; names must differ to keep "
+                   "their results apart\n",
+                   s.name);
         return ToInt(ExitStatus::kUsage);
       }
     }

@@ -1,9 +1,9 @@
 // Diagnostics collection, formatting and the spelling suggestions used in error messages.
 #include "fleetsim/core/diagnostics.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace fleetsim {
 

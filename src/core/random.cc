@@ -51,9 +51,7 @@ std::uint64_t Rng::NextU64() {
   return result;
 }
 
-double Rng::NextDouble() {
-  return static_cast<double>(NextU64() >> 11) * 0x1.0p-53;
-}
+double Rng::NextDouble() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
 
 Rng RandomStreams::Stream(std::string_view name) const {
   std::uint64_t x = seed_;
@@ -70,7 +68,8 @@ double UniformReal(Rng& rng, double low, double high) {
 
 std::int64_t UniformInt(Rng& rng, std::int64_t low, std::int64_t high) {
   FLEETSIM_CHECK(low <= high, "UniformInt needs low <= high");
-  const std::uint64_t range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + 1;
+  const std::uint64_t range =
+      static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + 1;
   if (range == 0) {  // the full 64-bit range
     return static_cast<std::int64_t>(rng.NextU64());
   }
@@ -83,9 +82,7 @@ std::int64_t UniformInt(Rng& rng, std::int64_t low, std::int64_t high) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(low) + r % range);
 }
 
-double Exponential(Rng& rng, double mean) {
-  return -std::log1p(-rng.NextDouble()) * mean;
-}
+double Exponential(Rng& rng, double mean) { return -std::log1p(-rng.NextDouble()) * mean; }
 
 double Normal(Rng& rng, double mean, double stddev) {
   double u = 0;
@@ -99,9 +96,7 @@ double Normal(Rng& rng, double mean, double stddev) {
   return mean + stddev * u * std::sqrt(-2.0 * std::log(s) / s);
 }
 
-double LogNormal(Rng& rng, double mu, double sigma) {
-  return std::exp(Normal(rng, mu, sigma));
-}
+double LogNormal(Rng& rng, double mu, double sigma) { return std::exp(Normal(rng, mu, sigma)); }
 
 namespace {
 
@@ -169,7 +164,8 @@ std::size_t WeightedChoice::operator()(Rng& rng) const {
   const double x = rng.NextDouble() * cumulative_.back();
   const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), x);
   // x < total unless rounding put it on the total; then the last positive weight wins.
-  return it == cumulative_.end() ? last_positive_ : static_cast<std::size_t>(it - cumulative_.begin());
+  return it == cumulative_.end() ? last_positive_
+                                 : static_cast<std::size_t>(it - cumulative_.begin());
 }
 
 }  // namespace fleetsim

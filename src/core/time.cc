@@ -1,9 +1,9 @@
 // Conversions between simulated time and seconds, and its log rendering.
 #include "fleetsim/core/time.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 namespace fleetsim {
 
@@ -20,7 +20,8 @@ std::string FormatTime(SimTime t) {
     return "never";
   }
   const char* sign = t < 0 ? "-" : "";
-  const std::uint64_t ms = t < 0 ? static_cast<std::uint64_t>(-(t + 1)) + 1 : static_cast<std::uint64_t>(t);
+  const std::uint64_t ms =
+      t < 0 ? static_cast<std::uint64_t>(-(t + 1)) + 1 : static_cast<std::uint64_t>(t);
   const std::uint64_t total_s = ms / 1000;
   const std::uint64_t days = total_s / 86400;
   return fmt::format("{}{}d {:02}:{:02}:{:02}.{:03}", sign, days, (total_s / 3600) % 24,

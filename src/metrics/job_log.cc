@@ -32,7 +32,9 @@ void JobLog::OnRunStarted(const RunStarted& event) {
   }
 }
 
-void JobLog::OnJobSubmitted(const JobSubmitted& event) { rows_[event.job].state = FinalState::kQueued; }
+void JobLog::OnJobSubmitted(const JobSubmitted& event) {
+  rows_[event.job].state = FinalState::kQueued;
+}
 
 void JobLog::OnJobStarted(const JobStarted& event) {
   JobRecordRow& row = rows_[event.job];

@@ -35,7 +35,8 @@ void RunMetrics::OnJobStarted(const JobStarted& event) {
 }
 
 void RunMetrics::OnJobFinished(const JobFinished& event) {
-  acc_.allocated_gpu_ms += acc_.running_gpus[event.job] * (event.time - acc_.running_since[event.job]);
+  acc_.allocated_gpu_ms +=
+      acc_.running_gpus[event.job] * (event.time - acc_.running_since[event.job]);
   acc_.running_gpus[event.job] = 0;
   ++summary_.jobs_completed;
   acc_.last_completion = std::max(acc_.last_completion, event.time);
@@ -54,16 +55,17 @@ void RunMetrics::OnRunEnded(const RunEnded& event) {
     }
   }
   s.jobs_never_submitted = s.jobs_total - acc_.submitted;
-  s.jobs_queued_at_end = acc_.submitted - s.jobs_completed - s.jobs_rejected - s.jobs_running_at_end;
+  s.jobs_queued_at_end =
+      acc_.submitted - s.jobs_completed - s.jobs_rejected - s.jobs_running_at_end;
   const std::int64_t available = s.fleet_gpus * (s.window_end - s.window_start);
   s.allocated_gpu_hours = static_cast<double>(allocated) / kMillisPerHour;
   s.available_gpu_hours = static_cast<double>(available) / kMillisPerHour;
-  s.utilization = available > 0 ? static_cast<double>(allocated) / static_cast<double>(available) : 0;
+  s.utilization =
+      available > 0 ? static_cast<double>(allocated) / static_cast<double>(available) : 0;
   if (!acc_.waits.empty()) {
-    const double total_ms = std::accumulate(acc_.waits.begin(), acc_.waits.end(), 0.0,
-                                            [](double acc, SimDuration w) {
-                                              return acc + static_cast<double>(w);
-                                            });
+    const double total_ms =
+        std::accumulate(acc_.waits.begin(), acc_.waits.end(), 0.0,
+                        [](double acc, SimDuration w) { return acc + static_cast<double>(w); });
     s.wait_mean_s = total_ms / static_cast<double>(acc_.waits.size()) / 1000.0;
   }
   s.wait_p99_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 99));
@@ -74,9 +76,11 @@ SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p) {
   if (values.empty()) {
     return 0;
   }
-  const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+  const auto rank =
+      static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
   const std::size_t index = std::clamp<std::size_t>(rank, 1, values.size()) - 1;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index), values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(index),
+                   values.end());
   return values[index];
 }
 

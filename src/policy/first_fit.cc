@@ -46,8 +46,9 @@ class FirstFitPolicy final : public Policy {
 
 PolicyInfo FirstFitPolicyInfo() {
   return {.name = "first-fit",
-          .summary = "Arrival order, but any queued job that fits starts now (no head-of-line "
-                     "blocking, no reservation).",
+          .summary =
+              "Arrival order, but any queued job that fits starts now (no head-of-line "
+              "blocking, no reservation).",
           .params = {{.name = "lookahead",
                       .type = ParamType::kInt,
                       .default_value = std::int64_t{0},

@@ -1,9 +1,9 @@
 // The policy registry and parameter helpers.
 #include "fleetsim/policy/registry.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "fleetsim/core/check.h"
 #include "policy/builtin.h"

@@ -1,13 +1,13 @@
 // Staged, all-or-nothing output files.
 #include "fleetsim/report/output_sink.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace fleetsim {
 

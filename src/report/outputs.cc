@@ -1,9 +1,9 @@
 // Rendering of summary.json, jobs.csv, comparison.csv and the stdout table.
 #include "fleetsim/report/outputs.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "fleetsim/core/version.h"
@@ -30,8 +30,8 @@ ordered_json ConfigJson(const RunReport& report) {
   const Scenario& s = *report.scenario;
   ordered_json config;
   config["fleet"] = {{"gpus", s.fleet.gpus}};
-  config["until_s"] = s.until == kTimeNever ? ordered_json(nullptr)
-                                            : ordered_json(TimeToSeconds(s.until));
+  config["until_s"] =
+      s.until == kTimeNever ? ordered_json(nullptr) : ordered_json(TimeToSeconds(s.until));
   ordered_json workload;
   workload["jobs_listed"] = report.jobs_listed;
   if (s.generator) {
@@ -109,8 +109,8 @@ std::string JobsCsv(const RunReport& report) {
   for (const JobRecordRow& row : report.jobs) {
     out += fmt::format("{},{},{},{},{},{},{},{},{}\n", CsvField(row.id), Seconds(row.submit),
                        row.started ? Seconds(row.start) : "", row.ended ? Seconds(row.end) : "",
-                       row.started ? Seconds(row.start - row.submit) : "", row.gpus,
-                       row.priority, FinalStateName(row.state), CsvField(row.reason));
+                       row.started ? Seconds(row.start - row.submit) : "", row.gpus, row.priority,
+                       FinalStateName(row.state), CsvField(row.reason));
   }
   return out;
 }
@@ -121,10 +121,10 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports) {
       "wait_p99_s,makespan_s\n";
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f}\n",
-                       CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
-                       m.jobs_completed, m.jobs_rejected, m.utilization, m.wait_mean_s,
-                       m.wait_p99_s, m.makespan_s);
+    out +=
+        fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f}\n", CsvField(r.scenario->name),
+                    CsvField(r.policy.name), r.seed, m.jobs_total, m.jobs_completed,
+                    m.jobs_rejected, m.utilization, m.wait_mean_s, m.wait_p99_s, m.makespan_s);
   }
   return out;
 }
@@ -138,10 +138,10 @@ std::string MetricsTable(const std::vector<RunReport>& reports) {
     policy_width = std::max(policy_width, r.policy.name.size());
     seed_width = std::max(seed_width, fmt::format("{}", r.seed).size());
   }
-  std::string out = fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>6}  {:>10}  {:>10}  {:>10}\n",
-                                "scenario", scenario_width, "policy", policy_width, "seed",
-                                seed_width, "completed", "rejected", "util", "mean wait",
-                                "p99 wait", "makespan");
+  std::string out =
+      fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>6}  {:>10}  {:>10}  {:>10}\n",
+                  "scenario", scenario_width, "policy", policy_width, "seed", seed_width,
+                  "completed", "rejected", "util", "mean wait", "p99 wait", "makespan");
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
     out += fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",

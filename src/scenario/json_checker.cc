@@ -1,10 +1,10 @@
 // Typed, range-checked JSON reads that collect diagnostics.
 #include "scenario/json_checker.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
-
-#include <fmt/format.h>
 
 namespace fleetsim {
 
@@ -134,8 +134,8 @@ std::optional<std::int64_t> JsonChecker::Int(const nlohmann::json& object, const
 }
 
 std::optional<std::uint64_t> JsonChecker::Unsigned(const nlohmann::json& object,
-                                                   const std::string& path,
-                                                   const std::string& key, bool required) {
+                                                   const std::string& path, const std::string& key,
+                                                   bool required) {
   const nlohmann::json* value = Member(object, path, key, required);
   if (value == nullptr) {
     return std::nullopt;

@@ -4,8 +4,8 @@
 #include <chrono>
 
 #include "fleetsim/core/check.h"
-#include "fleetsim/sim/simulation.h"
 #include "fleetsim/sim/log_observer.h"
+#include "fleetsim/sim/simulation.h"
 
 namespace fleetsim {
 

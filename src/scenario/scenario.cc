@@ -1,6 +1,8 @@
 // Scenario loading: read, parse, validate every field (collecting all problems), then build.
 #include "fleetsim/scenario/scenario.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -8,10 +10,8 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
-#include <regex>
 #include <map>
-
-#include <fmt/format.h>
+#include <regex>
 
 #include "fleetsim/core/check.h"
 #include "scenario/json_checker.h"
@@ -28,13 +28,13 @@ constexpr IntRange kJobCountRange{1, 10'000'000};
 constexpr RealRange kTimeRange{0, kMaxScenarioSeconds};
 constexpr RealRange kPositiveSecondsRange{0, kMaxScenarioSeconds, true};
 
-const std::vector<std::string> kTopKeys = {"format_version", "name",      "description",
-                                           "seed",           "fleet",     "policy",
-                                           "run",            "jobs",      "generator"};
+const std::vector<std::string> kTopKeys = {
+    "format_version", "name", "description", "seed", "fleet", "policy", "run", "jobs", "generator"};
 
 // Whether the generator would produce `id` ("<prefix><n as at least 6 digits>", 1 <= n <= jobs).
 bool IsGeneratedId(const std::string& id, const GeneratorSpec& spec) {
-  if (id.size() <= spec.id_prefix.size() || id.compare(0, spec.id_prefix.size(), spec.id_prefix) != 0) {
+  if (id.size() <= spec.id_prefix.size() ||
+      id.compare(0, spec.id_prefix.size(), spec.id_prefix) != 0) {
     return false;
   }
   const std::string digits = id.substr(spec.id_prefix.size());
@@ -84,7 +84,8 @@ class ScenarioParser {
         s.name = *name;
       } else {
         check_.Error("/name", fmt::format("expected a name of letters, digits, '.', '_' or '-', "
-                                          "found {}", Shown(json(*name))));
+                                          "found {}",
+                                          Shown(json(*name))));
       }
     }
     s.description = check_.String(root, "", "description", false).value_or("");
@@ -133,8 +134,8 @@ class ScenarioParser {
       if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
         const std::string allowed = known.empty() ? "it has none" : "it has " + QuotedList(known);
         check_.Error(ChildPath("/policy/params", item.key()),
-                     fmt::format("policy '{}' has no parameter '{}'{} ({})", info.name,
-                                 item.key(), DidYouMean(item.key(), known), allowed));
+                     fmt::format("policy '{}' has no parameter '{}'{} ({})", info.name, item.key(),
+                                 DidYouMean(item.key(), known), allowed));
       }
     }
     for (const ParamSpec& spec : info.params) {
@@ -145,8 +146,9 @@ class ScenarioParser {
       const std::string where = ChildPath("/policy/params", spec.name);
       switch (spec.type) {
         case ParamType::kInt:
-          if (const auto v = check_.IntValue(*it, where, {static_cast<std::int64_t>(spec.min),
-                                                          static_cast<std::int64_t>(spec.max)})) {
+          if (const auto v = check_.IntValue(
+                  *it, where,
+                  {static_cast<std::int64_t>(spec.min), static_cast<std::int64_t>(spec.max)})) {
             out[spec.name] = *v;
           }
           break;
@@ -240,10 +242,10 @@ class ScenarioParser {
     bool ok = true;
     double total = 0;
     for (std::size_t i = 0; i < values->size(); ++i) {
-      const auto v = check_.IntValue((*values)[i], ChildPath(ChildPath(path, "values"), i),
-                                     value_range);
-      const auto w = check_.RealValue((*weights)[i], ChildPath(ChildPath(path, "weights"), i),
-                                      {0, 1e12});
+      const auto v =
+          check_.IntValue((*values)[i], ChildPath(ChildPath(path, "values"), i), value_range);
+      const auto w =
+          check_.RealValue((*weights)[i], ChildPath(ChildPath(path, "weights"), i), {0, 1e12});
       ok = ok && v && w;
       out.values.push_back(v.value_or(0));
       out.weights.push_back(w.value_or(0));
@@ -262,8 +264,8 @@ class ScenarioParser {
       return;
     }
     const std::string path = "/generator";
-    check_.UnknownKeys(*gen, path, {"jobs", "mean_interarrival_s", "duration_s", "gpus",
-                                    "priority", "id_prefix"});
+    check_.UnknownKeys(
+        *gen, path, {"jobs", "mean_interarrival_s", "duration_s", "gpus", "priority", "id_prefix"});
     GeneratorSpec spec;
     const auto jobs = check_.Int(*gen, path, "jobs", kJobCountRange, true);
     const auto gap = check_.Real(*gen, path, "mean_interarrival_s", kPositiveSecondsRange, true);
@@ -285,9 +287,9 @@ class ScenarioParser {
       ok = false;
     }
     if (prefix && !IsValidName(*prefix)) {
-      check_.Error("/generator/id_prefix",
-                   fmt::format("expected letters, digits, '.', '_' or '-', found {}",
-                               Shown(json(*prefix))));
+      check_.Error(
+          "/generator/id_prefix",
+          fmt::format("expected letters, digits, '.', '_' or '-', found {}", Shown(json(*prefix))));
       ok = false;
     }
     if (!ok) {
@@ -310,9 +312,9 @@ class ScenarioParser {
       }
       const auto [it, inserted] = first_seen.emplace(id, i);
       if (!inserted) {
-        check_.Error(ChildPath(ChildPath("/jobs", i), "id"),
-                     fmt::format("duplicate job id '{}' (first used at /jobs/{}/id)", id,
-                                 it->second));
+        check_.Error(
+            ChildPath(ChildPath("/jobs", i), "id"),
+            fmt::format("duplicate job id '{}' (first used at /jobs/{}/id)", id, it->second));
       }
     }
     if (!s.generator) {
@@ -329,8 +331,7 @@ class ScenarioParser {
     }
   }
 
-  static std::string UnknownPolicyMessage(const std::string& name,
-                                          const PolicyRegistry& registry) {
+  static std::string UnknownPolicyMessage(const std::string& name, const PolicyRegistry& registry) {
     return fmt::format("unknown policy '{}'{} (valid policies: {})", name,
                        DidYouMean(name, registry.Names()), QuotedList(registry.Names()));
   }
@@ -359,8 +360,9 @@ std::string DescribeOverflow(const std::string& source, const std::string& text,
   if (std::regex_search(what, m, literal)) {
     const std::size_t at = text.find(m[1].str());
     if (at != std::string::npos) {
-      const std::size_t line = 1 + static_cast<std::size_t>(
-                                       std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+      const std::size_t line =
+          1 + static_cast<std::size_t>(
+                  std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
       const std::size_t line_start = text.rfind('\n', at);
       const std::size_t column = line_start == std::string::npos ? at + 1 : at - line_start;
       return fmt::format("{}:{}:{}: invalid JSON: number {} is out of range of a double", source,

@@ -8,17 +8,17 @@ namespace fleetsim {
 
 void LogObserver::OnRunStarted(const RunStarted& event) {
   logger_->debug("[{}] run started: {} GPUs, {} jobs", FormatTime(event.time), event.fleet_gpus,
-                event.jobs.size());
+                 event.jobs.size());
 }
 
 void LogObserver::OnJobSubmitted(const JobSubmitted& event) {
   logger_->trace("[{}] submit {} (GPUs: {})", FormatTime(event.time), event.request.id,
-                event.request.gpus);
+                 event.request.gpus);
 }
 
 void LogObserver::OnJobStarted(const JobStarted& event) {
   logger_->debug("[{}] start {} on GPUs [{}]", FormatTime(event.time), event.request.id,
-                fmt::join(event.gpus, ","));
+                 fmt::join(event.gpus, ","));
 }
 
 void LogObserver::OnJobFinished(const JobFinished& event) {
@@ -31,7 +31,7 @@ void LogObserver::OnJobRejected(const JobRejected& event) {
 
 void LogObserver::OnPolicyCalled(const PolicyCalled& event) {
   logger_->trace("[{}] policy called: {} queued, {} decisions", FormatTime(event.time),
-                event.queued, event.decisions);
+                 event.queued, event.decisions);
 }
 
 void LogObserver::OnRunEnded(const RunEnded& event) {

@@ -1,11 +1,11 @@
 // The simulation loop, decision checking and the job life cycle.
 #include "fleetsim/sim/simulation.h"
 
-#include <algorithm>
-#include <unordered_set>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <algorithm>
+#include <unordered_set>
 
 #include "fleetsim/core/check.h"
 
@@ -86,9 +86,9 @@ void Simulation::HandleArrival(JobIndex job) {
   jobs_[job].state = JobState::kQueued;
   Publish(&SimulationObserver::OnJobSubmitted, JobSubmitted{now_, job, request});
   if (request.gpus > fleet_.capacity()) {
-    RejectNow(job, RejectedBy::kAdmission,
-              fmt::format("needs {} GPUs; the whole fleet has {}", request.gpus,
-                          fleet_.capacity()));
+    RejectNow(
+        job, RejectedBy::kAdmission,
+        fmt::format("needs {} GPUs; the whole fleet has {}", request.gpus, fleet_.capacity()));
     return;
   }
   queue_.push_back(job);
@@ -249,7 +249,8 @@ void Simulation::StartNow(const StartJob& start) {
   running_.push_back({start.job, now_, start.gpus});
   events_.Schedule(now_ + truths_[start.job].duration, Phase::kRelease,
                    {EventKind::kCompletion, start.job});
-  Publish(&SimulationObserver::OnJobStarted, JobStarted{now_, start.job, requests_[start.job], start.gpus});
+  Publish(&SimulationObserver::OnJobStarted,
+          JobStarted{now_, start.job, requests_[start.job], start.gpus});
 }
 
 void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reason) {

@@ -1,10 +1,10 @@
 // The synthetic workload generator.
 #include "fleetsim/workload/generator.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/format.h>
 
 namespace fleetsim {
 
@@ -27,7 +27,8 @@ void GenerateJobs(const GeneratorSpec& spec, const RandomStreams& streams, Workl
     job.request.submit = SecondsToTime(std::min(clock_s, kMaxScenarioSeconds));
     job.request.gpus = spec.gpus.values[pick_gpus(rng)];
     job.request.priority = spec.priority.values[pick_priority(rng)];
-    job.truth.duration = std::max<SimDuration>(1, SecondsToTime(std::min(duration_s, kMaxScenarioSeconds)));
+    job.truth.duration =
+        std::max<SimDuration>(1, SecondsToTime(std::min(duration_s, kMaxScenarioSeconds)));
     workload.jobs.push_back(std::move(job));
   }
 }

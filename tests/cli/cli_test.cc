@@ -1,11 +1,11 @@
 // End-to-end tests of the fleetsim command: exit codes, messages, output files, byte-identical
 // reruns, seeds, and that bad input never leaves partial output.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "testutil/command.h"
 #include "testutil/paths.h"
@@ -63,12 +63,14 @@ TEST_F(CliTest, ListPolicies) {
 
 TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   const std::string out = dir_ + "/out";
-  const CommandResult r = Fleetsim(fmt::format("run '{}' --out '{}'", Example("tiny-contended"), out));
+  const CommandResult r =
+      Fleetsim(fmt::format("run '{}' --out '{}'", Example("tiny-contended"), out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("tiny-contended"), std::string::npos);
   EXPECT_EQ(r.err, "");
   const std::string jobs = ReadFile(out + "/jobs.csv");
-  EXPECT_EQ(jobs.substr(0, jobs.find('\n')), "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason");
+  EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
+            "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason");
   EXPECT_NE(jobs.find("huge-f,300.000,,,,16,5,rejected,needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
   const std::string summary = ReadFile(out + "/summary.json");
@@ -92,8 +94,12 @@ TEST_F(CliTest, SameScenarioAndSeedGiveByteIdenticalOutputs) {
 }
 
 TEST_F(CliTest, DifferentSeedGivesDifferentResultsForGeneratedWorkload) {
-  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 1 --out '{}/a'", Example("poisson-64"), dir_)).exit_code, 0);
-  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 2 --out '{}/b'", Example("poisson-64"), dir_)).exit_code, 0);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 1 --out '{}/a'", Example("poisson-64"), dir_))
+                .exit_code,
+            0);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 2 --out '{}/b'", Example("poisson-64"), dir_))
+                .exit_code,
+            0);
   EXPECT_NE(ReadFile(dir_ + "/a/jobs.csv"), ReadFile(dir_ + "/b/jobs.csv"));
   const std::string a = ReadFile(dir_ + "/a/summary.json");
   const std::string b = ReadFile(dir_ + "/b/summary.json");
@@ -106,7 +112,8 @@ TEST_F(CliTest, EveryExampleRunsUnderEveryPolicyWithComparison) {
   for (const std::string& f : testing::FilesIn("scenarios/examples", ".json")) {
     files += " '" + f + "'";
   }
-  const CommandResult r = Fleetsim(fmt::format("run {} --policy all --strict --out '{}/m'", files, dir_));
+  const CommandResult r =
+      Fleetsim(fmt::format("run {} --policy all --strict --out '{}/m'", files, dir_));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string comparison = ReadFile(dir_ + "/m/comparison.csv");
   EXPECT_NE(comparison.find("tiny-contended,fifo,1,7,6,1,"), std::string::npos) << comparison;
@@ -115,7 +122,9 @@ TEST_F(CliTest, EveryExampleRunsUnderEveryPolicyWithComparison) {
 }
 
 TEST_F(CliTest, TimingIsOnlyRecordedWhenAsked) {
-  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --timing --out '{}/t'", Example("tiny-contended"), dir_)).exit_code, 0);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --timing --out '{}/t'", Example("tiny-contended"), dir_))
+                .exit_code,
+            0);
   EXPECT_NE(ReadFile(dir_ + "/t/summary.json").find("\"wall_seconds\""), std::string::npos);
 }
 
@@ -133,13 +142,15 @@ TEST_F(CliTest, ValidateReportsEveryMistakeWithPathsAndFails) {
   const CommandResult r = Fleetsim(fmt::format("validate '{}'", bad));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(r.err, fmt::format(
-      "{0}: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
-      "{0}: /jobs/0/gpus: error: expected an integer ≥ 1, found -3\n"
-      "{0}: /jobs/1/prio: warning: unknown key 'prio'\n"
-      "{0}: /jobs/1/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found \"soon\"\n"
-      "{0}: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found -5\n",
-      bad));
+  EXPECT_EQ(
+      r.err,
+      fmt::format(
+          "{0}: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
+          "{0}: /jobs/0/gpus: error: expected an integer ≥ 1, found -3\n"
+          "{0}: /jobs/1/prio: warning: unknown key 'prio'\n"
+          "{0}: /jobs/1/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found \"soon\"\n"
+          "{0}: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found -5\n",
+          bad));
 }
 
 TEST_F(CliTest, ValidateAcceptsGoodFilesAndChecksAllGiven) {
@@ -148,7 +159,8 @@ TEST_F(CliTest, ValidateAcceptsGoodFilesAndChecksAllGiven) {
       Fleetsim(fmt::format("validate '{}' '{}'", Example("tiny-contended"), bad));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, fmt::format("{}:1:2: invalid JSON: syntax error while parsing object key - "
-                               "unexpected end of input; expected string literal\n", bad));
+                               "unexpected end of input; expected string literal\n",
+                               bad));
   const CommandResult ok = Fleetsim(fmt::format("validate '{}'", Example("tiny-contended")));
   EXPECT_EQ(ok.exit_code, 0);
   EXPECT_EQ(ok.out, Example("tiny-contended") + ": ok\n");
@@ -171,8 +183,9 @@ TEST_F(CliTest, UnknownPolicyGetsSuggestionAndList) {
   const CommandResult r =
       Fleetsim(fmt::format("run '{}' --policy fifi --out '{}/o'", Example("tiny-contended"), dir_));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "fleetsim: unknown policy 'fifi', did you mean 'fifo'? (valid policies: "
-                   "'fifo', 'first-fit', or 'all')\n");
+  EXPECT_EQ(r.err,
+            "fleetsim: unknown policy 'fifi', did you mean 'fifo'? (valid policies: "
+            "'fifo', 'first-fit', or 'all')\n");
   EXPECT_FALSE(fs::exists(dir_ + "/o"));
 }
 
@@ -186,10 +199,12 @@ TEST_F(CliTest, PolicyOptionTakesOneNameEachTimeOrACommaList) {
 
 TEST_F(CliTest, BadSeedIsAUsageError) {
   for (const char* seed : {"-1", "1x", "18446744073709551616", "''"}) {
-    const CommandResult r = Fleetsim(fmt::format("run '{}' --seed {}", Example("tiny-contended"), seed));
+    const CommandResult r =
+        Fleetsim(fmt::format("run '{}' --seed {}", Example("tiny-contended"), seed));
     EXPECT_EQ(r.exit_code, 2) << seed;
     EXPECT_NE(r.err.find("fleetsim: --seed: expected an integer in [0, 18446744073709551615]"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
   }
 }
 
@@ -222,7 +237,8 @@ TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
     const CommandResult r = Fleetsim(fmt::format(fmt::runtime(form), Example("tiny-contended")));
     EXPECT_EQ(r.exit_code, 0) << form;
     EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0,1,2,3]"),
-              std::string::npos) << r.err;
+              std::string::npos)
+        << r.err;
   }
 }
 

@@ -4,12 +4,12 @@
 //  - no GPU is ever held by two jobs, and no job holds fewer or more GPUs than it asked for;
 //  - determinism: the same workload gives the same schedule, job by job.
 // A new policy is covered by registering it; nothing here names a policy.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
 #include <map>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"

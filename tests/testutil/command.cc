@@ -1,14 +1,13 @@
 // Shell command runner and temp directories for CLI tests.
 #include "testutil/command.h"
 
+#include <fmt/format.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
-
-#include <fmt/format.h>
-#include <gtest/gtest.h>
 
 #include "testutil/paths.h"
 
@@ -30,7 +29,8 @@ CommandResult RunCommand(const std::string& command, const std::string& scratch_
 
 std::string FreshTempDir() {
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string name = fmt::format("fleetsim-{}-{}.{}", getpid(), info->test_suite_name(), info->name());
+  std::string name =
+      fmt::format("fleetsim-{}-{}.{}", getpid(), info->test_suite_name(), info->name());
   for (char& c : name) {
     if (c == '/') {
       c = '_';

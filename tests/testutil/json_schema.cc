@@ -3,6 +3,8 @@
 // anything outside the table, and a validator that applies a checked schema to an instance.
 #include "testutil/json_schema.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -10,8 +12,6 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
-
-#include <fmt/format.h>
 
 namespace fleetsim::testing {
 
@@ -103,9 +103,7 @@ int CompareNumbers(const json& a, const json& b) {
   return Sign(a.get<std::uint64_t>(), b.get<std::uint64_t>());
 }
 
-bool IsCount(const json& value) {
-  return value.is_number_integer() && !IsNegativeInteger(value);
-}
+bool IsCount(const json& value) { return value.is_number_integer() && !IsNegativeInteger(value); }
 
 // Unicode code points in UTF-8 text, which is what JSON Schema's string lengths count.
 std::uint64_t CodePoints(const std::string& text) {
@@ -474,8 +472,8 @@ class SchemaChecker {
       return;
     }
     if (!schema.is_object()) {
-      Unsupported(path, fmt::format("expected a schema (object or boolean), found {}",
-                                    Shown(schema)));
+      Unsupported(path,
+                  fmt::format("expected a schema (object or boolean), found {}", Shown(schema)));
     }
     for (const auto& item : schema.items()) {
       const auto& table = Validator::Table();

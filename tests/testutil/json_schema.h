@@ -14,10 +14,9 @@
 // (8, not 8.0 or 8e0), as the scenario loader reads it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace fleetsim::testing {
 

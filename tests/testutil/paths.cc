@@ -1,12 +1,12 @@
 // Test path helpers.
 #include "testutil/paths.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-
-#include <gtest/gtest.h>
 
 namespace fleetsim::testing {
 

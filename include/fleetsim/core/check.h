@@ -7,9 +7,9 @@ namespace fleetsim::detail {
 [[noreturn]] void CheckFailed(const char* file, int line, const char* condition, const char* what);
 }  // namespace fleetsim::detail
 
-#define FLEETSIM_CHECK(condition, what)                                       \
-  do {                                                                        \
-    if (!(condition)) {                                                       \
-      ::fleetsim::detail::CheckFailed(__FILE__, __LINE__, #condition, what);  \
-    }                                                                         \
+#define FLEETSIM_CHECK(condition, what)                                      \
+  do {                                                                       \
+    if (!(condition)) {                                                      \
+      ::fleetsim::detail::CheckFailed(__FILE__, __LINE__, #condition, what); \
+    }                                                                        \
   } while (false)

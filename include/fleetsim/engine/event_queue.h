@@ -180,7 +180,7 @@ class EventQueue {
 
   std::array<std::vector<Entry>, kBuckets> buckets_;
   std::array<std::uint64_t, kBuckets / 64> nonempty_{};
-  std::vector<Entry> now_heap_;  // events at current_time_, a min-heap on (phase, sequence)
+  std::vector<Entry> now_heap_;     // events at current_time_, a min-heap on (phase, sequence)
   std::uint64_t current_time_ = 0;  // Unsigned(time) of the now-heap's events
   EventKey floor_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};  // last popped/peeked
   EventKey last_popped_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};

@@ -33,8 +33,8 @@ struct Scenario {
   std::uint64_t seed = kDefaultSeed;
   FleetSpec fleet;
   PolicyChoice policy;
-  SimTime until = kTimeNever;       // stop time; kTimeNever runs until idle
-  std::vector<Job> listed_jobs;     // from "jobs", in file order
+  SimTime until = kTimeNever;    // stop time; kTimeNever runs until idle
+  std::vector<Job> listed_jobs;  // from "jobs", in file order
   std::optional<GeneratorSpec> generator;
 };
 

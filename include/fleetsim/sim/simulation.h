@@ -3,8 +3,8 @@
 // in one process. The loop: arrivals and completions are events; after each instant with
 // changes, and at requested wake-ups, the policy is consulted — once per instant unless a wake-up
 // brings it back with nothing new — and its decisions are checked and applied. The workload must
-// be sorted by submit time. Jobs larger than the whole fleet are rejected at admission, before the policy
-// sees them. Not thread-safe; one thread per simulation.
+// be sorted by submit time. Jobs larger than the whole fleet are rejected at admission, before the
+// policy sees them. Not thread-safe; one thread per simulation.
 #pragma once
 
 #include <deque>

@@ -17,9 +17,9 @@ namespace fleetsim {
 using JobIndex = std::uint32_t;
 
 struct JobRequest {
-  std::string id;          // unique within a workload
-  SimTime submit = 0;      // when the job enters the queue
-  std::int64_t gpus = 1;   // whole GPUs, all held for the whole run
+  std::string id;             // unique within a workload
+  SimTime submit = 0;         // when the job enters the queue
+  std::int64_t gpus = 1;      // whole GPUs, all held for the whole run
   std::int64_t priority = 1;  // larger is more important (visible to policies; reported per job)
 };
 

@@ -3,11 +3,11 @@
 // fixed, so these tests are deterministic).
 #include "fleetsim/core/random.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <set>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace fleetsim {
 namespace {

@@ -2,11 +2,11 @@
 // and agreement with a simple sorted reference under random operations.
 #include "fleetsim/engine/event_queue.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <map>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "fleetsim/core/random.h"
 
@@ -100,8 +100,10 @@ TEST(EventQueueDeathTest, SchedulingInThePastIsABug) {
   EventQueue<int> queue;
   queue.Schedule(10, Phase::kSchedule, 1);
   ASSERT_TRUE(queue.Pop().has_value());
-  EXPECT_DEATH(queue.Schedule(9, Phase::kSchedule, 2), "scheduled before the current simulated time");
-  EXPECT_DEATH(queue.Schedule(10, Phase::kArrival, 2), "scheduled before the current simulated time");
+  EXPECT_DEATH(queue.Schedule(9, Phase::kSchedule, 2),
+               "scheduled before the current simulated time");
+  EXPECT_DEATH(queue.Schedule(10, Phase::kArrival, 2),
+               "scheduled before the current simulated time");
 }
 
 TEST(EventQueueTest, MatchesSortedReferenceUnderRandomOperations) {

@@ -1,12 +1,11 @@
 // AllocationState: lowest-free queries and the busy + free == capacity invariant under a long
 // random sequence of allocations and releases, checked against a plain reference.
-#include "fleetsim/fleet/fleet.h"
+#include <gtest/gtest.h>
 
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "fleetsim/core/random.h"
+#include "fleetsim/fleet/fleet.h"
 
 namespace fleetsim {
 namespace {
@@ -43,8 +42,8 @@ TEST(AllocationStateTest, RandomSequenceMatchesReference) {
       }
       held.push_back(gpus);
     } else if (!held.empty()) {
-      const auto pick = static_cast<std::size_t>(
-          UniformInt(rng, 0, static_cast<std::int64_t>(held.size()) - 1));
+      const auto pick =
+          static_cast<std::size_t>(UniformInt(rng, 0, static_cast<std::int64_t>(held.size()) - 1));
       state.Release(held[pick]);
       for (const GpuId g : held[pick]) {
         busy[g] = false;

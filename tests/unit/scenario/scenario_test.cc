@@ -20,12 +20,13 @@ std::string Messages(const LoadResult& result) {
 }
 
 std::string WithJobs(const std::string& jobs, const std::string& extra = "") {
-  return R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8}, )" + extra +
-         R"("jobs": [)" + jobs + "]}";
+  return R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8}, )" + extra + R"("jobs": [)" +
+         jobs + "]}";
 }
 
 TEST(ScenarioTest, ValidMinimalScenarioLoadsWithDefaults) {
-  const LoadResult r = Parse(WithJobs(R"({"id": "a", "submit_s": 1.5, "gpus": 2, "duration_s": 10})"));
+  const LoadResult r =
+      Parse(WithJobs(R"({"id": "a", "submit_s": 1.5, "gpus": 2, "duration_s": 10})"));
   ASSERT_TRUE(r.scenario) << Messages(r);
   EXPECT_TRUE(r.diagnostics.empty());
   const Scenario& s = *r.scenario;
@@ -79,10 +80,10 @@ TEST(ScenarioTest, MissingSectionsAndWrongTypes) {
 }
 
 TEST(ScenarioTest, HugeAndOverflowingIntegers) {
-  const LoadResult r = Parse(WithJobs(
-      R"({"id": "a", "submit_s": 0, "gpus": 100000000000000000000, "duration_s": 1},)"
-      R"({"id": "b", "submit_s": 0, "gpus": 18446744073709551615, "duration_s": 1},)"
-      R"({"id": "c", "submit_s": 0, "gpus": 5000000, "duration_s": 1})"));
+  const LoadResult r = Parse(
+      WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 100000000000000000000, "duration_s": 1},)"
+               R"({"id": "b", "submit_s": 0, "gpus": 18446744073709551615, "duration_s": 1},)"
+               R"({"id": "c", "submit_s": 0, "gpus": 5000000, "duration_s": 1})"));
   EXPECT_EQ(Messages(r),
             "s.json: /jobs/0/gpus: error: expected an integer in [1, 1000000], found 1e+20\n"
             "s.json: /jobs/1/gpus: error: expected an integer ≤ 1000000, found "
@@ -91,7 +92,8 @@ TEST(ScenarioTest, HugeAndOverflowingIntegers) {
 }
 
 TEST(ScenarioTest, SubMillisecondDurationIsRejected) {
-  const LoadResult r = Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 0.0001})"));
+  const LoadResult r =
+      Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 0.0001})"));
   EXPECT_EQ(Messages(r),
             "s.json: /jobs/0/duration_s: error: expected a duration of at least 1 ms after "
             "rounding to the millisecond, found 0.0001\n");
@@ -137,15 +139,16 @@ TEST(ScenarioTest, UnknownPolicyAndParameter) {
   EXPECT_EQ(Messages(r1),
             "s.json: /policy/name: error: unknown policy 'fifi', did you mean 'fifo'? (valid "
             "policies: 'fifo', 'first-fit')\n");
-  const LoadResult r2 = Parse(WithJobs(
-      R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
-      R"("policy": {"name": "first-fit", "params": {"lookahed": 4, "lookahead": -1}}, )"));
+  const LoadResult r2 = Parse(
+      WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
+               R"("policy": {"name": "first-fit", "params": {"lookahed": 4, "lookahead": -1}}, )"));
   EXPECT_EQ(Messages(r2),
             "s.json: /policy/params/lookahed: error: policy 'first-fit' has no parameter "
             "'lookahed', did you mean 'lookahead'? (it has 'lookahead')\n"
             "s.json: /policy/params/lookahead: error: expected an integer ≥ 0, found -1\n");
-  const LoadResult r3 = Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
-                                       R"("policy": {"name": "first-fit", "params": {"lookahead": 4}}, )"));
+  const LoadResult r3 =
+      Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
+                     R"("policy": {"name": "first-fit", "params": {"lookahead": 4}}, )"));
   ASSERT_TRUE(r3.scenario) << Messages(r3);
   EXPECT_EQ(std::get<std::int64_t>(r3.scenario->policy.params.at("lookahead")), 4);
 }

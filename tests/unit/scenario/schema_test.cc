@@ -9,19 +9,19 @@
 //    refuse the same values (probing around tests/data/schema/valid-every-key.json).
 // Also unit tests of the test-only validator (testutil/json_schema.h), each keyword shown to
 // fail, so that agreement with the schema is not agreement with a validator that cannot fail.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/scenario.h"
@@ -344,11 +344,13 @@ TEST(ScenarioSchemaTest, EveryInvalidFixtureFailsSchemaAndLoaderAtTheSamePlace) 
     const std::string text = ReadFile(path);
     const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), json::parse(text));
     EXPECT_TRUE(SchemaErrorAt(errors, pointer))
-        << name << ": no schema error at '" << pointer << "'; got:\n" << Lines(errors);
+        << name << ": no schema error at '" << pointer << "'; got:\n"
+        << Lines(errors);
     const LoadResult result = LoadStrict(text, path);
     EXPECT_FALSE(result.scenario.has_value()) << name;
     EXPECT_TRUE(LoaderDiagnosticAt(result, pointer))
-        << name << ": no loader diagnostic at '" << pointer << "'; got:\n" << Messages(result);
+        << name << ": no loader diagnostic at '" << pointer << "'; got:\n"
+        << Messages(result);
   }
 }
 
@@ -363,8 +365,8 @@ TEST(ScenarioSchemaTest, EmptyJobListWithoutGeneratorIsAcceptedByBoth) {
 TEST(ScenarioSchemaTest, AllZeroWeightsAreRefusedByBoth) {
   json scenario = EveryKeyScenario();
   scenario["generator"]["priority"]["weights"] = {0, 0};
-  EXPECT_TRUE(SchemaErrorAt(ValidateAgainstSchema(Schema(), scenario),
-                            "/generator/priority/weights"));
+  EXPECT_TRUE(
+      SchemaErrorAt(ValidateAgainstSchema(Schema(), scenario), "/generator/priority/weights"));
   const LoadResult result = LoadStrict(scenario);
   EXPECT_TRUE(LoaderDiagnosticAt(result, "/generator/priority/weights")) << Messages(result);
 }
@@ -373,9 +375,15 @@ TEST(ScenarioSchemaTest, AllZeroWeightsAreRefusedByBoth) {
 
 TEST(ScenarioSchemaTest, EveryKeyFixtureUsesEveryDeclaredKey) {
   const SchemaWalk& walk = EveryKeyWalk();
-  const std::set<std::string> expected_levels = {
-      "", "/fleet", "/policy", "/run", "/jobs/0",
-      "/generator", "/generator/duration_s", "/generator/gpus", "/generator/priority"};
+  const std::set<std::string> expected_levels = {"",
+                                                 "/fleet",
+                                                 "/policy",
+                                                 "/run",
+                                                 "/jobs/0",
+                                                 "/generator",
+                                                 "/generator/duration_s",
+                                                 "/generator/gpus",
+                                                 "/generator/priority"};
   EXPECT_EQ(std::set<std::string>(walk.levels.begin(), walk.levels.end()), expected_levels);
   const json scenario = EveryKeyScenario();
   for (const std::string& pointer : walk.declared) {
@@ -432,7 +440,9 @@ TEST(ScenarioSchemaTest, SchemaAndLoaderAgreeAroundEveryBoundTypeAndPattern) {
       const LoadResult result = LoadStrict(scenario);
       EXPECT_EQ(errors.empty(), result.scenario.has_value())
           << leaf.pointer << " = " << probe.value.dump() << " (" << probe.name << ")\n"
-          << "schema:\n" << Lines(errors) << "loader:\n" << Messages(result);
+          << "schema:\n"
+          << Lines(errors) << "loader:\n"
+          << Messages(result);
     }
   }
 }
@@ -452,14 +462,14 @@ const std::vector<KeywordCase>& KeywordCases() {
       {"type", R"({"type": "integer"})", "3", "3.0", "/: type: expected integer, found 3.0"},
       {"type", R"({"type": ["string", "null"]})", "null", "1", "/: type:"},
       {"type", R"({"type": "number"})", "3", "\"3\"", "/: type:"},
-      {"properties", R"({"properties": {"a": {"type": "string"}}})", R"({"a": "x"})",
-       R"({"a": 1})", "/a: type:"},
+      {"properties", R"({"properties": {"a": {"type": "string"}}})", R"({"a": "x"})", R"({"a": 1})",
+       "/a: type:"},
       {"required", R"({"required": ["a"]})", R"({"a": 1})", R"({"b": 1})",
        "/: required: missing required key \"a\""},
       {"additionalProperties", R"({"properties": {"a": true}, "additionalProperties": false})",
        R"({"a": 1})", R"({"a": 1, "b": 2})", "/b: additionalProperties:"},
-      {"additionalProperties", R"({"additionalProperties": {"type": "boolean"}})",
-       R"({"x": true})", R"({"x": 1})", "/x: type:"},
+      {"additionalProperties", R"({"additionalProperties": {"type": "boolean"}})", R"({"x": true})",
+       R"({"x": 1})", "/x: type:"},
       {"items", R"({"items": {"type": "integer"}})", "[1, 2]", R"([1, "2"])", "/1: type:"},
       {"contains", R"({"contains": {"const": 2}})", "[1, 2]", "[1, 3]", "/: contains:"},
       {"minItems", R"({"minItems": 2})", "[1, 2]", "[1]", "/: minItems:"},
@@ -534,9 +544,9 @@ std::string Refusal(const std::string& schema) {
 
 TEST(JsonSchemaValidatorTest, RefusesKeywordsOutsideTheSubsetWherever) {
   EXPECT_NE(Refusal(R"({"if": {"type": "integer"}})").find("\"if\""), std::string::npos);
-  EXPECT_NE(Refusal(R"({"properties": {"a": {"patternProperties": {}}}})")
-                .find("\"patternProperties\""),
-            std::string::npos);
+  EXPECT_NE(
+      Refusal(R"({"properties": {"a": {"patternProperties": {}}}})").find("\"patternProperties\""),
+      std::string::npos);
   EXPECT_NE(Refusal(R"({"$defs": {"x": {"format": "email"}}})").find("\"format\""),
             std::string::npos);
   EXPECT_NE(Refusal(R"({"anyOf": [{"maxItems": 1}]})").find("\"maxItems\""), std::string::npos);
@@ -545,11 +555,10 @@ TEST(JsonSchemaValidatorTest, RefusesKeywordsOutsideTheSubsetWherever) {
 }
 
 TEST(JsonSchemaValidatorTest, RefusesMalformedKeywords) {
-  for (const char* schema : {R"({"required": "a"})", R"({"$ref": "#/definitions/x"})",
-                             R"({"$ref": "#/$defs/missing"})", R"({"pattern": "("})",
-                             R"({"type": "int"})", R"({"minItems": -1})", R"({"items": [{}]})",
-                             R"({"anyOf": []})", R"({"minimum": "1"})", R"({"properties": 1})",
-                             "[]"}) {
+  for (const char* schema :
+       {R"({"required": "a"})", R"({"$ref": "#/definitions/x"})", R"({"$ref": "#/$defs/missing"})",
+        R"({"pattern": "("})", R"({"type": "int"})", R"({"minItems": -1})", R"({"items": [{}]})",
+        R"({"anyOf": []})", R"({"minimum": "1"})", R"({"properties": 1})", "[]"}) {
     EXPECT_NE(Refusal(schema), "") << schema;
   }
 }

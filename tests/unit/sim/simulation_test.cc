@@ -2,9 +2,9 @@
 // time, two simulations in one process, and loud failure on illegal policy decisions.
 #include "fleetsim/sim/simulation.h"
 
-#include <functional>
-
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
@@ -251,13 +251,12 @@ INSTANTIATE_TEST_SUITE_P(
                     },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
                     "this call): reject job 'a' (''): a rejection needs a reason"},
-        IllegalCase{"WakeInThePast",
-                    [](const ClusterView& view) {
-                      return std::vector<Decision>{WakeAt{view.now()}};
-                    },
-                    "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
-                    "this call): wake at 0d 00:00:00.000: the wake-up time is not in the "
-                    "future"}),
+        IllegalCase{
+            "WakeInThePast",
+            [](const ClusterView& view) { return std::vector<Decision>{WakeAt{view.now()}}; },
+            "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
+            "this call): wake at 0d 00:00:00.000: the wake-up time is not in the "
+            "future"}),
     [](const ::testing::TestParamInfo<IllegalCase>& param_info) { return param_info.param.name; });
 
 TEST(SimulationTest, PolicyRejectionIsRecordedWithItsReason) {
