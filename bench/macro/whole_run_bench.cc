@@ -27,7 +27,9 @@ void BM_WholeRun100k(benchmark::State& state, const std::string& policy_name) {
   const PolicyChoice policy = ChoosePolicy(scenario, registry, policy_name);
   std::int64_t jobs = 0;
   for (auto _ : state) {
-    const RunOutcome outcome = RunScenario(scenario, registry, policy, {.seed = scenario.seed});
+    const RunOutcome outcome =
+        RunScenario(scenario, registry, policy,
+                    {.seed = scenario.seed, .measure_wall_time = false, .logger = nullptr});
     const std::string csv = JobsCsv(outcome.report);
     benchmark::DoNotOptimize(csv.data());
     jobs += outcome.report.metrics.jobs_total;
