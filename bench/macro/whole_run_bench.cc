@@ -1,6 +1,6 @@
-// Whole-run timing: a generated 100k-job scenario (bench/macro/generated-100k.json) loaded,
-// generated and simulated end to end under each built-in policy, outputs rendered in memory.
-// Reported per run; also reports simulated jobs per second.
+// Whole-run timing: the generated 100k-job scenario (bench/macro/generated-100k.json), loaded
+// once, then per iteration: jobs generated, simulated under one built-in policy, and jobs.csv
+// rendered in memory. Reports time per run and simulated jobs per second.
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -28,7 +28,6 @@ std::vector<SimDuration> Increments(std::size_t n) {
 
 void BM_FillAndDrain(benchmark::State& state) {
   const auto n = static_cast<std::size_t>(state.range(0));
-  const std::vector<SimDuration> increments = Increments(n);
   Rng rng(2);
   std::vector<SimTime> times(n);
   for (SimTime& t : times) {

@@ -60,7 +60,7 @@ class EventQueue {
 
   // Cancels a pending event. Returns false if it already ran or was cancelled.
   bool Cancel(EventHandle handle) {
-    const bool ran = popped_any_ && !(last_popped_ < handle.key);
+    const bool ran = gone_any_ && !(last_gone_ < handle.key);
     if (ran || handle.key.sequence() >= next_sequence_ ||
         !cancelled_.insert(handle.key.sequence()).second) {
       return false;
@@ -87,8 +87,8 @@ class EventQueue {
     Entry entry = std::move(now_heap_.back());
     now_heap_.pop_back();
     floor_ = entry.key;
-    last_popped_ = entry.key;
-    popped_any_ = true;
+    last_gone_ = entry.key;
+    gone_any_ = true;
     --live_;
     return Event{entry.key, std::move(entry.payload)};
   }
@@ -140,6 +140,8 @@ class EventQueue {
         if (cancelled_.empty() || cancelled_.erase(now_heap_.front().key.sequence()) == 0) {
           return true;
         }
+        last_gone_ = now_heap_.front().key;  // dropped: it counts as gone, like a popped event
+        gone_any_ = true;
         std::pop_heap(now_heap_.begin(), now_heap_.end(), Later);
         now_heap_.pop_back();
       }
@@ -183,8 +185,8 @@ class EventQueue {
   std::vector<Entry> now_heap_;     // events at current_time_, a min-heap on (phase, sequence)
   std::uint64_t current_time_ = 0;  // Unsigned(time) of the now-heap's events
   EventKey floor_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};  // last popped/peeked
-  EventKey last_popped_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};
-  bool popped_any_ = false;
+  EventKey last_gone_{std::numeric_limits<SimTime>::min(), Phase::kRelease, 0};
+  bool gone_any_ = false;
   std::unordered_set<std::uint64_t> cancelled_;  // sequences of cancelled, still-queued events
   std::uint64_t next_sequence_ = 0;
   std::size_t live_ = 0;

@@ -70,6 +70,16 @@ TEST(EventQueueTest, CancellingTwiceOrAfterRunningIsANoOp) {
   EXPECT_TRUE(queue.empty());
 }
 
+TEST(EventQueueTest, CancelledEventDroppedByPeekCannotBeCancelledAgain) {
+  EventQueue<int> queue;
+  const EventHandle a = queue.Schedule(1, Phase::kArrival, 1);
+  queue.Schedule(2, Phase::kArrival, 2);
+  EXPECT_TRUE(queue.Cancel(a));
+  EXPECT_EQ(queue.PeekKey()->time(), 2);  // drops a
+  EXPECT_FALSE(queue.Cancel(a));
+  EXPECT_EQ(queue.size(), 1U);
+}
+
 TEST(EventQueueTest, DefaultHandleCancelsNothing) {
   EventQueue<int> queue;
   queue.Schedule(0, Phase::kArrival, 1);
