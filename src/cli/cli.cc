@@ -16,8 +16,11 @@
 #include "cli/exit_status.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/report/catalog_tables.h"
+#include "fleetsim/report/fleet_summary.h"
 #include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
+#include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 
@@ -85,11 +88,24 @@ class Cli {
     validate_cmd->add_option("file", validate.files, "Scenario files (JSON)")->required();
     validate_cmd->add_flag("--strict", validate.strict, "Treat unknown keys as errors");
 
-    std::string list_what;
-    CLI::App* list_cmd = app.add_subcommand("list", "List built-in components");
-    list_cmd->add_option("what", list_what, "What to list")
-        ->required()
-        ->check(CLI::IsMember({"policies"}));
+    std::string fleet_file;
+    bool fleet_strict = false;
+    CLI::App* fleet_cmd = app.add_subcommand("fleet", "Describe a scenario's fleet");
+    fleet_cmd->add_option("scenario", fleet_file, "Scenario file (JSON)")->required();
+    fleet_cmd->add_flag("--strict", fleet_strict, "Treat unknown keys as errors");
+
+    CLI::App* list_cmd = app.add_subcommand("list", "List policies and the catalog");
+    list_cmd->require_subcommand(1);
+    CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
+    CLI::App* list_gpus = list_cmd->add_subcommand("gpus", "GPU models in the catalog");
+    CLI::App* list_templates =
+        list_cmd->add_subcommand("node-templates", "Node templates in the catalog");
+    std::string mig_model;
+    CLI::App* list_mig = list_cmd->add_subcommand("mig-profiles", "MIG profiles of a GPU model");
+    list_mig->add_option("model", mig_model, "GPU model name or alias (e.g. H100)")->required();
+    std::string catalog_file;
+    app.add_option("--catalog", catalog_file,
+                   "A catalog file extending the built-in one (docs/fleet-model.md)");
 
     try {
       app.parse(argc, argv);
@@ -104,7 +120,24 @@ class Cli {
     if (validate_cmd->parsed()) {
       return Validate(validate);
     }
-    return ListPolicies();
+    if (fleet_cmd->parsed()) {
+      return DescribeFleet(fleet_file, fleet_strict);
+    }
+    if (list_policies->parsed()) {
+      return ListPolicies();
+    }
+    const std::optional<Catalog> catalog = LoadCatalog(catalog_file);
+    if (!catalog) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (list_gpus->parsed()) {
+      fmt::print(out_, "{}", GpuTable(*catalog));
+    } else if (list_templates->parsed()) {
+      fmt::print(out_, "{}", NodeTemplateTable(*catalog));
+    } else if (list_mig->parsed()) {
+      return ListMigProfiles(*catalog, mig_model);
+    }
+    return ToInt(ExitStatus::kOk);
   }
 
  private:
@@ -246,6 +279,41 @@ class Cli {
       fmt::print(err_, "fleetsim: cannot write results: {}\n", error);
       return ToInt(ExitStatus::kOutputError);
     }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  // The built-in catalog, extended by `file` when one is given; nullopt after printing errors.
+  std::optional<Catalog> LoadCatalog(const std::string& file) {
+    if (file.empty()) {
+      return BuiltinCatalog();
+    }
+    CatalogLoadResult result = LoadCatalogFile(file);
+    if (!result.file_error.empty()) {
+      fmt::print(err_, "{}\n", result.file_error);
+      return std::nullopt;
+    }
+    fmt::print(err_, "{}", result.diagnostics.Format(file));
+    return result.catalog;
+  }
+
+  int DescribeFleet(const std::string& file, bool strict) {
+    const auto scenarios = LoadAll({file}, strict);
+    if (!scenarios) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    const FleetSpec& fleet = scenarios->front().fleet;
+    fmt::print(out_, "{}", FleetSummary(fleet, Topology(fleet)));
+    return ToInt(ExitStatus::kOk);
+  }
+
+  int ListMigProfiles(const Catalog& catalog, const std::string& model) {
+    const GpuModel* gpu = catalog.FindGpu(model);
+    if (gpu == nullptr) {
+      fmt::print(err_, "fleetsim: unknown GPU model '{}'{} (models: {})\n", model,
+                 DidYouMean(model, catalog.GpuNames()), QuotedList(catalog.GpuNames()));
+      return ToInt(ExitStatus::kUsage);
+    }
+    fmt::print(out_, "{}", MigProfileTable(*gpu));
     return ToInt(ExitStatus::kOk);
   }
 

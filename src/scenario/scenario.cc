@@ -4,17 +4,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <regex>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/scenario/catalog_loader.h"
+#include "scenario/fleet_parser.h"
 #include "scenario/json_checker.h"
+#include "scenario/json_text.h"
 
 namespace fleetsim {
 
@@ -52,8 +51,9 @@ bool IsValidName(const std::string& name) {
 
 class ScenarioParser {
  public:
-  ScenarioParser(const PolicyRegistry& registry, Diagnostics& diagnostics)
-      : registry_(registry), check_(diagnostics) {}
+  ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, std::string source,
+                 Diagnostics& diagnostics)
+      : registry_(registry), catalog_(catalog), source_(std::move(source)), check_(diagnostics) {}
 
   Scenario Parse(const json& root) {
     Scenario s;
@@ -97,8 +97,34 @@ class ScenarioParser {
     if (fleet == nullptr) {
       return;
     }
-    check_.UnknownKeys(*fleet, "/fleet", {"gpus"});
-    s.fleet.gpus = check_.Int(*fleet, "/fleet", "gpus", kGpusRange, true).value_or(0);
+    std::optional<Catalog> own;
+    if (const auto file = check_.String(*fleet, "/fleet", "catalog", false)) {
+      own = LoadOwnCatalog(*file);
+      if (!own) {
+        return;
+      }
+    }
+    s.fleet = ParseFleetSection(*fleet, own ? *own : catalog_, check_);
+  }
+
+  // A scenario's own catalog file, relative to the scenario file, extending the base catalog.
+  std::optional<Catalog> LoadOwnCatalog(const std::string& file) {
+    const std::filesystem::path path = std::filesystem::path(source_).parent_path() / file;
+    std::string text;
+    if (std::string error = ReadTextFile(path.string(), text); !error.empty()) {
+      check_.Error("/fleet/catalog", error);
+      return std::nullopt;
+    }
+    CatalogLoadResult result = ParseCatalog(text, path.string(), catalog_);
+    if (!result.file_error.empty()) {
+      check_.Error("/fleet/catalog", result.file_error);
+      return std::nullopt;
+    }
+    for (const Diagnostic& d : result.diagnostics.items()) {
+      check_.Error("/fleet/catalog", fmt::format("{}: {}: {}", path.string(),
+                                                 d.where.empty() ? "/" : d.where, d.message));
+    }
+    return result.catalog;
   }
 
   void ParsePolicy(const json& root, Scenario& s) {
@@ -337,40 +363,10 @@ class ScenarioParser {
   }
 
   const PolicyRegistry& registry_;
+  const Catalog& catalog_;
+  std::string source_;
   JsonChecker check_;
 };
-
-// "path:line:col: invalid JSON: <what>" from nlohmann's parse_error text.
-std::string DescribeParseError(const std::string& source, const std::string& what) {
-  static const std::regex located(R"(parse error at line (\d+), column (\d+): (.*))");
-  std::smatch m;
-  if (std::regex_search(what, m, located)) {
-    return fmt::format("{}:{}:{}: invalid JSON: {}", source, m[1].str(), m[2].str(), m[3].str());
-  }
-  const std::size_t bracket = what.find("] ");
-  return fmt::format("{}: invalid JSON: {}", source,
-                     bracket == std::string::npos ? what : what.substr(bracket + 2));
-}
-
-// nlohmann reports number overflow without a position; find the literal to give one.
-std::string DescribeOverflow(const std::string& source, const std::string& text,
-                             const std::string& what) {
-  static const std::regex literal(R"(parsing '([^']*)')");
-  std::smatch m;
-  if (std::regex_search(what, m, literal)) {
-    const std::size_t at = text.find(m[1].str());
-    if (at != std::string::npos) {
-      const std::size_t line =
-          1 + static_cast<std::size_t>(
-                  std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-      const std::size_t line_start = text.rfind('\n', at);
-      const std::size_t column = line_start == std::string::npos ? at + 1 : at - line_start;
-      return fmt::format("{}:{}:{}: invalid JSON: number {} is out of range of a double", source,
-                         line, column, m[1].str());
-    }
-  }
-  return DescribeParseError(source, what);
-}
 
 }  // namespace
 
@@ -378,20 +374,17 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
                          const PolicyRegistry& registry, const LoadOptions& options) {
   LoadResult result;
   json root;
-  try {
-    root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    result.file_error = DescribeParseError(source, e.what());
-    return result;
-  } catch (const json::exception& e) {
-    result.file_error = DescribeOverflow(source, text, e.what());
+  if (std::string error = ParseJsonText(text, source, root); !error.empty()) {
+    result.file_error = std::move(error);
     return result;
   }
   if (!root.is_object()) {
     result.diagnostics.Error("", fmt::format("expected a scenario object, found {}", Shown(root)));
     return result;
   }
-  Scenario scenario = ScenarioParser(registry, result.diagnostics).Parse(root);
+  const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
+  const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
+  Scenario scenario = ScenarioParser(registry, catalog, source, result.diagnostics).Parse(root);
   if (options.strict) {
     result.diagnostics.PromoteWarnings();
   }
@@ -403,20 +396,10 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 
 LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& registry,
                             const LoadOptions& options) {
-  LoadResult result;
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    result.file_error = fmt::format("{}: cannot read: it is a directory", path);
-    return result;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    result.file_error = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
-    return result;
-  }
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  if (in.bad()) {
-    result.file_error = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
+  std::string text;
+  if (std::string error = ReadTextFile(path, text); !error.empty()) {
+    LoadResult result;
+    result.file_error = std::move(error);
     return result;
   }
   return ParseScenario(text, path, registry, options);

@@ -232,6 +232,57 @@ TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {
   EXPECT_EQ(ReadFile(blocker), "a file where a directory should be");
 }
 
+TEST_F(CliTest, ListGpusShowsTheCatalogWithUnverifiedMarks) {
+  const CommandResult r = Fleetsim("list gpus");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* model : {"A100-80GB", "H100-SXM", "H100-NVL", "H200", "B200", "B300", "GB200",
+                            "GB300", "Rubin", "L40S"}) {
+    EXPECT_NE(r.out.find(std::string("\n") + model + " "), std::string::npos) << model;
+  }
+  EXPECT_NE(r.out.find("'?': not verified by the sources"), std::string::npos);
+}
+
+TEST_F(CliTest, ListMigProfilesOfH100ShowsProfilesAndValidStarts) {
+  const CommandResult r = Fleetsim("list mig-profiles H100");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "MIG profiles of H100-SXM\n"
+            "profile      compute  memory  mem GB     valid starts max/GPU\n"
+            "1g.10gb            1       1      10  {0,1,2,3,4,5,6}       7\n"
+            "1g.10gb+me         1       1      10  {0,1,2,3,4,5,6}       1\n"
+            "1g.20gb            1       2      20        {0,2,4,6}       4\n"
+            "2g.20gb            2       2      20          {0,2,4}       3\n"
+            "3g.40gb            3       4      40            {0,4}       2\n"
+            "4g.40gb            4       4      40              {0}       1\n"
+            "7g.80gb            7       8      80              {0}       1\n"
+            "compute/memory: slices of 7 and 8; starts are memory-slice positions.\n");
+  const CommandResult bad = Fleetsim("list mig-profiles H10");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("fleetsim: unknown GPU model 'H10', did you mean"), std::string::npos);
+  EXPECT_EQ(Fleetsim("list mig-profiles L40S").out, "L40S does not support MIG.\n");
+}
+
+TEST_F(CliTest, StaticMigLayoutsAreCheckedAgainstTheGeometry) {
+  const std::string rejected = testing::DataPath("fleet/h100-4g-4g.json");
+  const CommandResult r = Fleetsim(fmt::format("validate '{}'", rejected));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, rejected +
+                       ": /fleet/pools/0/mig/static: error: 4g.40gb ×2 cannot be placed: 4g.40gb "
+                       "can only start at memory slice 0, so the second instance overlaps the "
+                       "first (memory slices 0-3); and 4 + 4 compute slices exceed the GPU's 7\n");
+  const CommandResult ok =
+      Fleetsim(fmt::format("validate '{}'", testing::DataPath("fleet/h100-4g-3g.json")));
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+TEST_F(CliTest, FleetDescribesPoolsDomainsAndCost) {
+  const CommandResult r = Fleetsim(fmt::format("fleet '{}'", Example("mixed-fleet")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("GPUs: 216 in 36 nodes, 6 racks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("        1 of 72 GPUs"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  total           1457.95"), std::string::npos) << r.out;
+}
+
 TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
   for (const char* form : {"-v run '{}'", "run '{}' -v"}) {
     const CommandResult r = Fleetsim(fmt::format(fmt::runtime(form), Example("tiny-contended")));

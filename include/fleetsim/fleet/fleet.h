@@ -1,24 +1,18 @@
-// The fleet and its allocation state. For now a fleet is a set of identical whole GPUs numbered
-// 0..N-1 (the GPU catalog, node shapes, NVLink domains and MIG arrive with the fleet model).
-// AllocationState records which GPUs are busy and answers "which GPUs are free" without a scan
-// per GPU (a 64-bit word per 64 GPUs). The invariant busy + free == capacity is checked on every
-// change. Owned by one simulation; not thread-safe.
+// Allocation state of a fleet's whole GPUs, numbered 0..N-1 (fleet_spec.h). AllocationState
+// records which GPUs are busy and answers "which GPUs are free" without a scan per GPU (a 64-bit
+// word per 64 GPUs). The invariant busy + free == capacity is checked on every change.
+// Owned by one simulation; not thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "fleetsim/fleet/fleet_spec.h"
+
 namespace fleetsim {
 
 using GpuId = std::uint32_t;
-
-// The largest fleet a scenario may describe; keeps GPU-time sums inside int64 (see time.h).
-inline constexpr std::int64_t kMaxFleetGpus = 1'000'000;
-
-struct FleetSpec {
-  std::int64_t gpus = 0;  // identical whole GPUs
-};
 
 class AllocationState {
  public:

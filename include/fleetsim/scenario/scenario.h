@@ -12,6 +12,7 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/core/random.h"
+#include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/workload/generator.h"
@@ -39,7 +40,8 @@ struct Scenario {
 };
 
 struct LoadOptions {
-  bool strict = false;  // unknown keys are errors, not warnings
+  bool strict = false;               // unknown keys are errors, not warnings
+  const Catalog* catalog = nullptr;  // the catalog pools resolve against; nullptr: built-in
 };
 
 struct LoadResult {

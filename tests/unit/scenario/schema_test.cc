@@ -6,7 +6,12 @@
 //  - every key the schema declares, at every level, is a key the loader knows, and an unknown
 //    key is refused by both at every level;
 //  - at every bound, type and pattern of every value, the schema and the loader accept and
-//    refuse the same values (probing around tests/data/schema/valid-every-key.json).
+//    refuse the same values (probing around the every-key fixtures,
+//    tests/data/schema/valid-every-key*.json, which between them use every declared key: one
+//    file cannot, since a fleet has 'gpus' or 'pools', not both);
+//  - the fleet's forms and MIG values, which the probes do not reach, are accepted and refused
+//    alike, and each check the schema leaves to the loader is accepted by the schema and
+//    refused by the loader where the schema's descriptions say.
 // Also unit tests of the test-only validator (testutil/json_schema.h), each keyword shown to
 // fail, so that agreement with the schema is not agreement with a validator that cannot fail.
 #include <gtest/gtest.h>
@@ -49,6 +54,11 @@ const json& Schema() {
 
 json EveryKeyScenario() { return json::parse(ReadFile(DataPath("schema/valid-every-key.json"))); }
 
+// The pools form of the fleet; pool 0 uses every pool key, with a MIG-capable one-GPU template
+// from the fixture's own catalog file (tests/data/schema/catalog-every-key.json).
+std::string PoolsFixturePath() { return DataPath("schema/valid-every-key-pools.json"); }
+json PoolsScenario() { return json::parse(ReadFile(PoolsFixturePath())); }
+
 json MinimalScenario() {
   return json::parse(R"({"format_version": 1, "name": "minimal", "fleet": {"gpus": 8},
                          "jobs": [{"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 60}]})");
@@ -60,6 +70,12 @@ LoadResult LoadStrict(const std::string& text, const std::string& source) {
 }
 
 LoadResult LoadStrict(const json& scenario) { return LoadStrict(scenario.dump(), "probe.json"); }
+
+// Loads `scenario` as if it were the file at `source`, so that a fleet catalog path in it
+// resolves beside that file.
+LoadResult LoadStrictAs(const json& scenario, const std::string& source) {
+  return LoadStrict(scenario.dump(), source);
+}
 
 std::string Messages(const LoadResult& result) {
   return result.file_error + result.diagnostics.Format("loader");
@@ -143,13 +159,51 @@ void Walk(const json& raw_schema, const json& instance, const std::string& point
   }
 }
 
-const SchemaWalk& EveryKeyWalk() {
-  static const auto* const kWalk = [] {
-    auto* walk = new SchemaWalk;
-    Walk(Schema(), EveryKeyScenario(), "", *walk);
-    return walk;
+// One every-key fixture: where it is (loads resolve its fleet catalog path beside it), its
+// content, and the schema walked alongside it.
+struct EveryKeyFixture {
+  std::string path;
+  json scenario;
+  SchemaWalk walk;
+};
+
+// tests/data/schema/valid-every-key*.json, sorted by path.
+const std::vector<EveryKeyFixture>& EveryKeyFixtures() {
+  static const auto* const kFixtures = [] {
+    auto* fixtures = new std::vector<EveryKeyFixture>;
+    for (const std::string& path : FilesIn("tests/data/schema", ".json")) {
+      if (path.substr(path.rfind('/') + 1).rfind("valid-every-key", 0) == 0) {
+        EveryKeyFixture fixture{path, json::parse(ReadFile(path)), {}};
+        Walk(Schema(), fixture.scenario, "", fixture.walk);
+        fixtures->push_back(std::move(fixture));
+      }
+    }
+    return fixtures;
   }();
-  return *kWalk;
+  return *kFixtures;
+}
+
+// Every declared key, over all every-key fixtures, once each, in walk order.
+std::vector<std::string> AllDeclared() {
+  std::vector<std::string> all;
+  for (const EveryKeyFixture& fixture : EveryKeyFixtures()) {
+    for (const std::string& pointer : fixture.walk.declared) {
+      if (std::find(all.begin(), all.end(), pointer) == all.end()) {
+        all.push_back(pointer);
+      }
+    }
+  }
+  return all;
+}
+
+// The first every-key fixture that uses `pointer`, or nullptr.
+const EveryKeyFixture* FixtureUsing(const std::string& pointer) {
+  for (const EveryKeyFixture& fixture : EveryKeyFixtures()) {
+    if (fixture.scenario.contains(json::json_pointer(pointer))) {
+      return &fixture;
+    }
+  }
+  return nullptr;
 }
 
 // ---- Probes: values around each bound, of wrong types, against each pattern ------------------
@@ -317,10 +371,13 @@ TEST(ScenarioSchemaTest, EveryExampleValidatesAndLoadsWithoutDiagnostics) {
 const std::map<std::string, std::string>& InvalidFixtures() {
   static const auto* const kFixtures = new std::map<std::string, std::string>{
       {"invalid-bad-job-id.json", "/jobs/0/id"},
+      {"invalid-fleet-gpus-and-pools.json", "/fleet"},
       {"invalid-gpus-string.json", "/fleet/gpus"},
       {"invalid-missing-fleet.json", ""},
       {"invalid-negative-duration.json", "/jobs/0/duration_s"},
       {"invalid-no-jobs-or-generator.json", ""},
+      {"invalid-pool-tier.json", "/fleet/pools/1/tier"},
+      {"invalid-pool-zero-nodes.json", "/fleet/pools/0/nodes"},
       {"invalid-unknown-top-level-key.json", "/polcy"},
   };
   return *kFixtures;
@@ -373,34 +430,39 @@ TEST(ScenarioSchemaTest, AllZeroWeightsAreRefusedByBoth) {
 
 // ---- Keys: what the schema declares, the loader knows ---------------------------------------
 
-TEST(ScenarioSchemaTest, EveryKeyFixtureUsesEveryDeclaredKey) {
-  const SchemaWalk& walk = EveryKeyWalk();
-  const std::set<std::string> expected_levels = {"",
-                                                 "/fleet",
-                                                 "/policy",
-                                                 "/run",
-                                                 "/jobs/0",
-                                                 "/generator",
-                                                 "/generator/duration_s",
-                                                 "/generator/gpus",
-                                                 "/generator/priority"};
-  EXPECT_EQ(std::set<std::string>(walk.levels.begin(), walk.levels.end()), expected_levels);
-  const json scenario = EveryKeyScenario();
-  for (const std::string& pointer : walk.declared) {
-    EXPECT_TRUE(scenario.contains(json::json_pointer(pointer)))
-        << "tests/data/schema/valid-every-key.json does not use " << pointer;
+TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
+  const std::vector<EveryKeyFixture>& fixtures = EveryKeyFixtures();
+  ASSERT_GE(fixtures.size(), 2U) << "expected valid-every-key.json and valid-every-key-pools.json";
+  std::set<std::string> levels;
+  for (const EveryKeyFixture& fixture : fixtures) {
+    levels.insert(fixture.walk.levels.begin(), fixture.walk.levels.end());
+  }
+  const std::set<std::string> expected_levels = {
+      "",        "/fleet",     "/fleet/pools/0",        "/policy",         "/run",
+      "/jobs/0", "/generator", "/generator/duration_s", "/generator/gpus", "/generator/priority"};
+  EXPECT_EQ(levels, expected_levels);
+  for (const std::string& pointer : AllDeclared()) {
+    EXPECT_NE(FixtureUsing(pointer), nullptr)
+        << "no tests/data/schema/valid-every-key*.json uses " << pointer;
   }
 }
 
 TEST(ScenarioSchemaTest, LoaderKnowsEveryDeclaredKey) {
-  const json every_key = EveryKeyScenario();
-  for (const std::string& pointer : EveryKeyWalk().declared) {
+  const json minimal_pools = json::parse(R"({"pools": [{"name": "p", "template": "hgx-h100",
+                                                         "nodes": 1}]})");
+  for (const std::string& pointer : AllDeclared()) {
     json scenario = MinimalScenario();
+    // Keys of the pools form go into a pools fleet, so that only the key itself is in question.
+    if (pointer.rfind("/fleet/pools", 0) == 0 || pointer == "/fleet/catalog") {
+      scenario["fleet"] = minimal_pools;
+    }
     const json::json_pointer where(pointer);
-    // A key the every-key fixture lacks is reported by EveryKeyFixtureUsesEveryDeclaredKey;
+    // A key no every-key fixture uses is reported by EveryKeyFixturesTogetherUseEveryDeclaredKey;
     // any value will do to ask the loader whether it knows the key.
-    scenario[where] = every_key.contains(where) ? every_key.at(where) : json(1);
-    const LoadResult result = LoadStrict(scenario);
+    const EveryKeyFixture* fixture = FixtureUsing(pointer);
+    scenario[where] = fixture != nullptr ? fixture->scenario.at(where) : json(1);
+    const LoadResult result =
+        LoadStrictAs(scenario, fixture != nullptr ? fixture->path : "probe.json");
     for (const Diagnostic& d : result.diagnostics.items()) {
       EXPECT_EQ(d.message.rfind("unknown key", 0), std::string::npos)
           << pointer << ": the schema declares it, the loader says " << d.where << ": "
@@ -410,40 +472,276 @@ TEST(ScenarioSchemaTest, LoaderKnowsEveryDeclaredKey) {
 }
 
 TEST(ScenarioSchemaTest, UnknownKeysAreRefusedByBothAtEveryLevel) {
-  for (const std::string& level : EveryKeyWalk().levels) {
-    json scenario = EveryKeyScenario();
-    const std::string pointer = level + "/not_a_key";
-    scenario[json::json_pointer(pointer)] = 1;
-    const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
-    EXPECT_TRUE(SchemaErrorAt(errors, pointer)) << pointer << ":\n" << Lines(errors);
-    const LoadResult result = LoadStrict(scenario);
-    EXPECT_FALSE(result.scenario.has_value()) << pointer;
-    EXPECT_TRUE(LoaderDiagnosticAt(result, pointer, "unknown key")) << Messages(result);
+  for (const EveryKeyFixture& fixture : EveryKeyFixtures()) {
+    for (const std::string& level : fixture.walk.levels) {
+      json scenario = fixture.scenario;
+      const std::string pointer = level + "/not_a_key";
+      scenario[json::json_pointer(pointer)] = 1;
+      const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
+      EXPECT_TRUE(SchemaErrorAt(errors, pointer)) << pointer << ":\n" << Lines(errors);
+      const LoadResult result = LoadStrictAs(scenario, fixture.path);
+      EXPECT_FALSE(result.scenario.has_value()) << pointer;
+      EXPECT_TRUE(LoaderDiagnosticAt(result, pointer, "unknown key")) << Messages(result);
+    }
   }
 }
 
 // ---- Values: the schema and the loader accept the same ones ---------------------------------
 
-TEST(ScenarioSchemaTest, EveryLeafHasProbes) {
-  for (const Leaf& leaf : EveryKeyWalk().leaves) {
-    EXPECT_FALSE(ProbesFor(leaf.schema).empty()) << leaf.pointer;
+// A check the schema leaves to the loader (see the schema's descriptions) that a probe the
+// schema accepts can still fail: where the loader reports it and how its message starts.
+struct LoaderOnlyCheck {
+  std::string pointer;
+  std::string message_prefix;
+};
+
+const std::vector<LoaderOnlyCheck>& ProbedLoaderOnlyChecks() {
+  static const auto* const kChecks = new std::vector<LoaderOnlyCheck>{
+      // A template name of the right pattern that the catalog does not hold.
+      {"/fleet/pools/0/template", "unknown node template"},
+  };
+  return *kChecks;
+}
+
+// The index in ProbedLoaderOnlyChecks() of the check explaining every error of `result`, or -1.
+int ExplainingCheck(const LoadResult& result) {
+  if (!result.file_error.empty()) {
+    return -1;
   }
-  EXPECT_GE(EveryKeyWalk().leaves.size(), 25U);
+  int found = -1;
+  for (const Diagnostic& d : result.diagnostics.items()) {
+    const auto& checks = ProbedLoaderOnlyChecks();
+    int index = -1;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+      if (d.where == checks[i].pointer && d.message.rfind(checks[i].message_prefix, 0) == 0) {
+        index = static_cast<int>(i);
+      }
+    }
+    if (index < 0 || (found >= 0 && found != index)) {
+      return -1;
+    }
+    found = index;
+  }
+  return found;
+}
+
+TEST(ScenarioSchemaTest, EveryLeafHasProbes) {
+  std::size_t leaves = 0;
+  for (const EveryKeyFixture& fixture : EveryKeyFixtures()) {
+    for (const Leaf& leaf : fixture.walk.leaves) {
+      EXPECT_FALSE(ProbesFor(leaf.schema).empty()) << leaf.pointer;
+      ++leaves;
+    }
+  }
+  EXPECT_GE(leaves, 40U);
 }
 
 TEST(ScenarioSchemaTest, SchemaAndLoaderAgreeAroundEveryBoundTypeAndPattern) {
-  for (const Leaf& leaf : EveryKeyWalk().leaves) {
-    for (const Probe& probe : ProbesFor(leaf.schema)) {
-      json scenario = EveryKeyScenario();
-      scenario[json::json_pointer(leaf.pointer)] = probe.value;
-      const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
-      const LoadResult result = LoadStrict(scenario);
-      EXPECT_EQ(errors.empty(), result.scenario.has_value())
-          << leaf.pointer << " = " << probe.value.dump() << " (" << probe.name << ")\n"
-          << "schema:\n"
-          << Lines(errors) << "loader:\n"
-          << Messages(result);
+  std::vector<int> explained(ProbedLoaderOnlyChecks().size(), 0);
+  for (const EveryKeyFixture& fixture : EveryKeyFixtures()) {
+    for (const Leaf& leaf : fixture.walk.leaves) {
+      for (const Probe& probe : ProbesFor(leaf.schema)) {
+        json scenario = fixture.scenario;
+        scenario[json::json_pointer(leaf.pointer)] = probe.value;
+        const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
+        const LoadResult result = LoadStrictAs(scenario, fixture.path);
+        if (errors.empty() && !result.scenario.has_value()) {
+          if (const int check = ExplainingCheck(result); check >= 0) {
+            ++explained[static_cast<std::size_t>(check)];
+            continue;
+          }
+        }
+        EXPECT_EQ(errors.empty(), result.scenario.has_value())
+            << leaf.pointer << " = " << probe.value.dump() << " (" << probe.name << ")\n"
+            << "schema:\n"
+            << Lines(errors) << "loader:\n"
+            << Messages(result);
+      }
     }
+  }
+  for (std::size_t i = 0; i < explained.size(); ++i) {
+    EXPECT_GT(explained[i], 0) << ProbedLoaderOnlyChecks()[i].pointer
+                               << ": no probe needed this loader-only check; remove it";
+  }
+}
+
+// ---- The fleet: forms, pools and MIG values the probes do not reach --------------------------
+
+// A change to an every-key fixture and whether the schema and the loader must accept it.
+struct FleetCase {
+  const char* what;
+  bool pools_fixture;  // valid-every-key-pools.json, else valid-every-key.json
+  const char* pointer;
+  const char* value;  // JSON text
+  bool valid;
+  const char* where;  // when invalid: where both report it, or nullptr when they may differ
+};
+
+const std::vector<FleetCase>& FleetCases() {
+  static const auto* const kCases = new std::vector<FleetCase>{
+      {"gpus form", false, "/fleet", R"({"gpus": 8})", true, nullptr},
+      {"pools form", true, "/fleet/catalog", R"("catalog-every-key.json")", true, nullptr},
+      {"pools without a catalog", false, "/fleet",
+       R"({"pools": [{"name": "p", "template": "hgx-h100", "nodes": 2}]})", true, nullptr},
+      {"both gpus and pools", true, "/fleet/gpus", "8", false, "/fleet"},
+      {"neither gpus nor pools", false, "/fleet", "{}", false, "/fleet"},
+      {"only a catalog", false, "/fleet", R"({"catalog": "catalog-every-key.json"})", false,
+       "/fleet"},
+      {"no pools", true, "/fleet/pools", "[]", false, "/fleet/pools"},
+      {"pools not an array", true, "/fleet/pools", "{}", false, "/fleet/pools"},
+      {"a pool not an object", true, "/fleet/pools/0", "8", false, "/fleet/pools/0"},
+      {"pool without name", true, "/fleet/pools/0", R"({"template": "hgx-h100", "nodes": 1})",
+       false, "/fleet/pools/0"},
+      {"pool without template", true, "/fleet/pools/0", R"({"name": "p", "nodes": 1})", false,
+       "/fleet/pools/0"},
+      {"pool without nodes", true, "/fleet/pools/0", R"({"name": "p", "template": "hgx-h100"})",
+       false, "/fleet/pools/0"},
+      {"minimal pool", true, "/fleet/pools/0",
+       R"({"name": "p", "template": "h100-nvl-single", "nodes": 1})", true, nullptr},
+      {"empty pool name", true, "/fleet/pools/0/name", R"("")", true, nullptr},
+      {"pool name with space and slash", true, "/fleet/pools/0/name", R"("a b/c")", true, nullptr},
+      {"pool name not ASCII", true, "/fleet/pools/0/name", R"("pool-\u00e9")", true, nullptr},
+      {"empty cloud and region", true, "/fleet/pools/0/cloud", R"("")", true, nullptr},
+      {"tier on-demand", true, "/fleet/pools/0/tier", R"("on-demand")", true, nullptr},
+      {"tier reserved", true, "/fleet/pools/0/tier", R"("reserved")", true, nullptr},
+      {"tier in capitals", true, "/fleet/pools/0/tier", R"("Spot")", false, "/fleet/pools/0/tier"},
+      {"built-in NVL72 template, whole rack", true, "/fleet/pools/0",
+       R"({"name": "p", "template": "gb200-nvl72", "nodes": 36})", true, nullptr},
+      // MIG: "off" | "dynamic" | {"static": {PROFILE: 1..7}}, with exactly the key "static".
+      {"mig off", true, "/fleet/pools/0/mig", R"("off")", true, nullptr},
+      {"mig dynamic", true, "/fleet/pools/0/mig", R"("dynamic")", true, nullptr},
+      {"mig one 7g", true, "/fleet/pools/0/mig", R"({"static": {"7g.94gb": 1}})", true, nullptr},
+      {"mig 7 x 1g, the most", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": 7}})", true,
+       nullptr},
+      {"mig count 8", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": 8}})", false, nullptr},
+      {"mig count 0", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": 0}})", false, nullptr},
+      {"mig count negative", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": -1}})", false,
+       nullptr},
+      {"mig count 1.0", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": 1.0}})", false,
+       nullptr},
+      {"mig count a string", true, "/fleet/pools/0/mig", R"({"static": {"1g.12gb": "1"}})", false,
+       nullptr},
+      {"mig empty static", true, "/fleet/pools/0/mig", R"({"static": {}})", false, nullptr},
+      {"mig static not an object", true, "/fleet/pools/0/mig", R"({"static": ["1g.12gb"]})", false,
+       nullptr},
+      {"mig static null", true, "/fleet/pools/0/mig", R"({"static": null})", false, nullptr},
+      {"mig static and another key", true, "/fleet/pools/0/mig",
+       R"({"static": {"7g.94gb": 1}, "dynamic": true})", false, nullptr},
+      {"mig other key only", true, "/fleet/pools/0/mig", R"({"dynamic": {"7g.94gb": 1}})", false,
+       nullptr},
+      {"mig empty object", true, "/fleet/pools/0/mig", "{}", false, nullptr},
+      {"mig in capitals", true, "/fleet/pools/0/mig", R"("Dynamic")", false, nullptr},
+      {"mig \"static\" as a string", true, "/fleet/pools/0/mig", R"("static")", false, nullptr},
+      {"mig true", true, "/fleet/pools/0/mig", "true", false, nullptr},
+      {"mig null", true, "/fleet/pools/0/mig", "null", false, nullptr},
+      {"mig an array", true, "/fleet/pools/0/mig", R"(["off"])", false, nullptr},
+      {"mig off on a GPU without MIG", true, "/fleet/pools/0",
+       R"({"name": "p", "template": "l40s-8", "nodes": 1, "mig": "off"})", true, nullptr},
+  };
+  return *kCases;
+}
+
+TEST(ScenarioSchemaTest, FleetFormsAndMigValuesAreJudgedAlike) {
+  for (const FleetCase& c : FleetCases()) {
+    json scenario = c.pools_fixture ? PoolsScenario() : EveryKeyScenario();
+    scenario[json::json_pointer(c.pointer)] = json::parse(c.value);
+    const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
+    const LoadResult result = LoadStrictAs(
+        scenario, c.pools_fixture ? PoolsFixturePath() : DataPath("schema/valid-every-key.json"));
+    EXPECT_EQ(errors.empty(), c.valid) << c.what << ": schema:\n" << Lines(errors);
+    EXPECT_EQ(result.scenario.has_value(), c.valid) << c.what << ": loader:\n" << Messages(result);
+    if (!c.valid && c.where != nullptr) {
+      EXPECT_TRUE(SchemaErrorAt(errors, c.where)) << c.what << ": schema:\n" << Lines(errors);
+      EXPECT_TRUE(LoaderDiagnosticAt(result, c.where)) << c.what << ": loader:\n"
+                                                       << Messages(result);
+    }
+  }
+}
+
+// The loader also accepts a catalog file next to 'gpus' (loaded and checked, then unused); the
+// schema says so rather than refusing what the loader accepts.
+TEST(ScenarioSchemaTest, CatalogNextToGpusIsJudgedAlike) {
+  json scenario = EveryKeyScenario();
+  scenario["fleet"]["catalog"] = "catalog-every-key.json";
+  const std::vector<std::string> errors = ValidateAgainstSchema(Schema(), scenario);
+  const LoadResult result = LoadStrictAs(scenario, DataPath("schema/valid-every-key.json"));
+  EXPECT_EQ(errors.empty(), result.scenario.has_value()) << "schema:\n"
+                                                         << Lines(errors) << "loader:\n"
+                                                         << Messages(result);
+}
+
+// A change the schema accepts and the loader refuses, for a reason the schema's descriptions
+// leave to the loader: where the loader reports it and what its message contains.
+struct LoaderOnlyCase {
+  const char* what;
+  std::vector<std::pair<std::string, std::string>> changes;  // pointer, JSON text
+  const char* where;
+  const char* message_part;
+};
+
+const std::vector<LoaderOnlyCase>& LoaderOnlyCases() {
+  static const auto* const kCases = new std::vector<LoaderOnlyCase>{
+      {"template not in the catalog",
+       {{"/fleet/pools/0/template", R"("hgx-h10")"}},
+       "/fleet/pools/0/template",
+       "unknown node template 'hgx-h10', did you mean 'hgx-h100'?"},
+      {"catalog file that cannot be read",
+       {{"/fleet/catalog", R"("no-such-catalog.json")"}},
+       "/fleet/catalog",
+       "cannot read"},
+      {"NVL72 pool of 10 nodes",
+       {{"/fleet/pools/0", R"({"name": "p", "template": "gb200-nvl72", "nodes": 10})"}},
+       "/fleet/pools/0/nodes",
+       "10 nodes is not a multiple of 18"},
+      {"duplicate pool names",
+       {{"/fleet/pools/1", R"({"name": "mig-pool", "template": "hgx-h100", "nodes": 1})"}},
+       "/fleet/pools/1/name",
+       "duplicate pool name 'mig-pool'"},
+      {"more than 1000000 GPUs in all",
+       {{"/fleet/pools/0/nodes", "1000000"},
+        {"/fleet/pools/1", R"({"name": "more", "template": "hgx-h100", "nodes": 1})"}},
+       "/fleet/pools",
+       "the pools hold 1000008 GPUs; at most 1000000 are supported"},
+      {"MIG on a GPU without MIG",
+       {{"/fleet/pools/0", R"({"name": "p", "template": "l40s-8", "nodes": 1, "mig": "dynamic"})"}},
+       "/fleet/pools/0/mig",
+       "GPU model L40S (template l40s-8) does not support MIG"},
+      {"a profile of another GPU",
+       {{"/fleet/pools/0/mig", R"({"static": {"3g.40gb": 1}})"}},
+       "/fleet/pools/0/mig/static",
+       "GPU model H100-NVL has no MIG profile '3g.40gb', did you mean '3g.47gb'?"},
+      {"a layout that does not fit",
+       {{"/fleet/pools/0/mig", R"({"static": {"4g.47gb": 1, "3g.47gb": 2}})"}},
+       "/fleet/pools/0/mig/static",
+       "cannot be placed"},
+      {"more than 7 instances",
+       {{"/fleet/pools/0/mig", R"({"static": {"1g.12gb": 7, "2g.24gb": 1}})"}},
+       "/fleet/pools/0/mig/static",
+       "8 instances requested, at most 7 per GPU"},
+      {"two +me instances",
+       {{"/fleet/pools/0/mig", R"({"static": {"1g.12gb+me": 2}})"}},
+       "/fleet/pools/0/mig/static",
+       "at most 1 per GPU"},
+  };
+  return *kCases;
+}
+
+TEST(ScenarioSchemaTest, ChecksLeftToTheLoaderPassTheSchemaAndFailTheLoader) {
+  for (const LoaderOnlyCase& c : LoaderOnlyCases()) {
+    json scenario = PoolsScenario();
+    for (const auto& [pointer, value] : c.changes) {
+      scenario[json::json_pointer(pointer)] = json::parse(value);
+    }
+    EXPECT_EQ(ValidateAgainstSchema(Schema(), scenario), std::vector<std::string>{}) << c.what;
+    const LoadResult result = LoadStrictAs(scenario, PoolsFixturePath());
+    EXPECT_FALSE(result.scenario.has_value()) << c.what;
+    bool found = false;
+    for (const Diagnostic& d : result.diagnostics.items()) {
+      found = found || (d.where == c.where && d.message.find(c.message_part) != std::string::npos);
+    }
+    EXPECT_TRUE(found) << c.what << ": expected '" << c.message_part << "' at " << c.where
+                       << "; got:\n"
+                       << Messages(result);
   }
 }
 

@@ -1,0 +1,67 @@
+// Whole-GPU placement primitives the policies call, over a Topology and an AllocationState:
+//  - a contiguous block of 2^k GPUs inside one NVLink domain (aligned to its size within the
+//    domain, or anywhere), taken from the domain that fits it most tightly (best fit);
+//  - a topology-aware set of N GPUs that spans as few NVLink domains as possible, preferring
+//    domains that the request fills most exactly (nodes and racks are not yet minimized within
+//    that: inside an NVL72 domain the lowest-numbered free GPUs are taken).
+// FreeCapacityIndex keeps each domain's free-GPU count bucketed by count, so "which domain has
+// at least k free GPUs, fewest first" is answered without scanning every GPU; it must be told of
+// every allocation and release (Allocate / Release keep the AllocationState and the index in
+// step). Owned by one simulation; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/topology.h"
+
+namespace fleetsim {
+
+class FreeCapacityIndex {
+ public:
+  explicit FreeCapacityIndex(const Topology& topology);
+
+  // Updates the state and the index together. Preconditions as AllocationState's (checked).
+  void Allocate(AllocationState& state, std::span<const GpuId> gpus);
+  void Release(AllocationState& state, std::span<const GpuId> gpus);
+
+  std::int64_t FreeIn(std::uint32_t domain) const { return free_[domain]; }
+  // Domains with at least `count` free GPUs, fewest free first (ties: lowest domain number).
+  std::vector<std::uint32_t> DomainsWithAtLeast(std::int64_t count) const;
+  // Every domain as (free count, domain), in that order: lets placement walk the candidates
+  // lazily and stop at the first that fits, instead of copying them all out.
+  const std::set<std::pair<std::int64_t, std::uint32_t>>& by_free() const { return by_free_; }
+
+ private:
+  void Adjust(std::uint32_t domain, std::int64_t delta);
+
+  const Topology& topology_;
+  std::vector<std::int64_t> free_;                            // by domain
+  std::set<std::pair<std::int64_t, std::uint32_t>> by_free_;  // (free count, domain)
+};
+
+struct BlockRequest {
+  std::int64_t size = 1;  // a power of two
+  bool aligned = true;    // start at a multiple of `size` within the domain
+};
+
+// A contiguous block as described, in the tightest-fitting domain; nullopt if none exists.
+std::optional<std::vector<GpuId>> FindContiguousBlock(const Topology& topology,
+                                                      const AllocationState& state,
+                                                      const FreeCapacityIndex& index,
+                                                      const BlockRequest& request);
+
+// `count` free GPUs spanning as few domains as possible: one domain if any fits the whole request
+// (best fit), else the domains with the most free GPUs first; within a domain the lowest-numbered
+// free GPUs. nullopt if fewer than `count` GPUs are free.
+std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
+                                                    const AllocationState& state,
+                                                    const FreeCapacityIndex& index,
+                                                    std::int64_t count);
+
+}  // namespace fleetsim
