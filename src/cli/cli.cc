@@ -114,6 +114,14 @@ class Cli {
       return code == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kUsage);
     }
     SetUpLogger(verbosity);
+    if (list_policies->parsed()) {
+      return ListPolicies();
+    }
+    const std::optional<Catalog> catalog = LoadCatalog(catalog_file);
+    if (!catalog) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    catalog_ = &*catalog;
     if (run_cmd->parsed()) {
       return Run(run);
     }
@@ -122,13 +130,6 @@ class Cli {
     }
     if (fleet_cmd->parsed()) {
       return DescribeFleet(fleet_file, fleet_strict);
-    }
-    if (list_policies->parsed()) {
-      return ListPolicies();
-    }
-    const std::optional<Catalog> catalog = LoadCatalog(catalog_file);
-    if (!catalog) {
-      return ToInt(ExitStatus::kInvalidInput);
     }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
@@ -155,7 +156,8 @@ class Cli {
     std::vector<Scenario> scenarios;
     bool ok = true;
     for (const std::string& file : files) {
-      LoadResult result = LoadScenarioFile(file, registry_, {.strict = strict});
+      LoadResult result =
+          LoadScenarioFile(file, registry_, {.strict = strict, .catalog = catalog_});
       if (!result.file_error.empty()) {
         fmt::print(err_, "{}\n", result.file_error);
         ok = false;
@@ -332,6 +334,7 @@ class Cli {
   std::ostream& err_;
   PolicyRegistry registry_;
   std::shared_ptr<spdlog::logger> logger_;
+  const Catalog* catalog_ = nullptr;  // built-in, or extended by --catalog; set in Main
 };
 
 }  // namespace

@@ -61,8 +61,9 @@ std::string FleetSummary(const FleetSpec& fleet, const Topology& topology) {
       unpriced.push_back(pool.name);
     }
   }
-  out += fmt::format("\nGPUs: {} in {} nodes, {} racks\n", fleet.gpus, topology.nodes(),
-                     topology.racks());
+  out += fmt::format("\nGPUs: {} in {} node{}, {} rack{}\n", fleet.gpus, topology.nodes(),
+                     topology.nodes() == 1 ? "" : "s", topology.racks(),
+                     topology.racks() == 1 ? "" : "s");
   for (const auto& [model, count] : gpus_by_model) {
     out += fmt::format("  {:<10} {:>7} GPUs\n", model, count);
   }

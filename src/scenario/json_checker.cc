@@ -56,6 +56,10 @@ void JsonChecker::Error(const std::string& where, const std::string& message) {
   diagnostics_.Error(where, message);
 }
 
+void JsonChecker::Warning(const std::string& where, const std::string& message) {
+  diagnostics_.Warning(where, message);
+}
+
 const nlohmann::json* JsonChecker::Member(const nlohmann::json& object, const std::string& path,
                                           const std::string& key, bool required) {
   const auto it = object.find(key);

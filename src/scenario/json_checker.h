@@ -55,6 +55,7 @@ class JsonChecker {
                    const std::vector<std::string>& known);
 
   void Error(const std::string& where, const std::string& message);
+  void Warning(const std::string& where, const std::string& message);
 
  private:
   const nlohmann::json* Member(const nlohmann::json& object, const std::string& path,

@@ -121,8 +121,13 @@ class ScenarioParser {
       return std::nullopt;
     }
     for (const Diagnostic& d : result.diagnostics.items()) {
-      check_.Error("/fleet/catalog", fmt::format("{}: {}: {}", path.string(),
-                                                 d.where.empty() ? "/" : d.where, d.message));
+      const std::string message =
+          fmt::format("{}: {}: {}", path.string(), d.where.empty() ? "/" : d.where, d.message);
+      if (d.severity == Severity::kError) {
+        check_.Error("/fleet/catalog", message);
+      } else {
+        check_.Warning("/fleet/catalog", message);
+      }
     }
     return result.catalog;
   }

@@ -283,6 +283,23 @@ TEST_F(CliTest, FleetDescribesPoolsDomainsAndCost) {
   EXPECT_NE(r.out.find("  total           1457.95"), std::string::npos) << r.out;
 }
 
+TEST_F(CliTest, CatalogOptionExtendsTheCatalogForEveryCommand) {
+  const std::string catalog = testing::DataPath("fleet/extra-catalog.json");
+  const std::string scenario = testing::DataPath("fleet/uses-extra-template.json");
+  const CommandResult without = Fleetsim(fmt::format("validate '{}'", scenario));
+  EXPECT_EQ(without.exit_code, 1);
+  EXPECT_NE(without.err.find("unknown node template 'mi300x-8'"), std::string::npos) << without.err;
+  const CommandResult with = Fleetsim(fmt::format("--catalog '{}' run '{}'", catalog, scenario));
+  EXPECT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_NE(with.out.find("uses-extra-template"), std::string::npos);
+  const CommandResult fleet = Fleetsim(fmt::format("--catalog '{}' fleet '{}'", catalog, scenario));
+  EXPECT_NE(fleet.out.find("GPUs: 16 in 2 nodes, 1 rack\n"), std::string::npos) << fleet.out;
+  const CommandResult missing =
+      Fleetsim(fmt::format("--catalog /nonexistent.json validate '{}'", scenario));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "/nonexistent.json: cannot read: No such file or directory\n");
+}
+
 TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
   for (const char* form : {"-v run '{}'", "run '{}' -v"}) {
     const CommandResult r = Fleetsim(fmt::format(fmt::runtime(form), Example("tiny-contended")));
