@@ -11,9 +11,34 @@
 
 namespace fleetsim {
 
+namespace {
+
+Allocation WholeGpus(std::span<const GpuId> gpus) {
+  Allocation allocation;
+  for (const GpuId gpu : gpus) {
+    allocation.gpus.push_back(Grant::Whole(gpu));
+  }
+  return allocation;
+}
+
+}  // namespace
+
 Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
                        std::unique_ptr<Policy> policy, std::string policy_name)
-    : fleet_(fleet), policy_(std::move(policy)), policy_name_(std::move(policy_name)) {
+    : topology_(fleet),
+      fleet_state_(fleet, topology_),
+      whole_gpus_(fleet),
+      policy_(std::move(policy)),
+      policy_name_(std::move(policy_name)) {
+  // GPUs that can never be taken whole (static MIG layouts) are shown to policies as busy.
+  std::vector<GpuId> partitioned;
+  for (GpuId gpu = 0; gpu < fleet_state_.gpus(); ++gpu) {
+    if (!fleet_state_.CanTakeWhole(gpu)) {
+      partitioned.push_back(gpu);
+    }
+  }
+  whole_gpus_.Allocate(partitioned);
+  wholeable_gpus_ = whole_gpus_.free_count();
   FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
@@ -42,7 +67,7 @@ void Simulation::Begin() {
   for (JobIndex job = 0; job < requests_.size(); ++job) {
     events_.Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
   }
-  Publish(&SimulationObserver::OnRunStarted, RunStarted{now_, fleet_.capacity(), requests_});
+  Publish(&SimulationObserver::OnRunStarted, RunStarted{now_, whole_gpus_.capacity(), requests_});
 }
 
 RunStatus Simulation::RunUntil(SimTime limit) {
@@ -70,6 +95,9 @@ RunStatus Simulation::RunUntil(SimTime limit) {
         }
         break;
     }
+#ifndef NDEBUG
+    CheckInvariants();
+#endif
   }
   if (limit != kTimeNever) {
     now_ = std::max(now_, limit);
@@ -85,10 +113,15 @@ void Simulation::HandleArrival(JobIndex job) {
   ++submitted_;
   jobs_[job].state = JobState::kQueued;
   Publish(&SimulationObserver::OnJobSubmitted, JobSubmitted{now_, job, request});
-  if (request.gpus > fleet_.capacity()) {
+  if (request.gpus > wholeable_gpus_) {
+    const std::int64_t partitioned = whole_gpus_.capacity() - wholeable_gpus_;
     RejectNow(
         job, RejectedBy::kAdmission,
-        fmt::format("needs {} GPUs; the whole fleet has {}", request.gpus, fleet_.capacity()));
+        partitioned == 0
+            ? fmt::format("needs {} GPUs; the whole fleet has {}", request.gpus, wholeable_gpus_)
+            : fmt::format("needs {} GPUs; the fleet has {} that can be allocated whole "
+                          "({} more are MIG-partitioned)",
+                          request.gpus, wholeable_gpus_, partitioned));
     return;
   }
   queue_.push_back(job);
@@ -101,7 +134,8 @@ void Simulation::HandleCompletion(JobIndex job) {
   FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
   // Swap-remove from running_, keeping running_slot indices right.
   RunningJob& slot = running_[record.running_slot];
-  fleet_.Release(slot.gpus);
+  fleet_state_.Release(WholeGpus(slot.gpus));
+  whole_gpus_.Release(slot.gpus);
   if (record.running_slot != running_.size() - 1) {
     slot = std::move(running_.back());
     jobs_[slot.job].running_slot = record.running_slot;
@@ -129,8 +163,8 @@ RunStatus Simulation::HandleSchedule() {
     return {};  // a wake-up at an instant the policy has already seen with nothing new
   }
   last_call_time_ = now_;
-  const ClusterView view(now_, fleet_, std::span(requests_).first(submitted_), queue_, running_,
-                         changes_);
+  const ClusterView view(now_, whole_gpus_, topology_, fleet_state_,
+                         std::span(requests_).first(submitted_), queue_, running_, changes_);
   const std::vector<Decision> decisions = policy_->Decide(view);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
   changes_ = {};
@@ -225,18 +259,18 @@ std::string Simulation::CheckStart(const StartJob& start) const {
   }
   std::unordered_set<GpuId> seen;
   for (const GpuId gpu : start.gpus) {
-    if (!fleet_.IsValid(gpu)) {
+    if (!whole_gpus_.IsValid(gpu)) {
       return fmt::format("GPU {} does not exist (the fleet has GPUs 0..{})", gpu,
-                         fleet_.capacity() - 1);
+                         whole_gpus_.capacity() - 1);
     }
     if (!seen.insert(gpu).second) {
       return fmt::format("GPU {} is listed twice", gpu);
     }
-    if (!fleet_.IsFree(gpu)) {
+    if (fleet_state_.IsHeldWhole(gpu)) {
       return fmt::format("GPU {} is busy", gpu);
     }
   }
-  return {};
+  return fleet_state_.WhyNot(WholeGpus(start.gpus));
 }
 
 void Simulation::StartNow(const StartJob& start) {
@@ -245,7 +279,8 @@ void Simulation::StartNow(const StartJob& start) {
   record.state = JobState::kRunning;
   record.start = now_;
   record.running_slot = running_.size();
-  fleet_.Allocate(start.gpus);
+  fleet_state_.Apply(WholeGpus(start.gpus));
+  whole_gpus_.Allocate(start.gpus);
   running_.push_back({start.job, now_, start.gpus});
   events_.Schedule(now_ + truths_[start.job].duration, Phase::kRelease,
                    {EventKind::kCompletion, start.job});
@@ -256,6 +291,14 @@ void Simulation::StartNow(const StartJob& start) {
 void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reason) {
   jobs_[job].state = JobState::kRejected;
   Publish(&SimulationObserver::OnJobRejected, JobRejected{now_, job, requests_[job], by, reason});
+}
+
+// Debug builds, after every event: every resource adds up, and the whole-GPU view agrees with
+// the fleet state (a GPU is free in it exactly when it can be taken whole).
+void Simulation::CheckInvariants() const {
+  fleet_state_.CheckInvariants();
+  FLEETSIM_CHECK(whole_gpus_.free_count() == fleet_state_.free_whole_gpus(),
+                 "the whole-GPU view disagrees with the fleet state");
 }
 
 void Simulation::RemoveFromQueue(JobIndex job) {

@@ -12,6 +12,8 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_state.h"
+#include "fleetsim/fleet/topology.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
@@ -31,18 +33,26 @@ struct ChangesSinceLastCall {
 class ClusterView {
  public:
   // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
-  ClusterView(SimTime now, const AllocationState& fleet, std::span<const JobRequest> submitted,
+  ClusterView(SimTime now, const AllocationState& fleet, const Topology& topology,
+              const FleetState& fleet_state, std::span<const JobRequest> submitted,
               const std::deque<JobIndex>& queue, std::span<const RunningJob> running,
               const ChangesSinceLastCall& changes)
       : now_(now),
         fleet_(fleet),
+        topology_(topology),
+        fleet_state_(fleet_state),
         requests_(submitted),
         queue_(queue),
         running_(running),
         changes_(changes) {}
 
   SimTime now() const { return now_; }
+  // GPUs that can be taken whole now (busy: held, or in a static MIG layout).
   const AllocationState& fleet() const { return fleet_; }
+  // NVLink domains, nodes and racks, for topology-aware placement (fleet/placement.h).
+  const Topology& topology() const { return topology_; }
+  // Every resource: MIG instances, fractional shares, node CPU and memory.
+  const FleetState& fleet_state() const { return fleet_state_; }
   // Queued jobs, oldest submission first (ties by id).
   const std::deque<JobIndex>& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
@@ -57,6 +67,8 @@ class ClusterView {
  private:
   SimTime now_;
   const AllocationState& fleet_;
+  const Topology& topology_;
+  const FleetState& fleet_state_;
   std::span<const JobRequest> requests_;
   const std::deque<JobIndex>& queue_;
   std::span<const RunningJob> running_;

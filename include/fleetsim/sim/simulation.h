@@ -4,7 +4,9 @@
 // changes, and at requested wake-ups, the policy is consulted — once per instant unless a wake-up
 // brings it back with nothing new — and its decisions are checked and applied. The workload must
 // be sorted by submit time. Jobs larger than the whole fleet are rejected at admission, before the
-// policy sees them. Not thread-safe; one thread per simulation.
+// policy sees them. The fleet is tracked by a FleetState (every kind of grant) with a whole-GPU
+// view kept in step; in debug builds every resource's invariants are checked after every event.
+// Not thread-safe; one thread per simulation.
 #pragma once
 
 #include <deque>
@@ -15,6 +17,8 @@
 
 #include "fleetsim/engine/event_queue.h"
 #include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_state.h"
+#include "fleetsim/fleet/topology.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/sim/observer.h"
 #include "fleetsim/workload/job.h"
@@ -47,7 +51,10 @@ class Simulation {
 
   SimTime now() const { return now_; }
   JobState state(JobIndex job) const { return jobs_[job].state; }
-  const AllocationState& fleet() const { return fleet_; }
+  // Which GPUs can be taken whole right now (GPUs of static-MIG pools never can).
+  const AllocationState& fleet() const { return whole_gpus_; }
+  const FleetState& fleet_state() const { return fleet_state_; }
+  const Topology& topology() const { return topology_; }
 
  private:
   enum class EventKind : std::uint8_t { kArrival, kCompletion, kSchedule };
@@ -73,8 +80,12 @@ class Simulation {
   void StartNow(const StartJob& start);
   void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
   void RemoveFromQueue(JobIndex job);
+  void CheckInvariants() const;
 
-  AllocationState fleet_;
+  Topology topology_;
+  FleetState fleet_state_;           // every resource and grant; validates each start
+  AllocationState whole_gpus_;       // the whole-GPU view policies read, kept in step with it
+  std::int64_t wholeable_gpus_ = 0;  // GPUs that a whole-GPU job can ever get
   std::vector<JobRequest> requests_;
   std::vector<JobTruth> truths_;
   std::vector<JobRecord> jobs_;

@@ -8,6 +8,7 @@
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/scenario/catalog_loader.h"
 #include "testutil/workloads.h"
 
 namespace fleetsim {
@@ -171,6 +172,39 @@ TEST(SimulationTest, RunUntilObservesTheFleetUntilTheStopTimeEvenWhenIdle) {
   Simulation sim({.gpus = 2}, w, Fifo(), "fifo");
   ASSERT_TRUE(sim.RunUntil(SecondsToTime(100)).ok);
   EXPECT_EQ(sim.now(), 100'000);
+}
+
+TEST(SimulationTest, StaticMigGpusAreNeverGivenWholeAndAdmissionCountsOnlyWholeGpus) {
+  const Catalog catalog = BuiltinCatalog();
+  FleetSpec fleet;
+  for (const char* name : {"plain", "mig"}) {
+    PoolSpec pool;
+    pool.name = name;
+    pool.node = *catalog.FindTemplate("hgx-h100");
+    pool.gpu = *catalog.FindGpu("H100-SXM");
+    pool.nodes = 1;
+    if (pool.name == "mig") {
+      pool.mig = MigMode::kStatic;
+      pool.mig_layout = {{"3g.40gb", 2}};
+    }
+    fleet.gpus += pool.gpus();
+    fleet.pools.push_back(pool);
+  }
+  Workload w;
+  AddJob(w, "a", 0, 8, 10);
+  AddJob(w, "b", 0, 8, 10);
+  AddJob(w, "c", 0, 9, 10);
+  Simulation sim(fleet, w, Fifo(), "fifo");
+  JobLog log;
+  sim.AddObserver(&log);
+  EXPECT_EQ(sim.fleet().free_count(), 8);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[0].gpu_ids, (std::vector<GpuId>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(log.rows()[1].start, 10'000);  // waits for the plain node: the MIG node is not whole
+  EXPECT_EQ(log.rows()[2].reason,
+            "needs 9 GPUs; the fleet has 8 that can be allocated whole (8 more are "
+            "MIG-partitioned)");
 }
 
 TEST(SimulationTest, TwoSimulationsInOneProcessAreIndependent) {
