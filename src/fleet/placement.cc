@@ -200,4 +200,79 @@ std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
   return picked;
 }
 
+std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb) {
+  std::optional<GpuId> best;
+  int best_free = 0;
+  for (GpuId gpu = 0; gpu < state.gpus(); ++gpu) {
+    const int free = state.FreeMilli(gpu);
+    if (free < milli || state.FreeGpuMemoryGb(gpu) < memory_gb) {
+      continue;
+    }
+    if (!best || free < best_free) {
+      best = gpu;
+      best_free = free;
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// The three tiers FindMigSlot prefers, best first.
+enum class MigTier { kStaticSlot = 0, kInMigMode = 1, kIdleDynamic = 2 };
+
+std::optional<MigSlot> SlotOn(const FleetState& state, GpuId gpu, const std::string& name,
+                              MigTier& tier) {
+  const MigProfile* profile = state.ModelOf(gpu).FindMigProfile(name);
+  if (profile == nullptr) {
+    return std::nullopt;
+  }
+  if (state.MigModeOf(gpu) == MigMode::kStatic) {
+    tier = MigTier::kStaticSlot;
+    for (const MigPlacement& p : state.StaticLayout(gpu)) {
+      if (p.profile->name == name && state.IsStaticSlotFree(gpu, *profile, p.start)) {
+        return MigSlot{gpu, profile, p.start};
+      }
+    }
+    return std::nullopt;
+  }
+  if (state.MigModeOf(gpu) != MigMode::kDynamic) {
+    return std::nullopt;
+  }
+  const MigGpuState& mig = state.Mig(gpu);
+  if (mig.empty() && !state.CanRepartition(gpu)) {
+    return std::nullopt;  // held whole or shared
+  }
+  tier = mig.empty() ? MigTier::kIdleDynamic : MigTier::kInMigMode;
+  const std::optional<int> start = mig.BestStart(*profile, state.ModelOf(gpu).mig_profiles);
+  if (!start) {
+    return std::nullopt;
+  }
+  return MigSlot{gpu, profile, *start};
+}
+
+}  // namespace
+
+std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name) {
+  std::optional<MigSlot> best;
+  MigTier best_tier = MigTier::kIdleDynamic;
+  for (GpuId gpu = 0; gpu < state.gpus(); ++gpu) {
+    MigTier tier = MigTier::kIdleDynamic;
+    const std::optional<MigSlot> slot = SlotOn(state, gpu, profile_name, tier);
+    if (!slot || (best && tier >= best_tier)) {
+      continue;
+    }
+    const Allocation check{{Grant::Mig(gpu, *slot->profile, slot->start)}, {}};
+    if (!state.WhyNot(check).empty()) {
+      continue;
+    }
+    best = slot;
+    best_tier = tier;
+    if (tier == MigTier::kStaticSlot) {
+      break;
+    }
+  }
+  return best;
+}
+
 }  // namespace fleetsim

@@ -14,10 +14,12 @@
 #include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
 
 namespace fleetsim {
@@ -63,5 +65,22 @@ std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
                                                     const AllocationState& state,
                                                     const FreeCapacityIndex& index,
                                                     std::int64_t count);
+
+// Fractional best fit: a GPU that can take a share of `milli` (1..1000) and `memory_gb` now,
+// choosing the one with the least free share that fits (so shares pack together and whole GPUs
+// stay free); ties to the lowest GPU. Scans every GPU: O(GPUs).
+std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb);
+
+struct MigSlot {
+  GpuId gpu = 0;
+  const MigProfile* profile = nullptr;  // the GPU model's profile of that name
+  int start = 0;
+};
+
+// A place for one MIG instance of the named profile, preferring, in order: a free instance of a
+// static layout; a GPU already in MIG mode, at the start MigGpuState::BestStart picks (packing
+// keeps other GPUs whole); an idle dynamic-MIG GPU. Ties to the lowest GPU. Every answer is legal
+// by FleetState::WhyNot. Scans every GPU: O(GPUs).
+std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name);
 
 }  // namespace fleetsim
