@@ -5,16 +5,13 @@
 
 #include "fleetsim/fleet/placement.h"
 #include "fleetsim/scenario/catalog_loader.h"
+#include "testutil/fleets.h"
 
 namespace fleetsim {
 namespace {
 
-PoolSpec H100Pool(const Catalog& catalog, const std::string& name, MigMode mig) {
-  PoolSpec pool;
-  pool.name = name;
-  pool.node = *catalog.FindTemplate("hgx-h100");
-  pool.gpu = *catalog.FindGpu("H100-SXM");
-  pool.nodes = 1;
+PoolSpec H100Pool(const std::string& name, MigMode mig) {
+  PoolSpec pool = testing::CatalogPool("hgx-h100", 1, name);
   pool.mig = mig;
   if (mig == MigMode::kStatic) {
     pool.mig_layout = {{"3g.40gb", 2}};
@@ -27,14 +24,11 @@ class FleetPlacementTest : public ::testing::Test {
   FleetPlacementTest()
       : catalog_(BuiltinCatalog()), spec_(Spec()), topology_(spec_), state_(spec_, topology_) {}
 
-  FleetSpec Spec() const {
-    FleetSpec spec;
-    // GPUs 0-7: plain; 8-15: dynamic MIG; 16-23: static 2 x 3g.40gb.
-    spec.pools = {H100Pool(catalog_, "plain", MigMode::kOff),
-                  H100Pool(catalog_, "dynamic", MigMode::kDynamic),
-                  H100Pool(catalog_, "static", MigMode::kStatic)};
-    spec.gpus = 24;
-    return spec;
+  // GPUs 0-7: plain; 8-15: dynamic MIG; 16-23: static 2 x 3g.40gb.
+  static FleetSpec Spec() {
+    return testing::FleetOf({H100Pool("plain", MigMode::kOff),
+                             H100Pool("dynamic", MigMode::kDynamic),
+                             H100Pool("static", MigMode::kStatic)});
   }
 
   void Take(const Allocation& a) {

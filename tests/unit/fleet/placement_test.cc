@@ -15,29 +15,13 @@
 #include <vector>
 
 #include "fleetsim/core/random.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "testutil/fleets.h"
 
 namespace fleetsim {
 namespace {
 
-PoolSpec Pool(const std::string& template_name, std::int64_t nodes) {
-  static const Catalog catalog = BuiltinCatalog();
-  PoolSpec pool;
-  pool.name = template_name;
-  pool.node = *catalog.FindTemplate(template_name);
-  pool.gpu = *catalog.FindGpu(pool.node.gpu);
-  pool.nodes = nodes;
-  return pool;
-}
-
-FleetSpec Fleet(std::vector<PoolSpec> pools) {
-  FleetSpec fleet;
-  for (const PoolSpec& p : pools) {
-    fleet.gpus += p.gpus();
-  }
-  fleet.pools = std::move(pools);
-  return fleet;
-}
+using testing::CatalogPool;
+using testing::FleetOf;
 
 // GPUs first..last, inclusive.
 std::vector<GpuId> Range(GpuId first, GpuId last) {
@@ -73,7 +57,7 @@ struct Placed {
 // --- FreeCapacityIndex ---------------------------------------------------------------------------
 
 TEST(FreeCapacityIndexTest, StartsAllFreeAndOrdersDomainsFewestFreeFirst) {
-  Placed p(Fleet({Pool("hgx-h100", 3)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
   for (std::uint32_t d = 0; d < 3; ++d) {
     EXPECT_EQ(p.index.FreeIn(d), 8);
   }
@@ -93,7 +77,7 @@ TEST(FreeCapacityIndexTest, StartsAllFreeAndOrdersDomainsFewestFreeFirst) {
 }
 
 TEST(FreeCapacityIndexTest, OneCallMayTouchSeveralDomainsAndTiesGoToTheLowestDomain) {
-  Placed p(Fleet({Pool("hgx-h100", 3)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
   p.Take({6, 7, 8, 9, 16, 17});  // 6 free in each domain
   EXPECT_EQ(p.index.DomainsWithAtLeast(6), (std::vector<std::uint32_t>{0, 1, 2}));
   p.Take({23});
@@ -101,7 +85,7 @@ TEST(FreeCapacityIndexTest, OneCallMayTouchSeveralDomainsAndTiesGoToTheLowestDom
 }
 
 TEST(FreeCapacityIndexDeathTest, MisuseIsChecked) {
-  Placed p(Fleet({Pool("hgx-h100", 2)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 2)}));
   p.Take({3});
   EXPECT_DEATH(p.Take({3}), "allocating a busy GPU");
   EXPECT_DEATH(p.Take({4, 4}), "allocating a busy GPU");
@@ -114,7 +98,7 @@ TEST(FreeCapacityIndexDeathTest, MisuseIsChecked) {
 // --- FindContiguousBlock -------------------------------------------------------------------------
 
 TEST(ContiguousBlockPlacementTest, AlignedAndUnalignedBlocksOnHgx) {
-  Placed p(Fleet({Pool("hgx-h100", 1)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 1)}));
   p.Take({0, 5, 6, 7});  // free: 1..4
   EXPECT_FALSE(p.Block(4, true));
   EXPECT_EQ(p.Block(4, false), Range(1, 4));
@@ -125,7 +109,7 @@ TEST(ContiguousBlockPlacementTest, AlignedAndUnalignedBlocksOnHgx) {
 }
 
 TEST(ContiguousBlockPlacementTest, BestFitPicksTheTightestDomainThatFits) {
-  Placed p(Fleet({Pool("hgx-h100", 3)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
   p.Take(Range(8, 11));  // domain 1: 4 free (12..15)
   p.Take({16, 17});      // domain 2: 6 free (18..23)
   EXPECT_EQ(p.Block(4, true), Range(12, 15));
@@ -137,7 +121,7 @@ TEST(ContiguousBlockPlacementTest, BestFitPicksTheTightestDomainThatFits) {
 }
 
 TEST(ContiguousBlockPlacementTest, BestFitMovesOnWhenTheTightestDomainHasNoBlock) {
-  Placed p(Fleet({Pool("hgx-h100", 3)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
   p.Take({8, 10, 12, 14});  // domain 1: 4 free, none adjacent
   p.Take({16, 17});         // domain 2: 6 free (18..23)
   EXPECT_EQ(p.Block(2, true), Range(18, 19));
@@ -148,7 +132,7 @@ TEST(ContiguousBlockPlacementTest, BestFitMovesOnWhenTheTightestDomainHasNoBlock
 }
 
 TEST(ContiguousBlockPlacementTest, BlocksNeverCrossDomainsOnNvlPairs) {
-  Placed p(Fleet({Pool("h100-nvl-pairs", 1)}));
+  Placed p(FleetOf({CatalogPool("h100-nvl-pairs", 1)}));
   p.Take({0, 3, 4, 7});  // free 1,2 and 5,6: adjacent ids, but each pair straddles two domains
   EXPECT_FALSE(p.Block(2, false));
   EXPECT_FALSE(p.Block(2, true));
@@ -159,7 +143,7 @@ TEST(ContiguousBlockPlacementTest, BlocksNeverCrossDomainsOnNvlPairs) {
 }
 
 TEST(ContiguousBlockPlacementTest, Nvl72BlocksAlignWithinTheirDomain) {
-  Placed p(Fleet({Pool("gb200-nvl72", 36)}));  // domains 0..71 and 72..143
+  Placed p(FleetOf({CatalogPool("gb200-nvl72", 36)}));  // domains 0..71 and 72..143
   p.Take({0});
   EXPECT_EQ(p.Block(16, true), Range(16, 31));
   EXPECT_EQ(p.Block(16, false), Range(1, 16));
@@ -172,7 +156,7 @@ TEST(ContiguousBlockPlacementTest, Nvl72BlocksAlignWithinTheirDomain) {
 }
 
 TEST(ContiguousBlockPlacementDeathTest, SizeMustBeAPowerOfTwo) {
-  Placed p(Fleet({Pool("hgx-h100", 1)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 1)}));
   EXPECT_DEATH(p.Block(3, true), "power of two");
   EXPECT_DEATH(p.Block(0, false), "power of two");
   EXPECT_DEATH(p.Block(-4, false), "power of two");
@@ -181,7 +165,7 @@ TEST(ContiguousBlockPlacementDeathTest, SizeMustBeAPowerOfTwo) {
 // --- FindTopologyAware ---------------------------------------------------------------------------
 
 TEST(TopologyAwarePlacementTest, OneDomainWhenPossibleTheTightest) {
-  Placed p(Fleet({Pool("hgx-h100", 2)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 2)}));
   p.Take(Range(0, 4));                   // domain 0: 5..7 free
   EXPECT_EQ(p.Spread(4), Range(8, 11));  // not 5..8, which spans two domains
   EXPECT_EQ(p.Spread(3), Range(5, 7));
@@ -189,7 +173,7 @@ TEST(TopologyAwarePlacementTest, OneDomainWhenPossibleTheTightest) {
 }
 
 TEST(TopologyAwarePlacementTest, SpansTheFewestDomainsAndFillsTheLastMostExactly) {
-  Placed p(Fleet({Pool("hgx-h100", 4)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 4)}));
   p.Take(Range(8, 12));   // domain 1: 3 free (13..15)
   p.Take(Range(16, 18));  // domain 2: 5 free (19..23)
   p.Take(Range(24, 29));  // domain 3: 2 free (30, 31)
@@ -206,7 +190,8 @@ TEST(TopologyAwarePlacementTest, SpansTheFewestDomainsAndFillsTheLastMostExactly
 
 TEST(TopologyAwarePlacementTest, MixedFleetPrefersTheDomainThatFitsTightest) {
   // GPUs 0..15 HGX (domains 0, 1), 16..87 NVL72 (domain 2), 88..95 NVL pairs (domains 3..6).
-  Placed p(Fleet({Pool("hgx-h100", 2), Pool("gb200-nvl72", 18), Pool("h100-nvl-pairs", 1)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 2), CatalogPool("gb200-nvl72", 18),
+                    CatalogPool("h100-nvl-pairs", 1)}));
   EXPECT_EQ(p.Spread(2), Range(88, 89));
   EXPECT_EQ(p.Spread(5), Range(0, 4));
   EXPECT_EQ(p.Spread(40), Range(16, 55));
@@ -221,7 +206,7 @@ TEST(TopologyAwarePlacementTest, MixedFleetPrefersTheDomainThatFitsTightest) {
 }
 
 TEST(TopologyAwarePlacementDeathTest, CountMustBePositive) {
-  Placed p(Fleet({Pool("hgx-h100", 1)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 1)}));
   EXPECT_DEATH(p.Spread(0), "at least one GPU");
 }
 
@@ -308,8 +293,8 @@ void ExpectIndexMatchesState(const Placed& p) {
 }
 
 TEST(PlacementPropertyTest, RandomAllocateReleaseKeepsIndexAndContracts) {
-  Placed p(Fleet({Pool("hgx-h100", 6), Pool("h100-nvl-pairs", 3), Pool("gb200-nvl72", 36),
-                  Pool("l40s-8", 1)}));
+  Placed p(FleetOf({CatalogPool("hgx-h100", 6), CatalogPool("h100-nvl-pairs", 3),
+                    CatalogPool("gb200-nvl72", 36), CatalogPool("l40s-8", 1)}));
   ASSERT_EQ(p.topology.domains(), 6 + 12 + 2 + 8);
   Rng rng(2024);
   std::vector<std::vector<GpuId>> live;

@@ -7,32 +7,16 @@
 
 #include <vector>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "testutil/fleets.h"
 
 namespace fleetsim {
 namespace {
 
-PoolSpec Pool(const std::string& template_name, std::int64_t nodes) {
-  static const Catalog catalog = BuiltinCatalog();
-  PoolSpec pool;
-  pool.name = template_name;
-  pool.node = *catalog.FindTemplate(template_name);
-  pool.gpu = *catalog.FindGpu(pool.node.gpu);
-  pool.nodes = nodes;
-  return pool;
-}
-
-FleetSpec Fleet(std::vector<PoolSpec> pools) {
-  FleetSpec fleet;
-  for (const PoolSpec& p : pools) {
-    fleet.gpus += p.gpus();
-  }
-  fleet.pools = std::move(pools);
-  return fleet;
-}
+using testing::CatalogPool;
+using testing::FleetOf;
 
 TEST(TopologyTest, HgxNodesAreOneDomainEach) {
-  const Topology t(Fleet({Pool("hgx-h100", 6)}));  // 4 nodes per rack: racks of 4 and 2
+  const Topology t(FleetOf({CatalogPool("hgx-h100", 6)}));  // 4 nodes per rack: racks of 4 and 2
   EXPECT_EQ(t.gpus(), 48);
   EXPECT_EQ(t.nodes(), 6);
   EXPECT_EQ(t.domains(), 6);
@@ -56,7 +40,7 @@ TEST(TopologyTest, HgxNodesAreOneDomainEach) {
 }
 
 TEST(TopologyTest, NvlPairsSplitANodeIntoDomainsOfTwo) {
-  const Topology t(Fleet({Pool("h100-nvl-pairs", 1)}));
+  const Topology t(FleetOf({CatalogPool("h100-nvl-pairs", 1)}));
   EXPECT_EQ(t.domains(), 4);
   EXPECT_EQ(t.LocalityOf(0, 1), Locality::kNvlink);
   EXPECT_EQ(t.LocalityOf(1, 2), Locality::kSameNode);
@@ -66,7 +50,7 @@ TEST(TopologyTest, NvlPairsSplitANodeIntoDomainsOfTwo) {
 }
 
 TEST(TopologyTest, Nvl72IsOneDomainAcrossEighteenTrays) {
-  const Topology t(Fleet({Pool("gb200-nvl72", 36)}));  // two racks
+  const Topology t(FleetOf({CatalogPool("gb200-nvl72", 36)}));  // two racks
   EXPECT_EQ(t.gpus(), 144);
   EXPECT_EQ(t.nodes(), 36);
   EXPECT_EQ(t.domains(), 2);
@@ -83,7 +67,8 @@ TEST(TopologyTest, Nvl72IsOneDomainAcrossEighteenTrays) {
 }
 
 TEST(TopologyTest, PoolsStartNewRacksAndNumberGpusInPoolOrder) {
-  const Topology t(Fleet({Pool("hgx-h100", 1), Pool("gb200-nvl72", 18), Pool("l40s-8", 1)}));
+  const Topology t(FleetOf(
+      {CatalogPool("hgx-h100", 1), CatalogPool("gb200-nvl72", 18), CatalogPool("l40s-8", 1)}));
   EXPECT_EQ(t.gpus(), 8 + 72 + 8);
   EXPECT_EQ(t.racks(), 3);
   EXPECT_EQ(t.RackOf(7), 0U);
@@ -103,7 +88,7 @@ TEST(TopologyTest, BareGpuCountIsOneNodeAndDomain) {
 }
 
 TEST(TopologyTest, GraphHasOneVertexPerElementAndTreeEdges) {
-  const Topology t(Fleet({Pool("hgx-h100", 2)}));
+  const Topology t(FleetOf({CatalogPool("hgx-h100", 2)}));
   // fabric + 1 rack + 2 nodes + 2 domains + 16 GPUs
   EXPECT_EQ(boost::num_vertices(t.graph()), 1U + 1 + 2 + 2 + 16);
   // rack-fabric, 2 node-rack, 16 GPU-node, 16 GPU-domain

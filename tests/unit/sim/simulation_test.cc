@@ -8,7 +8,7 @@
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "testutil/fleets.h"
 #include "testutil/workloads.h"
 
 namespace fleetsim {
@@ -175,21 +175,10 @@ TEST(SimulationTest, RunUntilObservesTheFleetUntilTheStopTimeEvenWhenIdle) {
 }
 
 TEST(SimulationTest, StaticMigGpusAreNeverGivenWholeAndAdmissionCountsOnlyWholeGpus) {
-  const Catalog catalog = BuiltinCatalog();
-  FleetSpec fleet;
-  for (const char* name : {"plain", "mig"}) {
-    PoolSpec pool;
-    pool.name = name;
-    pool.node = *catalog.FindTemplate("hgx-h100");
-    pool.gpu = *catalog.FindGpu("H100-SXM");
-    pool.nodes = 1;
-    if (pool.name == "mig") {
-      pool.mig = MigMode::kStatic;
-      pool.mig_layout = {{"3g.40gb", 2}};
-    }
-    fleet.gpus += pool.gpus();
-    fleet.pools.push_back(pool);
-  }
+  PoolSpec mig = testing::CatalogPool("hgx-h100", 1, "mig");
+  mig.mig = MigMode::kStatic;
+  mig.mig_layout = {{"3g.40gb", 2}};
+  const FleetSpec fleet = testing::FleetOf({testing::CatalogPool("hgx-h100", 1, "plain"), mig});
   Workload w;
   AddJob(w, "a", 0, 8, 10);
   AddJob(w, "b", 0, 8, 10);
