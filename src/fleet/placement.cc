@@ -22,10 +22,8 @@ FreeCapacityIndex::FreeCapacityIndex(const Topology& topology)
   }
 }
 
-void FreeCapacityIndex::Allocate(AllocationState& state, std::span<const GpuId> gpus) {
-  FLEETSIM_CHECK(state.capacity() == topology_.gpus(), "allocation state is for another fleet");
-  state.Allocate(gpus);  // checks every GPU is valid, free and listed once
-  // One index update per run of GPUs in the same domain (a block is a single run).
+// One index update per run of GPUs in the same domain (a block is a single run).
+void FreeCapacityIndex::AdjustByRuns(std::span<const GpuId> gpus, std::int64_t sign) {
   std::size_t i = 0;
   while (i < gpus.size()) {
     const std::uint32_t domain = topology_.DomainOf(gpus[i]);
@@ -33,22 +31,20 @@ void FreeCapacityIndex::Allocate(AllocationState& state, std::span<const GpuId> 
     for (; i < gpus.size() && topology_.DomainOf(gpus[i]) == domain; ++i) {
       ++run;
     }
-    Adjust(domain, -run);
+    Adjust(domain, sign * run);
   }
+}
+
+void FreeCapacityIndex::Allocate(AllocationState& state, std::span<const GpuId> gpus) {
+  FLEETSIM_CHECK(state.capacity() == topology_.gpus(), "allocation state is for another fleet");
+  state.Allocate(gpus);  // checks every GPU is valid, free and listed once
+  AdjustByRuns(gpus, -1);
 }
 
 void FreeCapacityIndex::Release(AllocationState& state, std::span<const GpuId> gpus) {
   FLEETSIM_CHECK(state.capacity() == topology_.gpus(), "allocation state is for another fleet");
   state.Release(gpus);  // checks every GPU is valid and busy
-  std::size_t i = 0;
-  while (i < gpus.size()) {
-    const std::uint32_t domain = topology_.DomainOf(gpus[i]);
-    std::int64_t run = 0;
-    for (; i < gpus.size() && topology_.DomainOf(gpus[i]) == domain; ++i) {
-      ++run;
-    }
-    Adjust(domain, run);
-  }
+  AdjustByRuns(gpus, +1);
 }
 
 std::vector<std::uint32_t> FreeCapacityIndex::DomainsWithAtLeast(std::int64_t count) const {

@@ -41,6 +41,8 @@ class FreeCapacityIndex {
 
  private:
   void Adjust(std::uint32_t domain, std::int64_t delta);
+  // Adjusts each domain by sign x (how many of `gpus` it holds), one update per run.
+  void AdjustByRuns(std::span<const GpuId> gpus, std::int64_t sign);
 
   const Topology& topology_;
   std::vector<std::int64_t> free_;                            // by domain
