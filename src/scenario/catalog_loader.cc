@@ -14,8 +14,8 @@
 #include <set>
 
 #include "fleetsim/core/check.h"
-#include "scenario/json_checker.h"
-#include "scenario/json_text.h"
+#include "json/json_checker.h"
+#include "json/json_text.h"
 
 namespace fleetsim::generated {
 const char* BuiltinCatalogJson();

@@ -7,7 +7,7 @@
 
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet_spec.h"
-#include "scenario/json_checker.h"
+#include "json/json_checker.h"
 
 namespace fleetsim {
 

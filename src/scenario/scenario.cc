@@ -12,8 +12,8 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/scenario/catalog_loader.h"
 #include "scenario/fleet_parser.h"
-#include "scenario/json_checker.h"
-#include "scenario/json_text.h"
+#include "json/json_checker.h"
+#include "json/json_text.h"
 
 namespace fleetsim {
 

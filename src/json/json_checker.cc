@@ -1,5 +1,5 @@
 // Typed, range-checked JSON reads that collect diagnostics.
-#include "scenario/json_checker.h"
+#include "json/json_checker.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // Reading files and parsing JSON with located error messages.
-#include "scenario/json_text.h"
+#include "json/json_text.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
 // Reading input files and parsing JSON text with messages users can act on: "path: cannot read:
-// <reason>" and "path:line:col: invalid JSON: <what>". Shared by the scenario and catalog
-// loaders; private to the scenario module.
+// <reason>" and "path:line:col: invalid JSON: <what>". Shared by the scenario, catalog and
+// trace readers; internal to the fleetsim libraries.
 #pragma once
 
 #include <nlohmann/json.hpp>

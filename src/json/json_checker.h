@@ -1,6 +1,7 @@
 // JsonChecker: typed, range-checked reads from a parsed JSON document that record every problem
-// as a Diagnostic at its JSON pointer instead of stopping at the first. Used by the scenario
-// loader; private to the scenario module. Thread-compatible.
+// as a Diagnostic at its JSON pointer instead of stopping at the first. Used by the scenario and
+// catalog loaders and the JSON Lines trace reader; internal to the fleetsim libraries.
+// Thread-compatible.
 #pragma once
 
 #include <cstdint>

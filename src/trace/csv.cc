@@ -1,0 +1,95 @@
+// CSV splitting and quoting.
+#include "trace/csv.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "fleetsim/core/diagnostics.h"
+
+namespace fleetsim {
+
+std::string SplitCsv(std::string_view line, std::vector<std::string>& fields, char delimiter) {
+  fields.clear();
+  std::size_t i = 0;
+  while (true) {
+    std::string& field = fields.emplace_back();
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      while (true) {
+        if (i >= line.size()) {
+          return fmt::format("field {} has an opening quote but no closing quote", fields.size());
+        }
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            field.push_back('"');
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field.push_back(line[i++]);
+      }
+      if (i < line.size() && line[i] != delimiter) {
+        return fmt::format("field {} has text after its closing quote", fields.size());
+      }
+    } else {
+      const std::size_t end = std::min(line.find(delimiter, i), line.size());
+      field.assign(line.substr(i, end - i));
+      i = end;
+    }
+    if (i >= line.size()) {
+      return "";
+    }
+    ++i;  // the delimiter
+  }
+}
+
+std::string QuoteCsv(std::string_view field, char delimiter) {
+  const bool needs_quotes =
+      field.find_first_of(std::string{delimiter, '"', '\n', '\r'}) != std::string_view::npos ||
+      (!field.empty() && (field.front() == ' ' || field.back() == ' '));
+  if (!needs_quotes) {
+    return std::string(field);
+  }
+  std::string out = "\"";
+  for (const char c : field) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  out += '"';
+  return out;
+}
+
+bool IsBlank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
+
+CsvHeader::CsvHeader(std::vector<std::string> names) : names_(std::move(names)) {}
+
+std::optional<std::size_t> CsvHeader::Find(std::string_view name) const {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  if (it == names_.end()) {
+    return std::nullopt;
+  }
+  return static_cast<std::size_t>(it - names_.begin());
+}
+
+std::string CsvHeader::Missing(const std::vector<std::string>& required) const {
+  std::vector<std::string> missing;
+  for (const std::string& name : required) {
+    if (!Find(name)) {
+      missing.push_back(name);
+    }
+  }
+  if (missing.empty()) {
+    return "";
+  }
+  return fmt::format("expected a header with the column{} {}, found columns {}",
+                     missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedList(names_));
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,43 @@
+// CSV rows and headers for the trace readers. SplitCsv follows RFC 4180 on one line: fields
+// separated by a delimiter, optionally in double quotes with "" for a quote (a quoted field
+// cannot span lines). CsvHeader finds columns by name. Internal to the trace readers.
+// Value types; thread-compatible.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fleetsim {
+
+// Splits `line` into `fields` (reusing their storage). Returns "" or what is wrong (an
+// unterminated quote, text after a closing quote).
+std::string SplitCsv(std::string_view line, std::vector<std::string>& fields,
+                     char delimiter = ',');
+
+// Quotes a field for writing when it contains the delimiter, a quote, or leading/trailing
+// spaces; otherwise returns it as is.
+std::string QuoteCsv(std::string_view field, char delimiter = ',');
+
+// Whether a line holds nothing but spaces and tabs (blank lines are skipped by readers).
+bool IsBlank(std::string_view line);
+
+class CsvHeader {
+ public:
+  CsvHeader() = default;
+  explicit CsvHeader(std::vector<std::string> names);
+
+  std::size_t size() const { return names_.size(); }
+  const std::vector<std::string>& names() const { return names_; }
+  std::optional<std::size_t> Find(std::string_view name) const;
+  // "" when every name in `required` is present, else a message listing the missing ones and
+  // the columns found.
+  std::string Missing(const std::vector<std::string>& required) const;
+
+ private:
+  std::vector<std::string> names_;
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,34 @@
+// LineReader: reads a text file one line at a time with its 1-based line number, the same way
+// whatever wrote it: a UTF-8 byte-order mark at the start is dropped, "\r\n" and "\n" endings
+// both end a line, and a last line without a newline is still a line. Internal to the trace
+// readers. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+namespace fleetsim {
+
+class LineReader {
+ public:
+  // Opens `path`; ok() tells whether that worked, error() why not ("path: cannot read: ...").
+  explicit LineReader(const std::string& path);
+
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  const std::string& path() const { return path_; }
+
+  // Reads the next line into `line` (without its ending); false at the end of the file.
+  bool Next(std::string& line);
+  // The line number of the line last returned (0 before the first).
+  std::int64_t line_number() const { return line_number_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  std::string error_;
+  std::int64_t line_number_ = 0;
+};
+
+}  // namespace fleetsim
