@@ -23,6 +23,9 @@
 #include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
+#include "fleetsim/trace/formats.h"
+#include "fleetsim/trace/import.h"
+#include "fleetsim/trace/native.h"
 
 namespace fleetsim::cli {
 
@@ -35,6 +38,15 @@ struct RunArgs {
   std::string out_dir;
   bool strict = false;
   bool timing = false;
+};
+
+struct ImportArgs {
+  std::string from;
+  std::string input;
+  std::string output;
+  std::string to;  // "jsonl" or "csv"; "" = from the output's extension
+  std::vector<std::string> options;  // "name=value"
+  std::string on_bad_row = "fail";
 };
 
 struct ValidateArgs {
@@ -94,9 +106,33 @@ class Cli {
     fleet_cmd->add_option("scenario", fleet_file, "Scenario file (JSON)")->required();
     fleet_cmd->add_flag("--strict", fleet_strict, "Treat unknown keys as errors");
 
-    CLI::App* list_cmd = app.add_subcommand("list", "List policies and the catalog");
+    ImportArgs import;
+    CLI::App* import_cmd =
+        app.add_subcommand("import", "Convert a trace to the native JSON Lines or CSV format");
+    import_cmd->add_option("--from", import.from, "Input format (see 'fleetsim list trace-formats')")
+        ->required();
+    import_cmd->add_option("input", import.input, "Trace file to read")->required();
+    import_cmd->add_option("-o,--out", import.output, "Output file; '-' writes to stdout")
+        ->required();
+    import_cmd->add_option("--to", import.to,
+                           "Output format: jsonl or csv (default: csv for a .csv output, "
+                           "else jsonl)")
+        ->check(CLI::IsMember({"jsonl", "csv"}));
+    import_cmd->add_option("--option", import.options,
+                           "A format option NAME=VALUE (repeatable; see 'fleetsim list "
+                           "trace-formats')");
+    import_cmd
+        ->add_option("--on-bad-row", import.on_bad_row,
+                     "fail (default): stop at the first unreadable row; skip: leave bad rows "
+                     "out and report how many and why")
+        ->check(CLI::IsMember({"fail", "skip"}));
+
+    CLI::App* list_cmd =
+        app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
     CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
+    CLI::App* list_formats =
+        list_cmd->add_subcommand("trace-formats", "Trace formats and their options");
     CLI::App* list_gpus = list_cmd->add_subcommand("gpus", "GPU models in the catalog");
     CLI::App* list_templates =
         list_cmd->add_subcommand("node-templates", "Node templates in the catalog");
@@ -117,6 +153,9 @@ class Cli {
     if (list_policies->parsed()) {
       return ListPolicies();
     }
+    if (list_formats->parsed()) {
+      return ListTraceFormats();
+    }
     const std::optional<Catalog> catalog = LoadCatalog(catalog_file);
     if (!catalog) {
       return ToInt(ExitStatus::kInvalidInput);
@@ -130,6 +169,9 @@ class Cli {
     }
     if (fleet_cmd->parsed()) {
       return DescribeFleet(fleet_file, fleet_strict);
+    }
+    if (import_cmd->parsed()) {
+      return Import(import);
     }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
@@ -164,6 +206,9 @@ class Cli {
         continue;
       }
       fmt::print(err_, "{}", result.diagnostics.Format(file));
+      for (const std::string& note : result.notes) {
+        fmt::print(err_, "{}\n", note);
+      }
       if (!result.scenario) {
         ok = false;
         continue;
@@ -316,6 +361,88 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     fmt::print(out_, "{}", MigProfileTable(*gpu));
+    return ToInt(ExitStatus::kOk);
+  }
+
+  // Splits "name=value" options; nullopt after printing the problem.
+  std::optional<std::map<std::string, std::string>> ParseOptionArgs(
+      const std::vector<std::string>& args) {
+    std::map<std::string, std::string> options;
+    for (const std::string& arg : args) {
+      const std::size_t eq = arg.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        fmt::print(err_, "fleetsim: --option: expected NAME=VALUE, found '{}'\n", arg);
+        return std::nullopt;
+      }
+      options[arg.substr(0, eq)] = arg.substr(eq + 1);
+    }
+    return options;
+  }
+
+  static std::string OutputFormat(const ImportArgs& args) {
+    if (!args.to.empty()) {
+      return args.to;
+    }
+    const bool csv = args.output.size() >= 4 &&
+                     args.output.compare(args.output.size() - 4, 4, ".csv") == 0;
+    return csv ? "csv" : "jsonl";
+  }
+
+  int Import(const ImportArgs& args) {
+    const TraceFormat* format = FindTraceFormat(args.from);
+    if (format == nullptr) {
+      fmt::print(err_, "fleetsim: unknown trace format '{}'{} (formats: {})\n", args.from,
+                 DidYouMean(args.from, TraceFormatNames()), QuotedList(TraceFormatNames()));
+      return ToInt(ExitStatus::kUsage);
+    }
+    const auto given = ParseOptionArgs(args.options);
+    TraceOptionValues options;
+    if (!given) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    if (const std::string error = ResolveTraceOptions(*format, *given, options); !error.empty()) {
+      fmt::print(err_, "fleetsim: {}\n", error);
+      return ToInt(ExitStatus::kUsage);
+    }
+    const TraceReadOptions read_options{.on_bad_row = *ParseBadRowPolicy(args.on_bad_row),
+                                        .catalog = catalog_};
+    const bool to_stdout = args.output == "-";
+    std::optional<StagedFile> file;
+    if (!to_stdout) {
+      file.emplace(args.output);
+      if (!file->ok()) {
+        fmt::print(err_, "fleetsim: cannot write the output: {}\n", file->error());
+        return ToInt(ExitStatus::kOutputError);
+      }
+    }
+    std::ostream& sink = to_stdout ? out_ : file->stream();
+    const std::unique_ptr<JobWriter> writer = MakeJobWriter(OutputFormat(args), sink);
+    const TraceReport report = ConvertTrace(*format, args.input, options, read_options, *writer);
+    if (!report.ok()) {
+      fmt::print(err_, "{}\n", report.error);
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (file) {
+      if (const std::string error = file->Commit(); !error.empty()) {
+        fmt::print(err_, "fleetsim: cannot write the output: {}\n", error);
+        return ToInt(ExitStatus::kOutputError);
+      }
+    }
+    std::ostream& summary = to_stdout ? err_ : out_;
+    for (const std::string& line : report.SummaryLines()) {
+      fmt::print(summary, "{}\n", line);
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  int ListTraceFormats() {
+    for (const TraceFormat& format : TraceFormats()) {
+      fmt::print(out_, "{}\n    {}\n", format.name, format.summary);
+      for (const TraceOptionSpec& option : format.options) {
+        fmt::print(out_, "    - {} (default '{}'): {}\n", option.name, option.default_value,
+                   option.doc);
+      }
+    }
     return ToInt(ExitStatus::kOk);
   }
 

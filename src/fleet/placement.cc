@@ -1,7 +1,8 @@
 // Whole-GPU placement over a Topology and an AllocationState: the per-domain free-capacity index,
 // contiguous blocks inside one NVLink domain (best fit), and topology-aware sets that span as few
 // domains as possible. Candidate domains are walked lazily from the index's (free, domain) order,
-// so a decision costs O(log domains) plus a scan of the few domains it looks into.
+// so a decision costs O(log domains) plus a scan of the few domains it looks into. A filtered
+// topology-aware search that finds no single allowed domain walks every allowed domain.
 #include "fleetsim/fleet/placement.h"
 
 #include <algorithm>
@@ -166,10 +167,21 @@ std::optional<std::vector<GpuId>> FindContiguousBlock(const Topology& topology,
                                                       const AllocationState& state,
                                                       const FreeCapacityIndex& index,
                                                       const BlockRequest& request) {
+  return FindContiguousBlock(topology, state, index, request, {});
+}
+
+std::optional<std::vector<GpuId>> FindContiguousBlock(const Topology& topology,
+                                                      const AllocationState& state,
+                                                      const FreeCapacityIndex& index,
+                                                      const BlockRequest& request,
+                                                      const DomainFilter& allowed) {
   FLEETSIM_CHECK(request.size >= 1 && std::has_single_bit(static_cast<std::uint64_t>(request.size)),
                  "block size must be a power of two");
   const ByFree& by_free = index.by_free();
   for (auto it = by_free.lower_bound({request.size, 0}); it != by_free.end(); ++it) {
+    if (allowed && !allowed(it->second)) {
+      continue;
+    }
     if (auto block = BlockInDomain(topology.DomainGpus(it->second), state, request)) {
       return block;
     }
@@ -196,12 +208,87 @@ std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
   return picked;
 }
 
+namespace {
+
+// SpanDomains over an explicit candidate list: `domains` holds (free, domain) of the allowed
+// domains with free GPUs, sorted most free first (ties: lowest number), and together they hold at
+// least `count` free GPUs.
+std::vector<GpuId> SpanCandidates(
+    const Topology& topology, const AllocationState& state,
+    const std::vector<std::pair<std::int64_t, std::uint32_t>>& domains, std::int64_t count) {
+  std::vector<GpuId> picked;
+  picked.reserve(static_cast<std::size_t>(count));
+  std::int64_t remaining = count;
+  for (std::size_t i = 0; remaining > 0; ++i) {
+    FLEETSIM_CHECK(i < domains.size(), "allowed domains hold fewer free GPUs than counted");
+    if (domains[i].first < remaining) {
+      TakeLowestFree(topology.DomainGpus(domains[i].second), state, domains[i].first, picked);
+      remaining -= domains[i].first;
+      continue;
+    }
+    // The rest fits in one untaken domain: the one it fills most exactly.
+    std::size_t best = i;
+    for (std::size_t j = i + 1; j < domains.size() && domains[j].first >= remaining; ++j) {
+      if (domains[j].first < domains[best].first ||
+          (domains[j].first == domains[best].first && domains[j].second < domains[best].second)) {
+        best = j;
+      }
+    }
+    TakeLowestFree(topology.DomainGpus(domains[best].second), state, remaining, picked);
+    remaining = 0;
+  }
+  std::sort(picked.begin(), picked.end());
+  return picked;
+}
+
+}  // namespace
+
+std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
+                                                    const AllocationState& state,
+                                                    const FreeCapacityIndex& index,
+                                                    std::int64_t count,
+                                                    const DomainFilter& allowed) {
+  if (!allowed) {
+    return FindTopologyAware(topology, state, index, count);
+  }
+  FLEETSIM_CHECK(count >= 1, "a placement needs at least one GPU");
+  const ByFree& by_free = index.by_free();
+  for (auto it = by_free.lower_bound({count, 0}); it != by_free.end(); ++it) {
+    if (allowed(it->second)) {  // the tightest allowed domain that holds them all
+      std::vector<GpuId> picked;
+      picked.reserve(static_cast<std::size_t>(count));
+      TakeLowestFree(topology.DomainGpus(it->second), state, count, picked);
+      return picked;
+    }
+  }
+  std::vector<std::pair<std::int64_t, std::uint32_t>> domains;
+  std::int64_t free = 0;
+  for (auto it = by_free.lower_bound({1, 0}); it != by_free.end(); ++it) {
+    if (allowed(it->second)) {
+      domains.push_back(*it);
+      free += it->first;
+    }
+  }
+  if (free < count) {
+    return std::nullopt;
+  }
+  std::sort(domains.begin(), domains.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  return SpanCandidates(topology, state, domains, count);
+}
+
 std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb) {
+  return FindFractionalBestFit(state, milli, memory_gb, {});
+}
+
+std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb,
+                                           const GpuFilter& allowed) {
   std::optional<GpuId> best;
   int best_free = 0;
   for (GpuId gpu = 0; gpu < state.gpus(); ++gpu) {
     const int free = state.FreeMilli(gpu);
-    if (free < milli || state.FreeGpuMemoryGb(gpu) < memory_gb) {
+    if (free < milli || state.FreeGpuMemoryGb(gpu) < memory_gb || (allowed && !allowed(gpu))) {
       continue;
     }
     if (!best || free < best_free) {
@@ -250,9 +337,17 @@ std::optional<MigSlot> SlotOn(const FleetState& state, GpuId gpu, const std::str
 }  // namespace
 
 std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name) {
+  return FindMigSlot(state, profile_name, {});
+}
+
+std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name,
+                                   const GpuFilter& allowed) {
   std::optional<MigSlot> best;
   MigTier best_tier = MigTier::kIdleDynamic;
   for (GpuId gpu = 0; gpu < state.gpus(); ++gpu) {
+    if (allowed && !allowed(gpu)) {
+      continue;
+    }
     MigTier tier = MigTier::kIdleDynamic;
     const std::optional<MigSlot> slot = SlotOn(state, gpu, profile_name, tier);
     if (!slot || (best && tier >= best_tier)) {

@@ -23,13 +23,25 @@ void JobLog::OnRunStarted(const RunStarted& event) {
   rows_.clear();
   rows_.reserve(event.jobs.size());
   for (const JobRequest& request : event.jobs) {
-    JobRecordRow row;
+    JobRecordRow& row = rows_.emplace_back();
     row.id = request.id;
+    row.tenant = request.tenant;
+    row.priority_class = request.priority_class;
+    row.priority = request.priority;
+    row.kind = request.kind;
     row.submit = request.submit;
     row.gpus = request.gpus;
-    row.priority = request.priority;
-    rows_.push_back(std::move(row));
+    row.max_gpus = request.MaxGpus();
+    row.sharing = request.sharing;
+    row.cpu_milli = request.cpu_milli;
+    row.memory_mib = request.memory_mib;
   }
+}
+
+std::vector<JobRecordRow> JobLog::TakeRows() {
+  std::vector<JobRecordRow> rows = std::move(rows_);
+  rows_.clear();
+  return rows;
 }
 
 void JobLog::OnJobSubmitted(const JobSubmitted& event) {
@@ -41,7 +53,10 @@ void JobLog::OnJobStarted(const JobStarted& event) {
   row.started = true;
   row.start = event.time;
   row.state = FinalState::kRunning;
-  row.gpu_ids.assign(event.gpus.begin(), event.gpus.end());
+  row.gpus_allocated = static_cast<std::int64_t>(event.summary.gpus.size());
+  row.gpu_share = event.summary.gpu_share;
+  row.domains = event.summary.domains;
+  row.gpu_models = event.summary.gpu_models;
 }
 
 void JobLog::OnJobFinished(const JobFinished& event) {

@@ -16,7 +16,8 @@ void RunMetrics::OnRunStarted(const RunStarted& event) {
   acc_ = {};
   summary_.fleet_gpus = event.fleet_gpus;
   summary_.jobs_total = static_cast<std::int64_t>(event.jobs.size());
-  acc_.running_gpus.assign(event.jobs.size(), 0);
+  acc_.running_share.assign(event.jobs.size(), 0);
+  acc_.running.assign(event.jobs.size(), false);
   acc_.running_since.assign(event.jobs.size(), 0);
 }
 
@@ -30,14 +31,15 @@ void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
 
 void RunMetrics::OnJobStarted(const JobStarted& event) {
   acc_.waits.push_back(event.time - event.request.submit);
-  acc_.running_gpus[event.job] = event.request.gpus;
+  acc_.running_share[event.job] = event.summary.gpu_share;
+  acc_.running[event.job] = true;
   acc_.running_since[event.job] = event.time;
 }
 
 void RunMetrics::OnJobFinished(const JobFinished& event) {
-  acc_.allocated_gpu_ms +=
-      acc_.running_gpus[event.job] * (event.time - acc_.running_since[event.job]);
-  acc_.running_gpus[event.job] = 0;
+  acc_.allocated_gpu_ms += acc_.running_share[event.job] *
+                           static_cast<double>(event.time - acc_.running_since[event.job]);
+  acc_.running[event.job] = false;
   ++summary_.jobs_completed;
   acc_.last_completion = std::max(acc_.last_completion, event.time);
 }
@@ -47,10 +49,11 @@ void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_r
 void RunMetrics::OnRunEnded(const RunEnded& event) {
   MetricsSummary& s = summary_;
   s.window_end = std::max(event.time, s.window_start);
-  std::int64_t allocated = acc_.allocated_gpu_ms;
-  for (std::size_t job = 0; job < acc_.running_gpus.size(); ++job) {
-    if (acc_.running_gpus[job] > 0) {
-      allocated += acc_.running_gpus[job] * (event.time - acc_.running_since[job]);
+  double allocated = acc_.allocated_gpu_ms;
+  for (std::size_t job = 0; job < acc_.running.size(); ++job) {
+    if (acc_.running[job]) {
+      allocated +=
+          acc_.running_share[job] * static_cast<double>(event.time - acc_.running_since[job]);
       ++s.jobs_running_at_end;
     }
   }
@@ -58,10 +61,9 @@ void RunMetrics::OnRunEnded(const RunEnded& event) {
   s.jobs_queued_at_end =
       acc_.submitted - s.jobs_completed - s.jobs_rejected - s.jobs_running_at_end;
   const std::int64_t available = s.fleet_gpus * (s.window_end - s.window_start);
-  s.allocated_gpu_hours = static_cast<double>(allocated) / kMillisPerHour;
+  s.allocated_gpu_hours = allocated / kMillisPerHour;
   s.available_gpu_hours = static_cast<double>(available) / kMillisPerHour;
-  s.utilization =
-      available > 0 ? static_cast<double>(allocated) / static_cast<double>(available) : 0;
+  s.utilization = available > 0 ? allocated / static_cast<double>(available) : 0;
   if (!acc_.waits.empty()) {
     const double total_ms =
         std::accumulate(acc_.waits.begin(), acc_.waits.end(), 0.0,

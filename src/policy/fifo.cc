@@ -1,7 +1,7 @@
 // fifo: strict first-in, first-out with head-of-line blocking. Jobs start in submission order,
-// each on the lowest-numbered free GPUs; when the job at the head of the queue does not fit,
-// nothing behind it starts, however small. This is the baseline every other policy is compared
-// against.
+// each where the shared placement helper puts it (policy/placement_choice.h); when the job at the
+// head of the queue cannot be placed, nothing behind it starts, however small. This is the baseline
+// every other policy is compared against.
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
 
@@ -13,21 +13,12 @@ class FifoPolicy final : public Policy {
  public:
   std::vector<Decision> Decide(const ClusterView& view) override {
     std::vector<Decision> decisions;
-    std::int64_t free = view.fleet().free_count();
-    std::vector<GpuId> free_gpus;  // fetched once, then consumed from the front
-    std::size_t next_free = 0;
     for (const JobIndex job : view.queue()) {
-      const std::int64_t need = view.request(job).gpus;
-      if (need > free) {
+      std::optional<Allocation> placement = view.planner().Place(view.request(job));
+      if (!placement) {
         break;  // head-of-line blocking
       }
-      if (free_gpus.empty()) {
-        free_gpus = view.fleet().LowestFree(view.fleet().free_count());
-      }
-      const auto first = free_gpus.begin() + static_cast<std::ptrdiff_t>(next_free);
-      decisions.push_back(StartJob{job, std::vector<GpuId>(first, first + need)});
-      next_free += static_cast<std::size_t>(need);
-      free -= need;
+      decisions.push_back(StartJob{job, std::move(*placement)});
     }
     return decisions;
   }
@@ -37,7 +28,9 @@ class FifoPolicy final : public Policy {
 
 PolicyInfo FifoPolicyInfo() {
   return {.name = "fifo",
-          .summary = "Strict arrival order with head-of-line blocking; lowest-numbered free GPUs.",
+          .summary =
+              "Strict arrival order with head-of-line blocking; the shared placement helper "
+              "places each job.",
           .params = {},
           .make = [](const PolicyParams&) { return std::make_unique<FifoPolicy>(); }};
 }

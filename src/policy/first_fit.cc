@@ -1,6 +1,7 @@
 // first-fit: list scheduling without head-of-line blocking. The queue is scanned in submission
-// order and every job that fits in the free GPUs starts at once, even if an older, larger job is
-// still waiting (which may starve large jobs; backfill adds the reservation that prevents it).
+// order and every job the shared placement helper can place starts at once, even if an older,
+// larger job is still waiting (which may starve large jobs; backfill adds the reservation that
+// prevents it).
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
 
@@ -14,26 +15,15 @@ class FirstFitPolicy final : public Policy {
 
   std::vector<Decision> Decide(const ClusterView& view) override {
     std::vector<Decision> decisions;
-    std::int64_t free = view.fleet().free_count();
-    if (free == 0) {
-      return decisions;
-    }
-    const std::vector<GpuId> free_gpus = view.fleet().LowestFree(free);
-    std::size_t next_free = 0;
     std::int64_t examined = 0;
     for (const JobIndex job : view.queue()) {
-      if (free == 0 || (lookahead_ > 0 && examined == lookahead_)) {
+      if (lookahead_ > 0 && examined == lookahead_) {
         break;
       }
       ++examined;
-      const std::int64_t need = view.request(job).gpus;
-      if (need > free) {
-        continue;
+      if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+        decisions.push_back(StartJob{job, std::move(*placement)});
       }
-      const auto first = free_gpus.begin() + static_cast<std::ptrdiff_t>(next_free);
-      decisions.push_back(StartJob{job, std::vector<GpuId>(first, first + need)});
-      next_free += static_cast<std::size_t>(need);
-      free -= need;
     }
     return decisions;
   }
@@ -47,7 +37,7 @@ class FirstFitPolicy final : public Policy {
 PolicyInfo FirstFitPolicyInfo() {
   return {.name = "first-fit",
           .summary =
-              "Arrival order, but any queued job that fits starts now (no head-of-line "
+              "Arrival order, but any queued job that can be placed starts now (no head-of-line "
               "blocking, no reservation).",
           .params = {{.name = "lookahead",
                       .type = ParamType::kInt,

@@ -86,4 +86,34 @@ std::string MemorySink::Commit() {
   return {};
 }
 
+StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
+  const fs::path target(path_);
+  temporary_ = (target.parent_path() / ("." + target.filename().string() + ".tmp")).string();
+  out_.open(temporary_, std::ios::binary | std::ios::trunc);
+  if (!out_) {
+    error_ = fmt::format("{}: cannot create: {}", temporary_, std::strerror(errno));
+  }
+}
+
+StagedFile::~StagedFile() {
+  if (!committed_) {
+    out_.close();
+    std::error_code ignored;
+    fs::remove(temporary_, ignored);
+  }
+}
+
+std::string StagedFile::Commit() {
+  out_.close();
+  std::error_code ec;
+  if (!out_) {
+    error_ = fmt::format("{}: cannot write: {}", temporary_, std::strerror(errno));
+  } else if (fs::rename(temporary_, path_, ec); ec) {
+    error_ = fmt::format("{}: cannot rename into place: {}", path_, ec.message());
+  } else {
+    committed_ = true;
+  }
+  return error_;
+}
+
 }  // namespace fleetsim

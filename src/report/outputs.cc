@@ -71,8 +71,6 @@ ordered_json MetricsJson(const MetricsSummary& m) {
           {"makespan_s", m.makespan_s}};
 }
 
-std::string Seconds(SimTime t) { return fmt::format("{:.3f}", TimeToSeconds(t)); }
-
 std::string Hours(double seconds) { return fmt::format("{:.2f} h", seconds / 3600.0); }
 
 }  // namespace
@@ -104,13 +102,69 @@ std::string CsvField(const std::string& value) {
   return quoted + "\"";
 }
 
+namespace {
+
+using Appender = std::back_insert_iterator<std::string>;
+
+// Appends a CSV field, quoted as CsvField says, without building a temporary.
+void AppendCsvField(std::string& out, const std::string& value) {
+  if (value.find_first_of(",\"\r\n") == std::string::npos) {
+    out += value;
+  } else {
+    out += CsvField(value);
+  }
+}
+
+void AppendSeconds(std::string& out, SimTime t) {
+  fmt::format_to(Appender(out), "{:.3f}", TimeToSeconds(t));
+}
+
+// One jobs.csv row, field by field (see docs/outputs.md#jobscsv).
+void AppendJobRow(std::string& out, const JobRecordRow& row) {
+  AppendCsvField(out, row.id);
+  out += ',';
+  AppendCsvField(out, row.tenant);
+  out += ',';
+  AppendCsvField(out, row.priority_class);
+  fmt::format_to(Appender(out), ",{},{},", row.priority, JobKindName(row.kind));
+  AppendSeconds(out, row.submit);
+  out += ',';
+  if (row.started) {
+    AppendSeconds(out, row.start);
+  }
+  out += ',';
+  if (row.ended) {
+    AppendSeconds(out, row.end);
+  }
+  out += ',';
+  if (row.started) {
+    AppendSeconds(out, row.start - row.submit);
+  }
+  fmt::format_to(Appender(out), ",{},{},{},{},{},", row.gpus, row.max_gpus,
+                 GpuSharingName(row.sharing), row.cpu_milli, row.memory_mib);
+  if (row.started) {
+    fmt::format_to(Appender(out), "{},{},", row.gpus_allocated, row.gpu_share);
+    AppendCsvField(out, row.gpu_models);
+    fmt::format_to(Appender(out), ",{}", row.domains);
+  } else {
+    out += ",,,";
+  }
+  out += ',';
+  out += FinalStateName(row.state);
+  out += ',';
+  AppendCsvField(out, row.reason);
+  out += '\n';
+}
+
+}  // namespace
+
 std::string JobsCsv(const RunReport& report) {
-  std::string out = "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason\n";
+  std::string out =
+      "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
+      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,state,reason\n";
+  out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", CsvField(row.id), Seconds(row.submit),
-                       row.started ? Seconds(row.start) : "", row.ended ? Seconds(row.end) : "",
-                       row.started ? Seconds(row.start - row.submit) : "", row.gpus, row.priority,
-                       FinalStateName(row.state), CsvField(row.reason));
+    AppendJobRow(out, row);
   }
   return out;
 }

@@ -12,8 +12,10 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/scenario/catalog_loader.h"
 #include "scenario/fleet_parser.h"
+#include "scenario/workload_parser.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
+#include "trace/job_json.h"
 
 namespace fleetsim {
 
@@ -21,28 +23,11 @@ namespace {
 
 using nlohmann::json;
 
-constexpr IntRange kGpusRange{1, kMaxFleetGpus};
-constexpr IntRange kPriorityRange{1, 1'000'000};
-constexpr IntRange kJobCountRange{1, 10'000'000};
 constexpr RealRange kTimeRange{0, kMaxScenarioSeconds};
-constexpr RealRange kPositiveSecondsRange{0, kMaxScenarioSeconds, true};
 
 const std::vector<std::string> kTopKeys = {
-    "format_version", "name", "description", "seed", "fleet", "policy", "run", "jobs", "generator"};
-
-// Whether the generator would produce `id` ("<prefix><n as at least 6 digits>", 1 <= n <= jobs).
-bool IsGeneratedId(const std::string& id, const GeneratorSpec& spec) {
-  if (id.size() <= spec.id_prefix.size() ||
-      id.compare(0, spec.id_prefix.size(), spec.id_prefix) != 0) {
-    return false;
-  }
-  const std::string digits = id.substr(spec.id_prefix.size());
-  if (digits.size() > 12 || digits.find_first_not_of("0123456789") != std::string::npos) {
-    return false;
-  }
-  const std::int64_t n = std::stoll(digits);
-  return n >= 1 && n <= spec.jobs && fmt::format("{:06}", n) == digits;
-}
+    "format_version", "name",  "description", "seed",       "fleet",     "policy", "run",
+    "jobs",           "trace", "generator",   "generators", "transforms"};
 
 bool IsValidName(const std::string& name) {
   static const std::regex pattern("[A-Za-z0-9._-]+");
@@ -52,8 +37,12 @@ bool IsValidName(const std::string& name) {
 class ScenarioParser {
  public:
   ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, std::string source,
-                 Diagnostics& diagnostics)
-      : registry_(registry), catalog_(catalog), source_(std::move(source)), check_(diagnostics) {}
+                 Diagnostics& diagnostics, std::vector<std::string>& notes)
+      : registry_(registry),
+        catalog_(catalog),
+        source_(std::move(source)),
+        check_(diagnostics),
+        notes_(notes) {}
 
   Scenario Parse(const json& root) {
     Scenario s;
@@ -63,10 +52,14 @@ class ScenarioParser {
     ParsePolicy(root, s);
     ParseRun(root, s);
     ParseJobs(root, s);
-    ParseGenerator(root, s);
+    ParseTrace(root, s);
+    ParseGenerators(root, s);
+    s.transforms = ParseTransformsSection(root, check_);
     CheckIdsDistinct(s);
-    if (!root.contains("jobs") && !root.contains("generator")) {
-      check_.Error("", "a scenario needs 'jobs', 'generator' or both");
+    if (!root.contains("jobs") && !root.contains("trace") && !root.contains("generator") &&
+        !root.contains("generators")) {
+      check_.Error("", "a scenario needs at least one of 'jobs', 'trace', 'generator' and "
+                       "'generators'");
     }
     return s;
   }
@@ -105,7 +98,11 @@ class ScenarioParser {
       }
     }
     s.fleet = ParseFleetSection(*fleet, own ? *own : catalog_, check_);
+    own_catalog_ = std::move(own);
   }
+
+  // The catalog GPU-model names are checked against: the scenario's own, else the base one.
+  const Catalog& EffectiveCatalog() const { return own_catalog_ ? *own_catalog_ : catalog_; }
 
   // A scenario's own catalog file, relative to the scenario file, extending the base catalog.
   std::optional<Catalog> LoadOwnCatalog(const std::string& file) {
@@ -222,141 +219,134 @@ class ScenarioParser {
         check_.Error(path, fmt::format("expected a job object, found {}", Shown(item)));
         continue;
       }
-      check_.UnknownKeys(item, path, {"id", "submit_s", "gpus", "duration_s", "priority"});
-      const auto id = check_.String(item, path, "id", true);
-      const auto submit = check_.Real(item, path, "submit_s", kTimeRange, true);
-      const auto gpus = check_.Int(item, path, "gpus", kGpusRange, true);
-      const auto duration = check_.Real(item, path, "duration_s", kPositiveSecondsRange, true);
-      const auto priority = check_.Int(item, path, "priority", kPriorityRange, false);
-      if (id && !IsValidName(*id)) {
-        check_.Error(ChildPath(path, "id"),
-                     fmt::format("expected an id of letters, digits, '.', '_' or '-', found {}",
-                                 Shown(json(*id))));
-      }
-      if (duration && SecondsToTime(*duration) < 1) {
-        check_.Error(ChildPath(path, "duration_s"),
-                     fmt::format("expected a duration of at least 1 ms after rounding to the "
-                                 "millisecond, found {}",
-                                 Shown(item["duration_s"])));
-      }
-      Job job;
-      job.request.id = id.value_or("");
-      job.request.submit = SecondsToTime(submit.value_or(0));
-      job.request.gpus = gpus.value_or(1);
-      job.request.priority = priority.value_or(1);
-      job.truth.duration = SecondsToTime(duration.value_or(1));
-      s.listed_jobs.push_back(std::move(job));
+      s.listed_jobs.push_back(ParseJobObject(item, path, check_));
+      CheckGpuModelsKnown(s.listed_jobs.back(), path);
     }
   }
 
-  std::optional<WeightedValues> ParseWeighted(const json& parent, const std::string& parent_path,
-                                              const std::string& key, IntRange value_range,
-                                              bool required) {
-    const json* node = check_.Object(parent, parent_path, key, required);
-    if (node == nullptr) {
-      return std::nullopt;
+  // Listed jobs name GPU models the way traces do: each must be in the scenario's catalog.
+  void CheckGpuModelsKnown(const Job& job, const std::string& path) {
+    const std::vector<std::string>& models = job.request.gpu_models;
+    for (std::size_t k = 0; k < models.size(); ++k) {
+      if (EffectiveCatalog().FindGpu(models[k]) == nullptr) {
+        check_.Error(ChildPath(ChildPath(path, "gpu_models"), k),
+                     fmt::format("unknown GPU model '{}'{}", models[k],
+                                 DidYouMean(models[k], EffectiveCatalog().GpuNames())));
+      }
     }
-    const std::string path = ChildPath(parent_path, key);
-    check_.UnknownKeys(*node, path, {"values", "weights"});
-    const json* values = check_.Array(*node, path, "values", true);
-    const json* weights = check_.Array(*node, path, "weights", true);
-    if (values == nullptr || weights == nullptr) {
-      return std::nullopt;
-    }
-    if (values->empty() || values->size() != weights->size()) {
-      check_.Error(path, fmt::format("expected 'values' and 'weights' of the same non-zero "
-                                     "length, found {} and {}",
-                                     values->size(), weights->size()));
-      return std::nullopt;
-    }
-    WeightedValues out;
-    bool ok = true;
-    double total = 0;
-    for (std::size_t i = 0; i < values->size(); ++i) {
-      const auto v =
-          check_.IntValue((*values)[i], ChildPath(ChildPath(path, "values"), i), value_range);
-      const auto w =
-          check_.RealValue((*weights)[i], ChildPath(ChildPath(path, "weights"), i), {0, 1e12});
-      ok = ok && v && w;
-      out.values.push_back(v.value_or(0));
-      out.weights.push_back(w.value_or(0));
-      total += w.value_or(0);
-    }
-    if (ok && !(total > 0)) {
-      check_.Error(ChildPath(path, "weights"), "expected at least one weight > 0, found all 0");
-      ok = false;
-    }
-    return ok ? std::optional(out) : std::nullopt;
   }
 
-  void ParseGenerator(const json& root, Scenario& s) {
-    const json* gen = check_.Object(root, "", "generator", false);
-    if (gen == nullptr) {
+  void ParseTrace(const json& root, Scenario& s) {
+    const json* trace = check_.Object(root, "", "trace", false);
+    if (trace == nullptr) {
       return;
     }
-    const std::string path = "/generator";
-    check_.UnknownKeys(
-        *gen, path, {"jobs", "mean_interarrival_s", "duration_s", "gpus", "priority", "id_prefix"});
-    GeneratorSpec spec;
-    const auto jobs = check_.Int(*gen, path, "jobs", kJobCountRange, true);
-    const auto gap = check_.Real(*gen, path, "mean_interarrival_s", kPositiveSecondsRange, true);
-    const auto gpus = ParseWeighted(*gen, path, "gpus", kGpusRange, true);
-    const auto priority = ParseWeighted(*gen, path, "priority", kPriorityRange, false);
-    const auto prefix = check_.String(*gen, path, "id_prefix", false);
-    bool ok = jobs && gap && gpus;
-    if (const json* duration = check_.Object(*gen, path, "duration_s", true)) {
-      const std::string dpath = "/generator/duration_s";
-      check_.UnknownKeys(*duration, dpath, {"median", "sigma", "max"});
-      const auto median = check_.Real(*duration, dpath, "median", kPositiveSecondsRange, true);
-      const auto sigma = check_.Real(*duration, dpath, "sigma", {0, 10}, true);
-      const auto max = check_.Real(*duration, dpath, "max", kPositiveSecondsRange, false);
-      ok = ok && median && sigma;
-      spec.duration_median_s = median.value_or(1);
-      spec.duration_sigma = sigma.value_or(0);
-      spec.duration_max_s = max.value_or(0);
-    } else {
-      ok = false;
+    const std::string path = "/trace";
+    check_.UnknownKeys(*trace, path, {"format", "path", "options", "on_bad_row"});
+    const auto format_name = check_.String(*trace, path, "format", true);
+    const auto file = check_.String(*trace, path, "path", true);
+    const auto on_bad_row = check_.String(*trace, path, "on_bad_row", false);
+    const TraceFormat* format = format_name ? FindTraceFormat(*format_name) : nullptr;
+    if (format_name && format == nullptr) {
+      check_.Error("/trace/format",
+                   fmt::format("unknown trace format '{}'{} (formats: {})", *format_name,
+                               DidYouMean(*format_name, TraceFormatNames()),
+                               QuotedList(TraceFormatNames())));
     }
-    if (prefix && !IsValidName(*prefix)) {
-      check_.Error(
-          "/generator/id_prefix",
-          fmt::format("expected letters, digits, '.', '_' or '-', found {}", Shown(json(*prefix))));
-      ok = false;
+    const std::optional<BadRowPolicy> policy = ParseBadRowPolicy(on_bad_row.value_or("fail"));
+    if (!policy) {
+      check_.Error("/trace/on_bad_row",
+                   fmt::format("expected 'fail' or 'skip', found {}", Shown(json(*on_bad_row))));
     }
-    if (!ok) {
+    std::map<std::string, std::string> given;
+    if (const json* options = check_.Object(*trace, path, "options", false)) {
+      for (const auto& item : options->items()) {
+        if (item.value().is_string()) {
+          given[item.key()] = item.value().get<std::string>();
+        } else {
+          check_.Error(ChildPath("/trace/options", item.key()),
+                       fmt::format("expected the option's value as a string, found {}",
+                                   Shown(item.value())));
+        }
+      }
+    }
+    if (format == nullptr || !file || !policy) {
       return;
     }
-    spec.jobs = *jobs;
-    spec.mean_interarrival_s = *gap;
-    spec.gpus = *gpus;
-    spec.priority = priority.value_or(WeightedValues{{1}, {1.0}});
-    spec.id_prefix = prefix.value_or("g");
-    s.generator = spec;
+    TraceSource source{.format = format->name, .path = *file};
+    source.on_bad_row = *policy;
+    if (std::string error = ResolveTraceOptions(*format, given, source.options); !error.empty()) {
+      check_.Error("/trace/options", error);
+      return;
+    }
+    source.resolved_path = ResolveBesideScenario(*file);
+    source.report = ReadTrace(*format, source.resolved_path, source.options,
+                              {.on_bad_row = *policy, .catalog = &EffectiveCatalog()}, source.jobs);
+    if (!source.report.ok()) {
+      check_.Error("/trace", source.report.error);
+      return;
+    }
+    for (std::string& line : source.report.SummaryLines()) {
+      notes_.push_back(std::move(line));
+    }
+    s.trace = std::move(source);
+  }
+
+  // A path from the scenario file, taken relative to the scenario file's directory.
+  std::string ResolveBesideScenario(const std::string& file) const {
+    const std::filesystem::path given(file);
+    if (given.is_absolute()) {
+      return file;
+    }
+    return (std::filesystem::path(source_).parent_path() / given).lexically_normal().string();
+  }
+
+  void ParseGenerators(const json& root, Scenario& s) {
+    GeneratorBlocks blocks = ParseGeneratorSections(root, check_);
+    s.generator = std::move(blocks.generator);
+    s.generators = std::move(blocks.generators);
   }
 
   void CheckIdsDistinct(const Scenario& s) {
-    std::map<std::string, std::size_t> first_seen;
+    std::map<std::string, std::size_t> listed;
     for (std::size_t i = 0; i < s.listed_jobs.size(); ++i) {
       const std::string& id = s.listed_jobs[i].request.id;
       if (id.empty()) {
         continue;
       }
-      const auto [it, inserted] = first_seen.emplace(id, i);
+      const auto [it, inserted] = listed.emplace(id, i);
       if (!inserted) {
         check_.Error(
             ChildPath(ChildPath("/jobs", i), "id"),
             fmt::format("duplicate job id '{}' (first used at /jobs/{}/id)", id, it->second));
       }
     }
-    if (!s.generator) {
-      return;
+    const std::vector<Job> no_jobs;
+    const std::vector<Job>& traced = s.trace ? s.trace->jobs.jobs : no_jobs;
+    for (const Job& job : traced) {
+      if (const auto it = listed.find(job.request.id); it != listed.end()) {
+        check_.Error("/trace", fmt::format("trace job id '{}' collides with /jobs/{}/id",
+                                           job.request.id, it->second));
+        break;
+      }
     }
-    for (const auto& [id, index] : first_seen) {
-      if (IsGeneratedId(id, *s.generator)) {
-        check_.Error("/generator/id_prefix",
-                     fmt::format("generated id '{}' collides with /jobs/{}/id; choose another "
-                                 "id_prefix",
-                                 id, index));
+    CheckGeneratedIdsAgainstListed(s.generator, s.generators, s.listed_jobs, check_);
+    if (s.generator) {
+      CheckGeneratedIdsAgainstTrace(*s.generator, "/generator/id_prefix", traced);
+    }
+    for (std::size_t k = 0; k < s.generators.size(); ++k) {
+      CheckGeneratedIdsAgainstTrace(s.generators[k],
+                                    ChildPath(ChildPath("/generators", k), "id_prefix"), traced);
+    }
+  }
+
+  void CheckGeneratedIdsAgainstTrace(const GeneratorSpec& spec, const std::string& where,
+                                     const std::vector<Job>& traced) {
+    for (const Job& job : traced) {
+      if (IsGeneratedId(job.request.id, spec)) {
+        check_.Error(where, fmt::format("generated id '{}' collides with a job of the trace; "
+                                        "choose another id_prefix",
+                                        job.request.id));
         return;
       }
     }
@@ -369,8 +359,10 @@ class ScenarioParser {
 
   const PolicyRegistry& registry_;
   const Catalog& catalog_;
+  std::optional<Catalog> own_catalog_;  // the scenario's "fleet.catalog", when it has one
   std::string source_;
   JsonChecker check_;
+  std::vector<std::string>& notes_;
 };
 
 }  // namespace
@@ -389,7 +381,8 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   }
   const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
   const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
-  Scenario scenario = ScenarioParser(registry, catalog, source, result.diagnostics).Parse(root);
+  Scenario scenario =
+      ScenarioParser(registry, catalog, source, result.diagnostics, result.notes).Parse(root);
   if (options.strict) {
     result.diagnostics.PromoteWarnings();
   }
@@ -411,13 +404,34 @@ LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& regis
 }
 
 Workload BuildWorkload(const Scenario& scenario, std::uint64_t seed) {
-  Workload workload;
+  return BuildWorkloadWithNotes(scenario, seed).workload;
+}
+
+BuiltWorkload BuildWorkloadWithNotes(const Scenario& scenario, std::uint64_t seed) {
+  BuiltWorkload built;
+  Workload& workload = built.workload;
   workload.jobs = scenario.listed_jobs;
+  if (scenario.trace) {
+    const std::vector<Job>& traced = scenario.trace->jobs.jobs;
+    workload.jobs.insert(workload.jobs.end(), traced.begin(), traced.end());
+  }
+  const RandomStreams streams(seed, 0);
+  std::size_t block = 0;
   if (scenario.generator) {
-    GenerateJobs(*scenario.generator, RandomStreams(seed, 0), workload);
+    GenerateJobs(*scenario.generator, streams, workload, GeneratorStreamName(block++));
+  }
+  for (const GeneratorSpec& spec : scenario.generators) {
+    GenerateJobs(spec, streams, workload, GeneratorStreamName(block++));
+  }
+  for (std::size_t i = 0; i < scenario.transforms.size(); ++i) {
+    const TransformSpec& transform = scenario.transforms[i];
+    for (const std::string& note : ApplyTransform(transform, i, streams, workload).notes) {
+      built.notes.push_back(
+          fmt::format("/transforms/{} ({}): {}", i, TransformName(transform), note));
+    }
   }
   SortBySubmit(workload);
-  return workload;
+  return built;
 }
 
 std::string WorkloadFingerprint(const Workload& workload) {
@@ -431,6 +445,15 @@ std::string WorkloadFingerprint(const Workload& workload) {
   for (const Job& job : workload.jobs) {
     mix(fmt::format("{},{},{},{},{};", job.request.id, job.request.submit, job.request.gpus,
                     job.request.priority, job.truth.duration));
+    // Every other field, as its native JSON, for jobs that set any (so workloads of jobs with
+    // only the fields above keep the digest they had before the job model grew).
+    nlohmann::ordered_json rest = JobToJson(job);
+    for (const char* key : {"id", "submit_s", "gpus", "priority", "duration_s"}) {
+      rest.erase(key);
+    }
+    if (!rest.empty()) {
+      mix(rest.dump());
+    }
   }
   return fmt::format("fnv1a64:{:016x}", hash);
 }

@@ -1,8 +1,9 @@
 // Diagnostic log lines for engine events.
 #include "fleetsim/sim/log_observer.h"
 
-#include <fmt/ranges.h>
 #include <spdlog/logger.h>
+
+#include "fleetsim/policy/policy.h"
 
 namespace fleetsim {
 
@@ -17,8 +18,8 @@ void LogObserver::OnJobSubmitted(const JobSubmitted& event) {
 }
 
 void LogObserver::OnJobStarted(const JobStarted& event) {
-  logger_->debug("[{}] start {} on GPUs [{}]", FormatTime(event.time), event.request.id,
-                 fmt::join(event.gpus, ","));
+  logger_->debug("[{}] start {} on {}", FormatTime(event.time), event.request.id,
+                 DescribeAllocation(event.placement));
 }
 
 void LogObserver::OnJobFinished(const JobFinished& event) {

@@ -2,48 +2,31 @@
 #include "fleetsim/sim/simulation.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <unordered_set>
 
 #include "fleetsim/core/check.h"
+#include "sim/admission.h"
+#include "sim/placement_facts.h"
+#include "sim/start_check.h"
 
 namespace fleetsim {
 
-namespace {
-
-Allocation WholeGpus(std::span<const GpuId> gpus) {
-  Allocation allocation;
-  for (const GpuId gpu : gpus) {
-    allocation.gpus.push_back(Grant::Whole(gpu));
-  }
-  return allocation;
-}
-
-}  // namespace
-
 Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
-                       std::unique_ptr<Policy> policy, std::string policy_name)
-    : topology_(fleet),
-      fleet_state_(fleet, topology_),
-      whole_gpus_(fleet),
+                       std::unique_ptr<Policy> policy, std::string policy_name,
+                       const SimulationOptions& options)
+    : ledger_(fleet),
+      planner_(ledger_),
+      admission_(std::make_unique<Admission>(fleet, ledger_)),
+      speed_(options.reference_gpu.value_or(GpuModel{}), options.speed),
       policy_(std::move(policy)),
       policy_name_(std::move(policy_name)) {
-  // GPUs that can never be taken whole (static MIG layouts) are shown to policies as busy.
-  std::vector<GpuId> partitioned;
-  for (GpuId gpu = 0; gpu < fleet_state_.gpus(); ++gpu) {
-    if (!fleet_state_.CanTakeWhole(gpu)) {
-      partitioned.push_back(gpu);
-    }
-  }
-  whole_gpus_.Allocate(partitioned);
-  wholeable_gpus_ = whole_gpus_.free_count();
   FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
   for (const Job& job : workload.jobs) {
-    FLEETSIM_CHECK(job.truth.duration > 0, "job durations must be positive");
+    FLEETSIM_CHECK((job.truth.duration > 0) != (job.truth.work_gpu_hours > 0),
+                   "a job needs exactly one of a positive duration and positive work");
     FLEETSIM_CHECK(requests_.empty() || requests_.back().submit <= job.request.submit,
                    "the workload must be sorted by submit time (SortBySubmit)");
     requests_.push_back(job.request);
@@ -52,6 +35,8 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
   jobs_.resize(requests_.size());
   events_.Reserve(requests_.size() + 16);
 }
+
+Simulation::~Simulation() = default;
 
 void Simulation::AddObserver(SimulationObserver* observer) { observers_.push_back(observer); }
 
@@ -67,7 +52,8 @@ void Simulation::Begin() {
   for (JobIndex job = 0; job < requests_.size(); ++job) {
     events_.Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
   }
-  Publish(&SimulationObserver::OnRunStarted, RunStarted{now_, whole_gpus_.capacity(), requests_});
+  Publish(&SimulationObserver::OnRunStarted,
+          RunStarted{now_, ledger_.whole().capacity(), requests_});
 }
 
 RunStatus Simulation::RunUntil(SimTime limit) {
@@ -113,15 +99,8 @@ void Simulation::HandleArrival(JobIndex job) {
   ++submitted_;
   jobs_[job].state = JobState::kQueued;
   Publish(&SimulationObserver::OnJobSubmitted, JobSubmitted{now_, job, request});
-  if (request.gpus > wholeable_gpus_) {
-    const std::int64_t partitioned = whole_gpus_.capacity() - wholeable_gpus_;
-    RejectNow(
-        job, RejectedBy::kAdmission,
-        partitioned == 0
-            ? fmt::format("needs {} GPUs; the whole fleet has {}", request.gpus, wholeable_gpus_)
-            : fmt::format("needs {} GPUs; the fleet has {} that can be allocated whole "
-                          "({} more are MIG-partitioned)",
-                          request.gpus, wholeable_gpus_, partitioned));
+  if (const std::string why = admission_->WhyNever(request, truths_[job]); !why.empty()) {
+    RejectNow(job, RejectedBy::kAdmission, why);
     return;
   }
   queue_.push_back(job);
@@ -134,8 +113,7 @@ void Simulation::HandleCompletion(JobIndex job) {
   FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
   // Swap-remove from running_, keeping running_slot indices right.
   RunningJob& slot = running_[record.running_slot];
-  fleet_state_.Release(WholeGpus(slot.gpus));
-  whole_gpus_.Release(slot.gpus);
+  ledger_.Release(slot.placement);
   if (record.running_slot != running_.size() - 1) {
     slot = std::move(running_.back());
     jobs_[slot.job].running_slot = record.running_slot;
@@ -163,17 +141,17 @@ RunStatus Simulation::HandleSchedule() {
     return {};  // a wake-up at an instant the policy has already seen with nothing new
   }
   last_call_time_ = now_;
-  const ClusterView view(now_, whole_gpus_, topology_, fleet_state_,
-                         std::span(requests_).first(submitted_), queue_, running_, changes_);
-  const std::vector<Decision> decisions = policy_->Decide(view);
+  const ClusterView view(now_, ledger_, planner_, std::span(requests_).first(submitted_), queue_,
+                         running_, changes_);
+  std::vector<Decision> decisions = policy_->Decide(view);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
   changes_ = {};
-  for (std::size_t i = 0; i < decisions.size(); ++i) {
-    if (RunStatus status = ApplyDecision(decisions[i], i + 1); !status.ok) {
-      return status;
-    }
+  RunStatus status;
+  for (std::size_t i = 0; i < decisions.size() && status.ok; ++i) {
+    status = ApplyDecision(decisions[i], i + 1);
   }
-  return {};
+  planner_.Rollback();
+  return status;
 }
 
 namespace {
@@ -184,8 +162,8 @@ std::string DescribeDecision(const Decision& decision, std::span<const JobReques
                                  : fmt::format("#{} (no such job)", job);
   };
   if (const auto* start = std::get_if<StartJob>(&decision)) {
-    return fmt::format("start job {} on GPUs [{}]", job_name(start->job),
-                       fmt::join(start->gpus, ", "));
+    return fmt::format("start job {} on {}", job_name(start->job),
+                       DescribeAllocation(start->placement));
   }
   if (const auto* reject = std::get_if<RejectJob>(&decision)) {
     return fmt::format("reject job {} ('{}')", job_name(reject->job), reject->reason);
@@ -211,12 +189,15 @@ const char* StateName(JobState state) {
 
 }  // namespace
 
-RunStatus Simulation::ApplyDecision(const Decision& decision, std::size_t number) {
+RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
   std::string problem;
-  if (const auto* start = std::get_if<StartJob>(&decision)) {
-    problem = CheckStart(*start);
+  if (auto* start = std::get_if<StartJob>(&decision)) {
+    const bool held = planner_.TakeOver(start->placement);
+    problem = CheckStart(*start, held);
     if (problem.empty()) {
-      StartNow(*start);
+      StartNow(*start, held);
+    } else if (held) {
+      ledger_.Release(start->placement);
     }
   } else if (const auto* reject = std::get_if<RejectJob>(&decision)) {
     if (reject->job >= requests_.size()) {
@@ -246,46 +227,34 @@ RunStatus Simulation::ApplyDecision(const Decision& decision, std::size_t number
                              DescribeDecision(decision, requests_), problem)};
 }
 
-std::string Simulation::CheckStart(const StartJob& start) const {
+std::string Simulation::CheckStart(const StartJob& start, bool held) const {
   if (start.job >= requests_.size()) {
     return "no such job";
   }
   if (jobs_[start.job].state != JobState::kQueued) {
     return fmt::format("the job is {}", StateName(jobs_[start.job].state));
   }
-  const std::int64_t need = requests_[start.job].gpus;
-  if (static_cast<std::int64_t>(start.gpus.size()) != need) {
-    return fmt::format("the job needs {} GPUs, the placement has {}", need, start.gpus.size());
-  }
-  std::unordered_set<GpuId> seen;
-  for (const GpuId gpu : start.gpus) {
-    if (!whole_gpus_.IsValid(gpu)) {
-      return fmt::format("GPU {} does not exist (the fleet has GPUs 0..{})", gpu,
-                         whole_gpus_.capacity() - 1);
-    }
-    if (!seen.insert(gpu).second) {
-      return fmt::format("GPU {} is listed twice", gpu);
-    }
-    if (fleet_state_.IsHeldWhole(gpu)) {
-      return fmt::format("GPU {} is busy", gpu);
-    }
-  }
-  return fleet_state_.WhyNot(WholeGpus(start.gpus));
+  const JobRequest& request = requests_[start.job];
+  return held ? CheckAgainstRequest(ledger_, request, start.placement)
+              : CheckPlacement(ledger_, request, start.placement);
 }
 
-void Simulation::StartNow(const StartJob& start) {
+void Simulation::StartNow(StartJob& start, bool held) {
   RemoveFromQueue(start.job);
   JobRecord& record = jobs_[start.job];
   record.state = JobState::kRunning;
   record.start = now_;
   record.running_slot = running_.size();
-  fleet_state_.Apply(WholeGpus(start.gpus));
-  whole_gpus_.Allocate(start.gpus);
-  running_.push_back({start.job, now_, start.gpus});
-  events_.Schedule(now_ + truths_[start.job].duration, Phase::kRelease,
-                   {EventKind::kCompletion, start.job});
+  if (!held) {
+    ledger_.Apply(start.placement);
+  }
+  const PlacementSummary summary = Summarize(ledger_, start.placement);
+  const SimDuration run_time =
+      RunTime(speed_, ledger_, requests_[start.job], truths_[start.job], start.placement, summary);
+  running_.push_back({start.job, now_, std::move(start.placement)});
+  events_.Schedule(now_ + run_time, Phase::kRelease, {EventKind::kCompletion, start.job});
   Publish(&SimulationObserver::OnJobStarted,
-          JobStarted{now_, start.job, requests_[start.job], start.gpus});
+          JobStarted{now_, start.job, requests_[start.job], running_.back().placement, summary});
 }
 
 void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reason) {
@@ -293,12 +262,20 @@ void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reaso
   Publish(&SimulationObserver::OnJobRejected, JobRejected{now_, job, requests_[job], by, reason});
 }
 
-// Debug builds, after every event: every resource adds up, and the whole-GPU view agrees with
-// the fleet state (a GPU is free in it exactly when it can be taken whole).
+// Debug builds, after every event: every resource adds up, the whole-GPU view agrees with the
+// fleet state (a GPU is free in it exactly when it can be taken whole) and with the pool counts,
+// and no policy hold is left.
 void Simulation::CheckInvariants() const {
-  fleet_state_.CheckInvariants();
-  FLEETSIM_CHECK(whole_gpus_.free_count() == fleet_state_.free_whole_gpus(),
+  ledger_.state().CheckInvariants();
+  FLEETSIM_CHECK(ledger_.whole().free_count() == ledger_.state().free_whole_gpus(),
                  "the whole-GPU view disagrees with the fleet state");
+  std::int64_t free_in_pools = 0;
+  for (PoolIndex pool = 0; pool < ledger_.pools().size(); ++pool) {
+    free_in_pools += ledger_.FreeWholeIn(pool);
+  }
+  FLEETSIM_CHECK(free_in_pools == ledger_.whole().free_count(),
+                 "the pools' free whole-GPU counts disagree with the whole-GPU view");
+  FLEETSIM_CHECK(planner_.holds() == 0, "a policy's hold outlived its call");
 }
 
 void Simulation::RemoveFromQueue(JobIndex job) {

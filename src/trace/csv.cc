@@ -92,4 +92,54 @@ std::string CsvHeader::Missing(const std::vector<std::string>& required) const {
                      missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedList(names_));
 }
 
+std::string ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
+                          CsvHeader& header) {
+  std::string line;
+  do {
+    if (!lines.Next(line)) {
+      return lines.ok() ? fmt::format("{}: empty file: expected a header line with the columns {}",
+                                      lines.path(), QuotedList(required))
+                        : lines.error();
+    }
+  } while (IsBlank(line));
+  std::vector<std::string> names;
+  const std::string problem = SplitCsv(line, names);
+  if (!problem.empty()) {
+    return fmt::format("{}:{}: header: {}", lines.path(), lines.line_number(), problem);
+  }
+  header = CsvHeader(std::move(names));
+  const std::string missing = header.Missing(required);
+  return missing.empty() ? ""
+                         : fmt::format("{}:{}: {}", lines.path(), lines.line_number(), missing);
+}
+
+bool NextCsvRow(LineReader& lines, const CsvHeader& header, std::vector<std::string>& fields,
+                FieldError& error) {
+  std::string line;
+  do {
+    if (!lines.Next(line)) {
+      return false;
+    }
+  } while (IsBlank(line));
+  const std::string problem = SplitCsv(line, fields);
+  if (!problem.empty()) {
+    error.Set(kReasonBadSyntax, problem);
+  } else if (fields.size() != header.size()) {
+    error.Set(kReasonColumnCount, fmt::format("expected {} columns as in the header, found {}",
+                                              header.size(), fields.size()));
+  }
+  return true;
+}
+
+std::vector<std::string> UnusedColumns(const CsvHeader& header,
+                                       const std::vector<std::string>& used) {
+  std::vector<std::string> unused;
+  for (const std::string& name : header.names()) {
+    if (std::find(used.begin(), used.end(), name) == used.end()) {
+      unused.push_back(name);
+    }
+  }
+  return unused;
+}
+
 }  // namespace fleetsim

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "trace/fields.h"
+#include "trace/line_reader.h"
+
 namespace fleetsim {
 
 // Splits `line` into `fields` (reusing their storage). Returns "" or what is wrong (an
@@ -39,5 +42,25 @@ class CsvHeader {
  private:
   std::vector<std::string> names_;
 };
+
+// Reading a trace that is a CSV file with a header line, through a LineReader.
+
+// Reads the header (the first line that is not blank) into `header` and checks that it names
+// every column in `required` (columns may come in any order). Returns "" or the open error:
+// "FILE: empty file: expected a header line with the columns 'a', 'b'", "FILE:LINE: header:
+// <split problem>" or "FILE:LINE: expected a header with the column ..., found columns ...".
+std::string ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
+                          CsvHeader& header);
+
+// Reads the next line that is not blank into `fields`; false at the end of the input. A line
+// that does not split (kReasonBadSyntax) or does not have as many fields as the header
+// (kReasonColumnCount, "expected 5 columns as in the header, found 4") is still returned, with
+// the problem in `error`.
+bool NextCsvRow(LineReader& lines, const CsvHeader& header, std::vector<std::string>& fields,
+                FieldError& error);
+
+// The header's columns that are not in `used`, in header order.
+std::vector<std::string> UnusedColumns(const CsvHeader& header,
+                                       const std::vector<std::string>& used);
 
 }  // namespace fleetsim

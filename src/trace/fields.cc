@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace fleetsim {
 
@@ -124,6 +125,95 @@ bool CheckJob(const Job& job, FieldError& error) {
                                                                       : kReasonOutOfRange;
   error.Set(reason, fmt::format("field '{}': {}", first.field, first.message));
   return false;
+}
+
+
+std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_view column,
+                                          FieldError& error) {
+  const std::optional<std::int64_t> gpus =
+      IntField(text, column, std::numeric_limits<std::int64_t>::min(),
+               std::numeric_limits<std::int64_t>::max(), error);
+  if (gpus && (*gpus < 1 || *gpus > kMaxJobGpus)) {
+    error.Set(*gpus == 0 ? kReasonZeroGpus : kReasonOutOfRange,
+              fmt::format("column '{}': expected an integer in [1, {}], found {}", column,
+                          kMaxJobGpus, *gpus));
+    return std::nullopt;
+  }
+  return gpus;
+}
+
+std::optional<SimDuration> DurationField(std::string_view text, std::string_view column,
+                                         FieldError& error) {
+  const std::optional<SimTime> duration = SecondsField(text, column, error);
+  if (duration && *duration == 0) {
+    error.Set(kReasonOutOfRange,
+              fmt::format("column '{}': expected seconds > 0, found {}", column, Trim(text)));
+    return std::nullopt;
+  }
+  return duration;
+}
+
+std::string IdProblem(const std::string& id) {
+  Job probe;
+  probe.request.id = id;
+  for (const JobProblem& problem : ProblemsWith(probe)) {
+    if (problem.field == "id") {
+      return problem.message;
+    }
+  }
+  return "";
+}
+
+std::optional<std::string> IdField(std::string_view text, std::string_view column,
+                                   FieldError& error) {
+  std::string id(text);
+  const std::string problem = IdProblem(id);
+  if (!problem.empty()) {
+    error.Set(kReasonBadValue, fmt::format("column '{}': {}", column, problem));
+    return std::nullopt;
+  }
+  return id;
+}
+
+JobSource::Status FinishRow(const Job& job, FieldError& problem, const std::string& file,
+                            std::int64_t line, RowError& error) {
+  if (!problem.ok() || !CheckJob(job, problem)) {
+    error = MakeRowError(file, line, problem);
+    return JobSource::Status::kBadRow;
+  }
+  return JobSource::Status::kJob;
+}
+
+std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
+                                      std::int64_t min, std::int64_t max, std::string& error) {
+  std::int64_t value = 0;
+  if (!ParseWhole(text, value) || value < min || value > max) {
+    error = fmt::format("option '{}': expected an integer in [{}, {}], found '{}'", name, min,
+                        max, text);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error) {
+  FieldError field_error;
+  const std::optional<bool> value = BoolField(text, name, field_error);
+  if (!value) {
+    error = fmt::format("option '{}': expected true or false, found '{}'", name, text);
+  }
+  return value;
+}
+
+std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
+                                          std::string& error) {
+  double seconds = 0;
+  if (!ParseWhole(text, seconds) || !std::isfinite(seconds) || seconds < 0 ||
+      seconds > kMaxScenarioSeconds || SecondsToTime(seconds) == 0) {
+    error = fmt::format("option '{}': expected seconds > 0 (at most {}, 100 years), found '{}'",
+                        name, kMaxScenarioSeconds, text);
+    return std::nullopt;
+  }
+  return SecondsToTime(seconds);
 }
 
 }  // namespace fleetsim

@@ -55,4 +55,34 @@ RowError MakeRowError(const std::string& file, std::int64_t line, const FieldErr
 // ("field 'max_gpus': ...") and returns false.
 bool CheckJob(const Job& job, FieldError& error);
 
+// A GPU count in [1, kMaxJobGpus]: "column 'num_gpus': expected an integer in [1, 1000000],
+// found 0" (0 gets kReasonZeroGpus).
+std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_view column,
+                                          FieldError& error);
+// A run time: seconds as SecondsField reads them that are still > 0 once rounded to the
+// millisecond ("column 'duration': expected seconds > 0, found 0").
+std::optional<SimDuration> DurationField(std::string_view text, std::string_view column,
+                                         FieldError& error);
+
+// "" when `id` is a valid job id, else what the job model's rule says ("expected an id of
+// letters, digits, '.', '_' or '-', found 'a b'"); the rule itself lives in ProblemsWith.
+std::string IdProblem(const std::string& id);
+// The field as a job id, or nullopt with "column 'job_id': expected an id of ..., found '...'".
+std::optional<std::string> IdField(std::string_view text, std::string_view column,
+                                   FieldError& error);
+
+// The end of reading one row: kBadRow with `error` at file:line when the row had a problem or
+// the job breaks a rule of the job model (CheckJob), else kJob.
+JobSource::Status FinishRow(const Job& job, FieldError& problem, const std::string& file,
+                            std::int64_t line, RowError& error);
+
+// Typed reads of a format option's text, for the readers' open functions. On a bad value they
+// return nullopt and set `error` to "option 'x': expected ..., found '...'".
+std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
+                                      std::int64_t min, std::int64_t max, std::string& error);
+std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error);
+// Seconds > 0, at most kMaxScenarioSeconds.
+std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
+                                          std::string& error);
+
 }  // namespace fleetsim

@@ -13,6 +13,13 @@ std::string RowError::Format() const { return fmt::format("{}:{}: {}", file, lin
 const std::vector<TraceFormat>& TraceFormats() {
   static const std::vector<TraceFormat> formats = {
       // FORMAT LIST (one entry per reader; keep this order)
+      JsonlFormat(),
+      NativeCsvFormat(),
+      AlibabaOpenbFormat(),
+      PhillyFormat(),
+      ItpFormat(),
+      SwfFormat(),
+      PolluxFormat(),
   };
   return formats;
 }

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace fleetsim {
 
@@ -12,7 +13,13 @@ namespace {
 constexpr char kUtf8Bom[] = "\xEF\xBB\xBF";
 }
 
-LineReader::LineReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+LineReader::LineReader(const std::string& path) : path_(path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    error_ = fmt::format("{}: cannot read: it is a directory", path);
+    return;
+  }
+  in_.open(path, std::ios::binary);
   if (!in_) {
     error_ = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
   }

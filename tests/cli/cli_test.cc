@@ -70,8 +70,11 @@ TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   EXPECT_EQ(r.err, "");
   const std::string jobs = ReadFile(out + "/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
-            "id,submit_s,start_s,end_s,wait_s,gpus,priority,state,reason");
-  EXPECT_NE(jobs.find("huge-f,300.000,,,,16,5,rejected,needs 16 GPUs; the whole fleet has 8"),
+            "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
+            "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,state,"
+            "reason");
+  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,rejected,"
+                      "needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
   const std::string summary = ReadFile(out + "/summary.json");
   EXPECT_NE(summary.find("\"utilization\""), std::string::npos);
@@ -146,7 +149,7 @@ TEST_F(CliTest, ValidateReportsEveryMistakeWithPathsAndFails) {
       r.err,
       fmt::format(
           "{0}: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
-          "{0}: /jobs/0/gpus: error: expected an integer ≥ 1, found -3\n"
+          "{0}: /jobs/0/gpus: error: expected an integer ≥ 0, found -3\n"
           "{0}: /jobs/1/prio: warning: unknown key 'prio'\n"
           "{0}: /jobs/1/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found \"soon\"\n"
           "{0}: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found -5\n",
@@ -304,7 +307,7 @@ TEST_F(CliTest, VerboseLogsEngineEventsWithSimulatedTime) {
   for (const char* form : {"-v run '{}'", "run '{}' -v"}) {
     const CommandResult r = Fleetsim(fmt::format(fmt::runtime(form), Example("tiny-contended")));
     EXPECT_EQ(r.exit_code, 0) << form;
-    EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0,1,2,3]"),
+    EXPECT_NE(r.err.find("debug: [0d 00:00:00.000] start train-a on GPUs [0, 1, 2, 3]"),
               std::string::npos)
         << r.err;
   }

@@ -1,74 +1,267 @@
 // The conformance suite every registered policy must pass, run on random workloads:
+//  - plain whole-GPU jobs on a bare 32-GPU fleet, and rich jobs (GPU-model lists, size ranges,
+//    power-of-two blocks, NVLink locality, MIG and fractional sharing, host CPU and memory,
+//    CPU-only jobs, spot eligibility, durations and work) on a mixed fleet (dynamic- and
+//    static-MIG pools, a spot pool, an NVL72 rack, a pool without MIG, limited host CPU);
 //  - every decision is legal (the engine checks each one; a run must end ok);
-//  - liveness: when the run goes idle, no admissible job is left queued;
-//  - no GPU is ever held by two jobs, and no job holds fewer or more GPUs than it asked for;
+//  - never over-allocates: an independent model of every GPU and node, replayed from the start
+//    and finish events, holds no GPU twice, no more than 1000 milli-GPU, no overlapping MIG
+//    instances, and no more CPU or memory than a node has;
+//  - never breaks a constraint: each start is re-checked here against the job's request (GPU
+//    count, sharing, models, spot, NVLink domain, aligned block, MIG memory, host split);
+//  - progress: when the run goes idle no job is left queued (an admitted job always gets to run);
 //  - determinism: the same workload gives the same schedule, job by job.
 // A new policy is covered by registering it; nothing here names a policy.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "fleetsim/metrics/job_log.h"
+#include "fleetsim/policy/placement_rules.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/workload/generator.h"
+#include "testutil/fleets.h"
+#include "testutil/workloads.h"
 
 namespace fleetsim {
 namespace {
 
-// Replays JobStarted/JobFinished and fails the test if a GPU is double-booked.
-class GpuOwnershipChecker final : public SimulationObserver {
+// The rich fleet: 76 GPUs in five pools.
+FleetSpec MixedFleet() {
+  PoolSpec h100 = testing::CatalogPool("hgx-h100", 2, "h100-dynamic-mig");
+  h100.mig = MigMode::kDynamic;
+  h100.cpu_cores = 64;
+  h100.memory_gb = 512;
+  PoolSpec nvl = testing::CatalogPool("h100-nvl-pairs", 1, "h100-nvl-static-mig");
+  nvl.mig = MigMode::kStatic;
+  nvl.mig_layout = {{"3g.47gb", 2}};
+  nvl.cpu_cores = 32;
+  PoolSpec h200 = testing::CatalogPool("hgx-h200", 1, "h200-spot");
+  h200.tier = PriceTier::kSpot;
+  PoolSpec gb200 = testing::CatalogPool("gb200-nvl72", 9, "gb200");
+  gb200.cpu_cores = 72;
+  gb200.memory_gb = 480;
+  PoolSpec b200 = testing::CatalogPool("hgx-b200", 1, "b200");
+  return testing::FleetOf({h100, nvl, h200, gb200, b200});
+}
+
+// An independent model of what the fleet holds, replayed from the events.
+class CapacityModel final : public SimulationObserver {
  public:
-  explicit GpuOwnershipChecker(std::int64_t gpus) : owner_(static_cast<std::size_t>(gpus), kNone) {}
+  explicit CapacityModel(const FleetSpec& fleet) : gpus_(static_cast<std::size_t>(fleet.gpus)) {
+    for (const PoolSpec& pool : fleet.pools) {
+      for (std::int64_t n = 0; n < pool.nodes; ++n) {
+        node_cpu_capacity_.push_back(pool.cpu_cores.value_or(1e18));
+        node_memory_capacity_.push_back(pool.memory_gb.value_or(1e18));
+      }
+    }
+    if (fleet.pools.empty()) {
+      node_cpu_capacity_ = {1e18};
+      node_memory_capacity_ = {1e18};
+    }
+    node_cpu_.assign(node_cpu_capacity_.size(), 0);
+    node_memory_.assign(node_memory_capacity_.size(), 0);
+  }
 
   void OnJobStarted(const JobStarted& e) override {
-    EXPECT_EQ(static_cast<std::int64_t>(e.gpus.size()), e.request.gpus) << e.request.id;
-    for (const GpuId g : e.gpus) {
-      ASSERT_LT(g, owner_.size());
-      EXPECT_EQ(owner_[g], kNone) << "GPU " << g << " double-booked by " << e.request.id;
-      owner_[g] = e.job;
-    }
-    held_[e.job] = {e.gpus.begin(), e.gpus.end()};
+    held_[e.job] = e.placement;
+    Apply(e.placement, +1, e.request.id);
   }
   void OnJobFinished(const JobFinished& e) override {
-    for (const GpuId g : held_[e.job]) {
-      EXPECT_EQ(owner_[g], e.job);
-      owner_[g] = kNone;
-    }
+    Apply(held_.at(e.job), -1, e.request.id);
     held_.erase(e.job);
   }
 
  private:
-  static constexpr JobIndex kNone = UINT32_MAX;
-  std::vector<JobIndex> owner_;
-  std::map<JobIndex, std::vector<GpuId>> held_;
+  struct Gpu {
+    int whole = 0;
+    int milli = 0;
+    std::uint8_t memory_slices = 0;  // MIG instances' memory-slice mask
+    int instances = 0;
+  };
+
+  void Apply(const Allocation& a, int sign, const std::string& id) {
+    for (const Grant& g : a.gpus) {
+      ASSERT_LT(g.gpu, gpus_.size()) << id;
+      Gpu& gpu = gpus_[g.gpu];
+      if (g.kind == Grant::Kind::kWhole) {
+        gpu.whole += sign;
+      } else if (g.kind == Grant::Kind::kFraction) {
+        gpu.milli += sign * g.milli;
+      } else {
+        const auto mask =
+            static_cast<std::uint8_t>(((1U << g.profile->memory_slices) - 1U) << g.start);
+        if (sign > 0) {
+          EXPECT_EQ(gpu.memory_slices & mask, 0)
+              << id << ": MIG instances overlap on GPU " << g.gpu;
+        }
+        gpu.memory_slices = static_cast<std::uint8_t>(sign > 0 ? gpu.memory_slices | mask
+                                                               : gpu.memory_slices & ~mask);
+        gpu.instances += sign;
+      }
+      const int modes = (gpu.whole > 0) + (gpu.milli > 0) + (gpu.instances > 0);
+      EXPECT_LE(gpu.whole, 1) << id << ": GPU " << g.gpu << " held whole twice";
+      EXPECT_LE(gpu.milli, 1000) << id << ": GPU " << g.gpu << " shared beyond 1000 milli";
+      EXPECT_LE(modes, 1) << id << ": GPU " << g.gpu << " held in two ways";
+    }
+    for (const NodeShare& s : a.nodes) {
+      ASSERT_LT(s.node, node_cpu_.size()) << id;
+      node_cpu_[s.node] += sign * s.cpu_cores;
+      node_memory_[s.node] += sign * s.memory_gb;
+      EXPECT_LE(node_cpu_[s.node], node_cpu_capacity_[s.node] + 1e-6) << id << ": node " << s.node;
+      EXPECT_LE(node_memory_[s.node], node_memory_capacity_[s.node] + 1e-6)
+          << id << ": node " << s.node;
+    }
+  }
+
+  std::vector<Gpu> gpus_;
+  std::vector<double> node_cpu_;
+  std::vector<double> node_memory_;
+  std::vector<double> node_cpu_capacity_;
+  std::vector<double> node_memory_capacity_;
+  std::map<JobIndex, Allocation> held_;
 };
+
+// Re-checks every start against the job's request, written independently of the engine.
+class ConstraintChecker final : public SimulationObserver {
+ public:
+  explicit ConstraintChecker(const FleetSpec& fleet) : topology_(fleet) {
+    for (const PoolSpec& pool : fleet.pools) {
+      for (std::int64_t g = 0; g < pool.gpus(); ++g) {
+        pool_of_gpu_.push_back(&pool);
+      }
+    }
+    if (fleet.pools.empty()) {  // a bare fleet: GPUs without a model, on demand
+      pool_of_gpu_.assign(static_cast<std::size_t>(fleet.gpus), &bare_pool_);
+    }
+  }
+
+  void OnJobStarted(const JobStarted& e) override {
+    const JobRequest& r = e.request;
+    const Allocation& a = e.placement;
+    const std::string& id = r.id;
+    if (r.IsCpuOnly()) {
+      EXPECT_TRUE(a.gpus.empty()) << id;
+      ASSERT_EQ(a.nodes.size(), 1U) << id;
+      EXPECT_NEAR(a.nodes[0].cpu_cores, static_cast<double>(r.cpu_milli) / 1000, 1e-9) << id;
+      return;
+    }
+    std::vector<GpuId> gpus;
+    for (const Grant& g : a.gpus) {
+      gpus.push_back(g.gpu);
+      CheckGpu(r, g);
+    }
+    std::sort(gpus.begin(), gpus.end());
+    if (r.sharing == GpuSharing::kNone) {
+      EXPECT_GE(static_cast<std::int64_t>(gpus.size()), r.gpus) << id;
+      EXPECT_LE(static_cast<std::int64_t>(gpus.size()), r.MaxGpus()) << id;
+    } else {
+      EXPECT_EQ(gpus.size(), 1U) << id;
+    }
+    if (r.nvlink == NvlinkLocality::kRequired || r.pow2_block) {
+      EXPECT_EQ(topology_.SpreadOf(gpus).domains, 1) << id;
+    }
+    if (r.pow2_block) {
+      EXPECT_TRUE(std::has_single_bit(gpus.size())) << id;
+      EXPECT_EQ(gpus.back() - gpus.front() + 1, gpus.size()) << id << ": block not contiguous";
+      const GpuId domain_start = topology_.DomainGpus(topology_.DomainOf(gpus.front())).front();
+      EXPECT_EQ((gpus.front() - domain_start) % gpus.size(), 0U) << id << ": block not aligned";
+    }
+    double cpu = 0;
+    for (const NodeShare& s : a.nodes) {
+      cpu += s.cpu_cores;
+    }
+    EXPECT_NEAR(cpu, static_cast<double>(r.cpu_milli) / 1000, 1e-6) << id;
+  }
+
+ private:
+  void CheckGpu(const JobRequest& r, const Grant& g) {
+    const PoolSpec& pool = *pool_of_gpu_.at(g.gpu);
+    const std::string& id = r.id;
+    if (!r.gpu_models.empty()) {
+      const auto& names = r.gpu_models;
+      const bool named =
+          std::find(names.begin(), names.end(), pool.gpu.name) != names.end() ||
+          std::any_of(pool.gpu.aliases.begin(), pool.gpu.aliases.end(),
+                      [&](const std::string& alias) {
+                        return std::find(names.begin(), names.end(), alias) != names.end();
+                      });
+      EXPECT_TRUE(named) << id << ": GPU " << g.gpu << " is a " << pool.gpu.name;
+    }
+    if (!r.spot_eligible) {
+      EXPECT_NE(pool.tier, PriceTier::kSpot) << id;
+    }
+    switch (r.sharing) {
+      case GpuSharing::kNone:
+        EXPECT_EQ(g.kind, Grant::Kind::kWhole) << id;
+        break;
+      case GpuSharing::kMig:
+        ASSERT_EQ(g.kind, Grant::Kind::kMig) << id;
+        EXPECT_GE(g.profile->memory_gb, r.gpu_memory_gb) << id;
+        break;
+      case GpuSharing::kFraction:
+        ASSERT_EQ(g.kind, Grant::Kind::kFraction) << id;
+        EXPECT_EQ(g.milli, r.gpu_milli) << id;
+        break;
+    }
+  }
+
+  Topology topology_;
+  PoolSpec bare_pool_;
+  std::vector<const PoolSpec*> pool_of_gpu_;
+};
+
+// Every start, in order: the job, its time and the GPUs it got.
+class ScheduleRecorder final : public SimulationObserver {
+ public:
+  struct Start {
+    JobIndex job;
+    SimTime time;
+    std::vector<GpuId> gpus;
+    double gpu_share;
+    bool operator==(const Start&) const = default;
+  };
+  void OnJobStarted(const JobStarted& e) override {
+    starts.push_back({e.job, e.time, e.summary.gpus, e.summary.gpu_share});
+  }
+  std::vector<Start> starts;
+};
+
+enum class Fleet { kBare32, kMixed };
 
 struct Case {
   std::string policy;
+  Fleet fleet;
   std::uint64_t seed;
 };
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
   std::string name = info.param.policy;
   std::replace(name.begin(), name.end(), '-', '_');
-  return fmt::format("{}_seed{}", name, info.param.seed);
+  return fmt::format("{}_{}_seed{}", name, info.param.fleet == Fleet::kMixed ? "mixed" : "bare",
+                     info.param.seed);
 }
 
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
   for (const std::string& name : BuiltinPolicies().Names()) {
-    for (const std::uint64_t seed : {1U, 2U, 3U}) {
-      cases.push_back({name, seed});
+    for (const Fleet fleet : {Fleet::kBare32, Fleet::kMixed}) {
+      for (const std::uint64_t seed : {1U, 2U, 3U}) {
+        cases.push_back({name, fleet, seed});
+      }
     }
   }
   return cases;
 }
 
-Workload RandomWorkload(std::uint64_t seed) {
+Workload PlainWorkload(std::uint64_t seed) {
   GeneratorSpec spec;
   spec.jobs = 300;
   spec.mean_interarrival_s = 120;
@@ -82,15 +275,34 @@ Workload RandomWorkload(std::uint64_t seed) {
   return w;
 }
 
-std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check_gpus) {
+FleetSpec FleetFor(const Case& c) {
+  return c.fleet == Fleet::kMixed ? MixedFleet() : FleetSpec{.gpus = 32, .pools = {}};
+}
+
+Workload WorkloadFor(const Case& c) {
+  return c.fleet == Fleet::kMixed ? testing::RichWorkload(c.seed, 400) : PlainWorkload(c.seed);
+}
+
+SimulationOptions Options() {
+  return {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}};
+}
+
+std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check,
+                                    ScheduleRecorder* schedule = nullptr) {
   const PolicyRegistry registry = BuiltinPolicies();
   const PolicyInfo* info = registry.Find(c.policy);
-  Simulation sim({.gpus = 32}, w, info->make(DefaultParams(*info)), c.policy);
+  const FleetSpec fleet = FleetFor(c);
+  Simulation sim(fleet, w, info->make(DefaultParams(*info)), c.policy, Options());
   JobLog log;
-  GpuOwnershipChecker checker(32);
+  CapacityModel capacity(fleet);
+  ConstraintChecker constraints(fleet);
   sim.AddObserver(&log);
-  if (check_gpus) {
-    sim.AddObserver(&checker);
+  if (schedule != nullptr) {
+    sim.AddObserver(schedule);
+  }
+  if (check) {
+    sim.AddObserver(&capacity);
+    sim.AddObserver(&constraints);
   }
   const RunStatus status = sim.RunUntilIdle();
   EXPECT_TRUE(status.ok) << status.error;
@@ -100,28 +312,36 @@ std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check
 
 class PolicyConformanceTest : public ::testing::TestWithParam<Case> {};
 
-TEST_P(PolicyConformanceTest, LegalLiveAndExclusive) {
-  const Workload w = RandomWorkload(GetParam().seed);
+TEST_P(PolicyConformanceTest, LegalExclusiveWithinConstraintsAndLive) {
+  const Workload w = WorkloadFor(GetParam());
   const std::vector<JobRecordRow> rows = RunPolicy(GetParam(), w, true);
+  std::int64_t completed = 0;
   for (const JobRecordRow& row : rows) {
-    if (row.gpus > 32) {
-      EXPECT_EQ(row.state, FinalState::kRejected) << row.id;
-    } else {
-      EXPECT_EQ(row.state, FinalState::kCompleted) << row.id << ": " << row.reason;
+    EXPECT_TRUE(row.state == FinalState::kCompleted || row.state == FinalState::kRejected)
+        << row.id << ": " << FinalStateName(row.state) << " " << row.reason;
+    if (row.state == FinalState::kCompleted) {
+      ++completed;
       EXPECT_GE(row.start, row.submit) << row.id;
     }
+    if (GetParam().fleet == Fleet::kBare32) {
+      EXPECT_EQ(row.state == FinalState::kRejected, row.gpus > 32) << row.id;
+    }
   }
+  EXPECT_GT(completed, static_cast<std::int64_t>(rows.size()) / 2);
 }
 
 TEST_P(PolicyConformanceTest, Deterministic) {
-  const Workload w = RandomWorkload(GetParam().seed);
-  const std::vector<JobRecordRow> a = RunPolicy(GetParam(), w, false);
-  const std::vector<JobRecordRow> b = RunPolicy(GetParam(), w, false);
+  const Workload w = WorkloadFor(GetParam());
+  ScheduleRecorder first;
+  ScheduleRecorder second;
+  const std::vector<JobRecordRow> a = RunPolicy(GetParam(), w, false, &first);
+  const std::vector<JobRecordRow> b = RunPolicy(GetParam(), w, false, &second);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
-    EXPECT_EQ(a[i].start, b[i].start) << a[i].id;
-    EXPECT_EQ(a[i].gpu_ids, b[i].gpu_ids) << a[i].id;
+    EXPECT_EQ(a[i].end, b[i].end) << a[i].id;
+    EXPECT_EQ(a[i].state, b[i].state) << a[i].id;
   }
+  EXPECT_TRUE(first.starts == second.starts);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyConformanceTest, ::testing::ValuesIn(AllCases()),

@@ -1,14 +1,27 @@
-// Small workload builders for tests.
+// Workload builders for tests: single jobs (by duration or by work), and a seeded random mix of
+// rich jobs — GPU-model lists, size ranges, power-of-two blocks, NVLink locality, MIG and
+// fractional sharing, host CPU and memory, CPU-only jobs, spot eligibility, durations or work —
+// for suites that must hold for every kind of request.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim::testing {
 
-// Adds a job; submit and duration are in seconds.
-void AddJob(Workload& workload, const std::string& id, double submit_s, std::int64_t gpus,
+// Adds a job; submit and duration are in seconds. Returns it for further settings.
+Job& AddJob(Workload& workload, const std::string& id, double submit_s, std::int64_t gpus,
             double duration_s, std::int64_t priority = 1);
+
+// Adds a job whose truth is work in reference GPU-hours instead of a duration.
+Job& AddWorkJob(Workload& workload, const std::string& id, double submit_s, std::int64_t gpus,
+                double work_gpu_hours);
+
+// `jobs` random valid jobs (ProblemsWith is empty for each), sorted by submit time. GPU-model
+// lists name H100 (an alias), GB200, B200, H200 or A100-80GB; sizes stay within 32 GPUs, so on
+// a fleet with those models most jobs can run and some are rejected at admission.
+Workload RichWorkload(std::uint64_t seed, std::int64_t jobs);
 
 }  // namespace fleetsim::testing

@@ -8,9 +8,14 @@
 // at least k free GPUs, fewest first" is answered without scanning every GPU; it must be told of
 // every allocation and release (Allocate / Release keep the AllocationState and the index in
 // step). Owned by one simulation; not thread-safe.
+//
+// Every search also comes with a filter: a DomainFilter (for whole GPUs) or GpuFilter (for MIG and
+// fractional shares) that says which domains or GPUs a job may use (its GPU models, spot
+// eligibility, host capacity). An empty filter allows everything and costs nothing.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <span>
@@ -49,6 +54,10 @@ class FreeCapacityIndex {
   std::set<std::pair<std::int64_t, std::uint32_t>> by_free_;  // (free count, domain)
 };
 
+// Which NVLink domains (by number) or GPUs a search may use; an empty function allows all.
+using DomainFilter = std::function<bool(std::uint32_t domain)>;
+using GpuFilter = std::function<bool(GpuId gpu)>;
+
 struct BlockRequest {
   std::int64_t size = 1;  // a power of two
   bool aligned = true;    // start at a multiple of `size` within the domain
@@ -59,6 +68,12 @@ std::optional<std::vector<GpuId>> FindContiguousBlock(const Topology& topology,
                                                       const AllocationState& state,
                                                       const FreeCapacityIndex& index,
                                                       const BlockRequest& request);
+// The same, in the tightest-fitting allowed domain.
+std::optional<std::vector<GpuId>> FindContiguousBlock(const Topology& topology,
+                                                      const AllocationState& state,
+                                                      const FreeCapacityIndex& index,
+                                                      const BlockRequest& request,
+                                                      const DomainFilter& allowed);
 
 // `count` free GPUs spanning as few domains as possible: one domain if any fits the whole request
 // (best fit), else the domains with the most free GPUs first; within a domain the lowest-numbered
@@ -67,11 +82,21 @@ std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
                                                     const AllocationState& state,
                                                     const FreeCapacityIndex& index,
                                                     std::int64_t count);
+// The same over the allowed domains only: nullopt if they have fewer than `count` free GPUs.
+// Walks the allowed domains (O(domains)) unless `allowed` is empty.
+std::optional<std::vector<GpuId>> FindTopologyAware(const Topology& topology,
+                                                    const AllocationState& state,
+                                                    const FreeCapacityIndex& index,
+                                                    std::int64_t count,
+                                                    const DomainFilter& allowed);
 
 // Fractional best fit: a GPU that can take a share of `milli` (1..1000) and `memory_gb` now,
 // choosing the one with the least free share that fits (so shares pack together and whole GPUs
 // stay free); ties to the lowest GPU. Scans every GPU: O(GPUs).
 std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb);
+// The same among the allowed GPUs.
+std::optional<GpuId> FindFractionalBestFit(const FleetState& state, int milli, double memory_gb,
+                                           const GpuFilter& allowed);
 
 struct MigSlot {
   GpuId gpu = 0;
@@ -84,5 +109,8 @@ struct MigSlot {
 // keeps other GPUs whole); an idle dynamic-MIG GPU. Ties to the lowest GPU. Every answer is legal
 // by FleetState::WhyNot. Scans every GPU: O(GPUs).
 std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name);
+// The same among the allowed GPUs.
+std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name,
+                                   const GpuFilter& allowed);
 
 }  // namespace fleetsim

@@ -1,6 +1,8 @@
-// JobLog: one record per job of the workload — submit, start, end, GPUs, final state and the
-// reason for anything that did not complete — collected by observing engine events. The source
-// of jobs.csv. Not thread-safe; one per simulation.
+// JobLog: one record per job of the workload — who submitted it and what it asked for (tenant,
+// priority class and weight, kind, GPU range, sharing, host CPU and memory), when it was
+// submitted, started and ended, what it got (GPUs, GPU-equivalents, NVLink domains, GPU models),
+// its final state and the reason for anything that did not complete — collected by observing
+// engine events. The source of jobs.csv. Not thread-safe; one per simulation.
 #pragma once
 
 #include <string>
@@ -16,16 +18,27 @@ std::string FinalStateName(FinalState state);
 
 struct JobRecordRow {
   std::string id;
-  SimTime submit = 0;
-  std::int64_t gpus = 0;
+  std::string tenant;
+  std::string priority_class;
   std::int64_t priority = 0;
-  bool started = false;
-  SimTime start = 0;
-  bool ended = false;
-  SimTime end = 0;
-  FinalState state = FinalState::kNotSubmitted;
+  SimTime submit = 0;
+  std::int64_t gpus = 0;      // requested (the minimum of a range)
+  std::int64_t max_gpus = 0;  // requested maximum (MaxGpus(): equal to gpus for a fixed size)
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  SimTime start = 0;  // when started
+  SimTime end = 0;    // when ended
+  // Set when started: what the job got (PlacementSummary).
+  std::int64_t gpus_allocated = 0;  // GPUs held whole or in part
+  double gpu_share = 0;
+  std::int64_t domains = 0;
+  std::string gpu_models;
   std::string reason;  // why the job was rejected, or why it is unfinished
-  std::vector<GpuId> gpu_ids;
+  JobKind kind = JobKind::kUnspecified;
+  GpuSharing sharing = GpuSharing::kNone;
+  FinalState state = FinalState::kNotSubmitted;
+  bool started = false;
+  bool ended = false;
 };
 
 class JobLog final : public SimulationObserver {
@@ -39,6 +52,9 @@ class JobLog final : public SimulationObserver {
 
   // In workload order (submit time, then id). Complete after RunEnded.
   const std::vector<JobRecordRow>& rows() const { return rows_; }
+  // Moves the rows out (for a RunReport) and leaves none: a row is ~280 bytes, and a 100k-job
+  // run's rows are worth moving rather than copying.
+  std::vector<JobRecordRow> TakeRows();
 
  private:
   std::vector<JobRecordRow> rows_;

@@ -1,7 +1,9 @@
 // RunMetrics: the headline numbers of one run, computed by observing engine events.
 // Definitions (docs/metrics.md is the reference):
 //  - window: from the first submission to the end of the run;
-//  - utilization: GPU-time allocated to jobs inside the window / (fleet GPUs x window length);
+//  - utilization: GPU-time allocated to jobs inside the window / (fleet GPUs x window length),
+//    counting a fractional share as milli / 1000 of a GPU and a MIG instance as its compute
+//    slices / 7;
 //  - wait: start - submit, over jobs that started; mean and p99 (nearest rank);
 //  - makespan: last completion - first submission.
 // Not thread-safe; one per simulation.
@@ -48,10 +50,11 @@ class RunMetrics final : public SimulationObserver {
   struct Accumulators {
     bool any_submitted = false;
     SimTime last_completion = 0;
-    std::int64_t allocated_gpu_ms = 0;  // closed allocations; running ones are added at the end
+    double allocated_gpu_ms = 0;  // closed allocations; running ones are added at the end
     std::int64_t submitted = 0;
     std::vector<SimDuration> waits;
-    std::vector<std::int64_t> running_gpus;  // by job index: GPUs held, 0 if not running
+    std::vector<double> running_share;  // by job index: GPU-equivalents held, 0 if not running
+    std::vector<bool> running;
     std::vector<SimTime> running_since;
   };
 

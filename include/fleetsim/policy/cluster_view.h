@@ -1,8 +1,11 @@
 // ClusterView: everything a policy may read, and nothing it may change. It shows the fleet's
-// allocation state, the queue of submitted-but-not-started jobs (as requests), the running jobs,
-// and what changed since the policy's previous call. Only submitted jobs can be looked up: a
-// policy learns nothing of future arrivals, and a job's hidden truth (its real duration) is not
-// reachable from here. A view is valid only during the Policy::Decide call it is passed to.
+// allocation state (FleetLedger: every grant, the whole-GPU view, the free-capacity index, the
+// pools), the queue of submitted-but-not-started jobs (as requests), the running jobs and their
+// placements, and what changed since the policy's previous call. Only submitted jobs can be looked
+// up: a policy learns nothing of future arrivals, and a job's hidden truth (its real duration or
+// work) is not reachable from here. The one thing a policy may use to plan is planner(): placements
+// it holds there show in the view for the rest of the call and are undone by the engine after it.
+// A view is valid only during the Policy::Decide call it is passed to.
 #pragma once
 
 #include <deque>
@@ -14,6 +17,8 @@
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
+#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
@@ -21,7 +26,7 @@ namespace fleetsim {
 struct RunningJob {
   JobIndex job = 0;
   SimTime start = 0;
-  std::vector<GpuId> gpus;
+  Allocation placement;
 };
 
 // What happened since the policy was last called, in event order.
@@ -33,26 +38,28 @@ struct ChangesSinceLastCall {
 class ClusterView {
  public:
   // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
-  ClusterView(SimTime now, const AllocationState& fleet, const Topology& topology,
-              const FleetState& fleet_state, std::span<const JobRequest> submitted,
-              const std::deque<JobIndex>& queue, std::span<const RunningJob> running,
-              const ChangesSinceLastCall& changes)
+  ClusterView(SimTime now, const FleetLedger& ledger, PlacementPlanner& planner,
+              std::span<const JobRequest> submitted, const std::deque<JobIndex>& queue,
+              std::span<const RunningJob> running, const ChangesSinceLastCall& changes)
       : now_(now),
-        fleet_(fleet),
-        topology_(topology),
-        fleet_state_(fleet_state),
+        ledger_(ledger),
+        planner_(planner),
         requests_(submitted),
         queue_(queue),
         running_(running),
         changes_(changes) {}
 
   SimTime now() const { return now_; }
-  // GPUs that can be taken whole now (busy: held, or in a static MIG layout).
-  const AllocationState& fleet() const { return fleet_; }
+  // GPUs that can be taken whole now (busy: held, partitioned by MIG, or shared).
+  const AllocationState& fleet() const { return ledger_.whole(); }
   // NVLink domains, nodes and racks, for topology-aware placement (fleet/placement.h).
-  const Topology& topology() const { return topology_; }
+  const Topology& topology() const { return ledger_.topology(); }
   // Every resource: MIG instances, fractional shares, node CPU and memory.
-  const FleetState& fleet_state() const { return fleet_state_; }
+  const FleetState& fleet_state() const { return ledger_.state(); }
+  // All of the above, plus the free-capacity index and the pools.
+  const FleetLedger& ledger() const { return ledger_; }
+  // Finds placements for requests and holds them for the rest of this call.
+  PlacementPlanner& planner() const { return planner_; }
   // Queued jobs, oldest submission first (ties by id).
   const std::deque<JobIndex>& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
@@ -66,9 +73,8 @@ class ClusterView {
 
  private:
   SimTime now_;
-  const AllocationState& fleet_;
-  const Topology& topology_;
-  const FleetState& fleet_state_;
+  const FleetLedger& ledger_;
+  PlacementPlanner& planner_;
   std::span<const JobRequest> requests_;
   const std::deque<JobIndex>& queue_;
   std::span<const RunningJob> running_;

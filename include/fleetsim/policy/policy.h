@@ -1,10 +1,12 @@
 // The policy interface. A policy reads a ClusterView and returns decisions; it never touches
-// engine state. The engine checks every decision against the job and the fleet before applying
-// it, and stops the run with an error naming the policy and the decision when one is illegal.
-// Decisions are applied in the order returned.
+// engine state (its only scratch pad is the view's PlacementPlanner, whose holds the engine undoes
+// after the call). The engine checks every decision against the job's request and the fleet before
+// applying it, and stops the run with an error naming the policy and the decision when one is
+// illegal. Decisions are applied in the order returned.
 // Policies are owned by one simulation; they may keep state between calls.
 #pragma once
 
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -13,10 +15,11 @@
 
 namespace fleetsim {
 
-// Start a queued job now on exactly these GPUs (as many as the job requests).
+// Start a queued job now with this placement: whole GPUs, one MIG instance or one fractional
+// share, plus the job's host CPU and memory per node (rules: placement_rules.h).
 struct StartJob {
   JobIndex job = 0;
-  std::vector<GpuId> gpus;
+  Allocation placement;
 };
 
 // Refuse a queued job for good; the reason is recorded in the results.
@@ -37,5 +40,13 @@ class Policy {
   virtual ~Policy() = default;
   virtual std::vector<Decision> Decide(const ClusterView& view) = 0;
 };
+
+// An allocation of these GPUs, whole, with no host share.
+Allocation WholeGpus(std::span<const GpuId> gpus);
+
+// A placement in words, as error messages and logs show it: "GPUs [0, 1]",
+// "MIG 3g.40gb at slice 4 of GPU 3", "500 milli-GPU and 10 GB of GPU 3",
+// "node 2 (4 CPU cores, 16 GB)", joined by " + "; "nothing" when empty.
+std::string DescribeAllocation(const Allocation& allocation);
 
 }  // namespace fleetsim

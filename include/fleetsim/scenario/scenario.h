@@ -15,8 +15,11 @@
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/trace/formats.h"
+#include "fleetsim/trace/import.h"
 #include "fleetsim/workload/generator.h"
 #include "fleetsim/workload/job.h"
+#include "fleetsim/workload/transforms.h"
 
 namespace fleetsim {
 
@@ -28,6 +31,17 @@ struct PolicyChoice {
   PolicyParams params;  // every declared parameter, defaults filled in
 };
 
+// A trace the scenario replays, read (and checked) when the scenario loads.
+struct TraceSource {
+  std::string format{};         // a TraceFormats() name
+  std::string path{};           // as written in the scenario
+  std::string resolved_path{};  // relative paths are relative to the scenario file
+  TraceOptionValues options{};  // every option of the format, defaults filled in
+  BadRowPolicy on_bad_row = BadRowPolicy::kFail;
+  Workload jobs{};              // what the trace yielded, in submit order
+  TraceReport report{};         // counts, skipped rows by reason, notes
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -36,7 +50,10 @@ struct Scenario {
   PolicyChoice policy;
   SimTime until = kTimeNever;    // stop time; kTimeNever runs until idle
   std::vector<Job> listed_jobs;  // from "jobs", in file order
-  std::optional<GeneratorSpec> generator;
+  std::optional<TraceSource> trace;
+  std::optional<GeneratorSpec> generator;  // "generator": generator block 0
+  std::vector<GeneratorSpec> generators;   // "generators": the blocks after it, in order
+  std::vector<TransformSpec> transforms;   // "transforms", applied in this order
 };
 
 struct LoadOptions {
@@ -48,6 +65,7 @@ struct LoadResult {
   std::optional<Scenario> scenario;  // set when there are no errors
   Diagnostics diagnostics;           // warnings, and errors when loading failed
   std::string file_error;            // unreadable file or invalid JSON: "path:line:col: ..."
+  std::vector<std::string> notes;    // what loading a trace reported (rows read and skipped)
 };
 
 // Parses and validates scenario text. `source` names it in messages.
@@ -57,8 +75,16 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& registry,
                             const LoadOptions& options);
 
-// The jobs of a scenario run with `seed`: listed jobs plus generated ones, sorted by submit time.
+// The jobs of a scenario run with `seed`: listed, trace and generated jobs, sorted by submit time.
 Workload BuildWorkload(const Scenario& scenario, std::uint64_t seed);
+
+// BuildWorkload's jobs, with what the transforms did, one note each:
+// "/transforms/<i> (<name>): <what it did>".
+struct BuiltWorkload {
+  Workload workload;
+  std::vector<std::string> notes;
+};
+BuiltWorkload BuildWorkloadWithNotes(const Scenario& scenario, std::uint64_t seed);
 
 // A stable digest of a workload's jobs ("fnv1a64:<16 hex digits>"), recorded in summary.json so
 // that two runs can be seen to have replayed the same jobs.

@@ -5,9 +5,11 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
@@ -24,11 +26,22 @@ struct JobSubmitted {
   const JobRequest& request;
 };
 
+// What a started job holds, summarized by the engine.
+struct PlacementSummary {
+  std::vector<GpuId> gpus{};  // the GPUs it holds whole or in part, distinct, ascending
+  // GPU-equivalents: 1 per whole GPU, milli / 1000 per fractional share, compute slices / 7 per
+  // MIG instance (docs/metrics.md).
+  double gpu_share = 0;
+  std::int64_t domains = 0;  // NVLink domains its GPUs span
+  std::string gpu_models{};  // catalog models of its GPUs, distinct, '|'-joined in name order
+};
+
 struct JobStarted {
   SimTime time;
   JobIndex job;
   const JobRequest& request;
-  std::span<const GpuId> gpus;
+  const Allocation& placement;
+  const PlacementSummary& summary;
 };
 
 struct JobFinished {

@@ -1,29 +1,34 @@
 // Simulation: one run of a workload on a fleet under a policy. It owns its clock, event queue,
-// allocation state, job states and observer list — no globals, so several simulations can run
-// in one process. The loop: arrivals and completions are events; after each instant with
-// changes, and at requested wake-ups, the policy is consulted — once per instant unless a wake-up
-// brings it back with nothing new — and its decisions are checked and applied. The workload must
-// be sorted by submit time. Jobs larger than the whole fleet are rejected at admission, before the
-// policy sees them. The fleet is tracked by a FleetState (every kind of grant) with a whole-GPU
-// view kept in step; in debug builds every resource's invariants are checked after every event.
-// Not thread-safe; one thread per simulation.
+// fleet ledger (every grant, the whole-GPU view policies read, the free-capacity index), job
+// states and observer list — no globals, so several simulations can run in one process. The loop:
+// arrivals and completions are events; after each instant with changes, and at requested
+// wake-ups, the policy is consulted — once per instant unless a wake-up brings it back with
+// nothing new — and its decisions are checked against the job's request and the fleet, then
+// applied. A job's run time is its duration, or its work converted by the speed model on the GPUs
+// it got (sim/placement_facts.h). The workload must be sorted by submit time. Jobs that can never
+// run on the fleet are rejected at admission, before the policy sees them. In debug builds every
+// resource's invariants are checked after every event.
+// Not thread-safe; one thread per simulation. Not copyable or movable.
 #pragma once
 
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "fleetsim/engine/event_queue.h"
-#include "fleetsim/fleet/fleet.h"
-#include "fleetsim/fleet/fleet_state.h"
-#include "fleetsim/fleet/topology.h"
+#include "fleetsim/fleet/speed_model.h"
+#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/sim/observer.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
+
+class Admission;
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
 
@@ -33,10 +38,20 @@ struct RunStatus {
   std::string error;  // set when !ok: names the policy, the decision and why it is illegal
 };
 
+struct SimulationOptions {
+  // The speed model's reference GPU: work_gpu_hours are hours on one of these (the catalog's
+  // reference is H100-SXM). Unset, every GPU runs work at reference speed.
+  std::optional<GpuModel> reference_gpu{};
+  SpeedModelParams speed{};
+};
+
 class Simulation {
  public:
   Simulation(const FleetSpec& fleet, const Workload& workload, std::unique_ptr<Policy> policy,
-             std::string policy_name);
+             std::string policy_name, const SimulationOptions& options = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
 
   // Observers are not owned and must outlive the simulation's last call.
   void AddObserver(SimulationObserver* observer);
@@ -52,9 +67,10 @@ class Simulation {
   SimTime now() const { return now_; }
   JobState state(JobIndex job) const { return jobs_[job].state; }
   // Which GPUs can be taken whole right now (GPUs of static-MIG pools never can).
-  const AllocationState& fleet() const { return whole_gpus_; }
-  const FleetState& fleet_state() const { return fleet_state_; }
-  const Topology& topology() const { return topology_; }
+  const AllocationState& fleet() const { return ledger_.whole(); }
+  const FleetState& fleet_state() const { return ledger_.state(); }
+  const Topology& topology() const { return ledger_.topology(); }
+  const FleetLedger& ledger() const { return ledger_; }
 
  private:
   enum class EventKind : std::uint8_t { kArrival, kCompletion, kSchedule };
@@ -75,17 +91,18 @@ class Simulation {
   void HandleCompletion(JobIndex job);
   RunStatus HandleSchedule();
   void RequestScheduling(SimTime time);
-  RunStatus ApplyDecision(const Decision& decision, std::size_t number);
-  std::string CheckStart(const StartJob& start) const;
-  void StartNow(const StartJob& start);
+  RunStatus ApplyDecision(Decision& decision, std::size_t number);
+  // `held`: the placement is a planner hold the start took over (already in the ledger).
+  std::string CheckStart(const StartJob& start, bool held) const;
+  void StartNow(StartJob& start, bool held);
   void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
   void RemoveFromQueue(JobIndex job);
   void CheckInvariants() const;
 
-  Topology topology_;
-  FleetState fleet_state_;           // every resource and grant; validates each start
-  AllocationState whole_gpus_;       // the whole-GPU view policies read, kept in step with it
-  std::int64_t wholeable_gpus_ = 0;  // GPUs that a whole-GPU job can ever get
+  FleetLedger ledger_;
+  PlacementPlanner planner_;  // policies' holds on ledger_, undone after every call
+  std::unique_ptr<Admission> admission_;
+  SpeedModel speed_;
   std::vector<JobRequest> requests_;
   std::vector<JobTruth> truths_;
   std::vector<JobRecord> jobs_;

@@ -33,6 +33,11 @@ class JobSource {
   // and leaves the source ready for the row after it, kEnd means the input is exhausted.
   virtual Status Next(Job& job, RowError& error) = 0;
 
+  // The 1-based line of the row last returned by Next (job or bad row), so that problems found
+  // later (a duplicate id, an unknown GPU model) can be reported at file:line. Every reader
+  // implements it (LineReader::line_number() gives it).
+  virtual std::int64_t line() const = 0;
+
   // Remarks about the whole input worth telling a user (for example, how a processor count
   // was turned into GPUs); gathered as the rows are read.
   virtual std::vector<std::string> Notes() const { return {}; }

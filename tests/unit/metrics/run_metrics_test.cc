@@ -1,10 +1,12 @@
-// RunMetrics on hand-computed cases: utilization, waits, makespan, end-of-run accounting.
+// RunMetrics on hand-computed cases: utilization (whole GPUs, fractional shares, MIG instances,
+// CPU-only jobs), waits, makespan, end-of-run accounting.
 #include "fleetsim/metrics/run_metrics.h"
 
 #include <gtest/gtest.h>
 
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/sim/simulation.h"
+#include "testutil/fleets.h"
 #include "testutil/workloads.h"
 
 namespace fleetsim {
@@ -60,6 +62,34 @@ TEST(RunMetricsTest, RunStoppedEarlyCountsRunningQueuedAndUnsubmittedJobs) {
   EXPECT_EQ(m.jobs_never_submitted, 1);
   EXPECT_DOUBLE_EQ(m.utilization, 1.0);  // a holds all 4 GPUs for the whole 50 s window
   EXPECT_DOUBLE_EQ(m.makespan_s, 0);
+}
+
+TEST(RunMetricsTest, SharesCountAsTheirFractionAndMigInstancesAsTheirComputeSlices) {
+  // One dynamic-MIG HGX H100 node (8 GPUs). Over [0, 100 s]: a 500 milli-GPU share, a 3g.40gb
+  // instance (3 of 7 compute slices), a whole GPU, and a CPU-only job that holds no GPU.
+  PoolSpec pool = testing::CatalogPool("hgx-h100", 1);
+  pool.mig = MigMode::kDynamic;
+  Workload w;
+  JobRequest& share = testing::AddJob(w, "a-share", 0, 1, 100).request;
+  share.sharing = GpuSharing::kFraction;
+  share.gpu_milli = 500;
+  JobRequest& mig = testing::AddJob(w, "b-mig", 0, 1, 100).request;
+  mig.sharing = GpuSharing::kMig;
+  mig.gpu_memory_gb = 40;
+  testing::AddJob(w, "c-whole", 0, 1, 100);
+  JobRequest& cpu = testing::AddJob(w, "d-cpu", 0, 0, 100).request;
+  cpu.cpu_milli = 2000;
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* fifo = registry.Find("fifo");
+  Simulation sim(testing::FleetOf({pool}), w, fifo->make(DefaultParams(*fifo)), "fifo");
+  RunMetrics metrics;
+  sim.AddObserver(&metrics);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  const MetricsSummary& m = metrics.summary();
+  EXPECT_EQ(m.jobs_completed, 4);
+  EXPECT_DOUBLE_EQ(m.allocated_gpu_hours, (0.5 + 3.0 / 7 + 1) * 100 / 3600);
+  EXPECT_DOUBLE_EQ(m.utilization, (0.5 + 3.0 / 7 + 1) / 8);
 }
 
 TEST(NearestRankPercentileTest, MatchesTheTextbookDefinition) {

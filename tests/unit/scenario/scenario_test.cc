@@ -57,15 +57,14 @@ TEST(ScenarioTest, ReportsEveryProblemAtOnceWithItsPath) {
             "\"bad name!\"\n"
             "s.json: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
             "s.json: /jobs/0/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found -1\n"
-            "s.json: /jobs/1/gpus: error: expected an integer ≥ 1, found -3\n"
+            "s.json: /jobs/1/gpus: error: expected an integer ≥ 0, found -3\n"
             "s.json: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
             "0\n"
-            "s.json: /jobs/2/gpus: error: expected an integer in [1, 1000000], found \"4\"\n"
+            "s.json: /jobs/2/priority: error: expected an integer in [1, 1000000], found 2.5\n"
+            "s.json: /jobs/2/gpus: error: expected an integer in [0, 1000000], found \"4\"\n"
             "s.json: /jobs/2/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
             "1e+300\n"
-            "s.json: /jobs/2/priority: error: expected an integer in [1, 1000000], found 2.5\n"
             "s.json: /jobs/3: error: missing required key 'id'\n"
-            "s.json: /jobs/3: error: missing required key 'duration_s'\n"
             "s.json: /jobs/2/id: error: duplicate job id 'a' (first used at /jobs/0/id)\n");
 }
 
@@ -85,7 +84,7 @@ TEST(ScenarioTest, HugeAndOverflowingIntegers) {
                R"({"id": "b", "submit_s": 0, "gpus": 18446744073709551615, "duration_s": 1},)"
                R"({"id": "c", "submit_s": 0, "gpus": 5000000, "duration_s": 1})"));
   EXPECT_EQ(Messages(r),
-            "s.json: /jobs/0/gpus: error: expected an integer in [1, 1000000], found 1e+20\n"
+            "s.json: /jobs/0/gpus: error: expected an integer in [0, 1000000], found 1e+20\n"
             "s.json: /jobs/1/gpus: error: expected an integer ≤ 1000000, found "
             "18446744073709551615\n"
             "s.json: /jobs/2/gpus: error: expected an integer ≤ 1000000, found 5000000\n");
@@ -179,7 +178,8 @@ TEST(ScenarioTest, GeneratorValidationAndIdCollision) {
 
 TEST(ScenarioTest, NeedsJobsOrGenerator) {
   const LoadResult r = Parse(R"({"format_version": 1, "name": "e", "fleet": {"gpus": 8}})");
-  EXPECT_EQ(Messages(r), "s.json: /: error: a scenario needs 'jobs', 'generator' or both\n");
+  EXPECT_EQ(Messages(r), "s.json: /: error: a scenario needs at least one of 'jobs', 'trace', 'generator' and "
+            "'generators'\n");
 }
 
 TEST(ScenarioFileTest, MissingFileAndDirectory) {

@@ -438,8 +438,46 @@ TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
     levels.insert(fixture.walk.levels.begin(), fixture.walk.levels.end());
   }
   const std::set<std::string> expected_levels = {
-      "",        "/fleet",     "/fleet/pools/0",        "/policy",         "/run",
-      "/jobs/0", "/generator", "/generator/duration_s", "/generator/gpus", "/generator/priority"};
+      "",
+      "/fleet",
+      "/fleet/pools/0",
+      "/policy",
+      "/run",
+      "/jobs/0",
+      "/jobs/0/demand",
+      "/trace",
+      "/generator",
+      "/generator/duration_s",
+      "/generator/gpus",
+      "/generator/priority",
+      "/generator/kind",
+      "/generator/tenant",
+      "/generator/demand",
+      "/generators/0",
+      "/generators/0/duration_s",
+      "/generators/0/gpus",
+      "/generators/0/priority",
+      "/generators/0/kind",
+      "/generators/0/tenant",
+      "/generators/0/demand",
+      "/transforms/0",
+      "/transforms/0/window",
+      "/transforms/0/scale_arrivals",
+      "/transforms/0/sample",
+      "/transforms/0/shuffle",
+      "/transforms/0/assign",
+      "/transforms/0/assign/rules/0",
+      "/transforms/0/assign/rules/0/when",
+      "/transforms/0/assign/rules/0/when/gpus",
+      "/transforms/0/assign/rules/0/when/duration_s",
+      "/transforms/0/assign/rules/0/set",
+      "/transforms/0/assign/mix",
+      "/transforms/0/assign/mix/tenant",
+      "/transforms/0/assign/mix/priority_class",
+      "/transforms/0/assign/mix/priority",
+      "/transforms/0/assign/mix/kind",
+      "/transforms/0/fit_to_nodes",
+  };
   EXPECT_EQ(levels, expected_levels);
   for (const std::string& pointer : AllDeclared()) {
     EXPECT_NE(FixtureUsing(pointer), nullptr)
@@ -499,6 +537,13 @@ const std::vector<LoaderOnlyCheck>& ProbedLoaderOnlyChecks() {
   static const auto* const kChecks = new std::vector<LoaderOnlyCheck>{
       // A template name of the right pattern that the catalog does not hold.
       {"/fleet/pools/0/template", "unknown node template"},
+      // Job rules tying fields together (ProblemsWith), met by bounds of one field.
+      {"/jobs/0/gpus", "expected at least 1 GPU (a CPU-only job"},             // gpus 0
+      {"/jobs/0/max_gpus", "expected 0 (fixed size) or an integer in [gpus"},  // gpus > max_gpus
+      {"/jobs/0/gpu_milli", "a share below 1000 needs sharing"},               // sharing none
+      {"/jobs/0/checkpoint_cost_s", "a checkpoint cost needs a checkpoint interval"},
+      {"/jobs/0/deadline_s", "expected a deadline at or after submit_s"},
+      {"/jobs/0/demand/gpus", "expected demands in [0, max_gpus"},
   };
   return *kChecks;
 }
@@ -722,6 +767,42 @@ const std::vector<LoaderOnlyCase>& LoaderOnlyCases() {
        {{"/fleet/pools/0/mig", R"({"static": {"1g.12gb+me": 2}})"}},
        "/fleet/pools/0/mig/static",
        "at most 1 per GPU"},
+      // Job rules (ProblemsWith) the probes of one field do not meet.
+      {"a power-of-two block of 3 GPUs",
+       {{"/jobs/0/pow2_block", "true"}, {"/jobs/0/gpus", "3"}},
+       "/jobs/0/pow2_block",
+       "a power-of-two block job needs power-of-two gpus and max_gpus, found 3 and 3"},
+      {"fractional sharing on 2 GPUs",
+       {{"/jobs/0/sharing", R"("fraction")"}, {"/jobs/0/gpu_milli", "500"}, {"/jobs/0/gpus", "2"}},
+       "/jobs/0/sharing",
+       "'fraction' sharing needs exactly 1 GPU"},
+      {"MIG sharing without GPU memory",
+       {{"/jobs/0/sharing", R"("mig")"}},
+       "/jobs/0/gpu_memory_gb",
+       "'mig' sharing needs the memory per GPU"},
+      {"a demand curve on a job of another kind",
+       {{"/jobs/0/demand", R"({"step_s": 60, "gpus": [1]})"}},
+       "/jobs/0/demand",
+       "a demand curve needs kind 'realtime-inference'"},
+      {"duplicate listed job ids",
+       {{"/jobs/1", R"({"id": "a", "work_gpu_hours": 1})"}},
+       "/jobs/1/id",
+       "duplicate job id 'a'"},
+      // The trace: its file, its format's options, its ids.
+      {"a trace file that cannot be read",
+       {{"/trace", R"({"format": "ms-itp", "path": "no-such-trace.csv"})"}},
+       "/trace",
+       "cannot read"},
+      {"an option the trace format does not have",
+       {{"/trace", R"({"format": "ms-itp", "path": "every-key-trace.csv",
+                       "options": {"tenat": "t1"}})"}},
+       "/trace/options",
+       "trace format 'ms-itp' has no option 'tenat', did you mean 'tenant'?"},
+      {"a trace id equal to a listed id",
+       {{"/trace", R"({"format": "ms-itp", "path": "every-key-trace.csv"})"},
+        {"/jobs/0/id", R"("itp-1")"}},
+       "/trace",
+       "trace job id 'itp-1' collides with /jobs/0/id"},
   };
   return *kCases;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
@@ -21,6 +22,15 @@ std::unique_ptr<Policy> Fifo() {
   const PolicyInfo* info = registry.Find("fifo");
   return info->make(DefaultParams(*info));
 }
+
+StartJob Start(JobIndex job, const std::vector<GpuId>& gpus) { return {job, WholeGpus(gpus)}; }
+
+// The GPUs each job started on, by job index.
+class PlacementRecorder final : public SimulationObserver {
+ public:
+  void OnJobStarted(const JobStarted& event) override { gpus[event.job] = event.summary.gpus; }
+  std::map<JobIndex, std::vector<GpuId>> gpus;
+};
 
 // A policy whose decisions a test scripts.
 class ScriptedPolicy final : public Policy {
@@ -122,7 +132,7 @@ TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
     if (view.now() == 0) {
       d.push_back(WakeAt{SecondsToTime(30)});
     } else if (!view.queue().empty()) {
-      d.push_back(StartJob{view.queue().front(), view.fleet().LowestFree(1)});
+      d.push_back(StartJob{view.queue().front(), WholeGpus(view.fleet().LowestFree(1))});
     }
     return d;
   });
@@ -185,11 +195,13 @@ TEST(SimulationTest, StaticMigGpusAreNeverGivenWholeAndAdmissionCountsOnlyWholeG
   AddJob(w, "c", 0, 9, 10);
   Simulation sim(fleet, w, Fifo(), "fifo");
   JobLog log;
+  PlacementRecorder placements;
   sim.AddObserver(&log);
+  sim.AddObserver(&placements);
   EXPECT_EQ(sim.fleet().free_count(), 8);
   ASSERT_TRUE(sim.RunUntilIdle().ok);
   sim.Finish();
-  EXPECT_EQ(log.rows()[0].gpu_ids, (std::vector<GpuId>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_EQ(placements.gpus[0], (std::vector<GpuId>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(log.rows()[1].start, 10'000);  // waits for the plain node: the MIG node is not whole
   EXPECT_EQ(log.rows()[2].reason,
             "needs 9 GPUs; the fleet has 8 that can be allocated whole (8 more are "
@@ -231,40 +243,34 @@ INSTANTIATE_TEST_SUITE_P(
     Decisions, IllegalDecisionTest,
     ::testing::Values(
         IllegalCase{"WrongGpuCount",
-                    [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{0, {0}}};
-                    },
+                    [](const ClusterView&) { return std::vector<Decision>{Start(0, {0})}; },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
                     "this call): start job 'a' on GPUs [0]: the job needs 2 GPUs, the placement "
                     "has 1"},
         IllegalCase{"BusyGpu",
                     [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{0, {0, 1}}, StartJob{1, {1}}};
+                      return std::vector<Decision>{Start(0, {0, 1}), Start(1, {1})};
                     },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 2 of "
                     "this call): start job 'b' on GPUs [1]: GPU 1 is busy"},
         IllegalCase{"DuplicateGpu",
                     [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{0, {3, 3}}};
+                      return std::vector<Decision>{Start(0, {3, 3})};
                     },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
                     "this call): start job 'a' on GPUs [3, 3]: GPU 3 is listed twice"},
         IllegalCase{"NoSuchGpu",
-                    [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{1, {4}}};
-                    },
+                    [](const ClusterView&) { return std::vector<Decision>{Start(1, {4})}; },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
                     "this call): start job 'b' on GPUs [4]: GPU 4 does not exist (the fleet has "
                     "GPUs 0..3)"},
         IllegalCase{"NoSuchJob",
-                    [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{7, {0}}};
-                    },
+                    [](const ClusterView&) { return std::vector<Decision>{Start(7, {0})}; },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of "
                     "this call): start job #7 (no such job) on GPUs [0]: no such job"},
         IllegalCase{"StartTwice",
                     [](const ClusterView&) {
-                      return std::vector<Decision>{StartJob{1, {0}}, StartJob{1, {1}}};
+                      return std::vector<Decision>{Start(1, {0}), Start(1, {1})};
                     },
                     "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 2 of "
                     "this call): start job 'b' on GPUs [1]: the job is already running"},
@@ -281,6 +287,59 @@ INSTANTIATE_TEST_SUITE_P(
             "this call): wake at 0d 00:00:00.000: the wake-up time is not in the "
             "future"}),
     [](const ::testing::TestParamInfo<IllegalCase>& param_info) { return param_info.param.name; });
+
+TEST(SimulationTest, HoldsThePolicyDoesNotStartAreReleasedAfterTheCall) {
+  Workload w;
+  AddJob(w, "a", 0, 2, 10);
+  std::vector<std::int64_t> free_at_call;
+  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
+    free_at_call.push_back(view.fleet().free_count());
+    EXPECT_TRUE(view.planner().Place(view.request(0)));
+    EXPECT_EQ(view.fleet().free_count(), 2);  // the hold shows in the view
+    return std::vector<Decision>{WakeAt{view.now() + 1}};
+  });
+  Simulation sim({.gpus = 4}, w, std::move(policy), "planner");
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(0.001)).ok);
+  EXPECT_EQ(free_at_call, (std::vector<std::int64_t>{4, 4}));
+  EXPECT_EQ(sim.fleet().free_count(), 4);
+}
+
+TEST(SimulationTest, StartsInAnotherOrderThanTheirHoldsAreCheckedAfresh) {
+  Workload w;
+  AddJob(w, "a", 0, 2, 10);
+  AddJob(w, "b", 0, 2, 10);
+  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
+    std::vector<Decision> d;
+    if (view.now() == 0) {
+      const Allocation a = *view.planner().Place(view.request(0));
+      const Allocation b = *view.planner().Place(view.request(1));
+      d = {StartJob{1, b}, StartJob{0, a}};
+    }
+    return d;
+  });
+  Simulation sim({.gpus = 4}, w, std::move(policy), "swapped");
+  PlacementRecorder placements;
+  sim.AddObserver(&placements);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(placements.gpus[0], (std::vector<GpuId>{0, 1}));
+  EXPECT_EQ(placements.gpus[1], (std::vector<GpuId>{2, 3}));
+}
+
+TEST(SimulationTest, AHeldPlacementThatBreaksTheRequestIsRefusedAndReleased) {
+  Workload w;
+  AddJob(w, "a", 0, 2, 10);
+  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
+    const Allocation one = WholeGpus(std::vector<GpuId>{3});
+    EXPECT_EQ(view.planner().Hold(one), "");
+    return std::vector<Decision>{StartJob{0, one}};
+  });
+  Simulation sim({.gpus = 4}, w, std::move(policy), "bad");
+  const RunStatus status = sim.RunUntilIdle();
+  EXPECT_EQ(status.error,
+            "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of this call): "
+            "start job 'a' on GPUs [3]: the job needs 2 GPUs, the placement has 1");
+  EXPECT_EQ(sim.fleet().free_count(), 4);
+}
 
 TEST(SimulationTest, PolicyRejectionIsRecordedWithItsReason) {
   Workload w;

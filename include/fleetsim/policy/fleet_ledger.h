@@ -1,0 +1,79 @@
+// FleetLedger: the allocation state of one fleet, as the engine keeps it and policies read it.
+// It holds, in step:
+//  - the FleetState: every grant (whole GPUs, MIG instances, fractional shares, node CPU/memory);
+//  - the whole-GPU view (AllocationState): a GPU is free in it exactly when FleetState says it can
+//    be taken whole now (GPUs of static-MIG pools, and GPUs with MIG instances or shares in use,
+//    are busy in it), with the per-domain FreeCapacityIndex the placement primitives need;
+//  - the pools, and which pool each GPU, node and NVLink domain belongs to, with each pool's
+//    count of GPUs free to take whole.
+// A bare {"gpus": N} fleet reads as one pool named "" of N GPUs on one node with no catalog model.
+// Apply and Release change all of them together. The engine owns one ledger per simulation;
+// policies see it read-only through ClusterView and change it only through PlacementPlanner holds,
+// which the engine undoes after every policy call.
+// Not copyable or movable (the state and index refer to the topology it owns). Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_spec.h"
+#include "fleetsim/fleet/fleet_state.h"
+#include "fleetsim/fleet/placement.h"
+#include "fleetsim/fleet/topology.h"
+
+namespace fleetsim {
+
+using PoolIndex = std::uint32_t;
+
+class FleetLedger {
+ public:
+  explicit FleetLedger(const FleetSpec& spec);
+  FleetLedger(const FleetLedger&) = delete;
+  FleetLedger& operator=(const FleetLedger&) = delete;
+
+  const Topology& topology() const { return topology_; }
+  const FleetState& state() const { return state_; }
+  // GPUs that can be taken whole now.
+  const AllocationState& whole() const { return whole_; }
+  const FreeCapacityIndex& index() const { return index_; }
+
+  // The pools, in fleet order (GPUs and nodes are numbered pool by pool).
+  std::span<const PoolSpec> pools() const { return pools_; }
+  PoolIndex PoolOfGpu(GpuId gpu) const;
+  PoolIndex PoolOfNode(NodeId node) const;
+  PoolIndex PoolOfDomain(std::uint32_t domain) const;
+  // GPUs [first, end) of a pool.
+  GpuId FirstGpuOf(PoolIndex pool) const { return first_gpu_[pool]; }
+  GpuId EndGpuOf(PoolIndex pool) const { return first_gpu_[pool + 1]; }
+  // GPUs of the pool that can be taken whole now.
+  std::int64_t FreeWholeIn(PoolIndex pool) const { return free_whole_by_pool_[pool]; }
+  // GPUs that can ever be taken whole: every GPU outside static-MIG pools.
+  std::int64_t wholeable_gpus() const { return wholeable_gpus_; }
+
+  // Why the allocation cannot be taken now ("" if it can): FleetState::WhyNot.
+  std::string WhyNot(const Allocation& allocation) const { return state_.WhyNot(allocation); }
+  // Preconditions (checked): WhyNot(allocation) is empty / the allocation is held.
+  void Apply(const Allocation& allocation);
+  void Release(const Allocation& allocation);
+
+ private:
+  // Brings the whole-GPU view, the index and the pool counts in step with the state for the GPUs
+  // of `allocation`.
+  void SyncWholeView(const Allocation& allocation);
+  void MarkWhole(std::vector<GpuId>& gpus, bool free);
+
+  std::vector<PoolSpec> pools_;
+  std::vector<GpuId> first_gpu_;    // by pool, plus the fleet's GPU count at the end
+  std::vector<NodeId> first_node_;  // by pool, plus the fleet's node count at the end
+  Topology topology_;
+  FleetState state_;
+  AllocationState whole_;
+  FreeCapacityIndex index_;
+  std::vector<std::int64_t> free_whole_by_pool_;
+  std::int64_t wholeable_gpus_ = 0;
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,67 @@
+// The placement helper policies share. ChoosePlacement finds a placement for a request on what a
+// FleetLedger has free now, one the engine accepts (every rule of placement_rules.h), or says
+// there is none:
+//  - whole GPUs (sharing "none"), of the accepted pools only: the largest size in
+//    [gpus, MaxGpus()] that the free GPUs allow, and if that fails (host capacity, locality) the
+//    smallest. Power-of-two block jobs take an aligned contiguous block in one NVLink domain
+//    (FindContiguousBlock, tightest domain first), trying each power of two from the largest down;
+//    NVLink-required jobs take GPUs of one domain (the tightest that holds them); all others a
+//    topology-aware set spanning as few domains as possible (FindTopologyAware; on a one-domain
+//    fleet, the lowest-numbered free GPUs). A job with host needs only uses NVLink domains whose
+//    every node could carry its share even holding as many of its GPUs as it can
+//    (need x min(n, GPUs per node) / n), so the split always fits;
+//  - a MIG instance: the fitting profiles of the accepted MIG pools, smallest first (memory, then
+//    compute slices, then name), each placed by FindMigSlot (a static slot, then a GPU already in
+//    MIG mode, then an idle dynamic GPU) on a GPU whose node can carry the host need;
+//  - a fractional share: FindFractionalBestFit over accepted GPUs whose node can carry the host
+//    need;
+//  - a CPU-only job: the node (of an accepted tier) with the least free CPU that fits (best fit;
+//    nodes with unlimited CPU last), ties to the lowest node.
+// Cost: O(log domains) plus the domains scanned for unconstrained whole-GPU jobs; filtered
+// searches may walk every domain, and MIG, fractional and CPU-only searches scan every GPU or node.
+//
+// PlacementPlanner lets a policy place several jobs in one call: each placement it finds is held
+// on the engine's ledger, so the next search (and the view) sees it taken. The engine owns the
+// planner. After the call it walks the decisions in order: a start whose placement is the next
+// hold, unchanged, takes the hold over (it was checked against the fleet when it was taken, in
+// the same order); at the first start that is not, every hold left is released and the rest is
+// checked and applied from scratch. Holds no decision took over are released at the end.
+// Not thread-safe.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/workload/job.h"
+
+namespace fleetsim {
+
+std::optional<Allocation> ChoosePlacement(const FleetLedger& ledger, const JobRequest& request);
+
+class PlacementPlanner {
+ public:
+  explicit PlacementPlanner(FleetLedger& ledger) : ledger_(ledger) {}
+  PlacementPlanner(const PlacementPlanner&) = delete;
+  PlacementPlanner& operator=(const PlacementPlanner&) = delete;
+
+  // ChoosePlacement on what is free now, net of what this call holds already; holds the answer.
+  std::optional<Allocation> Place(const JobRequest& request);
+  // Holds a placement the policy built itself. Returns why it cannot be taken ("" when held).
+  std::string Hold(const Allocation& allocation);
+
+  // For the engine, in decision order: true if `placement` is the next hold, which the start now
+  // owns (the ledger already has it); otherwise releases every hold left and returns false.
+  bool TakeOver(const Allocation& placement);
+  // For the engine: releases every hold not taken over, newest first.
+  void Rollback();
+  std::size_t holds() const { return holds_.size() - taken_over_; }
+
+ private:
+  FleetLedger& ledger_;
+  std::vector<Allocation> holds_;
+  std::size_t taken_over_ = 0;  // holds_[0, taken_over_) belong to started jobs
+};
+
+}  // namespace fleetsim

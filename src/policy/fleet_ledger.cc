@@ -1,0 +1,113 @@
+// FleetLedger: the fleet state, its whole-GPU view and index, and the pool lookups, kept in step.
+#include "fleetsim/policy/fleet_ledger.h"
+
+#include <algorithm>
+
+#include "fleetsim/core/check.h"
+
+namespace fleetsim {
+
+namespace {
+
+// The pools of a fleet; a bare {"gpus": N} fleet as one anonymous pool of one node.
+std::vector<PoolSpec> PoolsOf(const FleetSpec& spec) {
+  if (!spec.pools.empty() || spec.gpus == 0) {
+    return spec.pools;
+  }
+  PoolSpec pool;
+  pool.nodes = 1;
+  pool.node.gpus_per_node = static_cast<int>(spec.gpus);
+  pool.node.nvlink_domain_gpus = static_cast<int>(spec.gpus);
+  pool.node.nodes_per_rack = 1;
+  return {pool};
+}
+
+// Position of the range [firsts[i], firsts[i + 1]) holding `id`.
+PoolIndex RangeOf(const std::vector<std::uint32_t>& firsts, std::uint32_t id) {
+  const auto it = std::upper_bound(firsts.begin(), firsts.end(), id);
+  FLEETSIM_CHECK(it != firsts.begin() && it != firsts.end(), "id outside every pool");
+  return static_cast<PoolIndex>(it - firsts.begin() - 1);
+}
+
+}  // namespace
+
+FleetLedger::FleetLedger(const FleetSpec& spec)
+    : pools_(PoolsOf(spec)),
+      topology_(spec),
+      state_(spec, topology_),
+      whole_(spec),
+      index_(topology_),
+      free_whole_by_pool_(pools_.size(), 0) {
+  first_gpu_.push_back(0);
+  first_node_.push_back(0);
+  for (const PoolSpec& pool : pools_) {
+    first_gpu_.push_back(first_gpu_.back() + static_cast<GpuId>(pool.gpus()));
+    first_node_.push_back(first_node_.back() + static_cast<NodeId>(pool.nodes));
+  }
+  FLEETSIM_CHECK(first_gpu_.back() == whole_.capacity() && first_node_.back() == topology_.nodes(),
+                 "pools do not add up to the fleet");
+  std::vector<GpuId> partitioned;  // static-MIG GPUs are never free to take whole
+  for (GpuId gpu = 0; gpu < state_.gpus(); ++gpu) {
+    if (!state_.CanTakeWhole(gpu)) {
+      partitioned.push_back(gpu);
+    }
+  }
+  for (PoolIndex p = 0; p < pools_.size(); ++p) {
+    free_whole_by_pool_[p] = EndGpuOf(p) - FirstGpuOf(p);
+  }
+  MarkWhole(partitioned, false);
+  wholeable_gpus_ = whole_.free_count();
+}
+
+PoolIndex FleetLedger::PoolOfGpu(GpuId gpu) const { return RangeOf(first_gpu_, gpu); }
+
+PoolIndex FleetLedger::PoolOfNode(NodeId node) const { return RangeOf(first_node_, node); }
+
+PoolIndex FleetLedger::PoolOfDomain(std::uint32_t domain) const {
+  return PoolOfGpu(topology_.DomainGpus(domain).front());
+}
+
+void FleetLedger::Apply(const Allocation& allocation) {
+  state_.Apply(allocation);
+  SyncWholeView(allocation);
+}
+
+void FleetLedger::Release(const Allocation& allocation) {
+  state_.Release(allocation);
+  SyncWholeView(allocation);
+}
+
+void FleetLedger::SyncWholeView(const Allocation& allocation) {
+  std::vector<GpuId> now_busy;
+  std::vector<GpuId> now_free;
+  for (const Grant& grant : allocation.gpus) {
+    const bool can_take = state_.CanTakeWhole(grant.gpu);
+    if (can_take != whole_.IsFree(grant.gpu)) {
+      (can_take ? now_free : now_busy).push_back(grant.gpu);
+    }
+  }
+  MarkWhole(now_busy, false);
+  MarkWhole(now_free, true);
+}
+
+// Marks GPUs free or busy in the whole-GPU view, its index and the pool counts. A GPU may be
+// listed more than once (several grants on one GPU); it changes once.
+void FleetLedger::MarkWhole(std::vector<GpuId>& gpus, bool free) {
+  if (gpus.empty()) {
+    return;
+  }
+  if (!std::is_sorted(gpus.begin(), gpus.end())) {
+    std::sort(gpus.begin(), gpus.end());
+  }
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  if (free) {
+    index_.Release(whole_, gpus);
+  } else {
+    index_.Allocate(whole_, gpus);
+  }
+  for (const GpuId gpu : gpus) {
+    free_whole_by_pool_[PoolOfGpu(gpu)] += free ? 1 : -1;
+  }
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,203 @@
+// The native JSON Lines format: one job object per line (trace/job_json.h). The reader is
+// strict, since native files are written by tools: an unknown field is a bad row, not a warning.
+// Also the JSON Lines writer, and MakeJobWriter, which picks a native writer by format name.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <regex>
+#include <string>
+
+#include "fleetsim/core/diagnostics.h"
+#include "fleetsim/trace/native.h"
+#include "trace/csv.h"
+#include "trace/fields.h"
+#include "trace/job_json.h"
+#include "trace/line_reader.h"
+#include "trace/readers.h"
+
+namespace fleetsim {
+
+namespace {
+
+using nlohmann::json;
+
+// "invalid JSON at column 8: syntax error ..." from one of nlohmann's exceptions.
+std::string DescribeJsonError(const json::exception& e) {
+  static const std::regex located(R"(parse error at line \d+, column (\d+): (.*))");
+  const std::string what = e.what();
+  std::smatch m;
+  if (std::regex_search(what, m, located)) {
+    return fmt::format("invalid JSON at column {}: {}", m[1].str(), m[2].str());
+  }
+  const std::size_t bracket = what.find("] ");
+  return "invalid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2));
+}
+
+// "unknown field 'gpu', did you mean 'gpus'?" for the first key of `object` not in `known`
+// (keys are looked at in sorted order), or "".
+std::string UnknownField(const json& object, const std::string& prefix,
+                         const std::vector<std::string>& known) {
+  for (const auto& item : object.items()) {
+    const std::string& key = item.key();
+    if (std::find(known.begin(), known.end(), key) != known.end()) {
+      continue;
+    }
+    const std::string match = ClosestMatch(key, known);
+    return fmt::format("unknown field '{}{}'{}", prefix, key,
+                       match.empty() ? "" : fmt::format(", did you mean '{}{}'?", prefix, match));
+  }
+  return "";
+}
+
+std::string UnknownFields(const json& object) {
+  std::string message = UnknownField(object, "", JobObjectKeys());
+  const auto demand = object.find("demand");
+  if (message.empty() && demand != object.end() && demand->is_object()) {
+    message = UnknownField(*demand, "demand.", DemandObjectKeys());
+  }
+  return message;
+}
+
+// "/demand/gpus/2" -> "demand.gpus[2]" (the pointer's tokens unescaped, indexes in brackets).
+std::string FieldName(const std::string& pointer) {
+  std::string name;
+  std::size_t begin = 1;
+  while (begin <= pointer.size()) {
+    const std::size_t end = std::min(pointer.find('/', begin), pointer.size());
+    std::string token = pointer.substr(begin, end - begin);
+    begin = end + 1;
+    const bool index = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+    if (index) {
+      name += "[" + token + "]";
+      continue;
+    }
+    name += name.empty() ? "" : ".";
+    for (std::size_t i = 0; i < token.size(); ++i) {
+      const bool escaped = token[i] == '~' && i + 1 < token.size();
+      name += escaped ? (token[++i] == '1' ? '/' : '~') : token[i];
+    }
+  }
+  return name;
+}
+
+// The reason category of a field problem, judged from the value found and from what the message
+// (JsonChecker's or job_json's) says was expected.
+const char* ReasonFor(const json& object, const Diagnostic& problem) {
+  const json::json_pointer pointer(problem.where);
+  if (problem.where.empty() || !object.contains(pointer)) {
+    return kReasonBadValue;
+  }
+  const json& value = object.at(pointer);
+  const bool wants_integer = problem.message.starts_with("expected an integer");
+  const bool wants_number = wants_integer || problem.message.starts_with("expected a number") ||
+                            problem.message.starts_with("expected a duration");
+  if (!wants_number) {
+    return kReasonBadValue;
+  }
+  if (!value.is_number()) {
+    return kReasonNotNumeric;
+  }
+  if (wants_integer && !value.is_number_integer()) {
+    return kReasonBadValue;
+  }
+  const bool is_time = problem.where.ends_with("_s");
+  return is_time && value.get<double>() < 0 ? kReasonNegativeTime : kReasonOutOfRange;
+}
+
+FieldError FirstProblem(const json& object, const Diagnostics& problems) {
+  FieldError error;
+  for (const Diagnostic& problem : problems.items()) {
+    if (problem.severity == Severity::kError) {
+      error.Set(ReasonFor(object, problem),
+                problem.where.empty()
+                    ? problem.message
+                    : fmt::format("field '{}': {}", FieldName(problem.where), problem.message));
+    }
+  }
+  return error;
+}
+
+class JsonlSource final : public JobSource {
+ public:
+  explicit JsonlSource(const std::string& path) : lines_(path) {}
+
+  const LineReader& lines() const { return lines_; }
+
+  Status Next(Job& job, RowError& error) override {
+    while (lines_.Next(line_)) {
+      if (IsBlank(line_)) {
+        continue;
+      }
+      FieldError problem;
+      job = ReadRow(problem);
+      return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
+    }
+    return Status::kEnd;
+  }
+
+  std::int64_t line() const override { return lines_.line_number(); }
+
+ private:
+  Job ReadRow(FieldError& problem) const {
+    json object;
+    try {
+      object = json::parse(line_);
+    } catch (const json::exception& e) {
+      problem.Set(kReasonBadSyntax, DescribeJsonError(e));
+      return {};
+    }
+    if (!object.is_object()) {
+      problem.Set(kReasonBadSyntax,
+                  fmt::format("expected a JSON object on each line, found {}", Shown(object)));
+      return {};
+    }
+    if (const std::string unknown = UnknownFields(object); !unknown.empty()) {
+      problem.Set(kReasonBadValue, unknown);
+      return {};
+    }
+    Diagnostics diagnostics;
+    JsonChecker check(diagnostics);
+    Job job;
+    if (!ReadJobFields(object, "", check, job)) {
+      problem = FirstProblem(object, diagnostics);
+    }
+    return job;
+  }
+
+  LineReader lines_;
+  std::string line_;
+};
+
+OpenResult OpenJsonl(const std::string& path, const TraceOptionValues& /*options*/) {
+  auto source = std::make_unique<JsonlSource>(path);
+  if (!source->lines().ok()) {
+    return {nullptr, source->lines().error()};
+  }
+  return {std::move(source), ""};
+}
+
+}  // namespace
+
+TraceFormat JsonlFormat() {
+  return {"jsonl",
+          "native JSON Lines: one job object per line, every field of the job model",
+          {},
+          &OpenJsonl};
+}
+
+void JsonlJobWriter::Write(const Job& job) {
+  out_ << JobToJson(job).dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+std::unique_ptr<JobWriter> MakeJobWriter(const std::string& format, std::ostream& out) {
+  if (format == "jsonl") {
+    return std::make_unique<JsonlJobWriter>(out);
+  }
+  if (format == "csv") {
+    return std::make_unique<CsvJobWriter>(out);
+  }
+  return nullptr;
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,211 @@
+// The Pollux workload importer (format "pollux"): the workload CSVs of the Pollux OSDI'21
+// artifact, `name,time,application,num_replicas,batch_size`, one job per row. They give
+// arrivals and sizes only: run times come from the format's options, because the files hold
+// none. docs/trace-formats.md ("Pollux workloads") gives the mapping.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fleetsim/core/diagnostics.h"
+#include "trace/csv.h"
+#include "trace/fields.h"
+#include "trace/line_reader.h"
+#include "trace/readers.h"
+
+namespace fleetsim {
+namespace {
+
+std::vector<std::string> PolluxColumns() { return {"name", "time", "application", "num_replicas"}; }
+
+struct PolluxOptions {
+  std::string duration_text;
+  std::string table_text;
+  std::optional<SimDuration> duration;                // for applications not in the table
+  std::map<std::string, SimDuration> by_application;  // from application_duration_s
+};
+
+// Reads "bert=7200|ncf=600" into `table`; "" or what is wrong.
+std::string ParseDurationTable(std::string_view text, std::map<std::string, SimDuration>& table) {
+  while (!text.empty()) {
+    const std::size_t end = std::min(text.find('|'), text.size());
+    const std::string_view entry = text.substr(0, end);
+    text.remove_prefix(std::min(end + 1, text.size()));
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      return fmt::format(
+          "option 'application_duration_s': expected 'application=seconds' "
+          "entries separated by '|', found '{}'",
+          entry);
+    }
+    const std::string application(entry.substr(0, equals));
+    std::string error;
+    const std::optional<SimDuration> duration =
+        DurationOption("application_duration_s", entry.substr(equals + 1), error);
+    if (!duration) {
+      return error;
+    }
+    if (!table.emplace(application, *duration).second) {
+      return fmt::format(
+          "option 'application_duration_s': expected each application once, "
+          "found '{}' twice",
+          application);
+    }
+  }
+  return "";
+}
+
+// "" or what is wrong with the options.
+std::string ParseOptions(const TraceOptionValues& values, PolluxOptions& options) {
+  options.duration_text = values.at("duration_s");
+  options.table_text = values.at("application_duration_s");
+  if (options.duration_text.empty() && options.table_text.empty()) {
+    return "option 'duration_s': Pollux workloads hold no job durations: expected duration_s "
+           "(seconds for every job) or application_duration_s ('application=seconds|...'), "
+           "found neither";
+  }
+  std::string error;
+  if (!options.duration_text.empty()) {
+    options.duration = DurationOption("duration_s", options.duration_text, error);
+    if (!options.duration) {
+      return error;
+    }
+  }
+  return ParseDurationTable(options.table_text, options.by_application);
+}
+
+class PolluxSource : public JobSource {
+ public:
+  PolluxSource(const std::string& path, PolluxOptions options)
+      : lines_(path), options_(std::move(options)) {}
+
+  // Reads the header; "" or the open error.
+  std::string Open() {
+    if (std::string error = ReadCsvHeader(lines_, PolluxColumns(), header_); !error.empty()) {
+      return error;
+    }
+    name_ = *header_.Find("name");
+    time_ = *header_.Find("time");
+    application_ = *header_.Find("application");
+    num_replicas_ = *header_.Find("num_replicas");
+    return "";
+  }
+
+  Status Next(Job& job, RowError& error) override {
+    FieldError problem;
+    if (!NextCsvRow(lines_, header_, fields_, problem)) {
+      return Status::kEnd;
+    }
+    job = Job{};
+    if (problem.ok()) {
+      FillJob(job, problem);
+    }
+    return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
+  }
+
+  std::int64_t line() const override { return lines_.line_number(); }
+
+  std::vector<std::string> Notes() const override {
+    std::vector<std::string> notes = {
+        fmt::format("run times are not in Pollux workloads; they come from the options: "
+                    "duration_s '{}', application_duration_s '{}'",
+                    options_.duration_text, options_.table_text)};
+    if (const std::vector<std::string> unused = UnusedColumns(header_, PolluxColumns());
+        !unused.empty()) {
+      notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
+    }
+    return notes;
+  }
+
+ private:
+  void FillJob(Job& job, FieldError& problem) const {
+    std::optional<std::string> id = IdField(fields_[name_], "name", problem);
+    const std::optional<SimTime> submit = SecondsField(fields_[time_], "time", problem);
+    const std::string& application = fields_[application_];
+    const std::optional<SimDuration> duration = DurationOf(application, problem);
+    const std::optional<std::int64_t> gpus =
+        GpuCountField(fields_[num_replicas_], "num_replicas", problem);
+    if (!problem.ok()) {
+      return;
+    }
+    job.request.id = std::move(*id);
+    job.request.submit = *submit;
+    job.request.tenant = application;
+    job.request.gpus = *gpus;
+    job.truth.duration = *duration;
+  }
+
+  // The run time of a job of `application`: its entry in application_duration_s, else
+  // duration_s.
+  std::optional<SimDuration> DurationOf(const std::string& application, FieldError& problem) const {
+    if (application.empty()) {
+      problem.Set(kReasonBadValue, "column 'application': expected an application name, found ''");
+      return std::nullopt;
+    }
+    if (const auto it = options_.by_application.find(application);
+        it != options_.by_application.end()) {
+      return it->second;
+    }
+    if (!options_.duration) {
+      problem.Set(kReasonBadValue,
+                  fmt::format("column 'application': expected an application listed in option "
+                              "'application_duration_s' (option 'duration_s' is not set), "
+                              "found '{}'",
+                              application));
+    }
+    return options_.duration;
+  }
+
+  LineReader lines_;
+  PolluxOptions options_;
+  CsvHeader header_;
+  std::vector<std::string> fields_;
+  std::size_t name_ = 0;
+  std::size_t time_ = 0;
+  std::size_t application_ = 0;
+  std::size_t num_replicas_ = 0;
+};
+
+OpenResult OpenPollux(const std::string& path, const TraceOptionValues& values) {
+  PolluxOptions options;
+  if (const std::string error = ParseOptions(values, options); !error.empty()) {
+    return {nullptr, fmt::format("{}: {}", path, error)};
+  }
+  auto source = std::make_unique<PolluxSource>(path, std::move(options));
+  if (std::string error = source->Open(); !error.empty()) {
+    return {nullptr, std::move(error)};
+  }
+  return {std::move(source), ""};
+}
+
+}  // namespace
+
+TraceFormat PolluxFormat() {
+  return TraceFormat{
+      .name = "pollux",
+      .summary =
+          "Pollux OSDI'21 workload CSV (name,time,application,num_replicas,batch_size): "
+          "arrivals and sizes; run times from options",
+      .options =
+          {
+              {.name = "duration_s",
+               .default_value = "",
+               .doc = "run time in seconds of every job whose application is not in "
+                      "application_duration_s; Pollux workloads hold no durations, so this or "
+                      "application_duration_s must be given"},
+              {.name = "application_duration_s",
+               .default_value = "",
+               .doc = "run times per application, 'application=seconds' entries separated by "
+                      "'|' (e.g. 'bert=7200|ncf=600'); they override duration_s"},
+          },
+      .open = OpenPollux,
+  };
+}
+
+}  // namespace fleetsim
