@@ -309,16 +309,22 @@ class Cli {
     return args.out_dir.empty() ? ToInt(ExitStatus::kOk) : WriteOutputs(args.out_dir, reports);
   }
 
+  // One run's files: summary.json, jobs.csv, and realtime.csv when it has real-time jobs.
+  static void StageRun(const std::string& prefix, const RunReport& report, OutputSink& sink) {
+    sink.Stage(prefix + "summary.json", SummaryJson(report));
+    sink.Stage(prefix + "jobs.csv", JobsCsv(report));
+    if (!report.realtime_steps.empty()) {
+      sink.Stage(prefix + "realtime.csv", RealtimeCsv(report));
+    }
+  }
+
   int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports) {
     DirectorySink sink(dir);
     if (reports.size() == 1) {
-      sink.Stage("summary.json", SummaryJson(reports[0]));
-      sink.Stage("jobs.csv", JobsCsv(reports[0]));
+      StageRun("", reports[0], sink);
     } else {
       for (const RunReport& r : reports) {
-        const std::string prefix = r.scenario->name + "/" + r.policy.name + "/";
-        sink.Stage(prefix + "summary.json", SummaryJson(r));
-        sink.Stage(prefix + "jobs.csv", JobsCsv(r));
+        StageRun(r.scenario->name + "/" + r.policy.name + "/", r, sink);
       }
       sink.Stage("comparison.csv", ComparisonCsv(reports));
     }

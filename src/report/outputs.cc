@@ -26,6 +26,22 @@ ordered_json WeightedJson(const WeightedValues& w) {
   return {{"values", w.values}, {"weights", w.weights}};
 }
 
+// The trace a scenario replays, or null: what was asked and what reading it gave.
+ordered_json TraceJson(const Scenario& s) {
+  if (!s.trace) {
+    return nullptr;
+  }
+  const TraceSource& t = *s.trace;
+  ordered_json skipped = ordered_json::object();
+  for (const SkippedRows& rows : t.report.skipped) {
+    skipped[rows.reason] = rows.rows;
+  }
+  return {{"format", t.format},          {"path", t.path},
+          {"options", t.options},        {"on_bad_row", t.on_bad_row == BadRowPolicy::kFail ? "fail" : "skip"},
+          {"jobs", t.report.jobs},       {"rows_skipped", skipped},
+          {"rows_out_of_order", t.report.out_of_order}};
+}
+
 ordered_json ConfigJson(const RunReport& report) {
   const Scenario& s = *report.scenario;
   ordered_json config;
@@ -34,6 +50,11 @@ ordered_json ConfigJson(const RunReport& report) {
       s.until == kTimeNever ? ordered_json(nullptr) : ordered_json(TimeToSeconds(s.until));
   ordered_json workload;
   workload["jobs_listed"] = report.jobs_listed;
+  workload["jobs_traced"] = report.jobs_traced;
+  workload["jobs_generated"] = report.jobs_generated;
+  workload["trace"] = TraceJson(s);
+  workload["generator_blocks"] = (s.generator ? 1 : 0) + s.generators.size();
+  workload["transform_notes"] = report.workload_notes;
   if (s.generator) {
     const GeneratorSpec& g = *s.generator;
     workload["generator"] = {
@@ -52,6 +73,14 @@ ordered_json ConfigJson(const RunReport& report) {
   workload["fingerprint"] = report.workload_fingerprint;
   config["workload"] = workload;
   return config;
+}
+
+ordered_json RealtimeJson(const RealtimeSummary& r) {
+  return {{"jobs", r.jobs},
+          {"demand_gpu_hours", r.demand_gpu_hours},
+          {"served_gpu_hours", r.served_gpu_hours},
+          {"unmet_gpu_hours", r.unmet_gpu_hours},
+          {"served_fraction", r.served_fraction}};
 }
 
 ordered_json MetricsJson(const MetricsSummary& m) {
@@ -85,10 +114,22 @@ std::string SummaryJson(const RunReport& report) {
   out["policy"] = {{"name", report.policy.name}, {"params", ParamsJson(report.policy.params)}};
   out["config"] = ConfigJson(report);
   out["metrics"] = MetricsJson(report.metrics);
+  out["metrics"]["realtime"] = RealtimeJson(report.realtime);
   if (report.wall_seconds) {
     out["timing"] = {{"wall_seconds", *report.wall_seconds}};
   }
   return out.dump(2) + "\n";
+}
+
+std::string RealtimeCsv(const RunReport& report) {
+  std::string out = "job,start_s,end_s,demand_gpus,demand_gpu_hours,served_gpu_hours,unmet_gpu_hours\n";
+  for (const RealtimeStepRow& row : report.realtime_steps) {
+    out += CsvField(row.job);
+    fmt::format_to(std::back_inserter(out), ",{:.3f},{:.3f},{},{:.6f},{:.6f},{:.6f}\n",
+                   TimeToSeconds(row.start), TimeToSeconds(row.end), row.demand_gpus,
+                   row.demand_gpu_hours, row.served_gpu_hours, row.unmet_gpu_hours);
+  }
+  return out;
 }
 
 std::string CsvField(const std::string& value) {

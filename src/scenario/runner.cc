@@ -19,19 +19,35 @@ PolicyChoice ChoosePolicy(const Scenario& scenario, const PolicyRegistry& regist
   return {name, DefaultParams(*info)};
 }
 
+namespace {
+
+std::int64_t GeneratedJobCount(const Scenario& scenario) {
+  std::int64_t jobs = scenario.generator ? scenario.generator->jobs : 0;
+  for (const GeneratorSpec& block : scenario.generators) {
+    jobs += block.jobs;
+  }
+  return jobs;
+}
+
+}  // namespace
+
 RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
                        const PolicyChoice& policy, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   const PolicyInfo* info = registry.Find(policy.name);
   FLEETSIM_CHECK(info != nullptr, "RunScenario needs a registered policy");
-  const Workload workload = BuildWorkload(scenario, options.seed);
+  BuiltWorkload built = BuildWorkloadWithNotes(scenario, options.seed);
+  const Workload& workload = built.workload;
 
-  Simulation simulation(scenario.fleet, workload, info->make(policy.params), policy.name);
+  Simulation simulation(scenario.fleet, workload, info->make(policy.params), policy.name,
+                        SimulationOptions{.reference_gpu = scenario.reference_gpu, .speed = {}});
   RunMetrics metrics;
   JobLog job_log;
+  RealtimeDemand realtime;
   LogObserver log(options.logger);
   simulation.AddObserver(&metrics);
   simulation.AddObserver(&job_log);
+  simulation.AddObserver(&realtime);
   if (options.logger) {
     simulation.AddObserver(&log);
   }
@@ -46,10 +62,14 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   report.policy = policy;
   report.seed = options.seed;
   report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs.size());
-  report.jobs_generated = scenario.generator ? scenario.generator->jobs : 0;
+  report.jobs_traced = scenario.trace ? scenario.trace->report.jobs : 0;
+  report.jobs_generated = GeneratedJobCount(scenario);
+  report.workload_notes = std::move(built.notes);
   report.workload_fingerprint = WorkloadFingerprint(workload);
   report.metrics = metrics.summary();
-  report.jobs = job_log.rows();
+  report.realtime = realtime.summary();
+  report.realtime_steps = realtime.rows();
+  report.jobs = job_log.TakeRows();
   if (options.measure_wall_time) {
     report.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

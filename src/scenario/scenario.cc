@@ -10,6 +10,7 @@
 #include <regex>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/scenario/catalog_loader.h"
 #include "scenario/fleet_parser.h"
 #include "scenario/workload_parser.h"
@@ -99,6 +100,9 @@ class ScenarioParser {
     }
     s.fleet = ParseFleetSection(*fleet, own ? *own : catalog_, check_);
     own_catalog_ = std::move(own);
+    if (const GpuModel* reference = EffectiveCatalog().FindGpu(kDefaultReferenceGpu)) {
+      s.reference_gpu = *reference;
+    }
   }
 
   // The catalog GPU-model names are checked against: the scenario's own, else the base one.

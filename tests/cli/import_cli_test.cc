@@ -184,6 +184,23 @@ TEST_F(ImportCliTest, ListTraceFormatsNamesEveryFormat) {
   }
 }
 
+TEST_F(ImportCliTest, ScenarioReplayingATraceRecordsItAndTheRealtimeDemand) {
+  const CommandResult r = Fleetsim(fmt::format(
+      "run '{}' -o '{}'", SourcePath("scenarios/examples/team-trace.json"), Out("results")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("team-week.jsonl: read 54 jobs (jsonl)"), std::string::npos) << r.err;
+  const std::string summary = ReadFile(Out("results/summary.json"));
+  for (const char* key : {"\"jobs_traced\": 54", "\"format\": \"jsonl\"", "\"realtime\": {",
+                          "\"served_fraction\":", "\"transform_notes\": ["}) {
+    EXPECT_NE(summary.find(key), std::string::npos) << key;
+  }
+  const std::string realtime = ReadFile(Out("results/realtime.csv"));
+  EXPECT_EQ(realtime.substr(0, realtime.find('\n')),
+            "job,start_s,end_s,demand_gpus,demand_gpu_hours,served_gpu_hours,unmet_gpu_hours");
+  EXPECT_EQ(CountLines(realtime), 1u + 7 * 24)
+      << "a header, then one row per hour of the week-long service, submitted at 0";
+}
+
 // The published counts of the real traces (issue 4's acceptance).
 class RealTraceImportTest : public ImportCliTest {
  protected:

@@ -19,6 +19,9 @@ namespace fleetsim {
 
 enum class WorkBound { kCompute, kMemory };
 
+// The catalog GPU whose hours measure work (work_gpu_hours) unless a run says otherwise.
+inline constexpr const char* kDefaultReferenceGpu = "H100-SXM";
+
 struct SpeedModelParams {
   double cross_domain_factor = 0.8;  // throughput multiplier when a job spans > 1 NVLink domain
 };

@@ -16,6 +16,8 @@ inline constexpr int kOutputFormatVersion = 1;
 
 std::string SummaryJson(const RunReport& report);
 std::string JobsCsv(const RunReport& report);
+// realtime.csv: one row per step of each real-time job's life (docs/outputs.md#realtimecsv).
+std::string RealtimeCsv(const RunReport& report);
 std::string ComparisonCsv(const std::vector<RunReport>& reports);
 std::string MetricsTable(const std::vector<RunReport>& reports);
 

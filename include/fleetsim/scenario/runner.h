@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fleetsim/metrics/job_log.h"
+#include "fleetsim/metrics/realtime_demand.h"
 #include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/scenario.h"
@@ -25,9 +26,13 @@ struct RunReport {
   PolicyChoice policy;
   std::uint64_t seed = 0;
   std::int64_t jobs_listed = 0;
-  std::int64_t jobs_generated = 0;
+  std::int64_t jobs_traced = 0;
+  std::int64_t jobs_generated = 0;             // over every generator block
+  std::vector<std::string> workload_notes;     // what the transforms did
   std::string workload_fingerprint;
   MetricsSummary metrics;
+  RealtimeSummary realtime;                    // real-time demand, served and unmet
+  std::vector<RealtimeStepRow> realtime_steps;
   std::vector<JobRecordRow> jobs;
   std::optional<double> wall_seconds;  // only when timing was asked for
 };

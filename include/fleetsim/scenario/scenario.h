@@ -54,6 +54,9 @@ struct Scenario {
   std::optional<GeneratorSpec> generator;  // "generator": generator block 0
   std::vector<GeneratorSpec> generators;   // "generators": the blocks after it, in order
   std::vector<TransformSpec> transforms;   // "transforms", applied in this order
+  // The speed model's reference GPU (kDefaultReferenceGpu in the scenario's catalog), if the
+  // catalog has it; work_gpu_hours are hours on one of these.
+  std::optional<GpuModel> reference_gpu;
 };
 
 struct LoadOptions {
