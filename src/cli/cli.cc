@@ -456,8 +456,9 @@ class Cli {
     for (const PolicyInfo& info : registry_.policies()) {
       fmt::print(out_, "{}\n    {}\n", info.name, info.summary);
       for (const ParamSpec& p : info.params) {
-        fmt::print(out_, "    - {} ({}, default {}, range [{}, {}]): {}\n", p.name,
-                   ParamTypeName(p.type), FormatParamValue(p.default_value), p.min, p.max, p.doc);
+        fmt::print(out_, "    - {} ({}, default {}, {} {}): {}\n", p.name, ParamTypeName(p.type),
+                   FormatParamValue(p.default_value),
+                   p.type == ParamType::kChoice ? "one of" : "range", ParamRangeText(p), p.doc);
       }
     }
     return ToInt(ExitStatus::kOk);

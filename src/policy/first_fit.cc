@@ -47,7 +47,7 @@ PolicyInfo FirstFitPolicyInfo() {
                       .doc = "Queued jobs examined per call, oldest first; 0 examines the whole "
                              "queue (Slurm's bf_max_job_test plays this role for backfill)."}},
           .make = [](const PolicyParams& params) {
-            return std::make_unique<FirstFitPolicy>(std::get<std::int64_t>(params.at("lookahead")));
+            return std::make_unique<FirstFitPolicy>(IntParam(params, "lookahead"));
           }};
 }
 

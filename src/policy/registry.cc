@@ -2,6 +2,7 @@
 #include "fleetsim/policy/registry.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -52,6 +53,8 @@ std::string ParamTypeName(ParamType type) {
       return "number";
     case ParamType::kBool:
       return "boolean";
+    case ParamType::kChoice:
+      return "choice";
   }
   return "?";
 }
@@ -61,11 +64,52 @@ std::string FormatParamValue(const ParamValue& value) {
       [](const auto& v) -> std::string {
         if constexpr (std::is_same_v<std::decay_t<decltype(v)>, bool>) {
           return v ? "true" : "false";
+        } else if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
+          return v;
         } else {
           return fmt::format("{}", v);
         }
       },
       value);
+}
+
+std::string ParamRangeText(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::kBool:
+      return "true, false";
+    case ParamType::kChoice:
+      return fmt::format("{}", fmt::join(spec.choices, ", "));
+    case ParamType::kInt:
+    case ParamType::kReal:
+      break;
+  }
+  return fmt::format("[{}, {}]", spec.min, spec.max);
+}
+
+namespace {
+
+template <typename T>
+const T& TypedParam(const PolicyParams& params, const std::string& name) {
+  const auto it = params.find(name);
+  FLEETSIM_CHECK(it != params.end(), "a policy read a parameter it does not declare");
+  const T* value = std::get_if<T>(&it->second);
+  FLEETSIM_CHECK(value != nullptr, "a policy read a parameter as the wrong type");
+  return *value;
+}
+
+}  // namespace
+
+std::int64_t IntParam(const PolicyParams& params, const std::string& name) {
+  return TypedParam<std::int64_t>(params, name);
+}
+double RealParam(const PolicyParams& params, const std::string& name) {
+  return TypedParam<double>(params, name);
+}
+bool BoolParam(const PolicyParams& params, const std::string& name) {
+  return TypedParam<bool>(params, name);
+}
+const std::string& ChoiceParam(const PolicyParams& params, const std::string& name) {
+  return TypedParam<std::string>(params, name);
 }
 
 }  // namespace fleetsim

@@ -196,8 +196,27 @@ class ScenarioParser {
             check_.Error(where, fmt::format("expected true or false, found {}", Shown(*it)));
           }
           break;
+        case ParamType::kChoice:
+          ParseChoice(*it, where, spec, out);
+          break;
       }
     }
+  }
+
+  void ParseChoice(const json& value, const std::string& where, const ParamSpec& spec,
+                   PolicyParams& out) {
+    const std::string allowed = QuotedList(spec.choices);
+    if (!value.is_string()) {
+      check_.Error(where, fmt::format("expected one of {}, found {}", allowed, Shown(value)));
+      return;
+    }
+    const std::string text = value.get<std::string>();
+    if (std::find(spec.choices.begin(), spec.choices.end(), text) == spec.choices.end()) {
+      check_.Error(where, fmt::format("expected one of {}, found '{}'{}", allowed, text,
+                                      DidYouMean(text, spec.choices)));
+      return;
+    }
+    out[spec.name] = text;
   }
 
   void ParseRun(const json& root, Scenario& s) {

@@ -18,9 +18,10 @@
 
 namespace fleetsim {
 
-enum class ParamType { kInt, kReal, kBool };
+enum class ParamType { kInt, kReal, kBool, kChoice };
 
-using ParamValue = std::variant<std::int64_t, double, bool>;
+// kInt: std::int64_t; kReal: double; kBool: bool; kChoice: std::string (one of `choices`).
+using ParamValue = std::variant<std::int64_t, double, bool, std::string>;
 
 struct ParamSpec {
   std::string name;
@@ -28,6 +29,7 @@ struct ParamSpec {
   ParamValue default_value;
   double min = 0;  // inclusive bounds for kInt and kReal
   double max = 0;
+  std::vector<std::string> choices{};  // kChoice: the allowed values
   std::string doc;
 };
 
@@ -61,5 +63,14 @@ PolicyParams DefaultParams(const PolicyInfo& info);
 
 std::string ParamTypeName(ParamType type);
 std::string FormatParamValue(const ParamValue& value);
+// The values a parameter accepts, as listings and docs show them: "[0, 10]" for numbers,
+// "true, false" for booleans, "easy, conservative" for choices.
+std::string ParamRangeText(const ParamSpec& spec);
+
+// Typed access to a checked parameter (the type must match its declaration).
+std::int64_t IntParam(const PolicyParams& params, const std::string& name);
+double RealParam(const PolicyParams& params, const std::string& name);
+bool BoolParam(const PolicyParams& params, const std::string& name);
+const std::string& ChoiceParam(const PolicyParams& params, const std::string& name);
 
 }  // namespace fleetsim

@@ -46,8 +46,6 @@ std::vector<DocumentedPolicy> ParsePoliciesDoc(const std::string& text) {
   return policies;
 }
 
-std::string RangeText(const ParamSpec& p) { return fmt::format("[{}, {}]", p.min, p.max); }
-
 TEST(PoliciesDocTest, MatchesTheRegistry) {
   const std::vector<DocumentedPolicy> documented =
       ParsePoliciesDoc(testing::ReadFile(testing::SourcePath("docs/policies.md")));
@@ -63,7 +61,7 @@ TEST(PoliciesDocTest, MatchesTheRegistry) {
     for (const ParamSpec& p : info.params) {
       expected_rows.push_back(fmt::format("| `{}` | {} | {} | {} | {} |", p.name,
                                           ParamTypeName(p.type), FormatParamValue(p.default_value),
-                                          RangeText(p), p.doc));
+                                          ParamRangeText(p), p.doc));
     }
     EXPECT_EQ(doc.param_rows, expected_rows) << info.name;
   }
