@@ -50,13 +50,27 @@ void JobLog::OnJobSubmitted(const JobSubmitted& event) {
 
 void JobLog::OnJobStarted(const JobStarted& event) {
   JobRecordRow& row = rows_[event.job];
-  row.started = true;
-  row.start = event.time;
+  if (!row.started) {
+    row.started = true;
+    row.start = event.time;
+  }
   row.state = FinalState::kRunning;
-  row.gpus_allocated = static_cast<std::int64_t>(event.summary.gpus.size());
-  row.gpu_share = event.summary.gpu_share;
-  row.domains = event.summary.domains;
-  row.gpu_models = event.summary.gpu_models;
+  Describe(row, event.summary);
+}
+
+void JobLog::OnJobResized(const JobResized& event) { Describe(rows_[event.job], event.summary); }
+
+void JobLog::OnJobPreempted(const JobPreempted& event) {
+  JobRecordRow& row = rows_[event.job];
+  row.state = FinalState::kQueued;
+  ++row.preemptions;
+}
+
+void JobLog::Describe(JobRecordRow& row, const PlacementSummary& summary) {
+  row.gpus_allocated = static_cast<std::int64_t>(summary.gpus.size());
+  row.gpu_share = summary.gpu_share;
+  row.domains = summary.domains;
+  row.gpu_models = summary.gpu_models;
 }
 
 void JobLog::OnJobFinished(const JobFinished& event) {

@@ -19,6 +19,7 @@ void RunMetrics::OnRunStarted(const RunStarted& event) {
   acc_.running_share.assign(event.jobs.size(), 0);
   acc_.running.assign(event.jobs.size(), false);
   acc_.running_since.assign(event.jobs.size(), 0);
+  acc_.started.assign(event.jobs.size(), false);
 }
 
 void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
@@ -30,15 +31,34 @@ void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
 }
 
 void RunMetrics::OnJobStarted(const JobStarted& event) {
-  acc_.waits.push_back(event.time - event.request.submit);
+  if (!acc_.started[event.job]) {
+    acc_.started[event.job] = true;
+    acc_.waits.push_back(event.time - event.request.submit);
+  }
   acc_.running_share[event.job] = event.summary.gpu_share;
   acc_.running[event.job] = true;
   acc_.running_since[event.job] = event.time;
 }
 
+void RunMetrics::CloseSegment(JobIndex job, SimTime time) {
+  acc_.allocated_gpu_ms +=
+      acc_.running_share[job] * static_cast<double>(time - acc_.running_since[job]);
+  acc_.running_since[job] = time;
+}
+
+void RunMetrics::OnJobPreempted(const JobPreempted& event) {
+  CloseSegment(event.job, event.time);
+  acc_.running[event.job] = false;
+  ++summary_.preemptions;
+}
+
+void RunMetrics::OnJobResized(const JobResized& event) {
+  CloseSegment(event.job, event.time);
+  acc_.running_share[event.job] = event.summary.gpu_share;
+}
+
 void RunMetrics::OnJobFinished(const JobFinished& event) {
-  acc_.allocated_gpu_ms += acc_.running_share[event.job] *
-                           static_cast<double>(event.time - acc_.running_since[event.job]);
+  CloseSegment(event.job, event.time);
   acc_.running[event.job] = false;
   ++summary_.jobs_completed;
   acc_.last_completion = std::max(acc_.last_completion, event.time);

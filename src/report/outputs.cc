@@ -90,6 +90,7 @@ ordered_json MetricsJson(const MetricsSummary& m) {
           {"jobs_running_at_end", m.jobs_running_at_end},
           {"jobs_queued_at_end", m.jobs_queued_at_end},
           {"jobs_not_submitted", m.jobs_never_submitted},
+          {"preemptions", m.preemptions},
           {"window_start_s", TimeToSeconds(m.window_start)},
           {"window_end_s", TimeToSeconds(m.window_end)},
           {"allocated_gpu_hours", m.allocated_gpu_hours},
@@ -190,7 +191,7 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   } else {
     out += ",,,";
   }
-  out += ',';
+  fmt::format_to(Appender(out), ",{},", row.preemptions);
   out += FinalStateName(row.state);
   out += ',';
   AppendCsvField(out, row.reason);
@@ -202,7 +203,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
 std::string JobsCsv(const RunReport& report) {
   std::string out =
       "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,state,reason\n";
+      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,preemptions,state,"
+      "reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {
     AppendJobRow(out, row);

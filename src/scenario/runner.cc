@@ -40,7 +40,9 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   const Workload& workload = built.workload;
 
   Simulation simulation(scenario.fleet, workload, info->make(policy.params), policy.name,
-                        SimulationOptions{.reference_gpu = scenario.reference_gpu, .speed = {}});
+                        SimulationOptions{.reference_gpu = scenario.reference_gpu,
+                                          .speed = {},
+                                          .organization = scenario.tenants});
   RunMetrics metrics;
   JobLog job_log;
   RealtimeDemand realtime;

@@ -26,6 +26,16 @@ void LogObserver::OnJobFinished(const JobFinished& event) {
   logger_->debug("[{}] finish {}", FormatTime(event.time), event.request.id);
 }
 
+void LogObserver::OnJobPreempted(const JobPreempted& event) {
+  logger_->debug("[{}] preempt {} ({}; {} of run time lost)", FormatTime(event.time),
+                 event.request.id, event.reason, FormatTime(event.lost_run_time));
+}
+
+void LogObserver::OnJobResized(const JobResized& event) {
+  logger_->debug("[{}] resize {} to {}", FormatTime(event.time), event.request.id,
+                 DescribeAllocation(event.placement));
+}
+
 void LogObserver::OnJobRejected(const JobRejected& event) {
   logger_->info("[{}] rejected {}: {}", FormatTime(event.time), event.request.id, event.reason);
 }

@@ -2,8 +2,10 @@
 #include "fleetsim/sim/simulation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
@@ -11,6 +13,12 @@
 #include "sim/start_check.h"
 
 namespace fleetsim {
+
+namespace {
+// A policy that preempts is called again at the same instant to use what it freed; this bounds
+// how often that can repeat before the run is stopped as a livelock.
+constexpr std::int64_t kMaxCallsPerInstant = 1000;
+}  // namespace
 
 Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
                        std::unique_ptr<Policy> policy, std::string policy_name,
@@ -20,7 +28,8 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
       admission_(std::make_unique<Admission>(fleet, ledger_)),
       speed_(options.reference_gpu.value_or(GpuModel{}), options.speed),
       policy_(std::move(policy)),
-      policy_name_(std::move(policy_name)) {
+      policy_name_(std::move(policy_name)),
+      organization_(options.organization) {
   FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
@@ -73,7 +82,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
         HandleArrival(event->payload.job);
         break;
       case EventKind::kCompletion:
-        HandleCompletion(event->payload.job);
+        HandleCompletion(event->payload.job, event->payload.generation);
         break;
       case EventKind::kSchedule:
         if (RunStatus status = HandleSchedule(); !status.ok) {
@@ -85,10 +94,27 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     CheckInvariants();
 #endif
   }
+  if (!events_.PeekKey() && !queue_.empty()) {
+    return DeadlockStatus();
+  }
   if (limit != kTimeNever) {
     now_ = std::max(now_, limit);
   }
   return {};
+}
+
+RunStatus Simulation::DeadlockStatus() const {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < queue_.size() && i < 3; ++i) {
+    names.push_back(fmt::format("'{}'", requests_[queue_[i]].id));
+  }
+  return {false,
+          fmt::format("policy '{}' left {} admitted job(s) queued ({}{}) on an idle fleet at {} "
+                      "with nothing left to happen: no arrival, completion or wake-up is "
+                      "pending, so they would wait forever (deadlock). Every admitted job fits the "
+                      "empty fleet; a policy must start it or reject it",
+                      policy_name_, queue_.size(), fmt::join(names, ", "),
+                      queue_.size() > names.size() ? ", ..." : "", FormatTime(now_))};
 }
 
 void Simulation::Finish() { Publish(&SimulationObserver::OnRunEnded, RunEnded{now_}); }
@@ -108,21 +134,29 @@ void Simulation::HandleArrival(JobIndex job) {
   RequestScheduling(now_);
 }
 
-void Simulation::HandleCompletion(JobIndex job) {
+void Simulation::HandleCompletion(JobIndex job, std::uint32_t generation) {
   JobRecord& record = jobs_[job];
-  FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
-  // Swap-remove from running_, keeping running_slot indices right.
-  RunningJob& slot = running_[record.running_slot];
-  ledger_.Release(slot.placement);
-  if (record.running_slot != running_.size() - 1) {
-    slot = std::move(running_.back());
-    jobs_[slot.job].running_slot = record.running_slot;
+  if (generation != record.generation) {
+    return;  // the job was resized or preempted after this completion was scheduled
   }
-  running_.pop_back();
+  FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
+  RemoveFromRunning(job);
   record.state = JobState::kCompleted;
   changes_.finished.push_back(job);
   Publish(&SimulationObserver::OnJobFinished, JobFinished{now_, job, requests_[job], record.start});
   RequestScheduling(now_);
+}
+
+// Swap-remove from running_ (keeping running_slot indices right) and release the placement.
+void Simulation::RemoveFromRunning(JobIndex job) {
+  const std::size_t index = jobs_[job].running_slot;
+  RunningJob& slot = running_[index];
+  ledger_.Release(slot.placement);
+  if (index != running_.size() - 1) {
+    slot = std::move(running_.back());
+    jobs_[slot.job].running_slot = index;
+  }
+  running_.pop_back();
 }
 
 void Simulation::RequestScheduling(SimTime time) {
@@ -137,12 +171,19 @@ RunStatus Simulation::HandleSchedule() {
   if (schedule_pending_at_ == now_) {
     schedule_pending_at_ = -1;
   }
-  if (now_ == last_call_time_ && changes_.submitted.empty() && changes_.finished.empty()) {
+  if (now_ == last_call_time_ && changes_.submitted.empty() && changes_.finished.empty() &&
+      changes_.preempted.empty()) {
     return {};  // a wake-up at an instant the policy has already seen with nothing new
+  }
+  calls_this_instant_ = now_ == last_call_time_ ? calls_this_instant_ + 1 : 1;
+  if (calls_this_instant_ > kMaxCallsPerInstant) {
+    return {false, fmt::format("policy '{}' preempted jobs in each of {} calls at {} without "
+                               "time moving on (livelock)",
+                               policy_name_, kMaxCallsPerInstant, FormatTime(now_))};
   }
   last_call_time_ = now_;
   const ClusterView view(now_, ledger_, planner_, std::span(requests_).first(submitted_), queue_,
-                         running_, changes_);
+                         running_, changes_, organization_);
   std::vector<Decision> decisions = policy_->Decide(view);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
   changes_ = {};
@@ -168,7 +209,19 @@ std::string DescribeDecision(const Decision& decision, std::span<const JobReques
   if (const auto* reject = std::get_if<RejectJob>(&decision)) {
     return fmt::format("reject job {} ('{}')", job_name(reject->job), reject->reason);
   }
+  if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
+    return fmt::format("preempt job {} ('{}')", job_name(preempt->job), preempt->reason);
+  }
+  if (const auto* resize = std::get_if<ResizeJob>(&decision)) {
+    return fmt::format("resize job {} to {}", job_name(resize->job),
+                       DescribeAllocation(resize->placement));
+  }
   return fmt::format("wake at {}", FormatTime(std::get<WakeAt>(decision).time));
+}
+
+std::int64_t WholeGpuCount(const Allocation& allocation) {
+  return std::count_if(allocation.gpus.begin(), allocation.gpus.end(),
+                       [](const Grant& g) { return g.kind == Grant::Kind::kWhole; });
 }
 
 const char* StateName(JobState state) {
@@ -210,6 +263,13 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
       RemoveFromQueue(reject->job);
       RejectNow(reject->job, RejectedBy::kPolicy, reject->reason);
     }
+  } else if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
+    problem = CheckPreempt(*preempt);
+    if (problem.empty()) {
+      PreemptNow(*preempt);
+    }
+  } else if (auto* resize = std::get_if<ResizeJob>(&decision)) {
+    problem = Resize(*resize);
   } else {
     const SimTime wake = std::get<WakeAt>(decision).time;
     if (wake <= now_) {
@@ -249,12 +309,113 @@ void Simulation::StartNow(StartJob& start, bool held) {
     ledger_.Apply(start.placement);
   }
   const PlacementSummary summary = Summarize(ledger_, start.placement);
-  const SimDuration run_time =
+  const SimDuration full =
       RunTime(speed_, ledger_, requests_[start.job], truths_[start.job], start.placement, summary);
   running_.push_back({start.job, now_, std::move(start.placement)});
-  events_.Schedule(now_ + run_time, Phase::kRelease, {EventKind::kCompletion, start.job});
+  ScheduleCompletion(start.job, record.progress.StartRun(now_, full));
   Publish(&SimulationObserver::OnJobStarted,
           JobStarted{now_, start.job, requests_[start.job], running_.back().placement, summary});
+}
+
+void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
+  const std::uint32_t generation = ++jobs_[job].generation;
+  events_.Schedule(now_ + run_time, Phase::kRelease, {EventKind::kCompletion, job, generation});
+}
+
+std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
+  if (preempt.job >= requests_.size()) {
+    return "no such job";
+  }
+  if (jobs_[preempt.job].state != JobState::kRunning) {
+    return fmt::format("the job is {}", StateName(jobs_[preempt.job].state));
+  }
+  if (!requests_[preempt.job].preemptible) {
+    return "the job is not preemptible";
+  }
+  if (preempt.reason.empty()) {
+    return "a preemption needs a reason";
+  }
+  return "";
+}
+
+void Simulation::PreemptNow(const PreemptJob& preempt) {
+  const JobIndex job = preempt.job;
+  JobRecord& record = jobs_[job];
+  RemoveFromRunning(job);
+  const SimDuration lost = record.progress.Preempt(now_, requests_[job].checkpoint_interval);
+  ++record.generation;  // its completion event is stale now
+  record.state = JobState::kQueued;
+  record.cap_step = -1;
+  ReturnToQueue(job);
+  changes_.preempted.push_back(job);
+  RequestScheduling(now_);
+  Publish(&SimulationObserver::OnJobPreempted,
+          JobPreempted{now_, job, requests_[job], record.start, lost, preempt.reason});
+}
+
+// Back in the queue at its place in submission order (the workload is sorted, so by index).
+void Simulation::ReturnToQueue(JobIndex job) {
+  queue_.insert(std::lower_bound(queue_.begin(), queue_.end(), job), job);
+}
+
+std::string Simulation::Resize(ResizeJob& resize) {
+  const JobIndex job = resize.job;
+  if (job >= requests_.size()) {
+    return "no such job";
+  }
+  JobRecord& record = jobs_[job];
+  if (record.state != JobState::kRunning) {
+    return fmt::format("the job is {}", StateName(record.state));
+  }
+  const JobRequest& request = requests_[job];
+  if (!request.IsElastic() || request.sharing != GpuSharing::kNone) {
+    return "only jobs with a range of whole GPUs (gpus < max_gpus) can be resized";
+  }
+  RunningJob& running = RunningOf(job);
+  const auto held = static_cast<std::int64_t>(running.placement.gpus.size());
+  if (std::string why = CheckSwapCap(record, request, WholeGpuCount(resize.placement));
+      !why.empty()) {
+    return why;
+  }
+  ledger_.Release(running.placement);
+  if (std::string why = CheckPlacement(ledger_, request, resize.placement); !why.empty()) {
+    ledger_.Apply(running.placement);
+    return why;
+  }
+  ledger_.Apply(resize.placement);
+  if (request.demand && record.cap_step != request.demand->StepIndex(now_)) {
+    record.cap_step = request.demand->StepIndex(now_);
+    record.cap_base_gpus = held;
+  }
+  running.placement = std::move(resize.placement);
+  const PlacementSummary summary = Summarize(ledger_, running.placement);
+  const SimDuration full =
+      RunTime(speed_, ledger_, request, truths_[job], running.placement, summary);
+  ScheduleCompletion(job, record.progress.Resize(now_, full));
+  Publish(&SimulationObserver::OnJobResized,
+          JobResized{now_, job, request, running.placement, summary});
+  return "";
+}
+
+// A job with a demand curve and a swap cap ends each demand step holding at most swap_cap GPUs
+// more or fewer than it held when the step began.
+std::string Simulation::CheckSwapCap(const JobRecord& record, const JobRequest& request,
+                                     std::int64_t new_gpus) const {
+  if (!request.demand || request.demand->swap_cap == 0) {
+    return "";
+  }
+  const std::int64_t step = request.demand->StepIndex(now_);
+  const std::int64_t base =
+      record.cap_step == step
+          ? record.cap_base_gpus
+          : static_cast<std::int64_t>(running_[record.running_slot].placement.gpus.size());
+  if (std::abs(new_gpus - base) > request.demand->swap_cap) {
+    return fmt::format(
+        "the job held {} GPUs when its demand step began and may change by at "
+        "most swap_cap = {} GPUs per step, so {} GPUs is out of reach",
+        base, request.demand->swap_cap, new_gpus);
+  }
+  return "";
 }
 
 void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reason) {

@@ -1,15 +1,20 @@
-// The conformance suite every registered policy must pass, run on random workloads:
+// The conformance suite every registered policy must pass — with its default parameters and with
+// each value of each of its choice parameters — run on random workloads:
 //  - plain whole-GPU jobs on a bare 32-GPU fleet, and rich jobs (GPU-model lists, size ranges,
 //    power-of-two blocks, NVLink locality, MIG and fractional sharing, host CPU and memory,
 //    CPU-only jobs, spot eligibility, durations and work) on a mixed fleet (dynamic- and
-//    static-MIG pools, a spot pool, an NVL72 rack, a pool without MIG, limited host CPU);
+//    static-MIG pools, a spot pool, an NVL72 rack, a pool without MIG, limited host CPU), with
+//    preemptible and checkpointing jobs, walltime estimates and real-time services;
 //  - every decision is legal (the engine checks each one; a run must end ok);
-//  - never over-allocates: an independent model of every GPU and node, replayed from the start
-//    and finish events, holds no GPU twice, no more than 1000 milli-GPU, no overlapping MIG
-//    instances, and no more CPU or memory than a node has;
-//  - never breaks a constraint: each start is re-checked here against the job's request (GPU
-//    count, sharing, models, spot, NVLink domain, aligned block, MIG memory, host split);
-//  - progress: when the run goes idle no job is left queued (an admitted job always gets to run);
+//  - never over-allocates: an independent model of every GPU and node, replayed from the start,
+//    resize, preemption and finish events, holds no GPU twice, no more than 1000 milli-GPU, no
+//    overlapping MIG instances, and no more CPU or memory than a node has;
+//  - never breaks a constraint: each start and resize is re-checked here against the job's
+//    request (submitted already, GPU count, sharing, models, spot, NVLink domain, aligned block,
+//    MIG memory, host split); only preemptible jobs are preempted;
+//  - progress: the run ends ok (the engine reports a deadlock when a policy leaves admitted jobs
+//    queued on an idle fleet with nothing left to happen — a do-nothing policy shows it) and no
+//    job is left queued;
 //  - determinism: the same workload gives the same schedule, job by job.
 // A new policy is covered by registering it; nothing here names a policy.
 #include <fmt/format.h>
@@ -17,6 +22,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <map>
 #include <string>
 #include <vector>
@@ -77,6 +83,15 @@ class CapacityModel final : public SimulationObserver {
   void OnJobFinished(const JobFinished& e) override {
     Apply(held_.at(e.job), -1, e.request.id);
     held_.erase(e.job);
+  }
+  void OnJobPreempted(const JobPreempted& e) override {
+    Apply(held_.at(e.job), -1, e.request.id);
+    held_.erase(e.job);
+  }
+  void OnJobResized(const JobResized& e) override {
+    Apply(held_.at(e.job), -1, e.request.id);
+    held_[e.job] = e.placement;
+    Apply(e.placement, +1, e.request.id);
   }
 
  private:
@@ -144,8 +159,19 @@ class ConstraintChecker final : public SimulationObserver {
   }
 
   void OnJobStarted(const JobStarted& e) override {
-    const JobRequest& r = e.request;
-    const Allocation& a = e.placement;
+    EXPECT_GE(e.time, e.request.submit) << e.request.id << ": started before it was submitted";
+    Check(e.request, e.placement);
+  }
+  void OnJobResized(const JobResized& e) override {
+    EXPECT_TRUE(e.request.IsElastic()) << e.request.id << ": resized a fixed-size job";
+    Check(e.request, e.placement);
+  }
+  void OnJobPreempted(const JobPreempted& e) override {
+    EXPECT_TRUE(e.request.preemptible) << e.request.id << ": preempted a non-preemptible job";
+  }
+
+ private:
+  void Check(const JobRequest& r, const Allocation& a) {
     const std::string& id = r.id;
     if (r.IsCpuOnly()) {
       EXPECT_TRUE(a.gpus.empty()) << id;
@@ -181,7 +207,6 @@ class ConstraintChecker final : public SimulationObserver {
     EXPECT_NEAR(cpu, static_cast<double>(r.cpu_milli) / 1000, 1e-6) << id;
   }
 
- private:
   void CheckGpu(const JobRequest& r, const Grant& g) {
     const PoolSpec& pool = *pool_of_gpu_.at(g.gpu);
     const std::string& id = r.id;
@@ -238,23 +263,38 @@ enum class Fleet { kBare32, kMixed };
 
 struct Case {
   std::string policy;
+  std::string param;  // a choice parameter set to `value`; "" for the defaults
+  std::string value;
   Fleet fleet;
   std::uint64_t seed;
 };
 
 std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.policy;
-  std::replace(name.begin(), name.end(), '-', '_');
-  return fmt::format("{}_{}_seed{}", name, info.param.fleet == Fleet::kMixed ? "mixed" : "bare",
-                     info.param.seed);
+  const Case& c = info.param;
+  std::string name = c.policy + (c.param.empty() ? "" : "_" + c.param + "_" + c.value);
+  std::replace_if(
+      name.begin(), name.end(), [](char ch) { return std::isalnum(ch) == 0; }, '_');
+  return fmt::format("{}_{}_seed{}", name, c.fleet == Fleet::kMixed ? "mixed" : "bare", c.seed);
 }
 
+// Every policy with its defaults, and with each other value of each choice parameter.
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  for (const std::string& name : BuiltinPolicies().Names()) {
-    for (const Fleet fleet : {Fleet::kBare32, Fleet::kMixed}) {
-      for (const std::uint64_t seed : {1U, 2U, 3U}) {
-        cases.push_back({name, fleet, seed});
+  const PolicyRegistry registry = BuiltinPolicies();
+  for (const PolicyInfo& info : registry.policies()) {
+    std::vector<std::pair<std::string, std::string>> variants = {{"", ""}};
+    for (const ParamSpec& spec : info.params) {
+      for (const std::string& choice : spec.choices) {
+        if (ParamValue{choice} != spec.default_value) {
+          variants.emplace_back(spec.name, choice);
+        }
+      }
+    }
+    for (const auto& [param, value] : variants) {
+      for (const Fleet fleet : {Fleet::kBare32, Fleet::kMixed}) {
+        for (const std::uint64_t seed : {1U, 2U, 3U}) {
+          cases.push_back({info.name, param, value, fleet, seed});
+        }
       }
     }
   }
@@ -280,7 +320,8 @@ FleetSpec FleetFor(const Case& c) {
 }
 
 Workload WorkloadFor(const Case& c) {
-  return c.fleet == Fleet::kMixed ? testing::RichWorkload(c.seed, 400) : PlainWorkload(c.seed);
+  return c.fleet == Fleet::kMixed ? testing::RichWorkload(c.seed, 400, /*lifecycle=*/true)
+                                  : PlainWorkload(c.seed);
 }
 
 SimulationOptions Options() {
@@ -292,7 +333,11 @@ std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check
   const PolicyRegistry registry = BuiltinPolicies();
   const PolicyInfo* info = registry.Find(c.policy);
   const FleetSpec fleet = FleetFor(c);
-  Simulation sim(fleet, w, info->make(DefaultParams(*info)), c.policy, Options());
+  PolicyParams params = DefaultParams(*info);
+  if (!c.param.empty()) {
+    params[c.param] = c.value;
+  }
+  Simulation sim(fleet, w, info->make(params), c.policy, Options());
   JobLog log;
   CapacityModel capacity(fleet);
   ConstraintChecker constraints(fleet);
@@ -346,6 +391,22 @@ TEST_P(PolicyConformanceTest, Deterministic) {
 
 INSTANTIATE_TEST_SUITE_P(AllPolicies, PolicyConformanceTest, ::testing::ValuesIn(AllCases()),
                          CaseName);
+
+// The progress property's own check: a policy that never starts anything, on a feasible queue.
+class DoNothingPolicy final : public Policy {
+ public:
+  std::vector<Decision> Decide(const ClusterView& /*view*/) override { return {}; }
+};
+
+TEST(PolicyProgressTest, APolicyThatNeverStartsAnythingIsReportedAsADeadlock) {
+  const Workload w = PlainWorkload(1);
+  Simulation sim(FleetSpec{.gpus = 32, .pools = {}}, w, std::make_unique<DoNothingPolicy>(),
+                 "do-nothing");
+  const RunStatus status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok);
+  EXPECT_EQ(status.error.rfind("policy 'do-nothing' left ", 0), 0U) << status.error;
+  EXPECT_NE(status.error.find("(deadlock)"), std::string::npos) << status.error;
+}
 
 }  // namespace
 }  // namespace fleetsim

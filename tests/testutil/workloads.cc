@@ -105,15 +105,56 @@ Job RandomJob(Rng& rng, std::int64_t index, double submit_s) {
   return job;
 }
 
+// A real-time service: whole GPUs, 1..4, a demand curve of six 10-minute steps.
+void MakeService(Rng& rng, Job& job) {
+  JobRequest& r = job.request;
+  JobRequest service;
+  service.id = r.id;
+  service.submit = r.submit;
+  service.tenant = r.tenant;
+  service.priority = r.priority;
+  r = std::move(service);
+  r.kind = JobKind::kRealtimeInference;
+  r.gpus = 1;
+  r.max_gpus = 4;
+  r.demand = DemandCurve{.step = SecondsToTime(600), .gpus = {}, .swap_cap = UniformInt(rng, 0, 2)};
+  for (int step = 0; step < 6; ++step) {
+    r.demand->gpus.push_back(UniformInt(rng, 0, 4));
+  }
+  job.truth = {.duration = SecondsToTime(UniformReal(rng, 1200, 7200)), .work_gpu_hours = 0};
+}
+
+void AddLifecycle(Rng& rng, Job& job) {
+  JobRequest& r = job.request;
+  if (Chance(rng, 1.0 / 12)) {
+    MakeService(rng, job);
+  }
+  r.preemptible = Chance(rng, 0.5);
+  if (r.preemptible && Chance(rng, 0.5)) {
+    r.checkpoint_interval = SecondsToTime(UniformReal(rng, 60, 1800));
+  }
+  if (Chance(rng, 0.8)) {
+    const double truth_s = job.truth.duration > 0
+                               ? TimeToSeconds(job.truth.duration)
+                               : job.truth.work_gpu_hours * 3600 /
+                                     static_cast<double>(std::max<std::int64_t>(1, r.gpus));
+    r.walltime_estimate = SecondsToTime(truth_s * UniformReal(rng, 1, 3)) + 1;
+  }
+}
+
 }  // namespace
 
-Workload RichWorkload(std::uint64_t seed, std::int64_t jobs) {
+Workload RichWorkload(std::uint64_t seed, std::int64_t jobs, bool lifecycle) {
   Rng rng = RandomStreams(seed, 0).Stream("tests.rich-workload");
+  Rng lifecycle_rng = RandomStreams(seed, 0).Stream("tests.rich-workload.lifecycle");
   Workload workload;
   double submit_s = 0;
   for (std::int64_t i = 0; i < jobs; ++i) {
     submit_s += Exponential(rng, 90);
     workload.jobs.push_back(RandomJob(rng, i, submit_s));
+    if (lifecycle) {
+      AddLifecycle(lifecycle_rng, workload.jobs.back());
+    }
     FLEETSIM_CHECK(ProblemsWith(workload.jobs.back()).empty(), "RichWorkload made a bad job");
   }
   SortBySubmit(workload);

@@ -22,6 +22,10 @@ Job& AddWorkJob(Workload& workload, const std::string& id, double submit_s, std:
 // `jobs` random valid jobs (ProblemsWith is empty for each), sorted by submit time. GPU-model
 // lists name H100 (an alias), GB200, B200, H200 or A100-80GB; sizes stay within 32 GPUs, so on
 // a fleet with those models most jobs can run and some are rejected at admission.
-Workload RichWorkload(std::uint64_t seed, std::int64_t jobs);
+// With `lifecycle`, jobs also carry what policies plan and preempt with, from a separate random
+// stream (so the jobs themselves are the same as without): half are preemptible, some with a
+// checkpoint interval; most have a walltime estimate (from their truth, exact to 3x over); and
+// about one in twelve is a real-time service with a demand curve (10-minute steps, swap cap 0-2).
+Workload RichWorkload(std::uint64_t seed, std::int64_t jobs, bool lifecycle = false);
 
 }  // namespace fleetsim::testing

@@ -26,14 +26,15 @@ struct JobRecordRow {
   std::int64_t max_gpus = 0;  // requested maximum (MaxGpus(): equal to gpus for a fixed size)
   std::int64_t cpu_milli = 0;
   std::int64_t memory_mib = 0;
-  SimTime start = 0;  // when started
+  SimTime start = 0;  // when first started
   SimTime end = 0;    // when ended
-  // Set when started: what the job got (PlacementSummary).
+  // What the job held last (PlacementSummary at its latest start or resize).
   std::int64_t gpus_allocated = 0;  // GPUs held whole or in part
   double gpu_share = 0;
   std::int64_t domains = 0;
   std::string gpu_models;
-  std::string reason;  // why the job was rejected, or why it is unfinished
+  std::int64_t preemptions = 0;  // times its policy stopped it and put it back in the queue
+  std::string reason;            // why the job was rejected, or why it is unfinished
   JobKind kind = JobKind::kUnspecified;
   GpuSharing sharing = GpuSharing::kNone;
   FinalState state = FinalState::kNotSubmitted;
@@ -47,6 +48,8 @@ class JobLog final : public SimulationObserver {
   void OnJobSubmitted(const JobSubmitted& event) override;
   void OnJobStarted(const JobStarted& event) override;
   void OnJobFinished(const JobFinished& event) override;
+  void OnJobPreempted(const JobPreempted& event) override;
+  void OnJobResized(const JobResized& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnRunEnded(const RunEnded& event) override;
 
@@ -57,6 +60,8 @@ class JobLog final : public SimulationObserver {
   std::vector<JobRecordRow> TakeRows();
 
  private:
+  static void Describe(JobRecordRow& row, const PlacementSummary& summary);
+
   std::vector<JobRecordRow> rows_;
 };
 

@@ -1,8 +1,9 @@
 // RealtimeDemand: served and unmet demand of real-time inference jobs, step by step. A job with a
 // DemandCurve wants curve.At(t) GPUs at every instant from its submission until it finishes (or
-// the run ends); while it runs it is served min(GPUs held, demand), while it waits it is served
-// nothing. Each step of the job's curve that overlaps that life gives one row; the totals are in
-// GPU-hours. docs/metrics.md defines the measures. An observer; not thread-safe.
+// the run ends); while it runs it is served min(GPUs held, demand) — what it holds changes when
+// its policy resizes it — and while it waits (before its start, or after a preemption) it is
+// served nothing. Each step of the job's curve that overlaps that life gives one row; the totals
+// are in GPU-hours. docs/metrics.md defines the measures. An observer; not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +39,8 @@ class RealtimeDemand final : public SimulationObserver {
   void OnJobSubmitted(const JobSubmitted& event) override;
   void OnJobStarted(const JobStarted& event) override;
   void OnJobFinished(const JobFinished& event) override;
+  void OnJobPreempted(const JobPreempted& event) override;
+  void OnJobResized(const JobResized& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnRunEnded(const RunEnded& event) override;
 
@@ -46,15 +49,24 @@ class RealtimeDemand final : public SimulationObserver {
   const RealtimeSummary& summary() const { return summary_; }
 
  private:
+  // From `time` on, the job held `gpus` (0 while queued).
+  struct Holding {
+    SimTime time = 0;
+    std::int64_t gpus = 0;
+  };
   struct Life {
     const JobRequest* request = nullptr;
-    SimTime submit = kTimeNever;  // kTimeNever: not submitted
-    SimTime start = kTimeNever;
-    SimTime end = kTimeNever;  // finished or rejected; kTimeNever while alive
-    std::int64_t held = 0;     // GPUs held while running
+    SimTime submit = kTimeNever;      // kTimeNever: not submitted
+    SimTime end = kTimeNever;         // finished or rejected; kTimeNever while alive
+    std::vector<Holding> holdings{};  // in time order
   };
 
+  void Hold(std::size_t job, SimTime time, std::int64_t gpus);
   void AddRows(const Life& life, SimTime run_end);
+  // GPU-milliseconds of min(demand, held) over [from, to), with the holdings from `next` on
+  // (advanced past those that end before `to`).
+  static std::int64_t Served(const Life& life, std::size_t& next, SimTime from, SimTime to,
+                             std::int64_t demand);
 
   std::vector<Life> lives_;  // by JobIndex; only jobs with a demand curve are filled in
   std::vector<RealtimeStepRow> rows_;

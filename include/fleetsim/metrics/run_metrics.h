@@ -23,6 +23,7 @@ struct MetricsSummary {
   std::int64_t jobs_running_at_end = 0;
   std::int64_t jobs_queued_at_end = 0;
   std::int64_t jobs_never_submitted = 0;
+  std::int64_t preemptions = 0;  // runs stopped by the policy (a job may be preempted repeatedly)
   std::int64_t fleet_gpus = 0;
   SimTime window_start = 0;
   SimTime window_end = 0;
@@ -40,6 +41,8 @@ class RunMetrics final : public SimulationObserver {
   void OnJobSubmitted(const JobSubmitted& event) override;
   void OnJobStarted(const JobStarted& event) override;
   void OnJobFinished(const JobFinished& event) override;
+  void OnJobPreempted(const JobPreempted& event) override;
+  void OnJobResized(const JobResized& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnRunEnded(const RunEnded& event) override;
 
@@ -55,8 +58,12 @@ class RunMetrics final : public SimulationObserver {
     std::vector<SimDuration> waits;
     std::vector<double> running_share;  // by job index: GPU-equivalents held, 0 if not running
     std::vector<bool> running;
-    std::vector<SimTime> running_since;
+    std::vector<SimTime> running_since;  // since the last start or resize
+    std::vector<bool> started;           // started at least once (waits count the first start)
   };
+
+  // Adds the GPU-time the job held since running_since and restarts the count at `time`.
+  void CloseSegment(JobIndex job, SimTime time);
 
   MetricsSummary summary_;
   Accumulators acc_;  // reset at every RunStarted

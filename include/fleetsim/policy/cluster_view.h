@@ -20,6 +20,7 @@
 #include "fleetsim/policy/fleet_ledger.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/workload/job.h"
+#include "fleetsim/workload/tenants.h"
 
 namespace fleetsim {
 
@@ -33,6 +34,7 @@ struct RunningJob {
 struct ChangesSinceLastCall {
   std::vector<JobIndex> submitted;
   std::vector<JobIndex> finished;
+  std::vector<JobIndex> preempted;  // back in the queue
 };
 
 class ClusterView {
@@ -40,14 +42,16 @@ class ClusterView {
   // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
   ClusterView(SimTime now, const FleetLedger& ledger, PlacementPlanner& planner,
               std::span<const JobRequest> submitted, const std::deque<JobIndex>& queue,
-              std::span<const RunningJob> running, const ChangesSinceLastCall& changes)
+              std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
+              const Organization& organization)
       : now_(now),
         ledger_(ledger),
         planner_(planner),
         requests_(submitted),
         queue_(queue),
         running_(running),
-        changes_(changes) {}
+        changes_(changes),
+        organization_(organization) {}
 
   SimTime now() const { return now_; }
   // GPUs that can be taken whole now (busy: held, partitioned by MIG, or shared).
@@ -64,6 +68,8 @@ class ClusterView {
   const std::deque<JobIndex>& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
   const ChangesSinceLastCall& changes() const { return changes_; }
+  // The tenants jobs are accounted to (may be empty: every tenant then has the defaults).
+  const Organization& organization() const { return organization_; }
   // The request of a submitted job (queued, running or finished). Asking for a job that has not
   // been submitted is a bug in the policy and aborts the run.
   const JobRequest& request(JobIndex job) const {
@@ -79,6 +85,7 @@ class ClusterView {
   const std::deque<JobIndex>& queue_;
   std::span<const RunningJob> running_;
   const ChangesSinceLastCall& changes_;
+  const Organization& organization_;
 };
 
 }  // namespace fleetsim

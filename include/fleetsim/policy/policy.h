@@ -33,7 +33,26 @@ struct WakeAt {
   SimTime time = 0;
 };
 
-using Decision = std::variant<StartJob, RejectJob, WakeAt>;
+// Stop a running job whose request is `preemptible` and put it back in the queue (in submission
+// order). The work done since its last checkpoint is lost (all of it without checkpoints); when
+// it starts again it resumes from there. The reason is recorded.
+struct PreemptJob {
+  JobIndex job = 0;
+  std::string reason;
+};
+
+// Replace what a running job holds with `placement`. Only for jobs with a size range
+// (gpus < max_gpus) that take whole GPUs; the new placement must satisfy the request like a start
+// (count in range, block, models, NVLink, host share) and may reuse the job's own GPUs. A job
+// with a demand curve and a swap cap may end a step holding at most swap_cap GPUs more or fewer
+// than it held when the step began. A job given work keeps the work it has left, which then runs
+// at the speed of the new placement.
+struct ResizeJob {
+  JobIndex job = 0;
+  Allocation placement;
+};
+
+using Decision = std::variant<StartJob, RejectJob, WakeAt, PreemptJob, ResizeJob>;
 
 class Policy {
  public:

@@ -19,6 +19,7 @@
 #include "fleetsim/trace/import.h"
 #include "fleetsim/workload/generator.h"
 #include "fleetsim/workload/job.h"
+#include "fleetsim/workload/tenants.h"
 #include "fleetsim/workload/transforms.h"
 
 namespace fleetsim {
@@ -57,6 +58,7 @@ struct Scenario {
   // The speed model's reference GPU (kDefaultReferenceGpu in the scenario's catalog), if the
   // catalog has it; work_gpu_hours are hours on one of these.
   std::optional<GpuModel> reference_gpu;
+  Organization tenants;  // "tenants", in file order
 };
 
 struct LoadOptions {

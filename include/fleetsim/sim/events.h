@@ -51,6 +51,25 @@ struct JobFinished {
   SimTime start;
 };
 
+// A running job was stopped by its policy and put back in the queue.
+struct JobPreempted {
+  SimTime time;
+  JobIndex job;
+  const JobRequest& request;
+  SimTime start;              // when the stopped run began
+  SimDuration lost_run_time;  // run time done since the last checkpoint, now lost
+  const std::string& reason;
+};
+
+// A running job's placement was replaced (it keeps running on the new one).
+struct JobResized {
+  SimTime time;
+  JobIndex job;
+  const JobRequest& request;
+  const Allocation& placement;
+  const PlacementSummary& summary;
+};
+
 enum class RejectedBy { kAdmission, kPolicy };
 
 struct JobRejected {

@@ -21,6 +21,8 @@ class LogObserver final : public SimulationObserver {
   void OnJobSubmitted(const JobSubmitted& event) override;
   void OnJobStarted(const JobStarted& event) override;
   void OnJobFinished(const JobFinished& event) override;
+  void OnJobPreempted(const JobPreempted& event) override;
+  void OnJobResized(const JobResized& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnPolicyCalled(const PolicyCalled& event) override;
   void OnRunEnded(const RunEnded& event) override;

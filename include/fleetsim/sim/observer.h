@@ -14,6 +14,8 @@ class SimulationObserver {
   virtual void OnJobSubmitted(const JobSubmitted& /*event*/) {}
   virtual void OnJobStarted(const JobStarted& /*event*/) {}
   virtual void OnJobFinished(const JobFinished& /*event*/) {}
+  virtual void OnJobPreempted(const JobPreempted& /*event*/) {}
+  virtual void OnJobResized(const JobResized& /*event*/) {}
   virtual void OnJobRejected(const JobRejected& /*event*/) {}
   virtual void OnPolicyCalled(const PolicyCalled& /*event*/) {}
   virtual void OnRunEnded(const RunEnded& /*event*/) {}

@@ -23,8 +23,10 @@
 #include "fleetsim/policy/fleet_ledger.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/policy.h"
+#include "fleetsim/sim/job_progress.h"
 #include "fleetsim/sim/observer.h"
 #include "fleetsim/workload/job.h"
+#include "fleetsim/workload/tenants.h"
 
 namespace fleetsim {
 
@@ -43,6 +45,8 @@ struct SimulationOptions {
   // reference is H100-SXM). Unset, every GPU runs work at reference speed.
   std::optional<GpuModel> reference_gpu{};
   SpeedModelParams speed{};
+  // The tenants policies see (fair-share); empty: every tenant has the defaults.
+  Organization organization{};
 };
 
 class Simulation {
@@ -77,24 +81,46 @@ class Simulation {
   struct EventPayload {
     EventKind kind = EventKind::kSchedule;
     JobIndex job = 0;
+    std::uint32_t generation = 0;  // completions: the job's generation when scheduled
   };
   struct JobRecord {
     JobState state = JobState::kPending;
     SimTime start = 0;
     std::size_t running_slot = 0;  // position in running_ while running
+    // Bumped whenever the job's completion moves (resize, preemption): older completion events
+    // are stale and ignored.
+    std::uint32_t generation = 0;
+    JobProgress progress{};
+    // Swap cap bookkeeping for resizes: the demand step of the last resize, and the GPUs the job
+    // held when that step's first resize came.
+    std::int64_t cap_step = -1;
+    std::int64_t cap_base_gpus = 0;
   };
 
   template <typename Event>
   void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
   void Begin();
   void HandleArrival(JobIndex job);
-  void HandleCompletion(JobIndex job);
+  void HandleCompletion(JobIndex job, std::uint32_t generation);
   RunStatus HandleSchedule();
   void RequestScheduling(SimTime time);
   RunStatus ApplyDecision(Decision& decision, std::size_t number);
   // `held`: the placement is a planner hold the start took over (already in the ledger).
   std::string CheckStart(const StartJob& start, bool held) const;
   void StartNow(StartJob& start, bool held);
+  std::string CheckPreempt(const PreemptJob& preempt) const;
+  void PreemptNow(const PreemptJob& preempt);
+  // Checks and, if legal, applies a resize (the ledger is changed only when it is legal).
+  std::string Resize(ResizeJob& resize);
+  std::string CheckSwapCap(const JobRecord& record, const JobRequest& request,
+                           std::int64_t new_gpus) const;
+  void ScheduleCompletion(JobIndex job, SimDuration run_time);
+  RunningJob& RunningOf(JobIndex job) { return running_[jobs_[job].running_slot]; }
+  void RemoveFromRunning(JobIndex job);
+  void ReturnToQueue(JobIndex job);
+  // The run is over with jobs still queued: the policy left admitted jobs waiting on an idle
+  // fleet with nothing left to happen.
+  RunStatus DeadlockStatus() const;
   void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
   void RemoveFromQueue(JobIndex job);
   void CheckInvariants() const;
@@ -108,6 +134,7 @@ class Simulation {
   std::vector<JobRecord> jobs_;
   std::unique_ptr<Policy> policy_;
   std::string policy_name_;
+  Organization organization_;
   std::vector<SimulationObserver*> observers_;
 
   EventQueue<EventPayload> events_;
@@ -115,6 +142,7 @@ class Simulation {
   bool begun_ = false;
   SimTime schedule_pending_at_ = -1;  // time of the pending scheduling event, -1 if none
   SimTime last_call_time_ = std::numeric_limits<SimTime>::min();  // of the policy
+  std::int64_t calls_this_instant_ = 0;                           // policy calls at now_
   JobIndex submitted_ = 0;  // jobs [0, submitted_) have arrived (the workload is in order)
   std::deque<JobIndex> queue_;
   std::vector<RunningJob> running_;

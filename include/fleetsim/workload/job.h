@@ -50,6 +50,7 @@ struct DemandCurve {
   std::int64_t swap_cap = 0;       // most GPUs it may gain or lose between steps; 0 = no cap
 
   std::int64_t At(SimTime t) const;  // demand in the step containing t (t >= 0)
+  std::int64_t StepIndex(SimTime t) const { return t / step; }  // steps are aligned to time 0
   std::int64_t Peak() const;
 };
 

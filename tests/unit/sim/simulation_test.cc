@@ -43,6 +43,15 @@ class ScriptedPolicy final : public Policy {
   std::function<std::vector<Decision>(const ClusterView&)> script_;
 };
 
+// Rejects every queued job (so a scripted run that starts nothing still ends without a deadlock).
+std::vector<Decision> RejectAll(const ClusterView& view) {
+  std::vector<Decision> decisions;
+  for (const JobIndex job : view.queue()) {
+    decisions.push_back(RejectJob{job, "test over"});
+  }
+  return decisions;
+}
+
 TEST(SimulationTest, FifoRunsJobsToCompletionInOrder) {
   Workload w;
   AddJob(w, "a", 0, 4, 100);
@@ -85,7 +94,7 @@ TEST(SimulationTest, PolicyIsCalledOncePerInstantAfterAllArrivals) {
   std::vector<std::size_t> queue_sizes;
   auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
     queue_sizes.push_back(view.queue().size());
-    return std::vector<Decision>{};
+    return RejectAll(view);
   });
   Simulation sim({.gpus = 8}, w, std::move(policy), "scripted");
   ASSERT_TRUE(sim.RunUntilIdle().ok);
@@ -153,8 +162,9 @@ TEST(SimulationTest, WakeUpAtAnInstantAlreadySeenDoesNotCallAgain) {
     if (view.now() == 0) {
       d.push_back(WakeAt{SecondsToTime(30)});  // coincides with b's arrival
       d.push_back(WakeAt{SecondsToTime(30)});
+      return d;
     }
-    return d;
+    return RejectAll(view);
   });
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
   ASSERT_TRUE(sim.RunUntilIdle().ok);
@@ -169,8 +179,9 @@ TEST(SimulationTest, PoliciesSeeOnlySubmittedJobs) {
     EXPECT_EQ(view.request(0).id, "now");
     if (view.now() == 0) {
       EXPECT_DEATH(view.request(1), "a policy looked up a job that was not submitted");
+      return std::vector<Decision>{};
     }
-    return std::vector<Decision>{};
+    return RejectAll(view);
   });
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
   ASSERT_TRUE(sim.RunUntilIdle().ok);
