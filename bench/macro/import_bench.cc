@@ -30,9 +30,8 @@ void BM_Import(benchmark::State& state, const std::string& format_name,
   for (auto _ : state) {
     std::ostringstream out;
     JsonlJobWriter writer(out);
-    const TraceReport report = ConvertTrace(*format, path, options,
-                                            {.on_bad_row = BadRowPolicy::kFail, .catalog = &catalog},
-                                            writer);
+    const TraceReport report = ConvertTrace(
+        *format, path, options, {.on_bad_row = BadRowPolicy::kFail, .catalog = &catalog}, writer);
     if (!report.ok()) {
       state.SkipWithError(report.error.c_str());
       return;

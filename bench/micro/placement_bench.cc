@@ -7,6 +7,10 @@
 // are drawn ahead of time (so the RNG is not measured): contiguous blocks of 1/2/4/8 (aligned 3 in
 // 4) and topology-aware sets of 1..64 GPUs. One decision = one Find* call plus the Allocate or
 // Release through the index that follows it.
+// BM_StrategyDecisions measures the same loop one level up, through the placement helper
+// (ChoosePlacement on a FleetLedger) under each placement strategy: half the requests are
+// power-of-two blocks (1/2/4/8, aligned), half plain jobs of 1..64 GPUs; one decision = one
+// ChoosePlacement call plus the Apply or Release on the ledger that follows it.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -17,6 +21,9 @@
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/fleet/placement.h"
+#include "fleetsim/policy/placement_choice.h"
+#include "fleetsim/policy/placement_strategy.h"
+#include "fleetsim/policy/policy.h"
 #include "fleetsim/scenario/catalog_loader.h"
 
 namespace fleetsim {
@@ -126,6 +133,67 @@ void BM_PlacementDecisions(benchmark::State& bench) {
       static_cast<double>(busy_sum) / iterations / static_cast<double>(state.capacity());
 }
 BENCHMARK(BM_PlacementDecisions)->ArgName("block_percent")->Arg(50)->Arg(100)->Arg(0);
+
+std::vector<JobRequest> JobRequests(std::size_t n) {
+  std::vector<JobRequest> jobs;
+  for (const Request& r : Requests(n, 50)) {
+    JobRequest& job = jobs.emplace_back();
+    job.pow2_block = r.block;
+    job.gpus = r.block ? r.shape.size : r.count;
+  }
+  return jobs;
+}
+
+void ReleaseOldestHeld(FleetLedger& ledger, std::deque<Allocation>& live) {
+  ledger.Release(live.front());
+  live.pop_front();
+}
+
+// Arg: the index of the strategy in PlacementStrategies().
+void BM_StrategyDecisions(benchmark::State& bench) {
+  const PlacementStrategy strategy =
+      PlacementStrategies()[static_cast<std::size_t>(bench.range(0))];
+  bench.SetLabel(std::string(strategy.name));
+  FleetLedger ledger(BenchFleet());
+  constexpr std::size_t kRequests = 1 << 16;
+  const std::vector<JobRequest> requests = JobRequests(kRequests);
+  const std::int64_t capacity = ledger.whole().capacity();
+  const std::int64_t low_busy = capacity * 70 / 100;
+  const std::int64_t high_busy = capacity * 90 / 100;
+  const auto busy = [&] { return capacity - ledger.whole().free_count(); };
+  std::deque<Allocation> live;  // oldest first
+  std::size_t next = 0;
+  while (busy() < (low_busy + high_busy) / 2) {
+    if (auto a = ChoosePlacement(ledger, requests[next++ & (kRequests - 1)], strategy)) {
+      ledger.Apply(*a);
+      live.push_back(std::move(*a));
+    }
+  }
+  std::int64_t failed = 0;
+  for (auto _ : bench) {
+    std::optional<Allocation> a =
+        ChoosePlacement(ledger, requests[next++ & (kRequests - 1)], strategy);
+    if (a) {
+      ledger.Apply(*a);
+      live.push_back(*a);
+    } else {
+      ++failed;
+      if (busy() > low_busy) {
+        ReleaseOldestHeld(ledger, live);
+      }
+    }
+    if (busy() > high_busy) {
+      while (busy() > low_busy) {
+        ReleaseOldestHeld(ledger, live);
+      }
+    }
+    benchmark::DoNotOptimize(a);
+  }
+  bench.SetItemsProcessed(bench.iterations());
+  bench.counters["failed_fraction"] =
+      static_cast<double>(failed) / static_cast<double>(bench.iterations());
+}
+BENCHMARK(BM_StrategyDecisions)->ArgName("strategy")->DenseRange(0, 3);
 
 }  // namespace
 }  // namespace fleetsim

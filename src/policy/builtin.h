@@ -7,5 +7,8 @@ namespace fleetsim {
 
 PolicyInfo FifoPolicyInfo();
 PolicyInfo FirstFitPolicyInfo();
+PolicyInfo BackfillPolicyInfo();
+PolicyInfo FairSharePolicyInfo();
+PolicyInfo ConstraintAwarePolicyInfo();
 
 }  // namespace fleetsim

@@ -1,7 +1,9 @@
 // first-fit: list scheduling without head-of-line blocking. The queue is scanned in submission
-// order and every job the shared placement helper can place starts at once, even if an older,
-// larger job is still waiting (which may starve large jobs; backfill adds the reservation that
-// prevents it).
+// order and every job the shared placement helper can place (under the configured placement
+// strategy) starts at once, even if an older, larger job is still waiting (which may starve large
+// jobs; backfill adds the reservation that prevents it). "First fit" names the queue scan, not the
+// placement: the default placement is topology-aware.
+#include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
 
@@ -11,7 +13,8 @@ namespace {
 
 class FirstFitPolicy final : public Policy {
  public:
-  explicit FirstFitPolicy(std::int64_t lookahead) : lookahead_(lookahead) {}
+  FirstFitPolicy(std::int64_t lookahead, const PlacementStrategy& placement)
+      : lookahead_(lookahead), placement_(placement) {}
 
   std::vector<Decision> Decide(const ClusterView& view) override {
     std::vector<Decision> decisions;
@@ -21,7 +24,8 @@ class FirstFitPolicy final : public Policy {
         break;
       }
       ++examined;
-      if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+      if (std::optional<Allocation> placement =
+              view.planner().Place(view.request(job), placement_)) {
         decisions.push_back(StartJob{job, std::move(*placement)});
       }
     }
@@ -30,6 +34,7 @@ class FirstFitPolicy final : public Policy {
 
  private:
   std::int64_t lookahead_;
+  PlacementStrategy placement_;
 };
 
 }  // namespace
@@ -45,9 +50,11 @@ PolicyInfo FirstFitPolicyInfo() {
                       .min = 0,
                       .max = 1e9,
                       .doc = "Queued jobs examined per call, oldest first; 0 examines the whole "
-                             "queue (Slurm's bf_max_job_test plays this role for backfill)."}},
+                             "queue (Slurm's bf_max_job_test plays this role for backfill)."},
+                     PlacementParam()},
           .make = [](const PolicyParams& params) {
-            return std::make_unique<FirstFitPolicy>(IntParam(params, "lookahead"));
+            return std::make_unique<FirstFitPolicy>(IntParam(params, "lookahead"),
+                                                    PlacementFromParams(params));
           }};
 }
 

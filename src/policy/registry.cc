@@ -34,6 +34,9 @@ PolicyRegistry BuiltinPolicies() {
   PolicyRegistry registry;
   registry.Add(FifoPolicyInfo());
   registry.Add(FirstFitPolicyInfo());
+  registry.Add(BackfillPolicyInfo());
+  registry.Add(FairSharePolicyInfo());
+  registry.Add(ConstraintAwarePolicyInfo());
   return registry;
 }
 

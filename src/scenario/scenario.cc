@@ -12,10 +12,10 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/scenario/catalog_loader.h"
-#include "scenario/fleet_parser.h"
-#include "scenario/workload_parser.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
+#include "scenario/fleet_parser.h"
+#include "scenario/workload_parser.h"
 #include "trace/job_json.h"
 
 namespace fleetsim {
@@ -27,8 +27,8 @@ using nlohmann::json;
 constexpr RealRange kTimeRange{0, kMaxScenarioSeconds};
 
 const std::vector<std::string> kTopKeys = {
-    "format_version", "name",  "description", "seed",       "fleet",     "policy", "run",
-    "jobs",           "trace", "generator",   "generators", "transforms"};
+    "format_version", "name",  "description", "seed",       "fleet",      "policy", "run",
+    "jobs",           "trace", "generator",   "generators", "transforms", "tenants"};
 
 bool IsValidName(const std::string& name) {
   static const std::regex pattern("[A-Za-z0-9._-]+");
@@ -56,11 +56,13 @@ class ScenarioParser {
     ParseTrace(root, s);
     ParseGenerators(root, s);
     s.transforms = ParseTransformsSection(root, check_);
+    ParseTenants(root, s);
     CheckIdsDistinct(s);
     if (!root.contains("jobs") && !root.contains("trace") && !root.contains("generator") &&
         !root.contains("generators")) {
-      check_.Error("", "a scenario needs at least one of 'jobs', 'trace', 'generator' and "
-                       "'generators'");
+      check_.Error("",
+                   "a scenario needs at least one of 'jobs', 'trace', 'generator' and "
+                   "'generators'");
     }
     return s;
   }
@@ -328,6 +330,92 @@ class ScenarioParser {
     GeneratorBlocks blocks = ParseGeneratorSections(root, check_);
     s.generator = std::move(blocks.generator);
     s.generators = std::move(blocks.generators);
+  }
+
+  // "tenants": names unique, parents listed, no cycles; shares > 0; quota and limit -1 or GPUs,
+  // the limit at least the quota.
+  void ParseTenants(const json& root, Scenario& s) {
+    const json* tenants = check_.Array(root, "", "tenants", false);
+    if (tenants == nullptr) {
+      return;
+    }
+    std::map<std::string, std::size_t> first_at;
+    std::vector<std::string> parent_paths;
+    for (std::size_t i = 0; i < tenants->size(); ++i) {
+      const std::string path = ChildPath("/tenants", i);
+      const json& item = (*tenants)[i];
+      if (!item.is_object()) {
+        check_.Error(path, fmt::format("expected a tenant object, found {}", Shown(item)));
+        continue;
+      }
+      check_.UnknownKeys(item, path,
+                         {"name", "parent", "shares", "quota_gpus", "over_quota_weight",
+                          "limit_gpus", "priority"});
+      TenantSpec t;
+      const std::optional<std::string> name = check_.String(item, path, "name", true);
+      t.name = name.value_or("");
+      if (name && !IsValidName(*name)) {
+        check_.Error(ChildPath(path, "name"),
+                     fmt::format("expected a name of letters, digits, '.', '_' or '-', found {}",
+                                 Shown(json(*name))));
+      } else if (const auto [it, fresh] = first_at.emplace(t.name, i); name && !fresh) {
+        check_.Error(ChildPath(path, "name"),
+                     fmt::format("duplicate tenant name '{}' (first used at /tenants/{}/name)",
+                                 t.name, it->second));
+      }
+      t.parent = check_.String(item, path, "parent", false).value_or("");
+      t.shares = check_.Real(item, path, "shares", {0, 1e9, true}, false).value_or(1);
+      t.quota_gpus = check_.Int(item, path, "quota_gpus", {-1, kMaxJobGpus}, false).value_or(0);
+      t.over_quota_weight =
+          check_.Real(item, path, "over_quota_weight", {0, 1e9}, false).value_or(1);
+      t.limit_gpus =
+          check_.Int(item, path, "limit_gpus", {-1, kMaxJobGpus}, false).value_or(kUnlimitedGpus);
+      t.priority = check_.Int(item, path, "priority", {0, kMaxPriority}, false).value_or(0);
+      if (t.limit_gpus == 0) {
+        check_.Error(ChildPath(path, "limit_gpus"),
+                     "expected -1 (no limit) or at least 1 GPU, found 0");
+      } else if (t.limit_gpus > 0 && t.limit_gpus < t.quota_gpus) {
+        check_.Error(ChildPath(path, "limit_gpus"),
+                     fmt::format("expected a limit of at least quota_gpus ({}), found {}",
+                                 t.quota_gpus, t.limit_gpus));
+      }
+      s.tenants.push_back(std::move(t));
+      parent_paths.push_back(ChildPath(path, "parent"));
+    }
+    CheckTenantParents(s.tenants, parent_paths);
+  }
+
+  // Every parent is a listed tenant, and no tenant is its own ancestor.
+  void CheckTenantParents(const Organization& tenants, const std::vector<std::string>& where) {
+    std::map<std::string, const TenantSpec*> by_name;
+    std::vector<std::string> names;
+    for (const TenantSpec& t : tenants) {
+      by_name.emplace(t.name, &t);
+      names.push_back(t.name);
+    }
+    for (std::size_t i = 0; i < tenants.size(); ++i) {
+      const std::string& parent = tenants[i].parent;
+      if (parent.empty()) {
+        continue;
+      }
+      if (!by_name.contains(parent)) {
+        check_.Error(where[i], fmt::format("unknown parent tenant '{}'{} (tenants: {})", parent,
+                                           DidYouMean(parent, names), QuotedList(names)));
+        continue;
+      }
+      std::string chain = tenants[i].name;
+      const TenantSpec* t = by_name.at(parent);
+      for (std::size_t steps = 0; t != nullptr && steps < tenants.size(); ++steps) {
+        chain += " -> " + t->name;
+        if (t->name == tenants[i].name) {
+          check_.Error(where[i],
+                       fmt::format("tenant '{}' is its own ancestor ({})", tenants[i].name, chain));
+          break;
+        }
+        const auto next = t->parent.empty() ? by_name.end() : by_name.find(t->parent);
+        t = next == by_name.end() ? nullptr : next->second;
+      }
+    }
   }
 
   void CheckIdsDistinct(const Scenario& s) {

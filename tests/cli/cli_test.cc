@@ -71,9 +71,9 @@ TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   const std::string jobs = ReadFile(out + "/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-            "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,state,"
-            "reason");
-  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,rejected,"
+            "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,"
+            "preemptions,state,reason");
+  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,0,rejected,"
                       "needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
   const std::string summary = ReadFile(out + "/summary.json");
@@ -188,7 +188,7 @@ TEST_F(CliTest, UnknownPolicyGetsSuggestionAndList) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err,
             "fleetsim: unknown policy 'fifi', did you mean 'fifo'? (valid policies: "
-            "'fifo', 'first-fit', or 'all')\n");
+            "'fifo', 'first-fit', 'backfill', 'fair-share', 'constraint-aware', or 'all')\n");
   EXPECT_FALSE(fs::exists(dir_ + "/o"));
 }
 

@@ -44,9 +44,8 @@ std::size_t CountLines(const std::string& text) {
 constexpr char kPhillyHeader[] = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 
 TEST_F(ImportCliTest, ConvertsPhillyToJsonLinesSortedBySubmitTime) {
-  const CommandResult r =
-      Fleetsim(fmt::format("import --from philly '{}' -o '{}'", DataPath("traces/philly/good.csv"),
-                           Out("jobs.jsonl")));
+  const CommandResult r = Fleetsim(fmt::format(
+      "import --from philly '{}' -o '{}'", DataPath("traces/philly/good.csv"), Out("jobs.jsonl")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("good.csv: read 5 jobs (philly)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("not sorted by submit time"), std::string::npos) << r.out;
@@ -72,10 +71,9 @@ TEST_F(ImportCliTest, NativeRoundTripIsByteIdentical) {
   const std::string in = DataPath("traces/jsonl/good.jsonl");
   ASSERT_EQ(Fleetsim(fmt::format("import --from jsonl '{}' -o '{}'", in, Out("1.csv"))).exit_code,
             0);
-  ASSERT_EQ(
-      Fleetsim(fmt::format("import --from csv '{}' -o '{}'", Out("1.csv"), Out("2.jsonl")))
-          .exit_code,
-      0);
+  ASSERT_EQ(Fleetsim(fmt::format("import --from csv '{}' -o '{}'", Out("1.csv"), Out("2.jsonl")))
+                .exit_code,
+            0);
   ASSERT_EQ(
       Fleetsim(fmt::format("import --from jsonl '{}' -o '{}'", Out("2.jsonl"), Out("3.jsonl")))
           .exit_code,
@@ -84,8 +82,8 @@ TEST_F(ImportCliTest, NativeRoundTripIsByteIdentical) {
 }
 
 TEST_F(ImportCliTest, StdoutOutputPutsTheSummaryOnStderr) {
-  const CommandResult r = Fleetsim(
-      fmt::format("import --from ms-itp '{}' -o -", DataPath("traces/ms-itp/good.csv")));
+  const CommandResult r =
+      Fleetsim(fmt::format("import --from ms-itp '{}' -o -", DataPath("traces/ms-itp/good.csv")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("{\"id\":", 0), 0u) << r.out;
   EXPECT_NE(r.err.find("read "), std::string::npos) << r.err;
@@ -142,21 +140,20 @@ TEST_F(ImportCliTest, DuplicateIdsAreBadRows) {
 }
 
 TEST_F(ImportCliTest, UnknownGpuModelIsCheckedAgainstTheCatalog) {
-  const std::string in = Write("m.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"gpu_models":["H100","B20"],"duration_s":5}
+  const std::string in = Write(
+      "m.jsonl", R"({"id":"a","submit_s":0,"gpus":1,"gpu_models":["H100","B20"],"duration_s":5}
 )");
   const CommandResult r =
       Fleetsim(fmt::format("import --from jsonl '{}' -o '{}'", in, Out("j.jsonl")));
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err,
-            in + ":1: field 'gpu_models': unknown GPU model 'B20', did you mean 'B200'?\n");
+  EXPECT_EQ(r.err, in + ":1: field 'gpu_models': unknown GPU model 'B20', did you mean 'B200'?\n");
 }
 
 TEST_F(ImportCliTest, UsageErrors) {
   const std::string in = DataPath("traces/philly/good.csv");
   CommandResult r = Fleetsim(fmt::format("import --from phily '{}' -o -", in));
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("unknown trace format 'phily', did you mean 'philly'?"),
-            std::string::npos)
+  EXPECT_NE(r.err.find("unknown trace format 'phily', did you mean 'philly'?"), std::string::npos)
       << r.err;
   r = Fleetsim(fmt::format("import --from philly '{}' -o - --option epok=x", in));
   EXPECT_EQ(r.exit_code, 2);

@@ -1,15 +1,16 @@
 // The placement helper policies share. ChoosePlacement finds a placement for a request on what a
 // FleetLedger has free now, one the engine accepts (every rule of placement_rules.h), or says
-// there is none:
+// there is none. Which legal placement it picks is the policy's PlacementStrategy
+// (placement_strategy.h); the rules of the default, "topology-aware", are:
 //  - whole GPUs (sharing "none"), of the accepted pools only: the largest size in
 //    [gpus, MaxGpus()] that the free GPUs allow, and if that fails (host capacity, locality) the
-//    smallest. Power-of-two block jobs take an aligned contiguous block in one NVLink domain
-//    (FindContiguousBlock, tightest domain first), trying each power of two from the largest down;
-//    NVLink-required jobs take GPUs of one domain (the tightest that holds them); all others a
-//    topology-aware set spanning as few domains as possible (FindTopologyAware; on a one-domain
-//    fleet, the lowest-numbered free GPUs). A job with host needs only uses NVLink domains whose
-//    every node could carry its share even holding as many of its GPUs as it can
-//    (need x min(n, GPUs per node) / n), so the split always fits;
+//    smallest; or exactly the size the policy asks for. Power-of-two block jobs take an aligned
+//    contiguous block in one NVLink domain (FindContiguousBlock, tightest domain first), trying
+//    each power of two from the largest down; NVLink-required jobs take GPUs of one domain (the
+//    tightest that holds them); all others a topology-aware set spanning as few domains as
+//    possible (FindTopologyAware; on a one-domain fleet, the lowest-numbered free GPUs). A job
+//    with host needs only uses NVLink domains whose every node could carry its share even holding
+//    as many of its GPUs as it can (need x min(n, GPUs per node) / n), so the split always fits;
 //  - a MIG instance: the fitting profiles of the accepted MIG pools, smallest first (memory, then
 //    compute slices, then name), each placed by FindMigSlot (a static slot, then a GPU already in
 //    MIG mode, then an idle dynamic GPU) on a GPU whose node can carry the host need;
@@ -17,8 +18,11 @@
 //    need;
 //  - a CPU-only job: the node (of an accepted tier) with the least free CPU that fits (best fit;
 //    nodes with unlimited CPU last), ties to the lowest node.
+// The other strategies change only the choice among the GPUs, slots and nodes these filters
+// allow (sizes, pools, blocks, NVLink and host rules stay the same).
 // Cost: O(log domains) plus the domains scanned for unconstrained whole-GPU jobs; filtered
-// searches may walk every domain, and MIG, fractional and CPU-only searches scan every GPU or node.
+// searches may walk every domain, and MIG, fractional and CPU-only searches scan every GPU or node
+// (first-fit blocks: one block search per candidate domain, lowest first).
 //
 // PlacementPlanner lets a policy place several jobs in one call: each placement it finds is held
 // on the engine's ledger, so the next search (and the view) sees it taken. The engine owns the
@@ -29,6 +33,7 @@
 // Not thread-safe.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,7 +43,15 @@
 
 namespace fleetsim {
 
+struct PlacementStrategy;  // placement_strategy.h (which includes the policy headers)
+
+// The default strategy, sized by the helper.
 std::optional<Allocation> ChoosePlacement(const FleetLedger& ledger, const JobRequest& request);
+// With `strategy`; `exact_gpus`, if given, is the whole-GPU count to place instead of the helper's
+// choice (precondition, checked: in [gpus, MaxGpus()], a power of two for block jobs).
+std::optional<Allocation> ChoosePlacement(const FleetLedger& ledger, const JobRequest& request,
+                                          const PlacementStrategy& strategy,
+                                          std::optional<std::int64_t> exact_gpus = std::nullopt);
 
 class PlacementPlanner {
  public:
@@ -48,6 +61,8 @@ class PlacementPlanner {
 
   // ChoosePlacement on what is free now, net of what this call holds already; holds the answer.
   std::optional<Allocation> Place(const JobRequest& request);
+  std::optional<Allocation> Place(const JobRequest& request, const PlacementStrategy& strategy,
+                                  std::optional<std::int64_t> exact_gpus = std::nullopt);
   // Holds a placement the policy built itself. Returns why it cannot be taken ("" when held).
   std::string Hold(const Allocation& allocation);
 

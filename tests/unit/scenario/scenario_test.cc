@@ -137,13 +137,13 @@ TEST(ScenarioTest, UnknownPolicyAndParameter) {
                                        R"("policy": {"name": "fifi"}, )"));
   EXPECT_EQ(Messages(r1),
             "s.json: /policy/name: error: unknown policy 'fifi', did you mean 'fifo'? (valid "
-            "policies: 'fifo', 'first-fit')\n");
+            "policies: 'fifo', 'first-fit', 'backfill', 'fair-share', 'constraint-aware')\n");
   const LoadResult r2 = Parse(
       WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
                R"("policy": {"name": "first-fit", "params": {"lookahed": 4, "lookahead": -1}}, )"));
   EXPECT_EQ(Messages(r2),
             "s.json: /policy/params/lookahed: error: policy 'first-fit' has no parameter "
-            "'lookahed', did you mean 'lookahead'? (it has 'lookahead')\n"
+            "'lookahed', did you mean 'lookahead'? (it has 'lookahead', 'placement')\n"
             "s.json: /policy/params/lookahead: error: expected an integer ≥ 0, found -1\n");
   const LoadResult r3 =
       Parse(WithJobs(R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 1})",
@@ -178,7 +178,8 @@ TEST(ScenarioTest, GeneratorValidationAndIdCollision) {
 
 TEST(ScenarioTest, NeedsJobsOrGenerator) {
   const LoadResult r = Parse(R"({"format_version": 1, "name": "e", "fleet": {"gpus": 8}})");
-  EXPECT_EQ(Messages(r), "s.json: /: error: a scenario needs at least one of 'jobs', 'trace', 'generator' and "
+  EXPECT_EQ(Messages(r),
+            "s.json: /: error: a scenario needs at least one of 'jobs', 'trace', 'generator' and "
             "'generators'\n");
 }
 

@@ -29,9 +29,9 @@ class ScenarioTraceTest : public ::testing::Test {
   }
   // Loads a scenario file written beside the trace, with `trace` as its "trace" object.
   LoadResult Load(const std::string& trace, const std::string& extra = "") {
-    const std::string path = Write(
-        "s.json", R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8}, "trace": )" + trace +
-                      extra + "}");
+    const std::string path =
+        Write("s.json", R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8}, "trace": )" +
+                            trace + extra + "}");
     return LoadScenarioFile(path, BuiltinPolicies(), {});
   }
   std::string Messages(const LoadResult& r) const {
@@ -61,8 +61,7 @@ TEST_F(ScenarioTraceTest, ReadsATraceRelativeToTheScenarioFile) {
 }
 
 TEST_F(ScenarioTraceTest, OptionsReachTheFormat) {
-  Write("p.csv",
-        "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-01 00:00:10,60,1,60,vc1\n");
+  Write("p.csv", "timestamp,duration,num_gpus,gpu_time,cluster\n2017-10-01 00:00:10,60,1,60,vc1\n");
   const LoadResult r =
       Load(R"({"format": "philly", "path": "p.csv", "options": {"epoch": "2017-10-01 00:00:00"}})");
   ASSERT_TRUE(r.scenario) << Messages(r);
@@ -134,8 +133,9 @@ TEST_F(ScenarioTraceTest, GpuModelsAreCheckedAgainstTheCatalog) {
 TEST_F(ScenarioTraceTest, TraceIdsMustNotCollideWithListedOrGeneratedIds) {
   Write("t.jsonl", R"({"id":"g000001","submit_s":0,"gpus":1,"duration_s":5}
 )");
-  LoadResult r = Load(R"({"format": "jsonl", "path": "t.jsonl"})",
-                      R"(, "jobs": [{"id": "g000001", "submit_s": 0, "gpus": 1, "duration_s": 1}])");
+  LoadResult r =
+      Load(R"({"format": "jsonl", "path": "t.jsonl"})",
+           R"(, "jobs": [{"id": "g000001", "submit_s": 0, "gpus": 1, "duration_s": 1}])");
   EXPECT_NE(Messages(r).find("/trace: error: trace job id 'g000001' collides with /jobs/0/id"),
             std::string::npos)
       << Messages(r);

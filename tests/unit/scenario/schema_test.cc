@@ -477,6 +477,7 @@ TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
       "/transforms/0/assign/mix/priority",
       "/transforms/0/assign/mix/kind",
       "/transforms/0/fit_to_nodes",
+      "/tenants/0",
   };
   EXPECT_EQ(levels, expected_levels);
   for (const std::string& pointer : AllDeclared()) {

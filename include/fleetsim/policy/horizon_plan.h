@@ -1,0 +1,120 @@
+// The rolling-horizon planner behind the constraint-aware policy: a pure algorithm on a grid of
+// `steps` timesteps x `lanes` whole GPUs, with no engine dependency, so it can be tested on
+// hand-made problems. Given the work that cannot move (running jobs, pinned to their lanes until
+// their estimated end), the queued batch-like jobs and the real-time services, it builds a plan
+// that is legal by construction:
+//  1. a lane serves at most one job per step (an occupancy bitset per step);
+//  2. every job stays within its size range [min_gpus, max_gpus]; running work is inherited;
+//  3. block jobs get an aligned power-of-two block of consecutive lanes inside one NVLink domain,
+//     one-domain jobs lanes of one domain, every job only the lanes it accepts;
+//  4. a real-time job's count changes by at most swap_cap between consecutive steps;
+//  5. no preemption: a batch job holds its lanes from its start step to its estimated end.
+// Objective (higher is better), with d = decay^step:
+//   sum over batch jobs of priority x sum over planned steps of d x (sum of its lanes' speeds)
+//   - realtime_penalty x sum over real-time jobs of priority x sum over steps of d x unmet GPUs.
+// BuildPlan (the fast heuristic) places jobs one by one in an order (real-time jobs by priority x
+// penalty and batch jobs by priority, descending; ties by input position); each batch job takes
+// the earliest step at which it fits, at the largest size that fits there, on the lanes that keep
+// the most useful free shapes (fragmentation-aware best fit). ImprovePlan is the improvement
+// phase: a deterministic first-improvement local search over the placement order (move a job
+// earlier, swap two jobs) and over elastic jobs' size choice, re-running the list scheduler for
+// each candidate and keeping only strict improvements, within an evaluation budget.
+// Value types and free functions; thread-safe (no shared state).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace fleetsim {
+
+// One whole GPU the plan may hand out.
+struct PlanLane {
+  std::uint32_t domain = 0;  // NVLink domain; a domain's lanes are consecutive in lane order
+  std::uint32_t slot = 0;    // position inside its domain (block alignment is slot % size == 0)
+  double speed = 1;          // relative throughput; a job's value per step sums its lanes' speeds
+};
+
+// A set of lanes as a bitset: lane i is bit i % 64 of word i / 64.
+using LaneMask = std::vector<std::uint64_t>;
+
+// A lane taken by work the plan cannot move, over steps [first_step, end_step).
+struct PlanBusy {
+  std::uint32_t lane = 0;
+  std::int64_t first_step = 0;
+  std::int64_t end_step = 0;
+};
+
+struct PlanBatchJob {
+  double priority = 1;
+  std::int64_t min_gpus = 1;
+  std::int64_t max_gpus = 1;
+  bool block = false;       // aligned power-of-two block in one domain (sizes: powers of two)
+  bool one_domain = false;  // all lanes in one NVLink domain
+  std::int64_t steps = 1;   // estimated run length in steps (>= 1); may exceed the horizon
+  LaneMask allowed{};       // lanes it accepts; empty: every lane
+};
+
+struct PlanRealtimeJob {
+  double priority = 1;
+  std::int64_t min_gpus = 1;
+  std::int64_t max_gpus = 1;
+  std::int64_t swap_cap = 0;           // most lanes gained or lost between steps; 0: no cap
+  std::vector<std::int64_t> demand{};  // GPUs wanted per step (size: the plan's steps)
+  std::int64_t end_step = 0;           // it is gone from this step on (estimate)
+  std::vector<std::uint32_t> lanes{};  // running: the lanes it holds now; queued: empty
+  // Running only: whether its step-0 count may differ from what it holds now (by <= swap_cap).
+  bool can_resize_now = false;
+  LaneMask allowed{};
+};
+
+struct PlanProblem {
+  std::int64_t steps = 24;
+  double decay = 0.95;
+  double realtime_penalty = 8;
+  std::vector<PlanLane> lanes{};
+  std::vector<PlanBusy> busy{};
+  std::vector<PlanBatchJob> batch{};
+  std::vector<PlanRealtimeJob> realtime{};
+};
+
+inline constexpr std::int64_t kNotPlanned = -1;
+
+struct BatchPlacement {
+  std::int64_t start_step = kNotPlanned;
+  std::vector<std::uint32_t> lanes{};  // ascending
+};
+
+struct Plan {
+  std::vector<BatchPlacement> batch{};                              // by batch job
+  std::vector<std::vector<std::vector<std::uint32_t>>> realtime{};  // [job][step] lanes, ascending
+  double objective = 0;
+};
+
+// How the heuristic was steered: the placement order and, per batch job, whether it takes the
+// smallest size of its range (the improvement phase's two knobs).
+struct PlanChoices {
+  std::vector<std::uint32_t> order{};  // real-time jobs as index, batch jobs as realtime + index
+  std::vector<bool> smallest_size{};   // by batch job
+};
+
+// The heuristic's own choices: priority order, largest sizes.
+PlanChoices DefaultChoices(const PlanProblem& problem);
+
+// The list scheduler under `choices`; the plan's objective is filled in.
+Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices);
+
+// The objective of a plan (as described above).
+double PlanObjective(const PlanProblem& problem, const Plan& plan);
+
+struct ImproveResult {
+  Plan plan;
+  PlanChoices choices;
+  std::int64_t evaluations = 0;  // list schedules built
+};
+
+// Local search from `start` (BuildPlan of `start` is evaluation 1): at most `max_evaluations`
+// list schedules; returns the best plan found (never worse than the start's).
+ImproveResult ImprovePlan(const PlanProblem& problem, const PlanChoices& start,
+                          std::int64_t max_evaluations);
+
+}  // namespace fleetsim

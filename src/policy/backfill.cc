@@ -1,0 +1,379 @@
+// backfill: Slurm-style backfill scheduling (sched/backfill) on walltime estimates, EASY or
+// conservative. Each call is one pass over the queue in submission order (at most max_job_test
+// jobs). A job that can start now without delaying any reservation made earlier in the pass
+// starts (the shared placement helper places it); a whole-GPU job that cannot gets, in EASY mode
+// if it is the first to get one, in conservative mode always, a reservation at the earliest time
+// its GPUs are free for its estimated run, unless that time lies beyond the window. Reservations
+// live on an AvailabilityProfile of free whole GPUs per pool, built lazily from the running jobs'
+// estimated ends (start + walltime estimate, or the default; rounded up to the resolution; a job
+// past its estimate is expected to end at the next resolution tick) and redone every call, as
+// Slurm redoes its plan every backfill cycle. docs/policies.md#backfill states the model and what
+// differs from Slurm.
+#include <algorithm>
+#include <map>
+
+#include "fleetsim/core/check.h"
+#include "fleetsim/policy/availability_profile.h"
+#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/policy/policy.h"
+#include "policy/builtin.h"
+
+namespace fleetsim {
+
+namespace {
+
+struct BackfillSettings {
+  bool conservative = false;         // a reservation for every job that cannot start
+  SimDuration window = 0;            // reservations start before now + window
+  SimDuration resolution = 0;        // end times are rounded up to multiples of it
+  std::int64_t max_job_test = 0;     // queued jobs examined per call
+  SimDuration default_walltime = 0;  // for jobs without a walltime estimate
+};
+
+bool TakesWholeGpus(const JobRequest& request) {
+  return !request.IsCpuOnly() && request.sharing == GpuSharing::kNone;
+}
+
+// Power-of-two blocks and NVLink-required jobs sit in one NVLink domain, hence in one pool.
+bool NeedsOnePool(const JobRequest& request) {
+  return request.pow2_block || request.nvlink == NvlinkLocality::kRequired;
+}
+
+// One call's pass over the queue.
+class BackfillPass {
+ public:
+  BackfillPass(const ClusterView& view, const BackfillSettings& settings)
+      : view_(view), settings_(settings) {}
+
+  std::vector<Decision> Run() {
+    std::int64_t examined = 0;
+    for (const JobIndex job : view_.queue()) {
+      if (examined++ == settings_.max_job_test) {
+        break;
+      }
+      Consider(job);
+    }
+    return std::move(decisions_);
+  }
+
+ private:
+  void Consider(JobIndex job) {
+    const JobRequest& request = view_.request(job);
+    if (!TakesWholeGpus(request)) {
+      TryStartShared(job, request);
+      return;
+    }
+    const bool may_reserve = settings_.conservative || reservations_ == 0;
+    const bool may_start = FreeNow(request) >= request.gpus;
+    if (!may_start && !may_reserve) {
+      return;  // the common case on a busy fleet, kept cheap
+    }
+    const GpuDemand demand = DemandOf(request);
+    if (may_start && TryStartWhole(job, request, demand)) {
+      return;
+    }
+    if (may_reserve) {
+      Reserve(demand);
+    }
+  }
+
+  // Starts the job if the helper places it and its GPUs, held until its estimated end, leave
+  // every reservation its GPUs. A job with a size range the helper sizes too large for that is
+  // tried once more at the largest size the reservations leave.
+  bool TryStartWhole(JobIndex job, const JobRequest& request, const GpuDemand& demand) {
+    if (!profile_) {  // no reservation yet: nothing to delay
+      return StartIfPlaced(job, view_.planner().Place(request));
+    }
+    const SimTime end = EndFromNow(request);
+    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), request);
+    if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
+      placement = SmallerPlacement(request, demand, end);
+    }
+    if (!placement || !view_.planner().Hold(*placement).empty()) {
+      return false;
+    }
+    for (const PoolTake& take : TakesOf(*placement)) {
+      profile_->Take(take.pool, view_.now(), end, take.count);
+    }
+    decisions_.push_back(StartJob{job, std::move(*placement)});
+    return true;
+  }
+
+  std::optional<Allocation> SmallerPlacement(const JobRequest& request, const GpuDemand& demand,
+                                             SimTime end) const {
+    if (!request.IsElastic()) {
+      return std::nullopt;
+    }
+    std::int64_t allowed = 0;
+    for (const PoolIndex pool : demand.pools) {
+      allowed += std::max<std::int64_t>(0, profile_->MinFree(pool, view_.now(), end));
+    }
+    if (allowed < request.gpus || allowed >= request.MaxGpus()) {
+      return std::nullopt;
+    }
+    JobRequest capped = request;
+    capped.max_gpus = allowed;
+    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), capped);
+    if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
+      return std::nullopt;
+    }
+    return placement;
+  }
+
+  // MIG instances, fractional shares and CPU-only jobs: they never get reservations, and start
+  // whenever placeable unless the GPU they land on would then come free whole later than a
+  // reservation counts on.
+  void TryStartShared(JobIndex job, const JobRequest& request) {
+    if (!profile_) {
+      StartIfPlaced(job, view_.planner().Place(request));
+      return;
+    }
+    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), request);
+    if (!placement) {
+      return;
+    }
+    const SimTime end = EndFromNow(request);
+    std::vector<std::pair<GpuId, SimTime>> extended;  // (GPU, when it would have come free)
+    for (const Grant& grant : placement->gpus) {
+      const SimTime free_from = WholeFreeFrom(grant.gpu);
+      if (free_from < end) {
+        if (profile_->MinFree(view_.ledger().PoolOfGpu(grant.gpu), free_from, end) < 1) {
+          return;
+        }
+        extended.emplace_back(grant.gpu, free_from);
+      }
+    }
+    if (!view_.planner().Hold(*placement).empty()) {
+      return;
+    }
+    for (const auto& [gpu, free_from] : extended) {
+      profile_->Take(view_.ledger().PoolOfGpu(gpu), free_from, end, 1);
+      shared_release_[gpu] = end;
+    }
+    decisions_.push_back(StartJob{job, std::move(*placement)});
+  }
+
+  // When the GPU is expected to be free to take whole: now, at its sharers' estimated end, or
+  // never (static-MIG GPUs, whose instances never merge into a whole GPU).
+  SimTime WholeFreeFrom(GpuId gpu) const {
+    if (IsStaticMig(gpu)) {
+      return kTimeNever;
+    }
+    if (view_.fleet().IsFree(gpu)) {
+      return view_.now();
+    }
+    const auto it = shared_release_.find(gpu);
+    return it == shared_release_.end() ? kTimeNever : it->second;
+  }
+
+  bool StartIfPlaced(JobIndex job, std::optional<Allocation> placement) {
+    if (!placement) {
+      return false;
+    }
+    decisions_.push_back(StartJob{job, std::move(*placement)});
+    return true;
+  }
+
+  // Reserves the demand's GPUs from its earliest start, if that is within the window.
+  void Reserve(const GpuDemand& demand) {
+    AvailabilityProfile& profile = Profile();
+    const std::optional<SimTime> start = profile.EarliestStart(demand);
+    if (!start) {
+      return;
+    }
+    const SimTime end = RoundUp(*start + demand.duration);
+    const std::optional<std::vector<PoolTake>> split = profile.SplitAt(demand, *start);
+    FLEETSIM_CHECK(split.has_value(), "a demand does not fit where the profile placed it");
+    for (const PoolTake& take : *split) {
+      profile.Take(take.pool, *start, end, take.count);
+    }
+    ++reservations_;
+  }
+
+  // The profile as of now: GPUs free whole now, plus the estimated ends of the running jobs and of
+  // the jobs this pass has started so far.
+  AvailabilityProfile& Profile() {
+    if (profile_) {
+      return *profile_;
+    }
+    std::vector<GpuRelease> releases;
+    for (const RunningJob& running : view_.running()) {
+      AddReleases(running.placement, EstimatedEnd(running.start, view_.request(running.job)),
+                  releases);
+    }
+    for (const Decision& decision : decisions_) {
+      const StartJob& start = std::get<StartJob>(decision);
+      AddReleases(start.placement, EndFromNow(view_.request(start.job)), releases);
+    }
+    for (const auto& [gpu, end] : shared_release_) {
+      if (!IsStaticMig(gpu)) {
+        releases.push_back({end, view_.ledger().PoolOfGpu(gpu), 1});
+      }
+    }
+    const FleetLedger& ledger = view_.ledger();
+    std::vector<std::int64_t> free_now(ledger.pools().size());
+    for (PoolIndex pool = 0; pool < free_now.size(); ++pool) {
+      free_now[pool] = ledger.FreeWholeIn(pool);
+    }
+    profile_.emplace(view_.now(), view_.now() + settings_.window, free_now, std::move(releases));
+    return *profile_;
+  }
+
+  // Whole GPUs come free at the holder's end; a shared GPU at its last sharer's end (collected in
+  // shared_release_ until every holder is seen).
+  void AddReleases(const Allocation& placement, SimTime end, std::vector<GpuRelease>& releases) {
+    for (const Grant& grant : placement.gpus) {
+      if (grant.kind != Grant::Kind::kWhole) {
+        SimTime& release = shared_release_.try_emplace(grant.gpu, end).first->second;
+        release = std::max(release, end);
+        continue;
+      }
+      const PoolIndex pool = view_.ledger().PoolOfGpu(grant.gpu);
+      if (!releases.empty() && releases.back().time == end && releases.back().pool == pool) {
+        ++releases.back().count;
+      } else {
+        releases.push_back({end, pool, 1});
+      }
+    }
+  }
+
+  std::vector<PoolTake> TakesOf(const Allocation& placement) const {
+    std::vector<PoolTake> takes;
+    for (const Grant& grant : placement.gpus) {
+      const PoolIndex pool = view_.ledger().PoolOfGpu(grant.gpu);
+      const auto it = std::find_if(takes.begin(), takes.end(),
+                                   [pool](const PoolTake& take) { return take.pool == pool; });
+      if (it == takes.end()) {
+        takes.push_back({pool, 1});
+      } else {
+        ++it->count;
+      }
+    }
+    return takes;
+  }
+
+  GpuDemand DemandOf(const JobRequest& request) const {
+    GpuDemand demand{.gpus = request.gpus,
+                     .duration = Walltime(request),
+                     .pools = {},
+                     .one_pool = NeedsOnePool(request)};
+    const auto pools = view_.ledger().pools();
+    for (PoolIndex pool = 0; pool < pools.size(); ++pool) {
+      if (AcceptsPool(request, pools[pool])) {
+        demand.pools.push_back(pool);
+      }
+    }
+    return demand;
+  }
+
+  // GPUs of the request's pools free now: together, or the most in one pool.
+  std::int64_t FreeNow(const JobRequest& request) const {
+    const bool one_pool = NeedsOnePool(request);
+    const auto pools = view_.ledger().pools();
+    std::int64_t free = 0;
+    for (PoolIndex pool = 0; pool < pools.size(); ++pool) {
+      if (AcceptsPool(request, pools[pool])) {
+        const std::int64_t in_pool = view_.ledger().FreeWholeIn(pool);
+        free = one_pool ? std::max(free, in_pool) : free + in_pool;
+      }
+    }
+    return free;
+  }
+
+  bool IsStaticMig(GpuId gpu) const {
+    return view_.ledger().pools()[view_.ledger().PoolOfGpu(gpu)].mig == MigMode::kStatic;
+  }
+
+  SimDuration Walltime(const JobRequest& request) const {
+    return request.walltime_estimate > 0 ? request.walltime_estimate : settings_.default_walltime;
+  }
+
+  SimTime RoundUp(SimTime t) const {
+    return (t + settings_.resolution - 1) / settings_.resolution * settings_.resolution;
+  }
+
+  // A job started at `start` is expected to end at start + walltime, rounded up to the
+  // resolution; one already past that at the next resolution tick after now.
+  SimTime EstimatedEnd(SimTime start, const JobRequest& request) const {
+    const SimTime end = RoundUp(start + Walltime(request));
+    return end > view_.now() ? end
+                             : (view_.now() / settings_.resolution + 1) * settings_.resolution;
+  }
+  SimTime EndFromNow(const JobRequest& request) const { return EstimatedEnd(view_.now(), request); }
+
+  const ClusterView& view_;
+  const BackfillSettings& settings_;
+  std::vector<Decision> decisions_;             // StartJob only
+  std::optional<AvailabilityProfile> profile_;  // built at the first reservation
+  std::map<GpuId, SimTime> shared_release_;     // GPUs held in shares: when they come free whole
+  std::int64_t reservations_ = 0;
+};
+
+class BackfillPolicy final : public Policy {
+ public:
+  explicit BackfillPolicy(const BackfillSettings& settings) : settings_(settings) {}
+
+  std::vector<Decision> Decide(const ClusterView& view) override {
+    return BackfillPass(view, settings_).Run();
+  }
+
+ private:
+  BackfillSettings settings_;
+};
+
+}  // namespace
+
+PolicyInfo BackfillPolicyInfo() {
+  return {
+      .name = "backfill",
+      .summary =
+          "Slurm-style backfill on walltime estimates: queued jobs start early only if "
+          "they delay no reservation; EASY reserves for the first blocked job, "
+          "conservative for every one.",
+      .params =
+          {{.name = "mode",
+            .type = ParamType::kChoice,
+            .default_value = std::string("easy"),
+            .choices = {"easy", "conservative"},
+            .doc = "easy: only the first whole-GPU job that cannot start gets a reservation "
+                   "(classic EASY; Slurm bf_job_part_count_reserve=1); conservative: every one "
+                   "examined does (Slurm's default)."},
+           {.name = "window_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{86400},
+            .min = 60,
+            .max = 2592000,
+            .doc = "Seconds ahead that reservations may start (Slurm bf_window, in minutes "
+                   "there); a job whose earliest start is later gets none."},
+           {.name = "resolution_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{60},
+            .min = 1,
+            .max = 3600,
+            .doc = "Granularity of the timeline: estimated end times are rounded up to multiples "
+                   "of it (Slurm bf_resolution)."},
+           {.name = "max_job_test",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{500},
+            .min = 1,
+            .max = 1000000,
+            .doc = "Queued jobs examined per call, oldest first (Slurm bf_max_job_test)."},
+           {.name = "default_walltime_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{3600},
+            .min = 1,
+            .max = 31536000,
+            .doc = "Walltime assumed for a job without an estimate (Slurm: the partition's "
+                   "DefaultTime)."}},
+      .make = [](const PolicyParams& params) {
+        return std::make_unique<BackfillPolicy>(BackfillSettings{
+            .conservative = ChoiceParam(params, "mode") == "conservative",
+            .window = SecondsToTime(static_cast<double>(IntParam(params, "window_s"))),
+            .resolution = SecondsToTime(static_cast<double>(IntParam(params, "resolution_s"))),
+            .max_job_test = IntParam(params, "max_job_test"),
+            .default_walltime =
+                SecondsToTime(static_cast<double>(IntParam(params, "default_walltime_s")))});
+      }};
+}
+
+}  // namespace fleetsim

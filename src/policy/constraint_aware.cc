@@ -1,0 +1,484 @@
+// constraint-aware: the rolling-horizon allocator of docs/policies.md (after the "constraint-aware"
+// allocator of the seven-scenario benchmark post). At every call it translates the ClusterView
+// into a PlanProblem (policy/horizon_plan.h) over a grid of `horizon_steps` steps of `step_s`
+// aligned to time 0, plans the whole horizon and commits only step 0:
+//  - lanes are the GPUs that can ever be taken whole; running work is pinned to its GPUs until its
+//    estimated end (start + walltime estimate, else + default_runtime_s; a job past its estimate
+//    is assumed to end within the current step);
+//  - elastic real-time services (a demand curve and a size range, no block or NVLink rule) get a
+//    per-step count within their swap cap; a running one is resized only at the boundary of its
+//    demand step, once per step, by a call that makes only resizes and asks to be called again a
+//    millisecond later, when the starts are planned on the resized fleet;
+//  - batch-like jobs (and real-time services of a fixed shape, weighted by the penalty) start when
+//    the plan puts them at step 0, on the plan's GPUs plus their host share, held on the planner;
+//    if that hold fails, the shared placement helper places them;
+//  - jobs that do not take whole GPUs (MIG, fractions, CPU-only) or that the plan cannot represent
+//    go to the shared placement helper after the planned starts, in queue order;
+//  - the improvement phase (local search) runs at most once every improve_period_s.
+#include <algorithm>
+#include <bit>
+#include <map>
+
+#include "fleetsim/policy/horizon_plan.h"
+#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/policy/policy.h"
+#include "policy/builtin.h"
+
+namespace fleetsim {
+
+namespace {
+
+struct Settings {
+  SimDuration step = 0;
+  std::int64_t steps = 0;
+  double decay = 0;
+  double realtime_penalty = 0;
+  SimDuration improve_period = 0;
+  std::int64_t improve_evaluations = 0;
+  SimDuration default_runtime = 0;
+  std::int64_t max_planned_jobs = 0;
+};
+
+// Ceiling of a / b for a >= 0, b > 0.
+std::int64_t CeilDiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+bool IsElasticService(const JobRequest& r) {
+  return r.demand && r.IsElastic() && !r.pow2_block && r.nvlink != NvlinkLocality::kRequired &&
+         r.sharing == GpuSharing::kNone && !r.IsCpuOnly();
+}
+
+bool TakesWholeGpus(const JobRequest& r) {
+  return !r.IsCpuOnly() && r.sharing == GpuSharing::kNone;
+}
+
+// The problem for one call, and the maps back from plan items to jobs and GPUs.
+struct Translation {
+  PlanProblem problem;
+  std::vector<GpuId> gpu_of_lane;
+  std::vector<JobIndex> batch_jobs;
+  std::vector<JobIndex> realtime_jobs;
+  std::vector<JobIndex> helper_jobs;  // placed by the shared helper, by priority then queue order
+};
+
+class Translator {
+ public:
+  Translator(const ClusterView& view, const Settings& settings)
+      : view_(view), settings_(settings), grid_start_(view.now() - view.now() % settings.step) {}
+
+  SimTime grid_start() const { return grid_start_; }
+
+  Translation Translate(const std::map<JobIndex, std::int64_t>& changed_in_step) {
+    Translation t;
+    t.problem.steps = settings_.steps;
+    t.problem.decay = settings_.decay;
+    t.problem.realtime_penalty = settings_.realtime_penalty;
+    AddLanes(t);
+    AddRunning(t, changed_in_step);
+    AddQueued(t);
+    return t;
+  }
+
+ private:
+  // The first step at or after `time` ends (the step holding time - 1 ms, plus one).
+  std::int64_t EndStep(SimTime time) const {
+    return std::max<std::int64_t>(
+        1, CeilDiv(std::max<SimTime>(time - grid_start_, 1), settings_.step));
+  }
+  // A service without an estimate runs past the horizon; other jobs until their estimate (or the
+  // default run time), and at least through the current step.
+  std::int64_t RunningEndStep(const JobRequest& r, SimTime start) const {
+    if (r.demand && r.walltime_estimate == 0) {
+      return settings_.steps;
+    }
+    return EndStep(std::max(start + Estimate(r), view_.now() + 1));
+  }
+  SimDuration Estimate(const JobRequest& r) const {
+    return r.walltime_estimate > 0 ? r.walltime_estimate : settings_.default_runtime;
+  }
+
+  void AddLanes(Translation& t) {
+    const FleetLedger& ledger = view_.ledger();
+    double fastest = 0;
+    for (const PoolSpec& pool : ledger.pools()) {
+      fastest = std::max(fastest, pool.gpu.bf16_dense_tflops.value_or(0));
+    }
+    lane_of_gpu_.assign(static_cast<std::size_t>(ledger.topology().gpus()), -1);
+    for (GpuId gpu = 0; gpu < static_cast<GpuId>(ledger.topology().gpus()); ++gpu) {
+      const PoolIndex pool = ledger.PoolOfGpu(gpu);
+      if (!ledger.pools().empty() && ledger.pools()[pool].mig == MigMode::kStatic) {
+        continue;  // never whole
+      }
+      const std::uint32_t domain = ledger.topology().DomainOf(gpu);
+      const double tflops =
+          ledger.pools().empty() ? 0 : ledger.pools()[pool].gpu.bf16_dense_tflops.value_or(0);
+      lane_of_gpu_[gpu] = static_cast<std::int64_t>(t.gpu_of_lane.size());
+      t.gpu_of_lane.push_back(gpu);
+      t.problem.lanes.push_back({.domain = domain,
+                                 .slot = gpu - ledger.topology().DomainGpus(domain).front(),
+                                 .speed = fastest > 0 && tflops > 0 ? tflops / fastest : 1});
+    }
+    words_ = (t.gpu_of_lane.size() + 63) / 64;
+  }
+
+  std::vector<std::uint32_t> LanesOf(const Allocation& placement) const {
+    std::vector<std::uint32_t> lanes;
+    for (const Grant& grant : placement.gpus) {
+      if (lane_of_gpu_[grant.gpu] >= 0) {
+        lanes.push_back(static_cast<std::uint32_t>(lane_of_gpu_[grant.gpu]));
+      }
+    }
+    std::sort(lanes.begin(), lanes.end());
+    lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+    return lanes;
+  }
+
+  void AddRunning(Translation& t, const std::map<JobIndex, std::int64_t>& changed_in_step) {
+    std::vector<bool> covered(t.gpu_of_lane.size(), false);
+    for (const RunningJob& running : view_.running()) {
+      const JobRequest& r = view_.request(running.job);
+      const std::int64_t end = RunningEndStep(r, running.start);
+      std::vector<std::uint32_t> lanes = LanesOf(running.placement);
+      for (const std::uint32_t lane : lanes) {
+        covered[lane] = true;
+      }
+      if (IsElasticService(r) && !HasHostNeed(r)) {
+        const auto it = changed_in_step.find(running.job);
+        const std::int64_t demand_step = r.demand->StepIndex(view_.now());
+        const bool at_boundary = view_.now() % r.demand->step == 0;
+        PlanRealtimeJob job = Service(r, end);
+        job.lanes = std::move(lanes);
+        job.can_resize_now =
+            at_boundary && (it == changed_in_step.end() || it->second != demand_step);
+        t.problem.realtime.push_back(std::move(job));
+        t.realtime_jobs.push_back(running.job);
+        continue;
+      }
+      for (const std::uint32_t lane : lanes) {
+        t.problem.busy.push_back({lane, 0, end});
+      }
+    }
+    for (std::uint32_t lane = 0; lane < t.gpu_of_lane.size(); ++lane) {
+      if (!covered[lane] && !view_.fleet().IsFree(t.gpu_of_lane[lane])) {
+        t.problem.busy.push_back({lane, 0, 1});  // taken otherwise (MIG mode, a share): for now
+      }
+    }
+  }
+
+  static bool HasHostNeed(const JobRequest& r) { return HostNeedOf(r).any(); }
+
+  // Demand per plan step: the largest of the curve's values inside the step.
+  std::vector<std::int64_t> DemandPerStep(const DemandCurve& curve) const {
+    std::vector<std::int64_t> demand(static_cast<std::size_t>(settings_.steps), 0);
+    const std::int64_t samples = std::clamp<std::int64_t>(settings_.step / curve.step, 1, 64);
+    for (std::int64_t s = 0; s < settings_.steps; ++s) {
+      const SimTime begin = grid_start_ + s * settings_.step;
+      for (std::int64_t k = 0; k < samples; ++k) {
+        demand[static_cast<std::size_t>(s)] =
+            std::max(demand[static_cast<std::size_t>(s)], curve.At(begin + k * curve.step));
+      }
+    }
+    return demand;
+  }
+
+  PlanRealtimeJob Service(const JobRequest& r, std::int64_t end_step) const {
+    return {.priority = static_cast<double>(r.priority),
+            .min_gpus = r.gpus,
+            .max_gpus = r.MaxGpus(),
+            .swap_cap = r.demand->swap_cap,
+            .demand = DemandPerStep(*r.demand),
+            .end_step = end_step,
+            .lanes = {},
+            .can_resize_now = false,
+            .allowed = Allowed(r)};
+  }
+
+  LaneMask Allowed(const JobRequest& r) const {
+    const FleetLedger& ledger = view_.ledger();
+    LaneMask mask(words_, 0);
+    for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
+      const std::int64_t lane = lane_of_gpu_[gpu];
+      if (lane >= 0 &&
+          (ledger.pools().empty() || AcceptsPool(r, ledger.pools()[ledger.PoolOfGpu(gpu)]))) {
+        mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
+      }
+    }
+    return mask;
+  }
+
+  // Queued jobs by priority (highest first), then queue order.
+  std::vector<JobIndex> ByPriority() const {
+    std::vector<JobIndex> jobs(view_.queue().begin(), view_.queue().end());
+    std::stable_sort(jobs.begin(), jobs.end(), [this](JobIndex a, JobIndex b) {
+      return view_.request(a).priority > view_.request(b).priority;
+    });
+    return jobs;
+  }
+
+  // Whole-GPU jobs beyond the first max_planned_jobs (by priority) are left out of this plan.
+  void AddQueued(Translation& t) {
+    const std::int64_t offset = view_.now() - grid_start_;
+    std::int64_t considered = 0;
+    for (const JobIndex job : ByPriority()) {
+      const JobRequest& r = view_.request(job);
+      if (!TakesWholeGpus(r)) {
+        t.helper_jobs.push_back(job);
+        continue;
+      }
+      if (considered == settings_.max_planned_jobs) {
+        continue;
+      }
+      ++considered;
+      LaneMask allowed = Allowed(r);
+      std::int64_t lanes = 0;
+      for (const std::uint64_t word : allowed) {
+        lanes += std::popcount(word);
+      }
+      if (lanes < r.gpus) {
+        t.helper_jobs.push_back(job);
+        continue;
+      }
+      const bool has_estimate = r.walltime_estimate > 0;
+      if (IsElasticService(r)) {
+        const std::int64_t end =
+            has_estimate ? EndStep(view_.now() + r.walltime_estimate) : settings_.steps;
+        PlanRealtimeJob service = Service(r, end);
+        service.allowed = std::move(allowed);
+        t.problem.realtime.push_back(std::move(service));
+        t.realtime_jobs.push_back(job);
+        continue;
+      }
+      const bool service = r.demand.has_value();
+      const SimDuration run =
+          service && !has_estimate ? settings_.steps * settings_.step : Estimate(r);
+      t.problem.batch.push_back(
+          {.priority = static_cast<double>(r.priority) * (service ? settings_.realtime_penalty : 1),
+           .min_gpus = r.gpus,
+           .max_gpus = r.MaxGpus(),
+           .block = r.pow2_block,
+           .one_domain = r.nvlink == NvlinkLocality::kRequired,
+           .steps = std::max<std::int64_t>(1, CeilDiv(offset + run, settings_.step)),
+           .allowed = std::move(allowed)});
+      t.batch_jobs.push_back(job);
+    }
+  }
+
+  const ClusterView& view_;
+  const Settings& settings_;
+  SimTime grid_start_;
+  std::vector<std::int64_t> lane_of_gpu_;  // -1: not a lane
+  std::size_t words_ = 0;
+};
+
+class ConstraintAwarePolicy final : public Policy {
+ public:
+  explicit ConstraintAwarePolicy(const Settings& settings) : settings_(settings) {}
+
+  std::vector<Decision> Decide(const ClusterView& view) override {
+    Translator translator(view, settings_);
+    const Translation t = translator.Translate(changed_in_step_);
+    const Plan plan = MakePlan(view.now(), t.problem);
+    std::vector<Decision> decisions = Resizes(view, t, plan);
+    if (!decisions.empty()) {
+      decisions.push_back(WakeAt{view.now() + 1});  // starts next, on the resized fleet
+      return decisions;
+    }
+    StartPlanned(view, t, plan, decisions);
+    StartWithHelper(view, t.helper_jobs, decisions);
+    if (decisions.empty() && view.running().empty()) {
+      StartWithHelper(view, {view.queue().begin(), view.queue().end()}, decisions);
+    }
+    AddWakeUp(view, t, decisions);
+    return decisions;
+  }
+
+ private:
+  Plan MakePlan(SimTime now, const PlanProblem& problem) {
+    const PlanChoices choices = DefaultChoices(problem);
+    if (now < next_improvement_) {
+      return BuildPlan(problem, choices);
+    }
+    next_improvement_ = now - now % settings_.improve_period + settings_.improve_period;
+    return ImprovePlan(problem, choices, settings_.improve_evaluations).plan;
+  }
+
+  Allocation AllocationOn(const ClusterView& view, const JobRequest& r,
+                          const std::vector<std::uint32_t>& lanes,
+                          const std::vector<GpuId>& gpu_of_lane) const {
+    std::vector<GpuId> gpus;
+    for (const std::uint32_t lane : lanes) {
+      gpus.push_back(gpu_of_lane[lane]);
+    }
+    Allocation allocation = WholeGpus(gpus);
+    const HostNeed need = HostNeedOf(r);
+    if (need.any()) {
+      allocation.nodes = SplitHostNeed(need, gpus, view.topology());
+    }
+    return allocation;
+  }
+
+  // Running services whose step-0 lanes differ from what they hold.
+  std::vector<Decision> Resizes(const ClusterView& view, const Translation& t, const Plan& plan) {
+    std::vector<Decision> decisions;
+    for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
+      const PlanRealtimeJob& job = t.problem.realtime[k];
+      const std::vector<std::uint32_t>& lanes = plan.realtime[k][0];
+      if (job.lanes.empty() || !job.can_resize_now || lanes == job.lanes) {
+        continue;
+      }
+      const JobIndex index = t.realtime_jobs[k];
+      const JobRequest& r = view.request(index);
+      changed_in_step_[index] = r.demand->StepIndex(view.now());
+      decisions.push_back(ResizeJob{index, AllocationOn(view, r, lanes, t.gpu_of_lane)});
+    }
+    return decisions;
+  }
+
+  void Start(const ClusterView& view, JobIndex job, const std::vector<std::uint32_t>& lanes,
+             const Translation& t, std::vector<Decision>& decisions) {
+    const JobRequest& r = view.request(job);
+    Allocation allocation = AllocationOn(view, r, lanes, t.gpu_of_lane);
+    if (!view.planner().Hold(allocation).empty()) {
+      std::optional<Allocation> placed = view.planner().Place(r);
+      if (!placed) {
+        return;
+      }
+      allocation = std::move(*placed);
+    }
+    if (r.demand) {
+      changed_in_step_[job] = r.demand->StepIndex(view.now());
+    }
+    decisions.push_back(StartJob{job, std::move(allocation)});
+  }
+
+  // Batch jobs and queued services the plan starts at step 0, in the plan's priority order.
+  void StartPlanned(const ClusterView& view, const Translation& t, const Plan& plan,
+                    std::vector<Decision>& decisions) {
+    for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
+      if (t.problem.realtime[k].lanes.empty() && !plan.realtime[k][0].empty()) {
+        Start(view, t.realtime_jobs[k], plan.realtime[k][0], t, decisions);
+      }
+    }
+    std::vector<std::size_t> starting;
+    for (std::size_t j = 0; j < t.batch_jobs.size(); ++j) {
+      if (plan.batch[j].start_step == 0) {
+        starting.push_back(j);
+      }
+    }
+    std::stable_sort(starting.begin(), starting.end(), [&](std::size_t a, std::size_t b) {
+      return t.problem.batch[a].priority > t.problem.batch[b].priority;
+    });
+    for (const std::size_t j : starting) {
+      Start(view, t.batch_jobs[j], plan.batch[j].lanes, t, decisions);
+    }
+  }
+
+  void StartWithHelper(const ClusterView& view, const std::vector<JobIndex>& jobs,
+                       std::vector<Decision>& decisions) {
+    for (const JobIndex job : jobs) {
+      if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+        decisions.push_back(StartJob{job, std::move(*placement)});
+      }
+    }
+  }
+
+  // While jobs wait or services run: at the next demand-step boundary of a running service, and
+  // at the next improvement time.
+  void AddWakeUp(const ClusterView& view, const Translation& t,
+                 std::vector<Decision>& decisions) const {
+    SimTime wake = kTimeNever;
+    if (!view.queue().empty()) {
+      wake = std::max(next_improvement_, view.now() + 1);
+    }
+    for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
+      if (!t.problem.realtime[k].lanes.empty()) {
+        const SimDuration step = view.request(t.realtime_jobs[k]).demand->step;
+        wake = std::min(wake, view.now() - view.now() % step + step);
+      }
+    }
+    if (wake != kTimeNever) {
+      decisions.push_back(WakeAt{wake});
+    }
+  }
+
+  Settings settings_;
+  SimTime next_improvement_ = 0;
+  std::map<JobIndex, std::int64_t> changed_in_step_;  // service -> demand step of its last change
+};
+
+}  // namespace
+
+PolicyInfo ConstraintAwarePolicyInfo() {
+  return {.name = "constraint-aware",
+          .summary =
+              "Rolling-horizon plan over a timestep grid, legal by construction: real-time "
+              "demand within the swap cap first, batch jobs by priority into the troughs; "
+              "commits the current step.",
+          .params =
+              {{.name = "step_s",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{3600},
+                .min = 60,
+                .max = 86400,
+                .doc = "Length of one plan step, in seconds; steps are aligned to time 0."},
+               {.name = "horizon_steps",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{24},
+                .min = 1,
+                .max = 1000,
+                .doc = "Steps planned ahead (24 one-hour steps: one day, as in the source post)."},
+               {.name = "decay",
+                .type = ParamType::kReal,
+                .default_value = 0.95,
+                .min = 0.5,
+                .max = 1,
+                .doc = "Weight of a batch GPU-step t steps ahead is decay^t: earlier work is worth "
+                       "more, since new jobs will have arrived by the next re-plan."},
+               {.name = "realtime_penalty",
+                .type = ParamType::kReal,
+                .default_value = 8.0,
+                .min = 1,
+                .max = 100,
+                .doc = "Cost of one unmet real-time GPU-step, in equal-priority batch GPU-steps "
+                       "(the post: 5 to 10)."},
+               {.name = "improve_period_s",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{1800},
+                .min = 1,
+                .max = 86400,
+                .doc = "The improvement phase (local search) runs at most once per this many "
+                       "seconds; other calls use the fast heuristic alone."},
+               {.name = "improve_evaluations",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{24},
+                .min = 1,
+                .max = 100000,
+                .doc = "Plans the improvement phase may build (its budget; deterministic)."},
+               {.name = "default_runtime_s",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{3600},
+                .min = 1,
+                .max = 31536000,
+                .doc = "Run time assumed for a job without a walltime estimate, in seconds."},
+               {.name = "max_planned_jobs",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{64},
+                .min = 1,
+                .max = 1000000,
+                .doc = "Queued whole-GPU jobs planned per call, highest priority first (then "
+                       "queue order); the rest wait for a later plan (Slurm's bf_max_job_test "
+                       "plays this role for backfill). Bounds the cost of a call on long queues."}},
+          .make = [](const PolicyParams& params) {
+            const Settings settings{
+                .step = IntParam(params, "step_s") * kMillisPerSecond,
+                .steps = IntParam(params, "horizon_steps"),
+                .decay = RealParam(params, "decay"),
+                .realtime_penalty = RealParam(params, "realtime_penalty"),
+                .improve_period = IntParam(params, "improve_period_s") * kMillisPerSecond,
+                .improve_evaluations = IntParam(params, "improve_evaluations"),
+                .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
+                .max_planned_jobs = IntParam(params, "max_planned_jobs")};
+            return std::make_unique<ConstraintAwarePolicy>(settings);
+          }};
+}
+
+}  // namespace fleetsim

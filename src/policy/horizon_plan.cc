@@ -1,0 +1,675 @@
+// The rolling-horizon planner: an occupancy bitset per step, the list scheduler (real-time count
+// paths within the swap cap, batch jobs at their earliest fitting step on fragmentation-aware
+// lanes) and the local search over its choices.
+#include "fleetsim/policy/horizon_plan.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <optional>
+
+namespace fleetsim {
+
+namespace {
+
+constexpr std::int64_t kNoCap = std::numeric_limits<std::int64_t>::max() / 4;
+
+bool TestBit(const LaneMask& mask, std::uint32_t lane) {
+  return ((mask[lane / 64] >> (lane % 64)) & 1U) != 0;
+}
+
+void SetBit(LaneMask& mask, std::uint32_t lane) {
+  mask[lane / 64] |= std::uint64_t{1} << (lane % 64);
+}
+
+std::int64_t Count(const LaneMask& mask) {
+  std::int64_t n = 0;
+  for (const std::uint64_t word : mask) {
+    n += std::popcount(word);
+  }
+  return n;
+}
+
+// Lanes of `mask` in [first, first + count).
+std::int64_t CountRange(const LaneMask& mask, std::uint32_t first, std::uint32_t count) {
+  std::int64_t n = 0;
+  const std::uint32_t end = first + count;
+  for (std::uint32_t lane = first; lane < end;) {
+    const std::uint32_t word = lane / 64;
+    const std::uint32_t bit = lane % 64;
+    const std::uint32_t take = std::min(64 - bit, end - lane);
+    const std::uint64_t bits = take == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << take) - 1);
+    n += std::popcount((mask[word] >> bit) & bits);
+    lane += take;
+  }
+  return n;
+}
+
+// A domain's lanes: [first, first + count).
+struct DomainRange {
+  std::uint32_t first = 0;
+  std::uint32_t count = 0;
+  double speed = 0;  // mean lane speed
+};
+
+// The occupancy grid and the fleet's shape; one per list schedule.
+class Grid {
+ public:
+  explicit Grid(const PlanProblem& problem)
+      : steps_(problem.steps),
+        lanes_(static_cast<std::uint32_t>(problem.lanes.size())),
+        words_((problem.lanes.size() + 63) / 64),
+        taken_(static_cast<std::size_t>(problem.steps) * words_, 0),
+        all_(words_, 0) {
+    for (std::uint32_t lane = 0; lane < lanes_; ++lane) {
+      SetBit(all_, lane);
+      const PlanLane& l = problem.lanes[lane];
+      if (domains_.empty() || problem.lanes[lane - 1].domain != l.domain) {
+        domains_.push_back({lane, 0, 0});
+      }
+      ++domains_.back().count;
+      domains_.back().speed += l.speed;
+    }
+    for (DomainRange& d : domains_) {
+      d.speed /= d.count;
+    }
+    for (const PlanBusy& b : problem.busy) {
+      Take(b.lane, b.first_step, b.end_step);
+    }
+  }
+
+  std::int64_t steps() const { return steps_; }
+  std::uint32_t lanes() const { return lanes_; }
+  std::size_t words() const { return words_; }
+  const std::vector<DomainRange>& domains() const { return domains_; }
+
+  bool Free(std::uint32_t lane, std::int64_t step) const {
+    return ((taken_[Index(step) + lane / 64] >> (lane % 64)) & 1U) == 0;
+  }
+  void Take(std::uint32_t lane, std::int64_t first, std::int64_t end) {
+    for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
+      taken_[Index(t) + lane / 64] |= std::uint64_t{1} << (lane % 64);
+    }
+  }
+  void Give(std::uint32_t lane, std::int64_t first, std::int64_t end) {
+    for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
+      taken_[Index(t) + lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
+    }
+  }
+  // Lanes of `allowed` (empty: all) free at every step of [first, end) (clipped to the horizon).
+  void FreeOver(std::int64_t first, std::int64_t end, const LaneMask& allowed,
+                LaneMask& out) const {
+    const LaneMask& base = allowed.empty() ? all_ : allowed;
+    out.resize(words_);
+    std::copy(base.begin(), base.end(), out.begin());
+    for (std::int64_t t = first; t < std::min(end, steps_); ++t) {
+      for (std::size_t w = 0; w < words_; ++w) {
+        out[w] &= ~taken_[Index(t) + w];
+      }
+    }
+  }
+
+ private:
+  std::size_t Index(std::int64_t step) const { return static_cast<std::size_t>(step) * words_; }
+
+  std::int64_t steps_;
+  std::uint32_t lanes_;
+  std::size_t words_;
+  std::vector<std::uint64_t> taken_;  // [step][word]
+  LaneMask all_;
+  std::vector<DomainRange> domains_;
+};
+
+bool AllFree(const LaneMask& free, std::uint32_t first, std::uint32_t count) {
+  return CountRange(free, first, count) == count;
+}
+
+// The largest free aligned power-of-two block of the domain that contains lanes
+// [first, first + size): the block's size (>= size). Lanes in small free blocks are taken first
+// so that large aligned free blocks stay whole for the jobs that need them.
+std::uint32_t EnclosingFreeBlock(const DomainRange& d, const LaneMask& free, std::uint32_t first,
+                                 std::uint32_t size) {
+  std::uint32_t best = size;
+  for (std::uint32_t m = size * 2; m <= d.count; m *= 2) {
+    const std::uint32_t start = d.first + (first - d.first) / m * m;
+    if (start + m > d.first + d.count || !AllFree(free, start, m)) {
+      break;
+    }
+    best = m;
+  }
+  return best;
+}
+
+std::uint32_t FreeIn(const DomainRange& d, const LaneMask& free) {
+  return static_cast<std::uint32_t>(CountRange(free, d.first, d.count));
+}
+
+// Domains that can take part: faster first, then the tightest fit (fewest free lanes), then the
+// lowest number.
+std::vector<std::pair<std::uint32_t, std::uint32_t>> DomainsByPreference(const Grid& grid,
+                                                                         const LaneMask& free,
+                                                                         std::uint32_t at_least) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (domain, free lanes)
+  for (std::uint32_t d = 0; d < grid.domains().size(); ++d) {
+    const std::uint32_t n = FreeIn(grid.domains()[d], free);
+    if (n >= at_least && n > 0) {
+      found.emplace_back(d, n);
+    }
+  }
+  std::stable_sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
+    const double sa = grid.domains()[a.first].speed;
+    const double sb = grid.domains()[b.first].speed;
+    return sa != sb ? sa > sb : a.second < b.second;
+  });
+  return found;
+}
+
+std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const LaneMask& free,
+                                                      std::uint32_t size) {
+  std::optional<std::vector<std::uint32_t>> best;
+  std::uint32_t best_enclosing = 0;
+  double best_speed = 0;
+  for (const auto& [domain, free_lanes] : DomainsByPreference(grid, free, size)) {
+    const DomainRange& d = grid.domains()[domain];
+    if (best && d.speed < best_speed) {
+      break;  // never trade speed for shape
+    }
+    for (std::uint32_t offset = 0; offset + size <= d.count; offset += size) {
+      if (!AllFree(free, d.first + offset, size)) {
+        continue;
+      }
+      const std::uint32_t enclosing = EnclosingFreeBlock(d, free, d.first + offset, size);
+      if (!best || enclosing < best_enclosing) {
+        best = std::vector<std::uint32_t>(size);
+        std::iota(best->begin(), best->end(), d.first + offset);
+        best_enclosing = enclosing;
+        best_speed = d.speed;
+      }
+    }
+    if (best && best_enclosing == size) {
+      break;  // a block that splits nothing larger: the best there is
+    }
+  }
+  return best;
+}
+
+// `n` free lanes of one domain, those in the smallest free aligned blocks first.
+std::vector<std::uint32_t> LeastFragmenting(const DomainRange& d, const LaneMask& free,
+                                            std::uint32_t n) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> scored;  // (enclosing block, lane)
+  for (std::uint32_t lane = d.first; lane < d.first + d.count; ++lane) {
+    if (TestBit(free, lane)) {
+      scored.emplace_back(EnclosingFreeBlock(d, free, lane, 1), lane);
+    }
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::uint32_t> lanes;
+  for (std::uint32_t i = 0; i < n && i < scored.size(); ++i) {
+    lanes.push_back(scored[i].second);
+  }
+  return lanes;
+}
+
+std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const PlanBatchJob& job,
+                                                      const LaneMask& free, std::int64_t count) {
+  const auto n = static_cast<std::uint32_t>(count);
+  if (job.block) {
+    return ChooseBlock(grid, free, n);
+  }
+  const auto whole = DomainsByPreference(grid, free, n);
+  std::vector<std::uint32_t> lanes;
+  if (!whole.empty()) {
+    lanes = LeastFragmenting(grid.domains()[whole.front().first], free, n);
+  } else if (!job.one_domain) {
+    auto spread = DomainsByPreference(grid, free, 1);
+    std::stable_sort(spread.begin(), spread.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (const auto& [domain, free_lanes] : spread) {
+      const auto more = LeastFragmenting(grid.domains()[domain], free,
+                                         n - static_cast<std::uint32_t>(lanes.size()));
+      lanes.insert(lanes.end(), more.begin(), more.end());
+      if (lanes.size() == n) {
+        break;
+      }
+    }
+  }
+  if (lanes.size() != n) {
+    return std::nullopt;
+  }
+  std::sort(lanes.begin(), lanes.end());
+  return lanes;
+}
+
+// Sizes to try, preferred first: powers of two for blocks; all of [min, most] otherwise.
+std::vector<std::int64_t> Sizes(const PlanBatchJob& job, std::int64_t most, bool smallest_first) {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t n = std::min(job.max_gpus, most); n >= job.min_gpus; --n) {
+    if (!job.block || std::has_single_bit(static_cast<std::uint64_t>(n))) {
+      sizes.push_back(n);
+    }
+  }
+  if (smallest_first) {
+    std::reverse(sizes.begin(), sizes.end());
+  }
+  return sizes;
+}
+
+std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
+  std::int64_t most = 0;
+  for (const DomainRange& d : grid.domains()) {
+    most = std::max(most, CountRange(free, d.first, d.count));
+  }
+  return most;
+}
+
+BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_first) {
+  LaneMask free;
+  for (std::int64_t start = 0; start < grid.steps(); ++start) {
+    grid.FreeOver(start, start + job.steps, job.allowed, free);
+    std::int64_t most = Count(free);
+    if (most >= job.min_gpus && (job.block || job.one_domain)) {
+      most = LargestDomainFree(grid, free);
+    }
+    if (most < job.min_gpus) {
+      continue;
+    }
+    for (const std::int64_t n : Sizes(job, most, smallest_first)) {
+      if (std::optional<std::vector<std::uint32_t>> lanes = ChooseLanes(grid, job, free, n)) {
+        for (const std::uint32_t lane : *lanes) {
+          grid.Take(lane, start, start + job.steps);
+        }
+        return {start, std::move(*lanes)};
+      }
+    }
+  }
+  return {};
+}
+
+// ---- Real-time jobs. ----
+
+// Lanes the job may use at each step: free now in the grid (its own reserved lanes included).
+std::vector<std::int64_t> Available(const Grid& grid, const PlanRealtimeJob& job) {
+  std::vector<std::int64_t> available(static_cast<std::size_t>(grid.steps()), 0);
+  for (std::int64_t t = 0; t < grid.steps(); ++t) {
+    LaneMask free;
+    grid.FreeOver(t, t + 1, job.allowed, free);
+    available[static_cast<std::size_t>(t)] = Count(free);
+  }
+  return available;
+}
+
+// `value` moved into [low, high]; `high` wins if the bounds cross.
+std::int64_t Within(std::int64_t value, std::int64_t low, std::int64_t high) {
+  return std::min(std::max(value, low), high);
+}
+
+// The count path: demand met where the cap and the lanes allow, ramping ahead of rising demand.
+// `upper[t]` (backwards: the lanes free at t, and no more than the cap above upper[t + 1]) keeps
+// every later step reachable; the forward pass stays within the cap of the previous step.
+std::vector<std::int64_t> CountPath(const PlanRealtimeJob& job, std::int64_t steps,
+                                    const std::vector<std::int64_t>& available,
+                                    std::int64_t& first_step) {
+  const std::int64_t cap = job.swap_cap > 0 ? job.swap_cap : kNoCap;
+  const auto end = std::min(job.end_step, steps);
+  std::vector<std::int64_t> want(static_cast<std::size_t>(steps), 0);
+  std::vector<std::int64_t> upper(static_cast<std::size_t>(steps), 0);
+  for (std::int64_t t = end - 1; t >= 0; --t) {
+    const auto i = static_cast<std::size_t>(t);
+    const std::int64_t next_want = t + 1 < end ? want[i + 1] : 0;
+    const std::int64_t next_upper = t + 1 < end ? upper[i + 1] : kNoCap;
+    want[i] = std::clamp(std::max(job.demand[i], next_want - cap), job.min_gpus, job.max_gpus);
+    upper[i] = std::min({job.max_gpus, available[i], next_upper + cap});
+  }
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(steps), 0);
+  first_step = kNotPlanned;
+  const bool running = !job.lanes.empty();
+  for (std::int64_t t = 0; t < end; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    if (first_step == kNotPlanned) {
+      // A queued job starts at the first step from which it can hold its minimum to the end.
+      const bool fits_to_end = std::all_of(upper.begin() + t, upper.begin() + end,
+                                           [&](std::int64_t u) { return u >= job.min_gpus; });
+      if (!running && !fits_to_end) {
+        continue;
+      }
+      first_step = t;
+      const auto held = static_cast<std::int64_t>(job.lanes.size());
+      if (running && !job.can_resize_now) {
+        counts[i] = held;
+      } else if (running) {
+        counts[i] =
+            Within(want[i], std::max(job.min_gpus, held - cap), std::min(upper[i], held + cap));
+      } else {
+        counts[i] = std::min(want[i], upper[i]);
+      }
+      continue;
+    }
+    const std::int64_t previous = counts[i - 1];
+    counts[i] =
+        Within(want[i], std::max(job.min_gpus, previous - cap), std::min(upper[i], previous + cap));
+  }
+  return counts;
+}
+
+// For each step and lane (index step x lanes + lane), how many steps from there it stays free.
+std::vector<std::int32_t> FreeRuns(const Grid& grid) {
+  const std::size_t lanes = grid.lanes();
+  std::vector<std::int32_t> run((static_cast<std::size_t>(grid.steps()) + 1) * lanes, 0);
+  for (std::int64_t t = grid.steps() - 1; t >= 0; --t) {
+    const auto row = static_cast<std::size_t>(t) * lanes;
+    for (std::uint32_t lane = 0; lane < lanes; ++lane) {
+      run[row + lane] = grid.Free(lane, t) ? run[row + lanes + lane] + 1 : 0;
+    }
+  }
+  return run;
+}
+
+// Lanes for `count` at step t: the lanes held at t - 1 that are still free first, then free lanes
+// of the job's reserved set, then the free lanes that stay free longest (ties: lowest lane).
+std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob& job,
+                                         const LaneMask& reserved,
+                                         const std::vector<std::int32_t>& free_run,
+                                         const std::vector<std::uint32_t>& previous, std::int64_t t,
+                                         std::int64_t count) {
+  LaneMask free;
+  grid.FreeOver(t, t + 1, job.allowed, free);
+  std::vector<std::uint32_t> lanes;
+  for (const std::uint32_t lane : previous) {
+    if (TestBit(free, lane) && static_cast<std::int64_t>(lanes.size()) < count) {
+      lanes.push_back(lane);
+      free[lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
+    }
+  }
+  if (static_cast<std::int64_t>(lanes.size()) == count) {
+    std::sort(lanes.begin(), lanes.end());
+    return lanes;
+  }
+  // Rank the other free lanes: how many steps from t they stay free, reserved ones first.
+  std::vector<std::pair<std::int64_t, std::uint32_t>> candidates;  // (-rank, lane)
+  for (std::size_t w = 0; w < free.size(); ++w) {
+    for (std::uint64_t bits = free[w]; bits != 0; bits &= bits - 1) {
+      const auto lane =
+          static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+      const std::int64_t run = free_run[static_cast<std::size_t>(t) * grid.lanes() + lane];
+      candidates.emplace_back(-(run + (TestBit(reserved, lane) ? grid.steps() : 0)), lane);
+    }
+  }
+  const auto needed = static_cast<std::size_t>(count) - lanes.size();
+  const auto last =
+      candidates.begin() + static_cast<std::ptrdiff_t>(std::min(needed, candidates.size()));
+  std::partial_sort(candidates.begin(), last, candidates.end());
+  for (auto it = candidates.begin(); it != last; ++it) {
+    lanes.push_back(it->second);
+  }
+  std::sort(lanes.begin(), lanes.end());
+  return lanes;
+}
+
+std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanRealtimeJob& job) {
+  const std::int64_t end = std::min(job.end_step, grid.steps());
+  for (const std::uint32_t lane : job.lanes) {
+    grid.Give(lane, 0, end);  // its own reservation
+  }
+  std::int64_t first = kNotPlanned;
+  const std::vector<std::int64_t> counts =
+      CountPath(job, grid.steps(), Available(grid, job), first);
+  std::vector<std::vector<std::uint32_t>> lanes(static_cast<std::size_t>(grid.steps()));
+  if (first == kNotPlanned) {
+    return lanes;
+  }
+  LaneMask reserved(grid.words(), 0);
+  for (const std::uint32_t lane : job.lanes) {
+    SetBit(reserved, lane);
+  }
+  const std::vector<std::int32_t> free_run = FreeRuns(grid);
+  std::vector<std::uint32_t> previous = job.lanes;
+  for (std::int64_t t = first; t < end; ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    lanes[i] = t == 0 && !job.lanes.empty() && !job.can_resize_now
+                   ? job.lanes
+                   : RealtimeLanes(grid, job, reserved, free_run, previous, t, counts[i]);
+    for (const std::uint32_t lane : lanes[i]) {
+      grid.Take(lane, t, t + 1);
+    }
+    previous = lanes[i];
+  }
+  return lanes;
+}
+
+// decay^t for every step of the horizon.
+std::vector<double> Weights(const PlanProblem& problem) {
+  std::vector<double> weights(static_cast<std::size_t>(problem.steps), 1);
+  for (std::size_t t = 1; t < weights.size(); ++t) {
+    weights[t] = weights[t - 1] * problem.decay;
+  }
+  return weights;
+}
+
+}  // namespace
+
+PlanChoices DefaultChoices(const PlanProblem& problem) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  PlanChoices choices;
+  choices.order.resize(realtime + problem.batch.size());
+  std::iota(choices.order.begin(), choices.order.end(), 0U);
+  const auto key = [&](std::uint32_t item) {
+    return item < realtime ? problem.realtime[item].priority * problem.realtime_penalty
+                           : problem.batch[item - realtime].priority;
+  };
+  std::stable_sort(choices.order.begin(), choices.order.end(),
+                   [&](std::uint32_t a, std::uint32_t b) {
+                     const bool a_rt = a < realtime;
+                     const bool b_rt = b < realtime;
+                     return a_rt != b_rt ? a_rt : key(a) > key(b);
+                   });
+  choices.smallest_size.assign(problem.batch.size(), false);
+  return choices;
+}
+
+namespace {
+
+double BatchValue(const PlanProblem& problem, const std::vector<double>& weight,
+                  const PlanBatchJob& job, const BatchPlacement& placed) {
+  if (placed.start_step == kNotPlanned) {
+    return 0;
+  }
+  double speed = 0;
+  for (const std::uint32_t lane : placed.lanes) {
+    speed += problem.lanes[lane].speed;
+  }
+  double steps = 0;
+  for (std::int64_t t = placed.start_step;
+       t < std::min(placed.start_step + job.steps, problem.steps); ++t) {
+    steps += weight[static_cast<std::size_t>(t)];
+  }
+  return job.priority * speed * steps;
+}
+
+double RealtimeValue(const PlanProblem& problem, const std::vector<double>& weight,
+                     const PlanRealtimeJob& job,
+                     const std::vector<std::vector<std::uint32_t>>& lanes) {
+  double unmet = 0;
+  for (std::int64_t t = 0; t < std::min(job.end_step, problem.steps); ++t) {
+    const auto i = static_cast<std::size_t>(t);
+    const auto held = static_cast<std::int64_t>(lanes[i].size());
+    unmet += weight[i] * static_cast<double>(std::max<std::int64_t>(0, job.demand[i] - held));
+  }
+  return -problem.realtime_penalty * job.priority * unmet;
+}
+
+// The list scheduler: places the items of an order one by one on a grid, into a plan.
+class ListScheduler {
+ public:
+  explicit ListScheduler(const PlanProblem& problem)
+      : problem_(problem), weight_(Weights(problem)), empty_(problem) {
+    for (const PlanRealtimeJob& job : problem.realtime) {  // reserve running services' lanes
+      for (const std::uint32_t lane : job.lanes) {
+        empty_.Take(lane, 0, job.end_step);
+      }
+    }
+  }
+
+  const Grid& empty_grid() const { return empty_; }
+
+  // Places `item` on `grid`, writes its placement into `plan`; returns its objective term.
+  double Place(Grid& grid, const PlanChoices& choices, std::uint32_t item, Plan& plan) const {
+    const auto realtime = static_cast<std::uint32_t>(problem_.realtime.size());
+    if (item < realtime) {
+      plan.realtime[item] = PlaceRealtime(grid, problem_.realtime[item]);
+      return RealtimeValue(problem_, weight_, problem_.realtime[item], plan.realtime[item]);
+    }
+    const std::uint32_t j = item - realtime;
+    plan.batch[j] = PlaceBatch(grid, problem_.batch[j], choices.smallest_size[j]);
+    return BatchValue(problem_, weight_, problem_.batch[j], plan.batch[j]);
+  }
+
+  Plan EmptyPlan() const {
+    Plan plan;
+    plan.batch.resize(problem_.batch.size());
+    plan.realtime.assign(problem_.realtime.size(), std::vector<std::vector<std::uint32_t>>(
+                                                       static_cast<std::size_t>(problem_.steps)));
+    return plan;
+  }
+
+  const std::vector<double>& weights() const { return weight_; }
+
+ private:
+  const PlanProblem& problem_;
+  std::vector<double> weight_;
+  Grid empty_;
+};
+
+}  // namespace
+
+Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices) {
+  const ListScheduler scheduler(problem);
+  Grid grid = scheduler.empty_grid();
+  Plan plan = scheduler.EmptyPlan();
+  for (const std::uint32_t item : choices.order) {
+    scheduler.Place(grid, choices, item, plan);
+  }
+  plan.objective = PlanObjective(problem, plan);
+  return plan;
+}
+
+double PlanObjective(const PlanProblem& problem, const Plan& plan) {
+  const std::vector<double> weight = Weights(problem);
+  double value = 0;
+  for (std::size_t j = 0; j < problem.batch.size(); ++j) {
+    value += BatchValue(problem, weight, problem.batch[j], plan.batch[j]);
+  }
+  for (std::size_t k = 0; k < problem.realtime.size(); ++k) {
+    value += RealtimeValue(problem, weight, problem.realtime[k], plan.realtime[k]);
+  }
+  return value;
+}
+
+namespace {
+
+// The local search's candidate moves, in a fixed order: each batch job moved to the front of the
+// batch jobs, each adjacent pair swapped, each elastic batch job's size preference flipped.
+std::vector<PlanChoices> Neighbours(const PlanProblem& problem, const PlanChoices& from) {
+  std::vector<PlanChoices> moves;
+  const std::size_t realtime = problem.realtime.size();
+  for (std::size_t i = realtime + 1; i < from.order.size(); ++i) {
+    PlanChoices moved = from;
+    std::rotate(moved.order.begin() + static_cast<std::ptrdiff_t>(realtime),
+                moved.order.begin() + static_cast<std::ptrdiff_t>(i),
+                moved.order.begin() + static_cast<std::ptrdiff_t>(i + 1));
+    moves.push_back(std::move(moved));
+  }
+  for (std::size_t i = 1; i < from.order.size(); ++i) {
+    if (i == realtime + 1) {
+      continue;  // the same as moving it to the front of the batch jobs
+    }
+    PlanChoices swapped = from;
+    std::swap(swapped.order[i - 1], swapped.order[i]);
+    moves.push_back(std::move(swapped));
+  }
+  for (std::size_t j = 0; j < problem.batch.size(); ++j) {
+    if (problem.batch[j].max_gpus > problem.batch[j].min_gpus) {
+      PlanChoices flipped = from;
+      flipped.smallest_size[j] = !flipped.smallest_size[j];
+      moves.push_back(std::move(flipped));
+    }
+  }
+  return moves;
+}
+
+// The incumbent of the search: its choices, the grid before each position of its order and the
+// objective of the items before it, so a candidate that first differs at position i is evaluated
+// by placing only the items from i on.
+struct Incumbent {
+  PlanChoices choices;
+  std::vector<Grid> grid_before;
+  std::vector<double> value_before;  // one more than the order: the last is the objective
+};
+
+Incumbent Schedule(const ListScheduler& scheduler, PlanChoices choices) {
+  Incumbent incumbent{std::move(choices), {}, {0}};
+  Grid grid = scheduler.empty_grid();
+  Plan scratch = scheduler.EmptyPlan();
+  for (const std::uint32_t item : incumbent.choices.order) {
+    incumbent.grid_before.push_back(grid);
+    incumbent.value_before.push_back(incumbent.value_before.back() +
+                                     scheduler.Place(grid, incumbent.choices, item, scratch));
+  }
+  return incumbent;
+}
+
+// The first position where the candidate places an item differently (order or size choice).
+std::size_t FirstDifference(const PlanProblem& problem, const PlanChoices& a,
+                            const PlanChoices& b) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  for (std::size_t i = 0; i < a.order.size(); ++i) {
+    const std::uint32_t item = a.order[i];
+    if (item != b.order[i] || (item >= realtime && a.smallest_size[item - realtime] !=
+                                                       b.smallest_size[item - realtime])) {
+      return i;
+    }
+  }
+  return a.order.size();
+}
+
+double Evaluate(const ListScheduler& scheduler, const Incumbent& incumbent,
+                const PlanChoices& candidate, std::size_t from, Plan& scratch) {
+  Grid grid = incumbent.grid_before[from];
+  double value = incumbent.value_before[from];
+  for (std::size_t i = from; i < candidate.order.size(); ++i) {
+    value += scheduler.Place(grid, candidate, candidate.order[i], scratch);
+  }
+  return value;
+}
+
+}  // namespace
+
+ImproveResult ImprovePlan(const PlanProblem& problem, const PlanChoices& start,
+                          std::int64_t max_evaluations) {
+  const ListScheduler scheduler(problem);
+  Plan scratch = scheduler.EmptyPlan();
+  Incumbent best = Schedule(scheduler, start);
+  std::int64_t evaluations = 1;
+  bool improved = !best.choices.order.empty();
+  while (improved && evaluations < max_evaluations) {
+    improved = false;
+    const double objective = best.value_before.back();
+    for (PlanChoices& candidate : Neighbours(problem, best.choices)) {
+      if (evaluations >= max_evaluations) {
+        break;
+      }
+      ++evaluations;
+      const std::size_t from = FirstDifference(problem, best.choices, candidate);
+      if (Evaluate(scheduler, best, candidate, from, scratch) >
+          objective + 1e-9 * std::abs(objective)) {
+        best = Schedule(scheduler, std::move(candidate));
+        improved = true;
+        break;
+      }
+    }
+  }
+  return {BuildPlan(problem, best.choices), std::move(best.choices), evaluations};
+}
+
+}  // namespace fleetsim

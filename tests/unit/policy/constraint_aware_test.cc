@@ -1,0 +1,189 @@
+// The constraint-aware policy end to end (Simulation with the registry): it beats fifo on
+// priority-weighted output on a small contended 8-GPU day with a real-time service, training and
+// batch work; its service follows the demand curve within the swap cap; a job longer than the
+// horizon still starts; and every job of a mixed queue runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "fleetsim/metrics/job_log.h"
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/sim/simulation.h"
+#include "testutil/workloads.h"
+
+namespace fleetsim {
+namespace {
+
+using testing::AddJob;
+
+constexpr double kHour = 3600;
+constexpr SimTime kHourMs = 3'600'000;
+
+std::unique_ptr<Policy> Make(const std::string& name) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find(name);
+  return info->make(DefaultParams(*info));
+}
+
+// Priority-weighted output, computed independently of the metrics module: sum of priority x
+// GPU-hours of batch jobs completed in the window, plus priority x served real-time GPU-hours
+// (min(held, demand) at every instant the service runs). Also records the services' GPU counts.
+class OutputMeter final : public SimulationObserver {
+ public:
+  void OnJobStarted(const JobStarted& e) override { Change(e.job, e.request, e.time, e.placement); }
+  void OnJobResized(const JobResized& e) override { Change(e.job, e.request, e.time, e.placement); }
+  void OnJobFinished(const JobFinished& e) override {
+    Held& held = held_[e.job];
+    if (e.request.demand) {
+      Serve(*held.request, held.since, e.time, held.gpus);
+    } else {
+      output += static_cast<double>(e.request.priority * held.gpus) *
+                static_cast<double>(e.time - held.since) / static_cast<double>(kHourMs);
+    }
+    held_.erase(e.job);
+  }
+  void Close(SimTime end) {
+    for (auto& [job, held] : held_) {
+      if (held.request->demand) {
+        Serve(*held.request, held.since, end, held.gpus);
+      }
+    }
+  }
+
+  double output = 0;
+  std::vector<std::pair<SimTime, std::int64_t>> service_counts;  // (time, GPUs) at each change
+
+ private:
+  struct Held {
+    const JobRequest* request = nullptr;
+    SimTime since = 0;
+    std::int64_t gpus = 0;
+    SimTime first_start = 0;
+  };
+
+  void Change(JobIndex job, const JobRequest& request, SimTime time, const Allocation& placement) {
+    auto it = held_.find(job);
+    if (it != held_.end() && request.demand) {
+      Serve(request, it->second.since, time, it->second.gpus);
+    }
+    held_[job] = {&request, time, static_cast<std::int64_t>(placement.gpus.size()), time};
+    if (request.demand) {
+      service_counts.emplace_back(time, static_cast<std::int64_t>(placement.gpus.size()));
+    }
+  }
+  void Serve(const JobRequest& r, SimTime from, SimTime to, std::int64_t gpus) {
+    for (SimTime t = from; t < to;) {
+      const SimTime step_end = (t / r.demand->step + 1) * r.demand->step;
+      const SimTime until = std::min(to, step_end);
+      output += static_cast<double>(r.priority * std::min(gpus, r.demand->At(t))) *
+                static_cast<double>(until - t) / static_cast<double>(kHourMs);
+      t = until;
+    }
+  }
+
+  std::map<JobIndex, Held> held_;
+};
+
+// An 8-GPU day: a service wanting 2 GPUs at night and 6 by day (cap 2 per hour), a 4-GPU and a
+// 2-GPU training job, and eight 1-GPU batch jobs.
+Workload ContendedDay() {
+  Workload w;
+  Job& service = AddJob(w, "svc", 0, 1, 30 * kHour, 4);
+  service.request.kind = JobKind::kRealtimeInference;
+  service.request.max_gpus = 8;
+  service.request.demand = DemandCurve{.step = kHourMs, .gpus = {}, .swap_cap = 2};
+  for (int h = 0; h < 24; ++h) {
+    service.request.demand->gpus.push_back(h >= 8 && h < 18 ? 6 : 2);
+  }
+  Job& big = AddJob(w, "train-a", 10, 4, 6 * kHour, 3);
+  big.request.pow2_block = true;
+  big.request.walltime_estimate = 6 * kHourMs;
+  Job& small = AddJob(w, "train-b", 20, 2, 4 * kHour, 2);
+  small.request.pow2_block = true;
+  small.request.walltime_estimate = 4 * kHourMs;
+  for (int i = 0; i < 8; ++i) {
+    Job& batch = AddJob(w, "batch-" + std::to_string(i), 30 + i, 1, 2 * kHour, 1);
+    batch.request.walltime_estimate = 2 * kHourMs;
+  }
+  SortBySubmit(w);
+  return w;
+}
+
+struct Outcome {
+  double output = 0;
+  std::vector<std::pair<SimTime, std::int64_t>> service_counts;
+  std::vector<JobRecordRow> rows;
+};
+
+Outcome RunDay(const std::string& policy, const Workload& w) {
+  Simulation sim({.gpus = 8}, w, Make(policy), policy);
+  OutputMeter meter;
+  JobLog log;
+  sim.AddObserver(&meter);
+  sim.AddObserver(&log);
+  const RunStatus status = sim.RunUntil(24 * kHourMs);
+  EXPECT_TRUE(status.ok) << status.error;
+  sim.Finish();
+  meter.Close(24 * kHourMs);
+  return {meter.output, meter.service_counts, log.rows()};
+}
+
+TEST(ConstraintAwareTest, BeatsFifoOnPriorityWeightedOutputOnAContendedDay) {
+  const Workload w = ContendedDay();
+  const Outcome fifo = RunDay("fifo", w);
+  const Outcome planned = RunDay("constraint-aware", w);
+  // fifo reserves the service's peak (6 GPUs) all day; the 4-GPU training job then blocks the
+  // queue: only the service's demand is served, 14 h x 2 + 10 h x 6 = 88 GPU-hours x priority 4.
+  // The planner follows the demand and runs every training and batch job within the day.
+  for (const JobRecordRow& row : planned.rows) {
+    if (row.id != "svc") {
+      EXPECT_EQ(row.state, FinalState::kCompleted) << row.id;
+    }
+  }
+  EXPECT_GT(planned.output, fifo.output + 4 * 6 * 3 + 2 * 4 * 2);
+}
+
+TEST(ConstraintAwareTest, ServiceFollowsItsDemandWithinTheSwapCap) {
+  const Outcome planned = RunDay("constraint-aware", ContendedDay());
+  ASSERT_FALSE(planned.service_counts.empty());
+  EXPECT_EQ(planned.service_counts.front().second, 2);
+  std::int64_t most = 0;
+  for (std::size_t i = 1; i < planned.service_counts.size(); ++i) {
+    const auto& [time, gpus] = planned.service_counts[i];
+    EXPECT_EQ(time % kHourMs, 0) << "resized off a step boundary";
+    EXPECT_LE(std::abs(gpus - planned.service_counts[i - 1].second), 2);
+    most = std::max(most, gpus);
+  }
+  EXPECT_EQ(most, 6);
+}
+
+TEST(ConstraintAwareTest, JobLongerThanTheHorizonStillRuns) {
+  Workload w;
+  AddJob(w, "long", 0, 8, 40 * kHour).request.walltime_estimate = 40 * kHourMs;
+  AddJob(w, "after", 5, 8, kHour);
+  Simulation sim({.gpus = 8}, w, Make("constraint-aware"), "constraint-aware");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[0].start, 0);
+  EXPECT_EQ(log.rows()[1].start, 40 * kHourMs);
+}
+
+TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
+  Workload w;
+  AddJob(w, "running", 0, 8, kHour);
+  AddJob(w, "low", 1, 8, kHour, 1);
+  AddJob(w, "high", 2, 8, kHour, 9);
+  Simulation sim({.gpus = 8}, w, Make("constraint-aware"), "constraint-aware");
+  JobLog log;
+  sim.AddObserver(&log);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(log.rows()[2].start, kHourMs);
+  EXPECT_EQ(log.rows()[1].start, 2 * kHourMs);
+}
+
+}  // namespace
+}  // namespace fleetsim
