@@ -13,73 +13,22 @@
 #include "fleetsim/trace/formats.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
+#include "testutil/trace_reading.h"
 
 namespace fleetsim {
 namespace {
 
 constexpr const char* kHeader = "timestamp,duration,num_gpus,gpu_time,cluster\n";
 
-struct ReadResult {
-  std::string open_error;
-  std::vector<Job> jobs;
-  std::vector<std::string> errors;  // RowError::Format() of each bad row
-  std::vector<std::string> reasons;
-  std::vector<std::string> notes;
-};
+using ReadResult = testing::TraceReadResult;
 
 ReadResult ReadAll(const std::string& path, const std::map<std::string, std::string>& given = {}) {
-  const TraceFormat* format = FindTraceFormat("philly");
-  EXPECT_NE(format, nullptr);
-  TraceOptionValues options;
-  EXPECT_EQ(ResolveTraceOptions(*format, given, options), "");
-  OpenResult opened = format->open(path, options);
-  ReadResult result;
-  result.open_error = opened.error;
-  if (!opened.source) {
-    return result;
-  }
-  Job job;
-  RowError error;
-  while (true) {
-    const JobSource::Status status = opened.source->Next(job, error);
-    if (status == JobSource::Status::kEnd) {
-      break;
-    }
-    if (status == JobSource::Status::kJob) {
-      result.jobs.push_back(job);
-    } else {
-      result.errors.push_back(error.Format());
-      result.reasons.push_back(error.reason);
-    }
-  }
-  result.notes = opened.source->Notes();
-  return result;
+  return testing::ReadTraceFile("philly", path, given);
 }
 
-class PhillyTest : public ::testing::Test {
+class PhillyTest : public testing::TraceFileTest {
  protected:
-  void SetUp() override { dir_ = testing::FreshTempDir(); }
-
-  std::string WriteTrace(const std::string& text, const std::string& name = "trace.csv") const {
-    std::string path = dir_ + "/" + name;
-    std::ofstream(path, std::ios::binary) << text;
-    return path;
-  }
-
-  // The first bad row's message (or the open error), with the file's path written as FILE.
-  std::string FirstError(const std::string& text,
-                         const std::map<std::string, std::string>& given = {}) const {
-    const std::string path = WriteTrace(text);
-    const ReadResult result = ReadAll(path, given);
-    std::string message = result.errors.empty() ? result.open_error : result.errors.front();
-    if (const std::size_t at = message.find(path); at != std::string::npos) {
-      message.replace(at, path.size(), "FILE");
-    }
-    return message;
-  }
-
- private:
-  std::string dir_;
+  PhillyTest() : TraceFileTest("philly", "trace.csv") {}
 };
 
 TEST_F(PhillyTest, MapsEveryColumn) {
