@@ -93,9 +93,57 @@ void FleetState::IndexGpus(const Topology& topology) {
   node_use_.resize(static_cast<std::size_t>(topology.nodes()));
   pool_of_node_.resize(node_use_.size(), 0);
   node_of_gpu_.resize(gpu_use_.size());
-  for (GpuId gpu = 0; gpu < gpu_use_.size(); ++gpu) {
+  availability_.assign(node_use_.size(), NodeAvailability::kUp);
+  first_gpu_of_node_.assign(node_use_.size() + 1, static_cast<GpuId>(gpu_use_.size()));
+  for (auto gpu = static_cast<GpuId>(gpu_use_.size()); gpu-- > 0;) {
     node_of_gpu_[gpu] = topology.NodeOf(gpu);
     pool_of_node_[node_of_gpu_[gpu]] = pool_of_gpu_[gpu];
+    first_gpu_of_node_[node_of_gpu_[gpu]] = gpu;
+    AddTally(TallyOf(gpu, gpu_use_[gpu]), 1);
+  }
+  // A node without GPUs (none in practice) starts where the next one does.
+  for (std::size_t node = node_use_.size(); node-- > 0;) {
+    first_gpu_of_node_[node] = std::min(first_gpu_of_node_[node], first_gpu_of_node_[node + 1]);
+  }
+}
+
+// ---- Availability. ----
+
+NodeAvailability FleetState::Availability(NodeId node) const {
+  FLEETSIM_CHECK(node < availability_.size(), "node id out of range");
+  return availability_[node];
+}
+
+GpuId FleetState::FirstGpuOfNode(NodeId node) const {
+  FLEETSIM_CHECK(node < availability_.size(), "node id out of range");
+  return first_gpu_of_node_[node];
+}
+
+GpuId FleetState::EndGpuOfNode(NodeId node) const {
+  FLEETSIM_CHECK(node < availability_.size(), "node id out of range");
+  return first_gpu_of_node_[node + 1];
+}
+
+bool FleetState::HoldsAnything(NodeId node) const {
+  if (node_use_[node].shares > 0) {
+    return true;
+  }
+  for (GpuId gpu = FirstGpuOfNode(node); gpu < EndGpuOfNode(node); ++gpu) {
+    if (!Idle(gpu_use_[gpu])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void FleetState::SetAvailability(NodeId node, NodeAvailability availability) {
+  FLEETSIM_CHECK(availability != NodeAvailability::kDown || !HoldsAnything(node),
+                 "a node goes down while something is still held on it");
+  for (GpuId gpu = FirstGpuOfNode(node); gpu < EndGpuOfNode(node); ++gpu) {
+    AddTally(TallyOf(gpu, gpu_use_[gpu]), -1);
+  }
+  availability_[node] = availability;
+  for (GpuId gpu = FirstGpuOfNode(node); gpu < EndGpuOfNode(node); ++gpu) {
     AddTally(TallyOf(gpu, gpu_use_[gpu]), 1);
   }
 }
@@ -140,7 +188,7 @@ bool FleetState::Shareable(GpuId gpu, const GpuUse& use) const {
 
 bool FleetState::CanTakeWhole(GpuId gpu) const {
   FLEETSIM_CHECK(gpu < gpu_use_.size(), "GPU id out of range");
-  return PoolOf(gpu).mig != MigMode::kStatic && Idle(gpu_use_[gpu]);
+  return PoolOf(gpu).mig != MigMode::kStatic && Idle(gpu_use_[gpu]) && IsGpuUp(gpu);
 }
 
 bool FleetState::IsHeldWhole(GpuId gpu) const {
@@ -158,19 +206,19 @@ bool FleetState::IsStaticSlotFree(GpuId gpu, const MigProfile& profile, int star
   const bool in_layout = std::any_of(layout.begin(), layout.end(), [&](const MigPlacement& p) {
     return p.start == start && p.profile->name == profile.name;
   });
-  return in_layout && !IsPlaced(gpu_use_[gpu].mig, profile.name, start);
+  return in_layout && !IsPlaced(gpu_use_[gpu].mig, profile.name, start) && IsGpuUp(gpu);
 }
 
 int FleetState::FreeMilli(GpuId gpu) const {
   FLEETSIM_CHECK(gpu < gpu_use_.size(), "GPU id out of range");
   const GpuUse& use = gpu_use_[gpu];
-  return Shareable(gpu, use) ? kMilliPerGpu - use.milli : 0;
+  return Shareable(gpu, use) && IsGpuUp(gpu) ? kMilliPerGpu - use.milli : 0;
 }
 
 double FleetState::FreeGpuMemoryGb(GpuId gpu) const {
   FLEETSIM_CHECK(gpu < gpu_use_.size(), "GPU id out of range");
   const GpuUse& use = gpu_use_[gpu];
-  return Shareable(gpu, use) ? GpuMemoryCapacity(gpu) - use.memory_gb : 0;
+  return Shareable(gpu, use) && IsGpuUp(gpu) ? GpuMemoryCapacity(gpu) - use.memory_gb : 0;
 }
 
 int FleetState::Fractions(GpuId gpu) const {
@@ -181,12 +229,18 @@ int FleetState::Fractions(GpuId gpu) const {
 double FleetState::FreeCpuCores(NodeId node) const {
   FLEETSIM_CHECK(node < node_use_.size(), "node id out of range");
   const auto& capacity = PoolOfNode(node).cpu_cores;
+  if (!IsUp(node)) {
+    return 0;
+  }
   return capacity ? *capacity - node_use_[node].cpu_cores : kUnlimited;
 }
 
 double FleetState::FreeMemoryGb(NodeId node) const {
   FLEETSIM_CHECK(node < node_use_.size(), "node id out of range");
   const auto& capacity = PoolOfNode(node).memory_gb;
+  if (!IsUp(node)) {
+    return 0;
+  }
   return capacity ? *capacity - node_use_[node].memory_gb : kUnlimited;
 }
 
@@ -194,7 +248,7 @@ bool FleetState::CanRepartition(GpuId gpu) const {
   FLEETSIM_CHECK(gpu < gpu_use_.size(), "GPU id out of range");
   const GpuUse& use = gpu_use_[gpu];
   return PoolOf(gpu).mig == MigMode::kDynamic && use.mig.empty() && !use.whole &&
-         use.fractions == 0;
+         use.fractions == 0 && IsGpuUp(gpu);
 }
 
 // ---- Admission. ----
@@ -303,7 +357,22 @@ std::string FleetState::CheckFraction(const Grant& grant, const GpuUse& use) con
   return "";
 }
 
+std::string FleetState::WhyUnavailable(NodeId node) const {
+  switch (availability_[node]) {
+    case NodeAvailability::kUp:
+      return "";
+    case NodeAvailability::kCordoned:
+      return fmt::format("node {} is cordoned (its spot capacity is being reclaimed)", node);
+    case NodeAvailability::kDown:
+      return fmt::format("node {} is down", node);
+  }
+  return "";
+}
+
 std::string FleetState::CheckGrant(const Grant& grant, const GpuUse& use) const {
+  if (std::string why = WhyUnavailable(NodeOf(grant.gpu)); !why.empty()) {
+    return fmt::format("GPU {}: {}", grant.gpu, why);
+  }
   switch (grant.kind) {
     case Grant::Kind::kWhole:
       return CheckWhole(grant.gpu, use);
@@ -321,6 +390,9 @@ std::string FleetState::CheckNodeShare(const NodeShare& share, const NodeUse& us
       !std::isfinite(share.memory_gb)) {
     return fmt::format("node {}: CPU cores and memory must be finite numbers >= 0, not {} and {}",
                        node, share.cpu_cores, share.memory_gb);
+  }
+  if (std::string why = WhyUnavailable(node); !why.empty()) {
+    return why;
   }
   const Pool& pool = PoolOfNode(node);
   if (pool.cpu_cores && !Fits(use.cpu_cores, share.cpu_cores, *pool.cpu_cores)) {
@@ -450,7 +522,7 @@ void FleetState::Release(const Allocation& allocation) {
 
 FleetState::Tally FleetState::TallyOf(GpuId gpu, const GpuUse& use) const {
   Tally t;
-  t.free_whole = PoolOf(gpu).mig != MigMode::kStatic && Idle(use) ? 1 : 0;
+  t.free_whole = PoolOf(gpu).mig != MigMode::kStatic && Idle(use) && IsGpuUp(gpu) ? 1 : 0;
   t.whole = use.whole ? 1 : 0;
   t.mig_instances = use.mig.instances();
   t.fractions = use.fractions;
@@ -471,6 +543,7 @@ void FleetState::CheckInvariants() const {
   std::int64_t static_gpus = 0;
   std::int64_t mig_mode_gpus = 0;
   std::int64_t shared_gpus = 0;
+  std::int64_t unavailable_idle_gpus = 0;
   for (GpuId gpu = 0; gpu < gpu_use_.size(); ++gpu) {
     const GpuUse& use = gpu_use_[gpu];
     const Pool& pool = PoolOf(gpu);
@@ -487,7 +560,7 @@ void FleetState::CheckInvariants() const {
     FLEETSIM_CHECK(use.fractions > 0 || (use.milli == 0 && use.memory_gb == 0),
                    "GPU share left behind with no holder");
     FLEETSIM_CHECK(use.milli <= kMilliPerGpu, "GPU milli over-subscribed");
-    FLEETSIM_CHECK(!Shareable(gpu, use) || FreeMilli(gpu) + use.milli == kMilliPerGpu,
+    FLEETSIM_CHECK(!Shareable(gpu, use) || !IsGpuUp(gpu) || FreeMilli(gpu) + use.milli == kMilliPerGpu,
                    "GPU milli: held + free != capacity");
     FLEETSIM_CHECK(Fits(use.memory_gb, 0, GpuMemoryCapacity(gpu)), "GPU memory over-subscribed");
     const Tally t = TallyOf(gpu, use);
@@ -499,13 +572,18 @@ void FleetState::CheckInvariants() const {
     static_gpus += is_static ? 1 : 0;
     mig_mode_gpus += !is_static && !use.mig.empty() ? 1 : 0;
     shared_gpus += use.fractions > 0 ? 1 : 0;
+    unavailable_idle_gpus += !is_static && Idle(use) && !IsGpuUp(gpu) ? 1 : 0;
+    FLEETSIM_CHECK(Availability(NodeOf(gpu)) != NodeAvailability::kDown || Idle(use),
+                   "a GPU of a down node is held");
   }
   FLEETSIM_CHECK(sum.free_whole == tally_.free_whole && sum.whole == tally_.whole &&
                      sum.mig_instances == tally_.mig_instances &&
                      sum.fractions == tally_.fractions && sum.milli == tally_.milli,
                  "fleet counters disagree with the per-GPU state");
   FLEETSIM_CHECK(
-      tally_.free_whole + tally_.whole + static_gpus + mig_mode_gpus + shared_gpus == gpus(),
+      tally_.free_whole + tally_.whole + static_gpus + mig_mode_gpus + shared_gpus +
+              unavailable_idle_gpus ==
+          gpus(),
       "free + held whole-GPU capacity does not add up to the fleet");
   for (NodeId node = 0; node < node_use_.size(); ++node) {
     const NodeUse& use = node_use_[node];
@@ -514,6 +592,11 @@ void FleetState::CheckInvariants() const {
                    "negative node CPU or memory use");
     FLEETSIM_CHECK(use.shares > 0 || (use.cpu_cores == 0 && use.memory_gb == 0),
                    "node CPU or memory left behind with no holder");
+    FLEETSIM_CHECK(availability_[node] != NodeAvailability::kDown || use.shares == 0,
+                   "a down node has CPU or memory held");
+    if (!IsUp(node)) {
+      continue;  // nothing is free on it
+    }
     FLEETSIM_CHECK(!pool.cpu_cores ||
                        std::abs(use.cpu_cores + FreeCpuCores(node) - *pool.cpu_cores) < kEpsilon,
                    "node CPU: held + free != capacity");

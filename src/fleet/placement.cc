@@ -307,7 +307,7 @@ enum class MigTier { kStaticSlot = 0, kInMigMode = 1, kIdleDynamic = 2 };
 std::optional<MigSlot> SlotOn(const FleetState& state, GpuId gpu, const std::string& name,
                               MigTier& tier) {
   const MigProfile* profile = state.ModelOf(gpu).FindMigProfile(name);
-  if (profile == nullptr) {
+  if (profile == nullptr || !state.IsGpuUp(gpu)) {
     return std::nullopt;
   }
   if (state.MigModeOf(gpu) == MigMode::kStatic) {

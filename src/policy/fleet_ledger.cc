@@ -37,7 +37,8 @@ FleetLedger::FleetLedger(const FleetSpec& spec)
       state_(spec, topology_),
       whole_(spec),
       index_(topology_),
-      free_whole_by_pool_(pools_.size(), 0) {
+      free_whole_by_pool_(pools_.size(), 0),
+      back_at_(static_cast<std::size_t>(topology_.nodes()), 0) {
   first_gpu_.push_back(0);
   first_node_.push_back(0);
   for (const PoolSpec& pool : pools_) {
@@ -77,13 +78,38 @@ void FleetLedger::Release(const Allocation& allocation) {
   SyncWholeView(allocation);
 }
 
+void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability,
+                                      SimTime back_at) {
+  state_.SetAvailability(node, availability);
+  back_at_[node] = availability == NodeAvailability::kUp ? 0 : back_at;
+  std::vector<GpuId> gpus;
+  for (GpuId gpu = state_.FirstGpuOfNode(node); gpu < state_.EndGpuOfNode(node); ++gpu) {
+    gpus.push_back(gpu);
+  }
+  SyncWholeView(gpus);
+}
+
+SimTime FleetLedger::NodeBackAt(NodeId node) const {
+  FLEETSIM_CHECK(node < back_at_.size(), "node id out of range");
+  return back_at_[node];
+}
+
 void FleetLedger::SyncWholeView(const Allocation& allocation) {
+  std::vector<GpuId> gpus;
+  gpus.reserve(allocation.gpus.size());
+  for (const Grant& grant : allocation.gpus) {
+    gpus.push_back(grant.gpu);
+  }
+  SyncWholeView(gpus);
+}
+
+void FleetLedger::SyncWholeView(std::span<const GpuId> gpus) {
   std::vector<GpuId> now_busy;
   std::vector<GpuId> now_free;
-  for (const Grant& grant : allocation.gpus) {
-    const bool can_take = state_.CanTakeWhole(grant.gpu);
-    if (can_take != whole_.IsFree(grant.gpu)) {
-      (can_take ? now_free : now_busy).push_back(grant.gpu);
+  for (const GpuId gpu : gpus) {
+    const bool can_take = state_.CanTakeWhole(gpu);
+    if (can_take != whole_.IsFree(gpu)) {
+      (can_take ? now_free : now_busy).push_back(gpu);
     }
   }
   MarkWhole(now_busy, false);

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "fleetsim/core/check.h"
@@ -51,10 +52,14 @@ double GrantSpeed(const SpeedModel& speed, const FleetState& state, const Grant&
 PlacementSummary Summarize(const FleetLedger& ledger, const Allocation& placement) {
   PlacementSummary summary;
   summary.gpus.reserve(placement.gpus.size());
+  std::map<PoolIndex, double> by_pool;
   for (const Grant& grant : placement.gpus) {
     summary.gpus.push_back(grant.gpu);
-    summary.gpu_share += GrantShare(ledger.state(), grant);
+    const double share = GrantShare(ledger.state(), grant);
+    summary.gpu_share += share;
+    by_pool[ledger.PoolOfGpu(grant.gpu)] += share;
   }
+  summary.share_by_pool.assign(by_pool.begin(), by_pool.end());
   std::sort(summary.gpus.begin(), summary.gpus.end());
   summary.gpus.erase(std::unique(summary.gpus.begin(), summary.gpus.end()), summary.gpus.end());
   std::set<std::string> models;

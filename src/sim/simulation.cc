@@ -62,7 +62,7 @@ void Simulation::Begin() {
     events_.Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
   }
   Publish(&SimulationObserver::OnRunStarted,
-          RunStarted{now_, ledger_.whole().capacity(), requests_});
+          RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_});
 }
 
 RunStatus Simulation::RunUntil(SimTime limit) {

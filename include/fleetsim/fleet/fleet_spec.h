@@ -1,6 +1,7 @@
 // What a scenario says the fleet is: pools of identical nodes built from catalog templates, each
-// with a pricing tier, a cloud and region (for spot notice times), a MIG mode, and CPU and
-// memory per node. A fleet written as a bare GPU count ({"gpus": N}) is one anonymous pool of
+// with a pricing tier, a cloud and region (for spot notice times), a MIG mode, CPU and memory per
+// node, and the processes that take its nodes away: spot interruptions (spot pools only) and
+// hardware failures (per GPU model). docs/interruptions.md defines both processes. A fleet written as a bare GPU count ({"gpus": N}) is one anonymous pool of
 // whole, identical GPUs with no catalog model. GPUs are numbered 0..N-1 in pool order, node by
 // node. Value types; thread-compatible.
 #pragma once
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/time.h"
 #include "fleetsim/fleet/catalog.h"
 
 namespace fleetsim {
@@ -21,6 +23,30 @@ inline constexpr std::int64_t kMaxFleetGpus = 1'000'000;
 enum class MigMode { kOff, kStatic, kDynamic };
 
 std::string PriceTierName(PriceTier tier);  // "on-demand", "reserved", "spot"
+
+// Spot reclaims of a spot pool's nodes. Each node that is up is reclaimed at `per_node_hour`
+// (a Poisson process per node); on top, reclaim waves come at `waves_per_day` for the pool and each
+// takes `wave_nodes` of its up nodes at once. A reclaim is announced `notice` before the node
+// goes; the node comes back (a replacement) `replacement_delay` after it went.
+struct SpotInterruptions {
+  double per_node_hour = 0;           // hazard per node-hour up; 0 = no independent reclaims
+  std::string advisor_bucket{};       // AWS Spot Advisor bucket the rate came from, "" if none
+  SimDuration notice = 0;             // from the pool's cloud unless the scenario sets it
+  SimDuration replacement_delay = 0;  // down time before the capacity returns
+  double waves_per_day = 0;           // correlated reclaim waves; 0 = none
+  std::int64_t wave_nodes = 0;        // up nodes one wave takes (all of them if fewer are up)
+
+  bool any() const { return per_node_hour > 0 || waves_per_day > 0; }
+};
+
+// Hardware failures of a pool's nodes: each GPU of an up node fails at `per_gpu_hour`; a failure
+// takes its node down, without notice, for `repair`.
+struct HardwareFailures {
+  double per_gpu_hour = 0;  // 0 = never fails
+  SimDuration repair = 0;
+
+  bool any() const { return per_gpu_hour > 0; }
+};
 
 struct PoolSpec {
   std::string name{};
@@ -35,6 +61,8 @@ struct PoolSpec {
   std::map<std::string, int> mig_layout;  // per GPU, when mig == kStatic
   std::optional<double> cpu_cores{};      // per node: the scenario's, else the template's
   std::optional<double> memory_gb{};
+  SpotInterruptions spot{};     // spot tier only; none unless the scenario configures them
+  HardwareFailures failures{};  // from the scenario's "failures" entry for the pool's GPU model
 
   std::int64_t gpus() const { return nodes * node.gpus_per_node; }
   // The price this pool pays per GPU-hour, if known.

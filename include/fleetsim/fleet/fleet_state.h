@@ -22,6 +22,11 @@
 // Per node: CPU cores and memory GB, up to the pool's cpu_cores / memory_gb. When the pool leaves
 // one unset the node has an unlimited amount of it (its free amount reads as +infinity).
 //
+// Node availability: a node is up, cordoned (its spot capacity is being reclaimed after a notice:
+// what is held stays until released, nothing new is granted) or down (reclaimed or failed:
+// nothing is held, nothing can be granted). Every "free" query reads 0 / false for a GPU or node
+// that is not up, and WhyNot names the unavailable node.
+//
 // Dynamic MIG repartitioning: CanRepartition(gpu) says whether a dynamic GPU may change its
 // geometry now (no instance in use). FleetState does not charge time for it: it only carries
 // repartition_seconds (a constructor argument, default 0), which the engine charges when it
@@ -49,6 +54,8 @@
 namespace fleetsim {
 
 using NodeId = std::uint32_t;
+
+enum class NodeAvailability : std::uint8_t { kUp, kCordoned, kDown };
 
 // One GPU-side grant.
 struct Grant {
@@ -106,6 +113,18 @@ class FleetState {
   const GpuModel& ModelOf(GpuId gpu) const;
   // The static layout's instances of a static-MIG GPU; empty for other GPUs.
   std::span<const MigPlacement> StaticLayout(GpuId gpu) const;
+
+  // ---- Availability. ----
+  NodeAvailability Availability(NodeId node) const;
+  bool IsUp(NodeId node) const { return Availability(node) == NodeAvailability::kUp; }
+  bool IsGpuUp(GpuId gpu) const { return IsUp(NodeOf(gpu)); }
+  // The node's GPUs, [first, end).
+  GpuId FirstGpuOfNode(NodeId node) const;
+  GpuId EndGpuOfNode(NodeId node) const;
+  // Whether anything (a GPU grant or a CPU/memory share) is held on the node.
+  bool HoldsAnything(NodeId node) const;
+  // Precondition (checked): going kDown, nothing is held on the node.
+  void SetAvailability(NodeId node, NodeAvailability availability);
 
   // ---- Queries. ----
   // GPUs that a kWhole grant could take now.
@@ -176,6 +195,8 @@ class FleetState {
   std::string CheckMig(const Grant& grant, const GpuUse& use) const;
   std::string CheckFraction(const Grant& grant, const GpuUse& use) const;
   std::string CheckNodeShare(const NodeShare& share, const NodeUse& use) const;
+  // Why nothing can be granted on the node ("" when it is up).
+  std::string WhyUnavailable(NodeId node) const;
   // The pool model's profile of the grant's name, or nullptr.
   const MigProfile* ResolveProfile(const Grant& grant) const;
 
@@ -189,6 +210,8 @@ class FleetState {
   std::vector<NodeId> node_of_gpu_;
   std::vector<GpuUse> gpu_use_;
   std::vector<NodeUse> node_use_;
+  std::vector<GpuId> first_gpu_of_node_;  // by node, plus the GPU count at the end
+  std::vector<NodeAvailability> availability_;
   Tally tally_;
   double repartition_seconds_ = 0;
 };

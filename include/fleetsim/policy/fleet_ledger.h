@@ -6,6 +6,8 @@
 //    are busy in it), with the per-domain FreeCapacityIndex the placement primitives need;
 //  - the pools, and which pool each GPU, node and NVLink domain belongs to, with each pool's
 //    count of GPUs free to take whole.
+// Nodes may be cordoned or down (FleetState availability, set by the engine when spot capacity is
+// reclaimed or hardware fails); a node that is not up has an expected time it is back.
 // A bare {"gpus": N} fleet reads as one pool named "" of N GPUs on one node with no catalog model.
 // Apply and Release change all of them together. The engine owns one ledger per simulation;
 // policies see it read-only through ClusterView and change it only through PlacementPlanner holds,
@@ -18,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/fleet/fleet_spec.h"
 #include "fleetsim/fleet/fleet_state.h"
@@ -59,10 +62,18 @@ class FleetLedger {
   void Apply(const Allocation& allocation);
   void Release(const Allocation& allocation);
 
+  // The engine's: the node's availability changes; `back_at` is when a cordoned or down node is
+  // expected up again (known from the replacement delay or repair time, not from the future).
+  // Precondition (checked): going down, nothing is held on the node.
+  void SetNodeAvailability(NodeId node, NodeAvailability availability, SimTime back_at);
+  // When a node that is not up is expected back; 0 for an up node.
+  SimTime NodeBackAt(NodeId node) const;
+
  private:
   // Brings the whole-GPU view, the index and the pool counts in step with the state for the GPUs
   // of `allocation`.
   void SyncWholeView(const Allocation& allocation);
+  void SyncWholeView(std::span<const GpuId> gpus);
   void MarkWhole(std::vector<GpuId>& gpus, bool free);
 
   std::vector<PoolSpec> pools_;
@@ -74,6 +85,7 @@ class FleetLedger {
   FreeCapacityIndex index_;
   std::vector<std::int64_t> free_whole_by_pool_;
   std::int64_t wholeable_gpus_ = 0;
+  std::vector<SimTime> back_at_;  // by node
 };
 
 }  // namespace fleetsim

@@ -10,6 +10,7 @@
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/fleet/fleet_state.h"
+#include "fleetsim/policy/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
@@ -18,6 +19,7 @@ struct RunStarted {
   SimTime time;
   std::int64_t fleet_gpus;
   std::span<const JobRequest> jobs;  // the whole workload, indexed by JobIndex
+  const FleetLedger& fleet;          // pools, nodes and GPUs (valid for the whole run)
 };
 
 struct JobSubmitted {
@@ -34,6 +36,8 @@ struct PlacementSummary {
   double gpu_share = 0;
   std::int64_t domains = 0;  // NVLink domains its GPUs span
   std::string gpu_models{};  // catalog models of its GPUs, distinct, '|'-joined in name order
+  // gpu_share split by pool, ascending by pool (pools with no share left out).
+  std::vector<std::pair<PoolIndex, double>> share_by_pool{};
 };
 
 struct JobStarted {
@@ -51,14 +55,74 @@ struct JobFinished {
   SimTime start;
 };
 
-// A running job was stopped by its policy and put back in the queue.
+// Why a run stopped before the job finished.
+enum class StopCause : std::uint8_t { kPolicy, kSpotReclaim, kHardwareFailure };
+const char* StopCauseName(StopCause cause);  // "policy", "spot-reclaim", "hardware-failure"
+
+// A running job was stopped and put back in the queue: preempted by its policy, or its node was
+// reclaimed (spot) or failed.
 struct JobPreempted {
   SimTime time;
   JobIndex job;
   const JobRequest& request;
   SimTime start;              // when the stopped run began
-  SimDuration lost_run_time;  // run time done since the last checkpoint, now lost
+  SimDuration lost_run_time;  // computing done since the last checkpoint, now lost
   const std::string& reason;
+  StopCause cause = StopCause::kPolicy;
+  bool emergency_checkpoint = false;  // saved everything within a spot notice
+};
+
+// How the wall time of one segment of a job's life (a stretch on one placement, from a start or
+// resize to its finish, resize, stop or the end of the run) was spent. The parts sum to the
+// segment's length (sim/job_progress.h has the model).
+struct SegmentAccount {
+  SimDuration useful = 0;    // computing whose result was kept (finished, saved by a checkpoint,
+                             // or still in progress when the run ended)
+  SimDuration lost = 0;      // computing thrown away: done since the last checkpoint at a stop
+  SimDuration overhead = 0;  // restart pause, checkpoint pauses, the emergency checkpoint
+  SimDuration reconfiguration = 0;  // the pause after a resize
+
+  SimDuration total() const { return useful + lost + overhead + reconfiguration; }
+};
+
+enum class SegmentEnd : std::uint8_t { kFinished, kResized, kStopped, kRunEnded };
+
+// Published just before the JobFinished, JobResized or JobPreempted it belongs to, and for every
+// running job just before RunEnded.
+struct JobSegmentEnded {
+  SimTime time;
+  JobIndex job;
+  const JobRequest& request;
+  SimTime start;                    // when the segment began
+  const PlacementSummary& summary;  // what the job held during it
+  SegmentEnd how;
+  SegmentAccount account;
+};
+
+enum class NodeDownCause : std::uint8_t { kSpotReclaim, kHardwareFailure };
+
+// A spot reclaim was announced: the node is cordoned until it goes at `reclaim_at`.
+struct NodeNoticed {
+  SimTime time;
+  NodeId node;
+  PoolIndex pool;
+  SimTime reclaim_at;
+  bool wave = false;  // part of a correlated reclaim wave
+};
+
+// A node went down (its jobs were stopped first); it is back at `back_at`.
+struct NodeWentDown {
+  SimTime time;
+  NodeId node;
+  PoolIndex pool;
+  NodeDownCause cause;
+  SimTime back_at;
+};
+
+struct NodeCameBack {
+  SimTime time;
+  NodeId node;
+  PoolIndex pool;
 };
 
 // A running job's placement was replaced (it keeps running on the new one).

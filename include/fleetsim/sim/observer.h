@@ -17,6 +17,10 @@ class SimulationObserver {
   virtual void OnJobPreempted(const JobPreempted& /*event*/) {}
   virtual void OnJobResized(const JobResized& /*event*/) {}
   virtual void OnJobRejected(const JobRejected& /*event*/) {}
+  virtual void OnJobSegmentEnded(const JobSegmentEnded& /*event*/) {}
+  virtual void OnNodeNoticed(const NodeNoticed& /*event*/) {}
+  virtual void OnNodeWentDown(const NodeWentDown& /*event*/) {}
+  virtual void OnNodeCameBack(const NodeCameBack& /*event*/) {}
   virtual void OnPolicyCalled(const PolicyCalled& /*event*/) {}
   virtual void OnRunEnded(const RunEnded& /*event*/) {}
 };

@@ -81,7 +81,9 @@ struct JobRequest {
   bool preemptible = false;
   bool spot_eligible = true;
   SimDuration checkpoint_interval = 0;  // 0 = never checkpoints
-  SimDuration checkpoint_cost = 0;      // pause per checkpoint
+  SimDuration checkpoint_cost = 0;      // pause per checkpoint (per node spanned if not sharded)
+  bool checkpoint_sharded = true;       // every node writes its own shard; false: one writer
+  SimDuration restart_cost = 0;         // pause when it resumes from a checkpoint or is resized
   SimDuration walltime_estimate = 0;    // the user's estimate; 0 = none given
   SimTime deadline = kTimeNever;        // kTimeNever = none
 

@@ -7,6 +7,11 @@
 namespace fleetsim {
 namespace {
 
+const FleetLedger& EightGpuLedger() {
+  static const FleetLedger ledger(FleetSpec{.gpus = 8});
+  return ledger;
+}
+
 constexpr SimTime kHour = 3'600'000;
 
 JobRequest Service() {
@@ -22,7 +27,7 @@ JobRequest Service() {
 TEST(RealtimeDemandTest, IntegratesDemandServedAndUnmetPerStep) {
   const std::vector<JobRequest> jobs = {Service()};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
   observer.OnJobSubmitted({kHour / 2, 0, jobs[0]});
   const Allocation allocation;
   const PlacementSummary three_gpus{.gpus = {0, 1, 2}, .gpu_share = 3, .domains = 1,
@@ -59,7 +64,7 @@ TEST(RealtimeDemandTest, IntegratesDemandServedAndUnmetPerStep) {
 TEST(RealtimeDemandTest, AJobThatNeverStartsIsUnmetUntilTheRunEnds) {
   const std::vector<JobRequest> jobs = {Service()};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
   observer.OnJobSubmitted({0, 0, jobs[0]});
   observer.OnRunEnded({2 * kHour});
   EXPECT_DOUBLE_EQ(observer.summary().demand_gpu_hours, 6.0);
@@ -72,7 +77,7 @@ TEST(RealtimeDemandTest, JobsWithoutACurveAreIgnored) {
   batch.id = "batch";
   const std::vector<JobRequest> jobs = {batch};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
   observer.OnJobSubmitted({0, 0, jobs[0]});
   observer.OnRunEnded({kHour});
   EXPECT_TRUE(observer.rows().empty());
