@@ -1,4 +1,4 @@
-// Progress of a job across placements, resizes and preemptions.
+// Progress and segment accounts of a job across placements, resizes and stops.
 #include "fleetsim/sim/job_progress.h"
 
 #include <algorithm>
@@ -8,49 +8,54 @@
 
 namespace fleetsim {
 
-SimDuration JobProgress::StartRun(SimTime now, SimDuration full) {
-  done_at_run_start_ = done_;
-  run_start_ = now;
-  segment_start_ = now;
-  segment_full_ = full;
-  return Left(full);
-}
-
-SimDuration JobProgress::Resize(SimTime now, SimDuration full) {
-  done_ = std::min(1.0, done_ + SegmentProgress(now));
-  segment_start_ = now;
-  segment_full_ = full;
-  return Left(full);
-}
-
-SimDuration JobProgress::Preempt(SimTime now, SimDuration checkpoint_interval) {
-  const double reached = std::min(1.0, done_ + SegmentProgress(now));
-  const SimDuration elapsed = now - run_start_;
-  double kept = done_at_run_start_;
-  if (checkpoint_interval > 0 && elapsed > 0) {
-    const SimDuration saved = elapsed / checkpoint_interval * checkpoint_interval;
-    kept +=
-        (reached - done_at_run_start_) * static_cast<double>(saved) / static_cast<double>(elapsed);
-  }
-  const SimDuration lost = elapsed - (checkpoint_interval > 0 && elapsed > 0
-                                          ? elapsed / checkpoint_interval * checkpoint_interval
-                                          : 0);
-  done_ = kept;
-  return lost;
-}
-
-double JobProgress::SegmentProgress(SimTime now) const {
-  FLEETSIM_CHECK(now >= segment_start_ && segment_full_ > 0, "job progress out of order");
-  return static_cast<double>(now - segment_start_) / static_cast<double>(segment_full_);
-}
-
-SimDuration JobProgress::Left(SimDuration full) const {
-  // Rounded up to the millisecond, less a hair so that floating-point dust from summing segment
-  // fractions (1/3 + 1/3 ...) does not add a millisecond.
+SimDuration JobProgress::StartSegment(SimTime now, SimDuration full, SimDuration pause,
+                                      PauseKind kind, const CheckpointPlan& plan) {
+  FLEETSIM_CHECK(full > 0 && pause >= 0 && plan.interval >= 0 && plan.cost >= 0,
+                 "a segment needs a positive run time and no negative pause or checkpoint");
+  start_ = now;
+  full_ = full;
+  pause_ = pause;
+  pause_kind_ = kind;
+  plan_ = plan;
+  // Computing left, rounded up to the millisecond, less a hair so that floating-point dust from
+  // summing fractions (1/3 + 1/3 ...) does not add a millisecond.
   constexpr double kDust = 1e-6;
-  const auto left =
-      static_cast<SimDuration>(std::ceil((1.0 - done_) * static_cast<double>(full) - kDust));
-  return std::max<SimDuration>(1, left);
+  const SimDuration left = std::max<SimDuration>(
+      1, static_cast<SimDuration>(std::ceil((1.0 - done_) * static_cast<double>(full) - kDust)));
+  const SimDuration checkpoints = plan.interval > 0 ? (left - 1) / plan.interval : 0;
+  return pause + left + checkpoints * plan.cost;
+}
+
+JobProgress::Split JobProgress::SplitAt(SimTime now) const {
+  FLEETSIM_CHECK(now >= start_, "job progress out of order");
+  Split split;
+  const SimDuration wall = now - start_;
+  split.paused = std::min(wall, pause_);
+  const SimDuration working = wall - split.paused;
+  if (plan_.interval == 0) {
+    split.computed = working;
+    return split;
+  }
+  const SimDuration period = plan_.interval + plan_.cost;
+  const SimDuration cycles = working / period;
+  const SimDuration into_cycle = working % period;
+  split.computed = cycles * plan_.interval + std::min(into_cycle, plan_.interval);
+  split.saved = cycles * plan_.interval;
+  split.checkpointing = cycles * plan_.cost + std::max<SimDuration>(0, into_cycle - plan_.interval);
+  return split;
+}
+
+SegmentAccount JobProgress::EndSegment(SimTime now, Keep keep) {
+  const Split split = SplitAt(now);
+  const SimDuration kept = keep == Keep::kAll ? split.computed : split.saved;
+  SegmentAccount account;
+  account.useful = kept;
+  account.lost = split.computed - kept;
+  account.overhead = split.checkpointing;
+  (pause_kind_ == PauseKind::kRestart ? account.overhead : account.reconfiguration) +=
+      split.paused;
+  done_ = std::min(1.0, done_ + static_cast<double>(kept) / static_cast<double>(full_));
+  return account;
 }
 
 }  // namespace fleetsim

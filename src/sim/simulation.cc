@@ -9,6 +9,7 @@
 
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
+#include "sim/fleet_processes.h"
 #include "sim/placement_facts.h"
 #include "sim/start_check.h"
 
@@ -29,7 +30,8 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
       speed_(options.reference_gpu.value_or(GpuModel{}), options.speed),
       policy_(std::move(policy)),
       policy_name_(std::move(policy_name)),
-      organization_(options.organization) {
+      organization_(options.organization),
+      processes_(std::make_unique<FleetProcesses>(ledger_, options.seed)) {
   FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
@@ -42,6 +44,7 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
     truths_.push_back(job.truth);
   }
   jobs_.resize(requests_.size());
+  node_generation_.assign(static_cast<std::size_t>(ledger_.topology().nodes()), 0);
   events_.Reserve(requests_.size() + 16);
 }
 
@@ -56,10 +59,33 @@ void Simulation::Publish(void (SimulationObserver::*handler)(const Event&), cons
   }
 }
 
+void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
+  if (DrivesTheRun(payload.kind)) {
+    ++pending_drivers_;
+  }
+  events_.Schedule(time, phase, payload);
+}
+
+bool Simulation::DrivesTheRun(EventKind kind) {
+  return kind != EventKind::kSpotNotice && kind != EventKind::kFailure && kind != EventKind::kWave;
+}
+
+bool Simulation::AnyJobLeft() const {
+  return submitted_ < requests_.size() || !queue_.empty() || !running_.empty();
+}
+
 void Simulation::Begin() {
   begun_ = true;
   for (JobIndex job = 0; job < requests_.size(); ++job) {
-    events_.Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
+    Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
+  }
+  if (processes_->any()) {
+    for (NodeId node = 0; node < node_generation_.size(); ++node) {
+      ScheduleNodeProcesses(node);
+    }
+    for (PoolIndex pool = 0; pool < ledger_.pools().size(); ++pool) {
+      ScheduleNextWave(pool);
+    }
   }
   Publish(&SimulationObserver::OnRunStarted,
           RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_});
@@ -71,34 +97,60 @@ RunStatus Simulation::RunUntil(SimTime limit) {
   }
   while (true) {
     const std::optional<EventKey> next = events_.PeekKey();
-    if (!next || next->time() > limit) {
+    if (!next || next->time() > limit || (limit == kTimeNever && !AnyJobLeft())) {
       break;
     }
     const auto event = events_.Pop();
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
-    switch (event->payload.kind) {
-      case EventKind::kArrival:
-        HandleArrival(event->payload.job);
-        break;
-      case EventKind::kCompletion:
-        HandleCompletion(event->payload.job, event->payload.generation);
-        break;
-      case EventKind::kSchedule:
-        if (RunStatus status = HandleSchedule(); !status.ok) {
-          return status;
-        }
-        break;
+    if (DrivesTheRun(event->payload.kind)) {
+      --pending_drivers_;
+    }
+    if (RunStatus status = Dispatch(event->payload); !status.ok) {
+      return status;
     }
 #ifndef NDEBUG
     CheckInvariants();
 #endif
   }
-  if (!events_.PeekKey() && !queue_.empty()) {
+  if (pending_drivers_ == 0 && !queue_.empty()) {
     return DeadlockStatus();
   }
   if (limit != kTimeNever) {
     now_ = std::max(now_, limit);
+  }
+  return {};
+}
+
+RunStatus Simulation::Dispatch(const EventPayload& payload) {
+  const auto node = static_cast<NodeId>(payload.job);
+  switch (payload.kind) {
+    case EventKind::kArrival:
+      HandleArrival(payload.job);
+      break;
+    case EventKind::kCompletion:
+      HandleCompletion(payload.job, payload.generation);
+      break;
+    case EventKind::kSchedule:
+      return HandleSchedule();
+    case EventKind::kJobLeaves:
+      HandleJobLeaves(payload.job, payload.generation);
+      break;
+    case EventKind::kSpotNotice:
+      HandleSpotNotice(node, payload.generation);
+      break;
+    case EventKind::kFailure:
+      HandleFailure(node, payload.generation);
+      break;
+    case EventKind::kWave:
+      HandleWave(static_cast<PoolIndex>(payload.job));
+      break;
+    case EventKind::kReclaim:
+      HandleReclaim(node, payload.generation);
+      break;
+    case EventKind::kNodeBack:
+      HandleNodeBack(node, payload.generation);
+      break;
   }
   return {};
 }
@@ -110,14 +162,32 @@ RunStatus Simulation::DeadlockStatus() const {
   }
   return {false,
           fmt::format("policy '{}' left {} admitted job(s) queued ({}{}) on an idle fleet at {} "
-                      "with nothing left to happen: no arrival, completion or wake-up is "
-                      "pending, so they would wait forever (deadlock). Every admitted job fits the "
-                      "empty fleet; a policy must start it or reject it",
+                      "with nothing left to happen: no arrival, completion, wake-up or node "
+                      "coming back is pending, so they would wait forever (deadlock). Every "
+                      "admitted job fits the empty fleet; a policy must start it or reject it",
                       policy_name_, queue_.size(), fmt::join(names, ", "),
                       queue_.size() > names.size() ? ", ..." : "", FormatTime(now_))};
 }
 
-void Simulation::Finish() { Publish(&SimulationObserver::OnRunEnded, RunEnded{now_}); }
+void Simulation::Finish() {
+  std::vector<JobIndex> running;
+  for (const RunningJob& job : running_) {
+    running.push_back(job.job);
+  }
+  std::sort(running.begin(), running.end());
+  for (const JobIndex job : running) {
+    JobRecord& record = jobs_[job];
+    SegmentAccount account;
+    if (record.leaving_since == kTimeNever) {
+      account = record.progress.EndSegment(now_, Keep::kAll);
+    } else {  // still checkpointing: what it computed is kept, the checkpoint so far is overhead
+      account = record.progress.EndSegment(record.leaving_since, Keep::kAll);
+      account.overhead += now_ - record.leaving_since;
+    }
+    PublishSegmentEnd(job, SegmentEnd::kRunEnded, account);
+  }
+  Publish(&SimulationObserver::OnRunEnded, RunEnded{now_});
+}
 
 void Simulation::HandleArrival(JobIndex job) {
   const JobRequest& request = requests_[job];
@@ -140,6 +210,7 @@ void Simulation::HandleCompletion(JobIndex job, std::uint32_t generation) {
     return;  // the job was resized or preempted after this completion was scheduled
   }
   FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
+  PublishSegmentEnd(job, SegmentEnd::kFinished, record.progress.EndSegment(now_, Keep::kAll));
   RemoveFromRunning(job);
   record.state = JobState::kCompleted;
   changes_.finished.push_back(job);
@@ -163,7 +234,7 @@ void Simulation::RequestScheduling(SimTime time) {
   if (schedule_pending_at_ == time) {
     return;
   }
-  events_.Schedule(time, Phase::kSchedule, {EventKind::kSchedule, 0});
+  Schedule(time, Phase::kSchedule, {EventKind::kSchedule, 0});
   schedule_pending_at_ = time;
 }
 
@@ -172,7 +243,7 @@ RunStatus Simulation::HandleSchedule() {
     schedule_pending_at_ = -1;
   }
   if (now_ == last_call_time_ && changes_.submitted.empty() && changes_.finished.empty() &&
-      changes_.preempted.empty()) {
+      changes_.preempted.empty() && changes_.nodes_changed.empty()) {
     return {};  // a wake-up at an instant the policy has already seen with nothing new
   }
   calls_this_instant_ = now_ == last_call_time_ ? calls_this_instant_ + 1 : 1;
@@ -275,7 +346,7 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
     if (wake <= now_) {
       problem = "the wake-up time is not in the future";
     } else {
-      events_.Schedule(wake, Phase::kSchedule, {EventKind::kSchedule, 0});
+      Schedule(wake, Phase::kSchedule, {EventKind::kSchedule, 0});
     }
   }
   if (problem.empty()) {
@@ -308,18 +379,63 @@ void Simulation::StartNow(StartJob& start, bool held) {
   if (!held) {
     ledger_.Apply(start.placement);
   }
-  const PlacementSummary summary = Summarize(ledger_, start.placement);
-  const SimDuration full =
-      RunTime(speed_, ledger_, requests_[start.job], truths_[start.job], start.placement, summary);
   running_.push_back({start.job, now_, std::move(start.placement)});
-  ScheduleCompletion(start.job, record.progress.StartRun(now_, full));
+  BeginSegment(start.job, RestartPause(start.job), PauseKind::kRestart);
   Publish(&SimulationObserver::OnJobStarted,
-          JobStarted{now_, start.job, requests_[start.job], running_.back().placement, summary});
+          JobStarted{now_, start.job, requests_[start.job], running_.back().placement,
+                     record.summary});
+}
+
+// A segment on the job's current placement (running_) begins now, after `pause`.
+void Simulation::BeginSegment(JobIndex job, SimDuration pause, PauseKind kind) {
+  JobRecord& record = jobs_[job];
+  const RunningJob& running = RunningOf(job);
+  record.summary = Summarize(ledger_, running.placement);
+  record.checkpoints = CheckpointsOn(requests_[job], running.placement);
+  const SimDuration full =
+      RunTime(speed_, ledger_, requests_[job], truths_[job], running.placement, record.summary);
+  ScheduleCompletion(job, record.progress.StartSegment(now_, full, pause, kind,
+                                                       record.checkpoints));
+}
+
+// Checkpoints every interval; a checkpoint written through one writer (not sharded) costs its
+// cost once per node the job spans. Real-time services keep no state and take none.
+CheckpointPlan Simulation::CheckpointsOn(const JobRequest& request,
+                                         const Allocation& placement) const {
+  if (request.demand || request.checkpoint_interval == 0) {
+    return {};
+  }
+  std::vector<NodeId> nodes;
+  for (const Grant& grant : placement.gpus) {
+    nodes.push_back(ledger_.state().NodeOf(grant.gpu));
+  }
+  for (const NodeShare& share : placement.nodes) {
+    nodes.push_back(share.node);
+  }
+  std::sort(nodes.begin(), nodes.end());
+  const auto spanned = static_cast<SimDuration>(
+      std::max<std::ptrdiff_t>(1, std::unique(nodes.begin(), nodes.end()) - nodes.begin()));
+  return {request.checkpoint_interval,
+          request.checkpoint_cost * (request.checkpoint_sharded ? 1 : spanned)};
+}
+
+// A job resuming with progress saved pays its restart cost first.
+SimDuration Simulation::RestartPause(JobIndex job) const {
+  return jobs_[job].progress.done() > 0 ? requests_[job].restart_cost : 0;
+}
+
+void Simulation::PublishSegmentEnd(JobIndex job, SegmentEnd how, const SegmentAccount& account) {
+  const JobRecord& record = jobs_[job];
+  Publish(&SimulationObserver::OnJobSegmentEnded,
+          JobSegmentEnded{now_, job, requests_[job], record.progress.segment_start(),
+                          record.summary, how, account});
 }
 
 void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
-  const std::uint32_t generation = ++jobs_[job].generation;
-  events_.Schedule(now_ + run_time, Phase::kRelease, {EventKind::kCompletion, job, generation});
+  JobRecord& record = jobs_[job];
+  const std::uint32_t generation = ++record.generation;
+  record.completes_at = now_ + run_time;
+  Schedule(record.completes_at, Phase::kRelease, {EventKind::kCompletion, job, generation});
 }
 
 std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
@@ -332,6 +448,9 @@ std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
   if (!requests_[preempt.job].preemptible) {
     return "the job is not preemptible";
   }
+  if (jobs_[preempt.job].leaving_since != kTimeNever) {
+    return "the job is taking an emergency checkpoint to leave a node being reclaimed";
+  }
   if (preempt.reason.empty()) {
     return "a preemption needs a reason";
   }
@@ -339,18 +458,37 @@ std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
 }
 
 void Simulation::PreemptNow(const PreemptJob& preempt) {
-  const JobIndex job = preempt.job;
+  StopNow(preempt.job, StopCause::kPolicy, preempt.reason);
+}
+
+void Simulation::StopNow(JobIndex job, StopCause cause, const std::string& reason) {
   JobRecord& record = jobs_[job];
+  const Keep keep = requests_[job].demand ? Keep::kAll : Keep::kSaved;
+  SegmentAccount account;
+  if (record.leaving_since == kTimeNever) {
+    account = record.progress.EndSegment(now_, keep);
+  } else {  // the emergency checkpoint did not finish: it saved nothing
+    account = record.progress.EndSegment(record.leaving_since, keep);
+    account.overhead += now_ - record.leaving_since;
+  }
+  Requeue(job, cause, reason, account, false);
+}
+
+void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reason,
+                         const SegmentAccount& account, bool emergency_checkpoint) {
+  JobRecord& record = jobs_[job];
+  PublishSegmentEnd(job, SegmentEnd::kStopped, account);
   RemoveFromRunning(job);
-  const SimDuration lost = record.progress.Preempt(now_, requests_[job].checkpoint_interval);
-  ++record.generation;  // its completion event is stale now
+  ++record.generation;  // its completion (or leave) event is stale now
   record.state = JobState::kQueued;
   record.cap_step = -1;
+  record.leaving_since = kTimeNever;
   ReturnToQueue(job);
   changes_.preempted.push_back(job);
   RequestScheduling(now_);
   Publish(&SimulationObserver::OnJobPreempted,
-          JobPreempted{now_, job, requests_[job], record.start, lost, preempt.reason});
+          JobPreempted{now_, job, requests_[job], record.start, account.lost, reason, cause,
+                       emergency_checkpoint});
 }
 
 // Back in the queue at its place in submission order (the workload is sorted, so by index).
@@ -366,6 +504,9 @@ std::string Simulation::Resize(ResizeJob& resize) {
   JobRecord& record = jobs_[job];
   if (record.state != JobState::kRunning) {
     return fmt::format("the job is {}", StateName(record.state));
+  }
+  if (record.leaving_since != kTimeNever) {
+    return "the job is taking an emergency checkpoint to leave a node being reclaimed";
   }
   const JobRequest& request = requests_[job];
   if (!request.IsElastic() || request.sharing != GpuSharing::kNone) {
@@ -387,13 +528,11 @@ std::string Simulation::Resize(ResizeJob& resize) {
     record.cap_step = request.demand->StepIndex(now_);
     record.cap_base_gpus = held;
   }
+  PublishSegmentEnd(job, SegmentEnd::kResized, record.progress.EndSegment(now_, Keep::kAll));
   running.placement = std::move(resize.placement);
-  const PlacementSummary summary = Summarize(ledger_, running.placement);
-  const SimDuration full =
-      RunTime(speed_, ledger_, request, truths_[job], running.placement, summary);
-  ScheduleCompletion(job, record.progress.Resize(now_, full));
+  BeginSegment(job, request.restart_cost, PauseKind::kReconfiguration);
   Publish(&SimulationObserver::OnJobResized,
-          JobResized{now_, job, request, running.placement, summary});
+          JobResized{now_, job, request, running.placement, record.summary});
   return "";
 }
 
@@ -416,6 +555,137 @@ std::string Simulation::CheckSwapCap(const JobRecord& record, const JobRequest& 
         base, request.demand->swap_cap, new_gpus);
   }
   return "";
+}
+
+// ---- Nodes: spot notices and reclaims, waves, failures, repairs. ----
+
+void Simulation::ScheduleNodeProcesses(NodeId node) {
+  const std::uint32_t generation = node_generation_[node];
+  if (const SimTime notice = processes_->NextSpotNotice(node, now_); notice != kTimeNever) {
+    Schedule(notice, Phase::kFleet, {EventKind::kSpotNotice, node, generation});
+  }
+  if (const SimTime failure = processes_->NextFailure(node, now_); failure != kTimeNever) {
+    Schedule(failure, Phase::kFleet, {EventKind::kFailure, node, generation});
+  }
+}
+
+void Simulation::HandleSpotNotice(NodeId node, std::uint32_t generation) {
+  if (generation != node_generation_[node] || !ledger_.state().IsUp(node)) {
+    return;  // the node went down since, or a wave already announced it
+  }
+  GiveNotice(node, false);
+}
+
+void Simulation::ScheduleNextWave(PoolIndex pool) {
+  if (const SimTime wave = processes_->NextWave(pool, now_); wave != kTimeNever) {
+    Schedule(wave, Phase::kFleet, {EventKind::kWave, pool});
+  }
+}
+
+// A wave announces the reclaim of up to wave_nodes of the pool's up nodes at once.
+void Simulation::HandleWave(PoolIndex pool) {
+  std::vector<NodeId> up;
+  const FleetState& state = ledger_.state();
+  for (NodeId node = 0; node < node_generation_.size(); ++node) {
+    if (ledger_.PoolOfNode(node) == pool && state.IsUp(node)) {
+      up.push_back(node);
+    }
+  }
+  for (const NodeId node : processes_->PickWaveNodes(pool, std::move(up))) {
+    GiveNotice(node, true);
+  }
+  ScheduleNextWave(pool);
+}
+
+void Simulation::GiveNotice(NodeId node, bool wave) {
+  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
+  const SimTime reclaim_at = now_ + pool.spot.notice;
+  ledger_.SetNodeAvailability(node, NodeAvailability::kCordoned,
+                              reclaim_at + pool.spot.replacement_delay);
+  changes_.nodes_changed.push_back(node);
+  Publish(&SimulationObserver::OnNodeNoticed,
+          NodeNoticed{now_, node, ledger_.PoolOfNode(node), reclaim_at, wave});
+  for (const JobIndex job : JobsOn(node)) {
+    JobRecord& record = jobs_[job];
+    const SimDuration cost = record.checkpoints.cost;
+    const bool can_save = record.checkpoints.interval > 0 && cost <= pool.spot.notice;
+    if (!can_save || record.leaving_since != kTimeNever || record.completes_at <= now_ + cost) {
+      continue;  // runs on until the reclaim (or its finish), or is already leaving
+    }
+    record.leaving_since = now_;
+    const std::uint32_t job_generation = ++record.generation;  // its completion is off
+    Schedule(now_ + cost, Phase::kFleet, {EventKind::kJobLeaves, job, job_generation});
+  }
+  Schedule(reclaim_at, Phase::kFleet, {EventKind::kReclaim, node, node_generation_[node]});
+}
+
+void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
+  JobRecord& record = jobs_[job];
+  if (generation != record.generation) {
+    return;  // stopped by a failure first
+  }
+  SegmentAccount account = record.progress.EndSegment(record.leaving_since, Keep::kAll);
+  account.overhead += now_ - record.leaving_since;
+  Requeue(job, StopCause::kSpotReclaim, "spot reclaim (emergency checkpoint taken)", account,
+          true);
+}
+
+void Simulation::HandleReclaim(NodeId node, std::uint32_t generation) {
+  if (generation != node_generation_[node]) {
+    return;  // it failed during the notice
+  }
+  for (const JobIndex job : JobsOn(node)) {
+    StopNow(job, StopCause::kSpotReclaim, "spot reclaim");
+  }
+  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
+  TakeDown(node, NodeDownCause::kSpotReclaim, now_ + pool.spot.replacement_delay);
+}
+
+void Simulation::HandleFailure(NodeId node, std::uint32_t generation) {
+  if (generation != node_generation_[node]) {
+    return;  // the node was down in between
+  }
+  for (const JobIndex job : JobsOn(node)) {
+    StopNow(job, StopCause::kHardwareFailure, "hardware failure");
+  }
+  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
+  TakeDown(node, NodeDownCause::kHardwareFailure, now_ + pool.failures.repair);
+}
+
+void Simulation::TakeDown(NodeId node, NodeDownCause cause, SimTime back_at) {
+  const std::uint32_t generation = ++node_generation_[node];  // pending draws are off
+  ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
+  changes_.nodes_changed.push_back(node);
+  RequestScheduling(now_);
+  Publish(&SimulationObserver::OnNodeWentDown,
+          NodeWentDown{now_, node, ledger_.PoolOfNode(node), cause, back_at});
+  Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, generation});
+}
+
+void Simulation::HandleNodeBack(NodeId node, std::uint32_t generation) {
+  FLEETSIM_CHECK(generation == node_generation_[node], "a node came back twice");
+  ledger_.SetNodeAvailability(node, NodeAvailability::kUp, 0);
+  changes_.nodes_changed.push_back(node);
+  RequestScheduling(now_);
+  Publish(&SimulationObserver::OnNodeCameBack, NodeCameBack{now_, node, ledger_.PoolOfNode(node)});
+  ScheduleNodeProcesses(node);
+}
+
+std::vector<JobIndex> Simulation::JobsOn(NodeId node) const {
+  const FleetState& state = ledger_.state();
+  std::vector<JobIndex> jobs;
+  for (const RunningJob& running : running_) {
+    const bool on_node =
+        std::any_of(running.placement.gpus.begin(), running.placement.gpus.end(),
+                    [&](const Grant& g) { return state.NodeOf(g.gpu) == node; }) ||
+        std::any_of(running.placement.nodes.begin(), running.placement.nodes.end(),
+                    [&](const NodeShare& share) { return share.node == node; });
+    if (on_node) {
+      jobs.push_back(running.job);
+    }
+  }
+  std::sort(jobs.begin(), jobs.end());
+  return jobs;
 }
 
 void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reason) {

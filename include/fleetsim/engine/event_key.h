@@ -2,7 +2,8 @@
 // (time, phase, sequence). Events at the same time run phase by phase, and within a phase in the
 // order they were scheduled (sequence numbers are unique per queue and increase). Phases make
 // same-time outcomes independent of scheduling order: capacity released at t is visible to
-// arrivals at t, and the policy runs once after both.
+// arrivals at t, a job that finishes at the instant its node goes has finished, and the policy
+// runs once after all of them.
 // Value type; thread-compatible.
 #pragma once
 
@@ -15,9 +16,10 @@ namespace fleetsim {
 
 enum class Phase : std::uint8_t {
   kRelease = 0,   // jobs finish, capacity comes back
-  kArrival = 1,   // jobs are submitted
-  kSchedule = 2,  // the policy is consulted
-  kObserve = 3,   // samplers and end-of-step observers
+  kFleet = 1,     // nodes are announced for reclaim, go down, come back; jobs leave them
+  kArrival = 2,   // jobs are submitted
+  kSchedule = 3,  // the policy is consulted
+  kObserve = 4,   // samplers and end-of-step observers
 };
 
 inline constexpr int kSequenceBits = 56;

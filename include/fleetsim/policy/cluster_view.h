@@ -34,7 +34,8 @@ struct RunningJob {
 struct ChangesSinceLastCall {
   std::vector<JobIndex> submitted;
   std::vector<JobIndex> finished;
-  std::vector<JobIndex> preempted;  // back in the queue
+  std::vector<JobIndex> preempted;     // back in the queue (stopped by a policy, reclaim or failure)
+  std::vector<NodeId> nodes_changed;  // announced for reclaim, gone down or come back
 };
 
 class ClusterView {

@@ -5,9 +5,16 @@
 // wake-ups, the policy is consulted — once per instant unless a wake-up brings it back with
 // nothing new — and its decisions are checked against the job's request and the fleet, then
 // applied. A job's run time is its duration, or its work converted by the speed model on the GPUs
-// it got (sim/placement_facts.h). The workload must be sorted by submit time. Jobs that can never
-// run on the fleet are rejected at admission, before the policy sees them. In debug builds every
-// resource's invariants are checked after every event.
+// it got (sim/placement_facts.h), plus its restart and checkpoint pauses (sim/job_progress.h).
+// The workload must be sorted by submit time. Jobs that can never run on the fleet are rejected
+// at admission, before the policy sees them.
+// Nodes come and go (docs/interruptions.md): a spot notice cordons a node, and jobs that can save
+// within the notice take an emergency checkpoint and leave; at the reclaim the jobs still on it
+// are stopped and the node is down until its replacement comes; a hardware failure stops its
+// jobs at once and takes it down for repair. Stopped jobs go back to the queue. The processes
+// are drawn from the run's seed, independently of the policy. Without an arrival, queued or
+// running job left, the run is over even though these processes would go on.
+// In debug builds every resource's invariants are checked after every event.
 // Not thread-safe; one thread per simulation. Not copyable or movable.
 #pragma once
 
@@ -31,6 +38,7 @@
 namespace fleetsim {
 
 class Admission;
+class FleetProcesses;
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
 
@@ -47,6 +55,8 @@ struct SimulationOptions {
   SpeedModelParams speed{};
   // The tenants policies see (fair-share); empty: every tenant has the defaults.
   Organization organization{};
+  // Seeds the spot reclaim and hardware failure processes (sim/fleet_processes.h).
+  std::uint64_t seed = 1;
 };
 
 class Simulation {
@@ -77,11 +87,22 @@ class Simulation {
   const FleetLedger& ledger() const { return ledger_; }
 
  private:
-  enum class EventKind : std::uint8_t { kArrival, kCompletion, kSchedule };
+  enum class EventKind : std::uint8_t {
+    kArrival,
+    kCompletion,
+    kSchedule,
+    kJobLeaves,   // a job's emergency checkpoint is done: it leaves its cordoned node
+    kSpotNotice,  // a node's spot reclaim is announced (process draw)
+    kFailure,     // a node fails (process draw)
+    kWave,        // a pool's reclaim wave (process draw)
+    kReclaim,     // a noticed node goes
+    kNodeBack,    // a down node is up again
+  };
   struct EventPayload {
     EventKind kind = EventKind::kSchedule;
-    JobIndex job = 0;
-    std::uint32_t generation = 0;  // completions: the job's generation when scheduled
+    JobIndex job = 0;  // the job; the node for node events; the pool for waves
+    // Completions and leaves: the job's generation when scheduled; node events: the node's.
+    std::uint32_t generation = 0;
   };
   struct JobRecord {
     JobState state = JobState::kPending;
@@ -95,11 +116,20 @@ class Simulation {
     // held when that step's first resize came.
     std::int64_t cap_step = -1;
     std::int64_t cap_base_gpus = 0;
+    PlacementSummary summary{};    // of the current placement, while running
+    SimTime completes_at = 0;      // while running and not leaving
+    CheckpointPlan checkpoints{};  // on the current placement
+    // Taking an emergency checkpoint since `notice` (kTimeNever: not leaving).
+    SimTime leaving_since = kTimeNever;
   };
 
   template <typename Event>
   void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
+  void Schedule(SimTime time, Phase phase, EventPayload payload);
+  static bool DrivesTheRun(EventKind kind);
+  bool AnyJobLeft() const;
   void Begin();
+  RunStatus Dispatch(const EventPayload& payload);
   void HandleArrival(JobIndex job);
   void HandleCompletion(JobIndex job, std::uint32_t generation);
   RunStatus HandleSchedule();
@@ -115,6 +145,30 @@ class Simulation {
   std::string CheckSwapCap(const JobRecord& record, const JobRequest& request,
                            std::int64_t new_gpus) const;
   void ScheduleCompletion(JobIndex job, SimDuration run_time);
+  // The job's checkpoints on `placement`, its restart pause, and its segment's start.
+  CheckpointPlan CheckpointsOn(const JobRequest& request, const Allocation& placement) const;
+  SimDuration RestartPause(JobIndex job) const;
+  void BeginSegment(JobIndex job, SimDuration pause, PauseKind kind);
+  void PublishSegmentEnd(JobIndex job, SegmentEnd how, const SegmentAccount& account);
+  // Stops a running job now: what it computed since its last checkpoint is lost (a stateless
+  // real-time service loses nothing). Emergency-checkpointing jobs lose what was not saved.
+  void StopNow(JobIndex job, StopCause cause, const std::string& reason);
+  // Requeues a stopped job whose segment account is settled.
+  void Requeue(JobIndex job, StopCause cause, const std::string& reason,
+               const SegmentAccount& account, bool emergency_checkpoint);
+  // ---- Nodes. ----
+  void ScheduleNodeProcesses(NodeId node);
+  void HandleSpotNotice(NodeId node, std::uint32_t generation);
+  void ScheduleNextWave(PoolIndex pool);
+  void HandleWave(PoolIndex pool);
+  void GiveNotice(NodeId node, bool wave);
+  void HandleJobLeaves(JobIndex job, std::uint32_t generation);
+  void HandleReclaim(NodeId node, std::uint32_t generation);
+  void HandleFailure(NodeId node, std::uint32_t generation);
+  void TakeDown(NodeId node, NodeDownCause cause, SimTime back_at);
+  void HandleNodeBack(NodeId node, std::uint32_t generation);
+  // Running jobs holding anything on the node, ascending.
+  std::vector<JobIndex> JobsOn(NodeId node) const;
   RunningJob& RunningOf(JobIndex job) { return running_[jobs_[job].running_slot]; }
   void RemoveFromRunning(JobIndex job);
   void ReturnToQueue(JobIndex job);
@@ -147,6 +201,12 @@ class Simulation {
   std::deque<JobIndex> queue_;
   std::vector<RunningJob> running_;
   ChangesSinceLastCall changes_;
+
+  std::unique_ptr<FleetProcesses> processes_;
+  std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
+  // Scheduled events that move jobs along (all but the process draws): with none left and jobs
+  // still queued, nothing can ever start them.
+  std::int64_t pending_drivers_ = 0;
 };
 
 }  // namespace fleetsim
