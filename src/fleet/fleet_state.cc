@@ -560,8 +560,9 @@ void FleetState::CheckInvariants() const {
     FLEETSIM_CHECK(use.fractions > 0 || (use.milli == 0 && use.memory_gb == 0),
                    "GPU share left behind with no holder");
     FLEETSIM_CHECK(use.milli <= kMilliPerGpu, "GPU milli over-subscribed");
-    FLEETSIM_CHECK(!Shareable(gpu, use) || !IsGpuUp(gpu) || FreeMilli(gpu) + use.milli == kMilliPerGpu,
-                   "GPU milli: held + free != capacity");
+    FLEETSIM_CHECK(
+        !Shareable(gpu, use) || !IsGpuUp(gpu) || FreeMilli(gpu) + use.milli == kMilliPerGpu,
+        "GPU milli: held + free != capacity");
     FLEETSIM_CHECK(Fits(use.memory_gb, 0, GpuMemoryCapacity(gpu)), "GPU memory over-subscribed");
     const Tally t = TallyOf(gpu, use);
     sum.free_whole += t.free_whole;
@@ -580,11 +581,10 @@ void FleetState::CheckInvariants() const {
                      sum.mig_instances == tally_.mig_instances &&
                      sum.fractions == tally_.fractions && sum.milli == tally_.milli,
                  "fleet counters disagree with the per-GPU state");
-  FLEETSIM_CHECK(
-      tally_.free_whole + tally_.whole + static_gpus + mig_mode_gpus + shared_gpus +
-              unavailable_idle_gpus ==
-          gpus(),
-      "free + held whole-GPU capacity does not add up to the fleet");
+  FLEETSIM_CHECK(tally_.free_whole + tally_.whole + static_gpus + mig_mode_gpus + shared_gpus +
+                         unavailable_idle_gpus ==
+                     gpus(),
+                 "free + held whole-GPU capacity does not add up to the fleet");
   for (NodeId node = 0; node < node_use_.size(); ++node) {
     const NodeUse& use = node_use_[node];
     const Pool& pool = PoolOfNode(node);

@@ -14,9 +14,14 @@
 //    if that hold fails, the shared placement helper places them;
 //  - jobs that do not take whole GPUs (MIG, fractions, CPU-only) or that the plan cannot represent
 //    go to the shared placement helper after the planned starts, in queue order;
-//  - the improvement phase (local search) runs at most once every improve_period_s.
+//  - the improvement phase (local search) runs at most once every improve_period_s;
+//  - what it may know of interruptions, it uses: GPUs of a node announced for reclaim or down are
+//    busy until the node is expected back, and a job without checkpoints stays off a spot pool
+//    whose known reclaim rate makes losing its run likely (spot_risk_limit). It never sees when
+//    the next reclaim or failure will come.
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <map>
 
 #include "fleetsim/policy/horizon_plan.h"
@@ -37,6 +42,7 @@ struct Settings {
   std::int64_t improve_evaluations = 0;
   SimDuration default_runtime = 0;
   std::int64_t max_planned_jobs = 0;
+  double spot_risk_limit = 0;
 };
 
 // Ceiling of a / b for a >= 0, b > 0.
@@ -157,10 +163,19 @@ class Translator {
         t.problem.busy.push_back({lane, 0, end});
       }
     }
+    const FleetLedger& ledger = view_.ledger();
     for (std::uint32_t lane = 0; lane < t.gpu_of_lane.size(); ++lane) {
-      if (!covered[lane] && !view_.fleet().IsFree(t.gpu_of_lane[lane])) {
-        t.problem.busy.push_back({lane, 0, 1});  // taken otherwise (MIG mode, a share): for now
+      const GpuId gpu = t.gpu_of_lane[lane];
+      if (covered[lane] || view_.fleet().IsFree(gpu)) {
+        continue;
       }
+      const NodeId node = ledger.state().NodeOf(gpu);
+      // A node announced for reclaim or down is out until it is expected back; a GPU taken
+      // otherwise (MIG mode, a share) is busy for now.
+      const std::int64_t end = ledger.state().IsUp(node)
+                                   ? 1
+                                   : std::max<std::int64_t>(1, EndStep(ledger.NodeBackAt(node)));
+      t.problem.busy.push_back({lane, 0, end});
     }
   }
 
@@ -192,17 +207,60 @@ class Translator {
             .allowed = Allowed(r)};
   }
 
+  // The lanes the job accepts; without the risky spot lanes (TooRiskyOnSpot) when it still
+  // fits on the others.
   LaneMask Allowed(const JobRequest& r) const {
+    LaneMask all = LanesAccepting(r, false);
+    if (settings_.spot_risk_limit >= 1) {
+      return all;
+    }
+    LaneMask safe = LanesAccepting(r, true);
+    return Count(safe) >= r.gpus && Count(safe) < Count(all) ? safe : all;
+  }
+
+  LaneMask LanesAccepting(const JobRequest& r, bool avoid_risky_spot) const {
     const FleetLedger& ledger = view_.ledger();
     LaneMask mask(words_, 0);
     for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
       const std::int64_t lane = lane_of_gpu_[gpu];
-      if (lane >= 0 &&
-          (ledger.pools().empty() || AcceptsPool(r, ledger.pools()[ledger.PoolOfGpu(gpu)]))) {
-        mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
+      if (lane < 0) {
+        continue;
       }
+      if (!ledger.pools().empty()) {
+        const PoolSpec& pool = ledger.pools()[ledger.PoolOfGpu(gpu)];
+        if (!AcceptsPool(r, pool) || (avoid_risky_spot && TooRiskyOnSpot(r, pool))) {
+          continue;
+        }
+      }
+      mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
     }
     return mask;
+  }
+
+  // A job that keeps no checkpoints loses its whole run to a reclaim: on a spot pool whose
+  // known reclaim rate (per node-hour, the pool's history) makes a reclaim during its estimated
+  // run likelier than spot_risk_limit, it had better wait for other capacity. Real-time services
+  // keep no state and are never held back.
+  bool TooRiskyOnSpot(const JobRequest& r, const PoolSpec& pool) const {
+    if (pool.tier != PriceTier::kSpot || r.checkpoint_interval > 0 || r.demand) {
+      return false;
+    }
+    const double run_hours = static_cast<double>(Estimate(r)) / 3'600'000.0;
+    const double waves_per_node_hour =
+        pool.nodes > 0 ? pool.spot.waves_per_day / 24.0 *
+                             std::min(1.0, static_cast<double>(pool.spot.wave_nodes) /
+                                               static_cast<double>(pool.nodes))
+                       : 0;
+    const double rate = pool.spot.per_node_hour + waves_per_node_hour;
+    return 1.0 - std::exp(-rate * run_hours) > settings_.spot_risk_limit;
+  }
+
+  static std::int64_t Count(const LaneMask& mask) {
+    std::int64_t lanes = 0;
+    for (const std::uint64_t word : mask) {
+      lanes += std::popcount(word);
+    }
+    return lanes;
   }
 
   // Queued jobs by priority (highest first), then queue order.
@@ -229,11 +287,7 @@ class Translator {
       }
       ++considered;
       LaneMask allowed = Allowed(r);
-      std::int64_t lanes = 0;
-      for (const std::uint64_t word : allowed) {
-        lanes += std::popcount(word);
-      }
-      if (lanes < r.gpus) {
+      if (Count(allowed) < r.gpus) {
         t.helper_jobs.push_back(job);
         continue;
       }
@@ -466,7 +520,15 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .max = 1000000,
                 .doc = "Queued whole-GPU jobs planned per call, highest priority first (then "
                        "queue order); the rest wait for a later plan (Slurm's bf_max_job_test "
-                       "plays this role for backfill). Bounds the cost of a call on long queues."}},
+                       "plays this role for backfill). Bounds the cost of a call on long queues."},
+               {.name = "spot_risk_limit",
+                .type = ParamType::kReal,
+                .default_value = 0.5,
+                .min = 0,
+                .max = 1,
+                .doc = "A job without checkpoints is kept off a spot pool when the pool's known "
+                       "reclaim rate makes a reclaim during its estimated run likelier than this "
+                       "(if other accepted capacity could hold it); 1 turns this off."}},
           .make = [](const PolicyParams& params) {
             const Settings settings{
                 .step = IntParam(params, "step_s") * kMillisPerSecond,
@@ -476,7 +538,8 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .improve_period = IntParam(params, "improve_period_s") * kMillisPerSecond,
                 .improve_evaluations = IntParam(params, "improve_evaluations"),
                 .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
-                .max_planned_jobs = IntParam(params, "max_planned_jobs")};
+                .max_planned_jobs = IntParam(params, "max_planned_jobs"),
+                .spot_risk_limit = RealParam(params, "spot_risk_limit")};
             return std::make_unique<ConstraintAwarePolicy>(settings);
           }};
 }

@@ -78,8 +78,7 @@ void FleetLedger::Release(const Allocation& allocation) {
   SyncWholeView(allocation);
 }
 
-void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability,
-                                      SimTime back_at) {
+void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability, SimTime back_at) {
   state_.SetAvailability(node, availability);
   back_at_[node] = availability == NodeAvailability::kUp ? 0 : back_at;
   std::vector<GpuId> gpus;

@@ -35,6 +35,17 @@ const std::vector<std::string> kGeneratorKeys = {
 const std::vector<std::string> kTransformKeys = {"window",  "scale_arrivals", "sample",
                                                  "shuffle", "assign",         "fit_to_nodes"};
 const std::vector<std::string> kFieldKeys = {"tenant", "priority_class", "priority", "kind"};
+// What a rule's "set" may hold beyond the mix's fields: the job's life cycle.
+const std::vector<std::string> kSetKeys = {"tenant",
+                                           "priority_class",
+                                           "priority",
+                                           "kind",
+                                           "checkpoint_interval_s",
+                                           "checkpoint_cost_s",
+                                           "checkpoint_sharded",
+                                           "restart_cost_s",
+                                           "preemptible",
+                                           "spot_eligible"};
 const std::vector<std::string> kSmallJobChoices = {"pow2", "keep"};
 const std::vector<std::string> kAboveMaxChoices = {"drop", "clamp"};
 
@@ -495,13 +506,41 @@ class WorkloadParser {
   }
 
   bool Values(const json& set, const std::string& path, FieldValues& out) {
-    check_.UnknownKeys(set, path, kFieldKeys);
+    check_.UnknownKeys(set, path, kSetKeys);
     out.tenant = OptionalString(set, path, "tenant", true);
     out.priority_class = OptionalString(set, path, "priority_class", false);
     out.priority = check_.Int(set, path, "priority", kPriorityRange, false);
     out.kind = OptionalKind(set, path, "kind");
-    return Valid(set, "tenant", out.tenant) && Valid(set, "priority_class", out.priority_class) &&
-           Valid(set, "priority", out.priority) && Valid(set, "kind", out.kind);
+    const bool ok = Valid(set, "tenant", out.tenant) &&
+                    Valid(set, "priority_class", out.priority_class) &&
+                    Valid(set, "priority", out.priority) && Valid(set, "kind", out.kind);
+    return LifeCycleValues(set, path, out) && ok;
+  }
+
+  bool LifeCycleValues(const json& set, const std::string& path, FieldValues& out) {
+    const auto seconds = [&](const char* key, std::optional<SimDuration>& field) {
+      const auto value = check_.Real(set, path, key, kTimeRange, false);
+      field = value ? std::optional(SecondsToTime(*value)) : std::nullopt;
+      return Valid(set, key, value);
+    };
+    bool ok = seconds("checkpoint_interval_s", out.checkpoint_interval);
+    ok = seconds("checkpoint_cost_s", out.checkpoint_cost) && ok;
+    ok = seconds("restart_cost_s", out.restart_cost) && ok;
+    out.checkpoint_sharded = Bool(set, path, "checkpoint_sharded");
+    out.preemptible = Bool(set, path, "preemptible");
+    out.spot_eligible = Bool(set, path, "spot_eligible");
+    ok = Valid(set, "checkpoint_sharded", out.checkpoint_sharded) &&
+         Valid(set, "preemptible", out.preemptible) &&
+         Valid(set, "spot_eligible", out.spot_eligible) && ok;
+    const bool needs_interval =
+        out.checkpoint_cost.value_or(0) > 0 || out.checkpoint_sharded.has_value();
+    if (needs_interval && out.checkpoint_interval.value_or(0) == 0) {
+      check_.Error(path,
+                   "checkpoint_cost_s and checkpoint_sharded need checkpoint_interval_s > 0 "
+                   "in the same set");
+      return false;
+    }
+    return ok;
   }
 
   bool Mix(const json& mix, const std::string& path, FieldMix& out) {

@@ -44,8 +44,8 @@ SimTime FleetProcesses::NextSpotNotice(NodeId node, SimTime now) {
 SimTime FleetProcesses::NextFailure(NodeId node, SimTime now) {
   const PoolIndex pool = ledger_.PoolOfNode(node);
   const PoolSpec& spec = ledger_.pools()[pool];
-  const auto gpus =
-      static_cast<double>(ledger_.state().EndGpuOfNode(node) - ledger_.state().FirstGpuOfNode(node));
+  const auto gpus = static_cast<double>(ledger_.state().EndGpuOfNode(node) -
+                                        ledger_.state().FirstGpuOfNode(node));
   return After(streams_[pool].failures, now, spec.failures.per_gpu_hour * gpus);
 }
 
@@ -58,13 +58,12 @@ SimTime FleetProcesses::NextWave(PoolIndex pool, SimTime now) {
 }
 
 std::vector<NodeId> FleetProcesses::PickWaveNodes(PoolIndex pool, std::vector<NodeId> candidates) {
-  const auto want = static_cast<std::size_t>(
-      std::min<std::int64_t>(ledger_.pools()[pool].spot.wave_nodes,
-                             static_cast<std::int64_t>(candidates.size())));
+  const auto want = static_cast<std::size_t>(std::min<std::int64_t>(
+      ledger_.pools()[pool].spot.wave_nodes, static_cast<std::int64_t>(candidates.size())));
   Rng& rng = streams_[pool].waves;
   for (std::size_t i = 0; i < want; ++i) {  // a partial Fisher-Yates shuffle
-    const auto j = static_cast<std::size_t>(
-        UniformInt(rng, static_cast<std::int64_t>(i), static_cast<std::int64_t>(candidates.size()) - 1));
+    const auto j = static_cast<std::size_t>(UniformInt(
+        rng, static_cast<std::int64_t>(i), static_cast<std::int64_t>(candidates.size()) - 1));
     std::swap(candidates[i], candidates[j]);
   }
   candidates.resize(want);

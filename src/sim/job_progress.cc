@@ -52,8 +52,7 @@ SegmentAccount JobProgress::EndSegment(SimTime now, Keep keep) {
   account.useful = kept;
   account.lost = split.computed - kept;
   account.overhead = split.checkpointing;
-  (pause_kind_ == PauseKind::kRestart ? account.overhead : account.reconfiguration) +=
-      split.paused;
+  (pause_kind_ == PauseKind::kRestart ? account.overhead : account.reconfiguration) += split.paused;
   done_ = std::min(1.0, done_ + static_cast<double>(kept) / static_cast<double>(full_));
   return account;
 }

@@ -60,14 +60,27 @@ void Simulation::Publish(void (SimulationObserver::*handler)(const Event&), cons
 }
 
 void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
-  if (DrivesTheRun(payload.kind)) {
-    ++pending_drivers_;
-  }
+  CountPending(payload.kind, 1);
   events_.Schedule(time, phase, payload);
 }
 
-bool Simulation::DrivesTheRun(EventKind kind) {
-  return kind != EventKind::kSpotNotice && kind != EventKind::kFailure && kind != EventKind::kWave;
+void Simulation::CountPending(EventKind kind, std::int64_t change) {
+  switch (kind) {
+    case EventKind::kArrival:
+    case EventKind::kCompletion:
+    case EventKind::kSchedule:
+    case EventKind::kJobLeaves:
+      pending_job_events_ += change;
+      break;
+    case EventKind::kReclaim:
+    case EventKind::kNodeBack:
+      pending_node_returns_ += change;
+      break;
+    case EventKind::kSpotNotice:
+    case EventKind::kFailure:
+    case EventKind::kWave:
+      break;  // the processes go on forever
+  }
 }
 
 bool Simulation::AnyJobLeft() const {
@@ -97,15 +110,14 @@ RunStatus Simulation::RunUntil(SimTime limit) {
   }
   while (true) {
     const std::optional<EventKey> next = events_.PeekKey();
-    if (!next || next->time() > limit || (limit == kTimeNever && !AnyJobLeft())) {
+    if (!next || next->time() > limit ||
+        (limit == kTimeNever && !AnyJobLeft() && pending_job_events_ == 0)) {
       break;
     }
     const auto event = events_.Pop();
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
-    if (DrivesTheRun(event->payload.kind)) {
-      --pending_drivers_;
-    }
+    CountPending(event->payload.kind, -1);
     if (RunStatus status = Dispatch(event->payload); !status.ok) {
       return status;
     }
@@ -113,7 +125,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     CheckInvariants();
 #endif
   }
-  if (pending_drivers_ == 0 && !queue_.empty()) {
+  if (!queue_.empty() && pending_job_events_ == 0 && pending_node_returns_ == 0) {
     return DeadlockStatus();
   }
   if (limit != kTimeNever) {
@@ -381,9 +393,8 @@ void Simulation::StartNow(StartJob& start, bool held) {
   }
   running_.push_back({start.job, now_, std::move(start.placement)});
   BeginSegment(start.job, RestartPause(start.job), PauseKind::kRestart);
-  Publish(&SimulationObserver::OnJobStarted,
-          JobStarted{now_, start.job, requests_[start.job], running_.back().placement,
-                     record.summary});
+  Publish(&SimulationObserver::OnJobStarted, JobStarted{now_, start.job, requests_[start.job],
+                                                        running_.back().placement, record.summary});
 }
 
 // A segment on the job's current placement (running_) begins now, after `pause`.
@@ -394,8 +405,8 @@ void Simulation::BeginSegment(JobIndex job, SimDuration pause, PauseKind kind) {
   record.checkpoints = CheckpointsOn(requests_[job], running.placement);
   const SimDuration full =
       RunTime(speed_, ledger_, requests_[job], truths_[job], running.placement, record.summary);
-  ScheduleCompletion(job, record.progress.StartSegment(now_, full, pause, kind,
-                                                       record.checkpoints));
+  ScheduleCompletion(job,
+                     record.progress.StartSegment(now_, full, pause, kind, record.checkpoints));
 }
 
 // Checkpoints every interval; a checkpoint written through one writer (not sharded) costs its
@@ -626,8 +637,7 @@ void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
   }
   SegmentAccount account = record.progress.EndSegment(record.leaving_since, Keep::kAll);
   account.overhead += now_ - record.leaving_since;
-  Requeue(job, StopCause::kSpotReclaim, "spot reclaim (emergency checkpoint taken)", account,
-          true);
+  Requeue(job, StopCause::kSpotReclaim, "spot reclaim (emergency checkpoint taken)", account, true);
 }
 
 void Simulation::HandleReclaim(NodeId node, std::uint32_t generation) {
@@ -675,11 +685,10 @@ std::vector<JobIndex> Simulation::JobsOn(NodeId node) const {
   const FleetState& state = ledger_.state();
   std::vector<JobIndex> jobs;
   for (const RunningJob& running : running_) {
-    const bool on_node =
-        std::any_of(running.placement.gpus.begin(), running.placement.gpus.end(),
-                    [&](const Grant& g) { return state.NodeOf(g.gpu) == node; }) ||
-        std::any_of(running.placement.nodes.begin(), running.placement.nodes.end(),
-                    [&](const NodeShare& share) { return share.node == node; });
+    const bool on_node = std::any_of(running.placement.gpus.begin(), running.placement.gpus.end(),
+                                     [&](const Grant& g) { return state.NodeOf(g.gpu) == node; }) ||
+                         std::any_of(running.placement.nodes.begin(), running.placement.nodes.end(),
+                                     [&](const NodeShare& share) { return share.node == node; });
     if (on_node) {
       jobs.push_back(running.job);
     }

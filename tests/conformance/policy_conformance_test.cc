@@ -4,14 +4,16 @@
 //    power-of-two blocks, NVLink locality, MIG and fractional sharing, host CPU and memory,
 //    CPU-only jobs, spot eligibility, durations and work) on a mixed fleet (dynamic- and
 //    static-MIG pools, a spot pool, an NVL72 rack, a pool without MIG, limited host CPU), with
-//    preemptible and checkpointing jobs, walltime estimates and real-time services;
+//    preemptible and checkpointing jobs, walltime estimates and real-time services, while its
+//    spot node is reclaimed and its GB200 and B200 nodes fail;
 //  - every decision is legal (the engine checks each one; a run must end ok);
 //  - never over-allocates: an independent model of every GPU and node, replayed from the start,
 //    resize, preemption and finish events, holds no GPU twice, no more than 1000 milli-GPU, no
 //    overlapping MIG instances, and no more CPU or memory than a node has;
 //  - never breaks a constraint: each start and resize is re-checked here against the job's
 //    request (submitted already, GPU count, sharing, models, spot, NVLink domain, aligned block,
-//    MIG memory, host split); only preemptible jobs are preempted;
+//    MIG memory, host split, no node that is announced for reclaim or down); only preemptible
+//    jobs are preempted by a policy;
 //  - progress: the run ends ok (the engine reports a deadlock when a policy leaves admitted jobs
 //    queued on an idle fleet with nothing left to happen — a do-nothing policy shows it) and no
 //    job is left queued;
@@ -24,6 +26,7 @@
 #include <bit>
 #include <cctype>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,7 +42,8 @@
 namespace fleetsim {
 namespace {
 
-// The rich fleet: 76 GPUs in five pools.
+// The rich fleet: 76 GPUs in five pools; its spot node is reclaimed about every ten hours (AWS
+// notice), and the GB200 rack's trays and the B200 node fail now and then.
 FleetSpec MixedFleet() {
   PoolSpec h100 = testing::CatalogPool("hgx-h100", 2, "h100-dynamic-mig");
   h100.mig = MigMode::kDynamic;
@@ -51,10 +55,13 @@ FleetSpec MixedFleet() {
   nvl.cpu_cores = 32;
   PoolSpec h200 = testing::CatalogPool("hgx-h200", 1, "h200-spot");
   h200.tier = PriceTier::kSpot;
+  h200.spot = {.per_node_hour = 0.1, .notice = 120'000, .replacement_delay = 600'000};
   PoolSpec gb200 = testing::CatalogPool("gb200-nvl72", 9, "gb200");
   gb200.cpu_cores = 72;
   gb200.memory_gb = 480;
+  gb200.failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
   PoolSpec b200 = testing::CatalogPool("hgx-b200", 1, "b200");
+  b200.failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
   return testing::FleetOf({h100, nvl, h200, gb200, b200});
 }
 
@@ -166,8 +173,13 @@ class ConstraintChecker final : public SimulationObserver {
     EXPECT_TRUE(e.request.IsElastic()) << e.request.id << ": resized a fixed-size job";
     Check(e.request, e.placement);
   }
+  // Nothing new may land on a node announced for reclaim or down.
+  void OnNodeNoticed(const NodeNoticed& e) override { unavailable_.insert(e.node); }
+  void OnNodeWentDown(const NodeWentDown& e) override { unavailable_.insert(e.node); }
+  void OnNodeCameBack(const NodeCameBack& e) override { unavailable_.erase(e.node); }
   void OnJobPreempted(const JobPreempted& e) override {
-    EXPECT_TRUE(e.request.preemptible) << e.request.id << ": preempted a non-preemptible job";
+    EXPECT_TRUE(e.request.preemptible || e.cause != StopCause::kPolicy)
+        << e.request.id << ": preempted a non-preemptible job";
   }
 
  private:
@@ -179,10 +191,15 @@ class ConstraintChecker final : public SimulationObserver {
       EXPECT_NEAR(a.nodes[0].cpu_cores, static_cast<double>(r.cpu_milli) / 1000, 1e-9) << id;
       return;
     }
+    for (const NodeShare& share : a.nodes) {
+      EXPECT_EQ(unavailable_.count(share.node), 0U) << id << ": placed on unavailable node";
+    }
     std::vector<GpuId> gpus;
     for (const Grant& g : a.gpus) {
       gpus.push_back(g.gpu);
       CheckGpu(r, g);
+      EXPECT_EQ(unavailable_.count(topology_.NodeOf(g.gpu)), 0U)
+          << id << ": GPU " << g.gpu << " is on an unavailable node";
     }
     std::sort(gpus.begin(), gpus.end());
     if (r.sharing == GpuSharing::kNone) {
@@ -241,6 +258,7 @@ class ConstraintChecker final : public SimulationObserver {
   Topology topology_;
   PoolSpec bare_pool_;
   std::vector<const PoolSpec*> pool_of_gpu_;
+  std::set<NodeId> unavailable_;
 };
 
 // Every start, in order: the job, its time and the GPUs it got.
@@ -324,8 +342,11 @@ Workload WorkloadFor(const Case& c) {
                                   : PlainWorkload(c.seed);
 }
 
-SimulationOptions Options() {
-  return {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}};
+SimulationOptions Options(std::uint64_t seed) {
+  return {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"),
+          .speed = {},
+          .organization = {},
+          .seed = seed};
 }
 
 std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check,
@@ -337,7 +358,7 @@ std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check
   if (!c.param.empty()) {
     params[c.param] = c.value;
   }
-  Simulation sim(fleet, w, info->make(params), c.policy, Options());
+  Simulation sim(fleet, w, info->make(params), c.policy, Options(c.seed));
   JobLog log;
   CapacityModel capacity(fleet);
   ConstraintChecker constraints(fleet);

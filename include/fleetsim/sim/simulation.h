@@ -126,7 +126,7 @@ class Simulation {
   template <typename Event>
   void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
   void Schedule(SimTime time, Phase phase, EventPayload payload);
-  static bool DrivesTheRun(EventKind kind);
+  void CountPending(EventKind kind, std::int64_t change);
   bool AnyJobLeft() const;
   void Begin();
   RunStatus Dispatch(const EventPayload& payload);
@@ -204,9 +204,12 @@ class Simulation {
 
   std::unique_ptr<FleetProcesses> processes_;
   std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
-  // Scheduled events that move jobs along (all but the process draws): with none left and jobs
-  // still queued, nothing can ever start them.
-  std::int64_t pending_drivers_ = 0;
+  // Scheduled events that move jobs along (arrivals, completions, wake-ups, leaves) and that
+  // bring capacity back (reclaims, nodes back); the process draws are neither. With no job left
+  // and no job event pending the run is over; with jobs queued and neither pending, nothing can
+  // ever start them.
+  std::int64_t pending_job_events_ = 0;
+  std::int64_t pending_node_returns_ = 0;
 };
 
 }  // namespace fleetsim

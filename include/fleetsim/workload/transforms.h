@@ -67,12 +67,19 @@ struct JobPredicate {
   bool Matches(const Job& job) const;
 };
 
-// Fields a rule or the mix sets; unset fields are left alone.
+// Fields a rule or the mix sets; unset fields are left alone. The life-cycle fields (checkpoints,
+// restart cost, preemptible, spot eligibility) are set by rules only.
 struct FieldValues {
   std::optional<std::string> tenant{};
   std::optional<std::string> priority_class{};
   std::optional<std::int64_t> priority{};
   std::optional<JobKind> kind{};
+  std::optional<SimDuration> checkpoint_interval{};
+  std::optional<SimDuration> checkpoint_cost{};  // only with checkpoint_interval
+  std::optional<bool> checkpoint_sharded{};      // only with checkpoint_interval
+  std::optional<SimDuration> restart_cost{};
+  std::optional<bool> preemptible{};
+  std::optional<bool> spot_eligible{};
 };
 
 struct AssignRule {

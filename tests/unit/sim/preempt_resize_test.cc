@@ -231,9 +231,9 @@ TEST(DeadlockTest, APolicyThatNeverStartsAnythingIsReported) {
   EXPECT_EQ(out.status.error,
             "policy 'scripted' left 2 admitted job(s) queued ('a', 'b') on an idle fleet at "
             "0d 00:00:10.000 "
-            "with nothing left to happen: no arrival, completion or wake-up is pending, so they "
-            "would wait forever (deadlock). Every admitted job fits the empty fleet; a policy "
-            "must start it or reject it");
+            "with nothing left to happen: no arrival, completion, wake-up or node coming back "
+            "is pending, so they would wait forever (deadlock). Every admitted job fits the "
+            "empty fleet; a policy must start it or reject it");
 }
 
 }  // namespace
