@@ -338,3 +338,45 @@ TEST(BuildWorkloadTest, ShuffledTraceKeepsItsArrivalInstants) {
 
 }  // namespace
 }  // namespace fleetsim
+
+namespace fleetsim {
+namespace {
+
+TEST(WorkloadSectionsTest, AssignRulesSetTheJobLifeCycle) {
+  const LoadResult r = Parse(With(R"("jobs": [
+      {"id": "big", "gpus": 8, "duration_s": 7200},
+      {"id": "small", "gpus": 1, "duration_s": 600}],
+    "transforms": [{"assign": {"rules": [
+      {"when": {"gpus": {"min": 8}},
+       "set": {"checkpoint_interval_s": 1800, "checkpoint_cost_s": 30, "checkpoint_sharded": false,
+               "restart_cost_s": 90, "preemptible": true}},
+      {"set": {"spot_eligible": false}}]}}])"));
+  ASSERT_TRUE(r.scenario) << Messages(r);
+  const Workload w = BuildWorkload(*r.scenario, 1);
+  const JobRequest& big = w.jobs[0].request;
+  EXPECT_EQ(big.checkpoint_interval, SecondsToTime(1800));
+  EXPECT_EQ(big.checkpoint_cost, SecondsToTime(30));
+  EXPECT_FALSE(big.checkpoint_sharded);
+  EXPECT_EQ(big.restart_cost, SecondsToTime(90));
+  EXPECT_TRUE(big.preemptible);
+  EXPECT_TRUE(big.spot_eligible);  // the first matching rule wins
+  const JobRequest& small = w.jobs[1].request;
+  EXPECT_EQ(small.checkpoint_interval, 0);
+  EXPECT_FALSE(small.spot_eligible);
+}
+
+TEST(WorkloadSectionsTest, ACheckpointCostNeedsAnIntervalInTheSameSet) {
+  const LoadResult r = Parse(With(R"("jobs": [], "transforms": [{"assign": {"rules": [
+      {"set": {"checkpoint_cost_s": 30, "restart_cost_s": -1, "preemptible": 1}}]}}])"));
+  EXPECT_FALSE(r.scenario);
+  EXPECT_EQ(Messages(r),
+            "s.json: /transforms/0/assign/rules/0/set/restart_cost_s: error: expected a number ≥ "
+            "0 and ≤ 3155760000, found -1\n"
+            "s.json: /transforms/0/assign/rules/0/set/preemptible: error: expected true or false, "
+            "found 1\n"
+            "s.json: /transforms/0/assign/rules/0/set: error: checkpoint_cost_s and "
+            "checkpoint_sharded need checkpoint_interval_s > 0 in the same set\n");
+}
+
+}  // namespace
+}  // namespace fleetsim
