@@ -1,5 +1,7 @@
-// Pool pricing and tier names.
+// Pool pricing and tier names; the spot notice of each cloud and the AWS Spot Advisor buckets.
 #include "fleetsim/fleet/fleet_spec.h"
+
+#include <cmath>
 
 namespace fleetsim {
 
@@ -26,6 +28,41 @@ std::optional<double> PoolSpec::EffectivePrice() const {
       return gpu.prices.reserved;
     case PriceTier::kSpot:
       return gpu.prices.spot;
+  }
+  return std::nullopt;
+}
+
+const std::vector<SpotAdvisorBucket>& SpotAdvisorBuckets() {
+  static const std::vector<SpotAdvisorBucket> buckets = {
+      {"<5%", 0.025}, {"5-10%", 0.075}, {"10-15%", 0.125}, {"15-20%", 0.175}, {">20%", 0.30}};
+  return buckets;
+}
+
+std::vector<std::string> SpotAdvisorBucketNames() {
+  std::vector<std::string> names;
+  for (const SpotAdvisorBucket& bucket : SpotAdvisorBuckets()) {
+    names.emplace_back(bucket.name);
+  }
+  return names;
+}
+
+double HazardPerHourFromMonthlyFraction(double p) { return -std::log1p(-p) / kHoursPerMonth; }
+
+std::optional<double> SpotAdvisorBucketRate(std::string_view name) {
+  for (const SpotAdvisorBucket& bucket : SpotAdvisorBuckets()) {
+    if (name == bucket.name) {
+      return HazardPerHourFromMonthlyFraction(bucket.monthly_fraction);
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SimDuration> SpotNoticeOfCloud(std::string_view cloud) {
+  if (cloud == "aws") {
+    return 120 * kMillisPerSecond;
+  }
+  if (cloud == "gcp" || cloud == "azure") {
+    return 30 * kMillisPerSecond;
   }
   return std::nullopt;
 }

@@ -3,6 +3,10 @@
 
 namespace fleetsim {
 
+namespace {
+constexpr double kMillisPerHour = 3'600'000.0;
+}
+
 std::string FinalStateName(FinalState state) {
   switch (state) {
     case FinalState::kCompleted:
@@ -63,7 +67,16 @@ void JobLog::OnJobResized(const JobResized& event) { Describe(rows_[event.job], 
 void JobLog::OnJobPreempted(const JobPreempted& event) {
   JobRecordRow& row = rows_[event.job];
   row.state = FinalState::kQueued;
-  ++row.preemptions;
+  if (event.cause == StopCause::kPolicy) {
+    ++row.preemptions;
+  } else {
+    ++row.interruptions;
+  }
+}
+
+void JobLog::OnJobSegmentEnded(const JobSegmentEnded& event) {
+  rows_[event.job].lost_gpu_hours +=
+      event.summary.gpu_share * static_cast<double>(event.account.lost) / kMillisPerHour;
 }
 
 void JobLog::Describe(JobRecordRow& row, const PlacementSummary& summary) {

@@ -49,7 +49,9 @@ void RunMetrics::CloseSegment(JobIndex job, SimTime time) {
 void RunMetrics::OnJobPreempted(const JobPreempted& event) {
   CloseSegment(event.job, event.time);
   acc_.running[event.job] = false;
-  ++summary_.preemptions;
+  if (event.cause == StopCause::kPolicy) {
+    ++summary_.preemptions;
+  }
 }
 
 void RunMetrics::OnJobResized(const JobResized& event) {

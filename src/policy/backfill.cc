@@ -6,7 +6,8 @@
 // its GPUs are free for its estimated run, unless that time lies beyond the window. Reservations
 // live on an AvailabilityProfile of free whole GPUs per pool, built lazily from the running jobs'
 // estimated ends (start + walltime estimate, or the default; rounded up to the resolution; a job
-// past its estimate is expected to end at the next resolution tick) and redone every call, as
+// past its estimate is expected to end at the next resolution tick; GPUs of a node announced for
+// reclaim or down come free no earlier than the node is expected back) and redone every call, as
 // Slurm redoes its plan every backfill cycle. docs/policies.md#backfill states the model and what
 // differs from Slurm.
 #include <algorithm>
@@ -207,9 +208,10 @@ class BackfillPass {
     }
     for (const auto& [gpu, end] : shared_release_) {
       if (!IsStaticMig(gpu)) {
-        releases.push_back({end, view_.ledger().PoolOfGpu(gpu), 1});
+        releases.push_back({ReleaseTime(gpu, end), view_.ledger().PoolOfGpu(gpu), 1});
       }
     }
+    AddNodesComingBack(releases);
     const FleetLedger& ledger = view_.ledger();
     std::vector<std::int64_t> free_now(ledger.pools().size());
     for (PoolIndex pool = 0; pool < free_now.size(); ++pool) {
@@ -229,10 +231,36 @@ class BackfillPass {
         continue;
       }
       const PoolIndex pool = view_.ledger().PoolOfGpu(grant.gpu);
-      if (!releases.empty() && releases.back().time == end && releases.back().pool == pool) {
+      const SimTime free_at = ReleaseTime(grant.gpu, end);
+      if (!releases.empty() && releases.back().time == free_at && releases.back().pool == pool) {
         ++releases.back().count;
       } else {
-        releases.push_back({end, pool, 1});
+        releases.push_back({free_at, pool, 1});
+      }
+    }
+  }
+
+  // A GPU on a node announced for reclaim or down is free only once the node is expected back.
+  SimTime ReleaseTime(GpuId gpu, SimTime end) const {
+    const FleetState& state = view_.ledger().state();
+    const NodeId node = state.NodeOf(gpu);
+    return state.IsUp(node) ? end : std::max(end, view_.ledger().NodeBackAt(node));
+  }
+
+  // The idle GPUs of nodes that are out come back with their node.
+  void AddNodesComingBack(std::vector<GpuRelease>& releases) const {
+    const FleetLedger& ledger = view_.ledger();
+    const FleetState& state = ledger.state();
+    for (NodeId node = 0; node < ledger.topology().nodes(); ++node) {
+      if (state.IsUp(node)) {
+        continue;
+      }
+      for (GpuId gpu = state.FirstGpuOfNode(node); gpu < state.EndGpuOfNode(node); ++gpu) {
+        const bool idle = !state.IsHeldWhole(gpu) && state.Fractions(gpu) == 0 &&
+                          state.Mig(gpu).empty() && !IsStaticMig(gpu);
+        if (idle) {
+          releases.push_back({ledger.NodeBackAt(node), ledger.PoolOfGpu(gpu), 1});
+        }
       }
     }
   }

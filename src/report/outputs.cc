@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "fleetsim/core/version.h"
 
@@ -83,7 +84,9 @@ ordered_json RealtimeJson(const RealtimeSummary& r) {
           {"served_fraction", r.served_fraction}};
 }
 
-ordered_json MetricsJson(const MetricsSummary& m) {
+ordered_json MetricsJson(const RunReport& report) {
+  const MetricsSummary& m = report.metrics;
+  const AccountingSummary& a = report.accounting;
   return {{"jobs_total", m.jobs_total},
           {"jobs_completed", m.jobs_completed},
           {"jobs_rejected", m.jobs_rejected},
@@ -91,14 +94,79 @@ ordered_json MetricsJson(const MetricsSummary& m) {
           {"jobs_queued_at_end", m.jobs_queued_at_end},
           {"jobs_not_submitted", m.jobs_never_submitted},
           {"preemptions", m.preemptions},
+          {"jobs_interrupted", a.counts.jobs_interrupted},
+          {"spot_reclaims", a.counts.spot_reclaims},
+          {"hardware_failures", a.counts.hardware_failures},
           {"window_start_s", TimeToSeconds(m.window_start)},
           {"window_end_s", TimeToSeconds(m.window_end)},
           {"allocated_gpu_hours", m.allocated_gpu_hours},
           {"available_gpu_hours", m.available_gpu_hours},
           {"utilization", m.utilization},
+          {"lost_gpu_hours", a.total.lost},
+          {"overhead_gpu_hours", a.total.overhead},
+          {"goodput", a.goodput},
           {"wait_mean_s", m.wait_mean_s},
           {"wait_p99_s", m.wait_p99_s},
           {"makespan_s", m.makespan_s}};
+}
+
+// The GPU-hour categories of one pool or of the fleet, capacity first.
+ordered_json GpuTimeJson(const GpuTimeSplit& h) {
+  return {{"capacity_gpu_hours", h.capacity},
+          {"useful_gpu_hours", h.useful},
+          {"allocated_idle_gpu_hours", h.allocated_idle},
+          {"lost_gpu_hours", h.lost},
+          {"overhead_gpu_hours", h.overhead},
+          {"reconfiguration_gpu_hours", h.reconfiguration},
+          {"idle_gpu_hours", h.idle},
+          {"down_gpu_hours", h.down}};
+}
+
+ordered_json AccountingJson(const AccountingSummary& a) {
+  ordered_json out = GpuTimeJson(a.total);
+  out["identity_gap_gpu_seconds"] = a.identity_gap_gpu_seconds;
+  out["goodput"] = a.goodput;
+  const InterruptionCounts& c = a.counts;
+  out["interruptions"] = {{"spot_notices", c.spot_notices},
+                          {"reclaim_waves", c.reclaim_waves},
+                          {"spot_reclaims", c.spot_reclaims},
+                          {"hardware_failures", c.hardware_failures},
+                          {"jobs_interrupted", c.jobs_interrupted},
+                          {"emergency_checkpoints", c.emergency_checkpoints},
+                          {"policy_preemptions", c.policy_preemptions}};
+  out["pools"] = ordered_json::array();
+  for (const PoolAccounting& pool : a.pools) {
+    ordered_json entry = {
+        {"name", pool.name}, {"tier", PriceTierName(pool.tier)}, {"gpus", pool.gpus}};
+    entry.update(GpuTimeJson(pool.hours));
+    out["pools"].push_back(std::move(entry));
+  }
+  return out;
+}
+
+ordered_json OrNull(const std::optional<double>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
+ordered_json CostJson(const CostSummary& c) {
+  ordered_json out;
+  out["unpriced_pools"] = c.unpriced_pools;
+  out["total_usd"] = OrNull(c.total_usd);
+  out["by_tier_usd"] = {{PriceTierName(PriceTier::kOnDemand), OrNull(c.on_demand_usd)},
+                        {PriceTierName(PriceTier::kReserved), OrNull(c.reserved_usd)},
+                        {PriceTierName(PriceTier::kSpot), OrNull(c.spot_usd)}};
+  out["per_useful_gpu_hour_usd"] = OrNull(c.per_useful_gpu_hour_usd);
+  out["lost_work_usd"] = OrNull(c.lost_work_usd);
+  out["overhead_usd"] = OrNull(c.overhead_usd);
+  out["pools"] = ordered_json::array();
+  for (const PoolCost& pool : c.pools) {
+    out["pools"].push_back({{"name", pool.name},
+                            {"tier", PriceTierName(pool.tier)},
+                            {"price_per_gpu_hour", OrNull(pool.price_per_gpu_hour)},
+                            {"billed_gpu_hours", pool.billed_gpu_hours},
+                            {"usd", OrNull(pool.usd)}});
+  }
+  return out;
 }
 
 std::string Hours(double seconds) { return fmt::format("{:.2f} h", seconds / 3600.0); }
@@ -114,8 +182,10 @@ std::string SummaryJson(const RunReport& report) {
   out["seed"] = report.seed;
   out["policy"] = {{"name", report.policy.name}, {"params", ParamsJson(report.policy.params)}};
   out["config"] = ConfigJson(report);
-  out["metrics"] = MetricsJson(report.metrics);
+  out["metrics"] = MetricsJson(report);
   out["metrics"]["realtime"] = RealtimeJson(report.realtime);
+  out["accounting"] = AccountingJson(report.accounting);
+  out["cost"] = CostJson(report.cost);
   if (report.wall_seconds) {
     out["timing"] = {{"wall_seconds", *report.wall_seconds}};
   }
@@ -191,7 +261,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   } else {
     out += ",,,";
   }
-  fmt::format_to(Appender(out), ",{},", row.preemptions);
+  fmt::format_to(Appender(out), ",{},{},{:.6f},", row.preemptions, row.interruptions,
+                 row.lost_gpu_hours);
   out += FinalStateName(row.state);
   out += ',';
   AppendCsvField(out, row.reason);
@@ -203,8 +274,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
 std::string JobsCsv(const RunReport& report) {
   std::string out =
       "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,preemptions,state,"
-      "reason\n";
+      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,preemptions,"
+      "interruptions,lost_gpu_hours,state,reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {
     AppendJobRow(out, row);
@@ -212,42 +283,99 @@ std::string JobsCsv(const RunReport& report) {
   return out;
 }
 
-std::string ComparisonCsv(const std::vector<RunReport>& reports) {
-  std::string out =
-      "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,wait_mean_s,"
-      "wait_p99_s,makespan_s\n";
+namespace {
+
+// A comparison.csv field: the value with `decimals` decimals, or empty when there is none.
+std::string OptionalField(const std::optional<double>& value, int decimals) {
+  return value ? fmt::format("{:.{}f}", *value, decimals) : "";
+}
+
+// A table cell in dollars with two decimals, or "n/a" when there is no value.
+std::string Dollars(const std::optional<double>& value) {
+  return value ? fmt::format("${:.2f}", *value) : "n/a";
+}
+
+// Widths of the columns that name a run (scenario, policy, seed), shared by both tables.
+struct RunColumns {
+  std::size_t scenario = 8;
+  std::size_t policy = 6;
+  std::size_t seed = 4;
+
+  std::string Cells(const std::string& scenario_name, const std::string& policy_name,
+                    const std::string& seed_text) const {
+    return fmt::format("{:<{}}  {:<{}}  {:>{}}", scenario_name, scenario, policy_name, policy,
+                       seed_text, seed);
+  }
+  std::string Cells(const RunReport& r) const {
+    return Cells(r.scenario->name, r.policy.name, fmt::format("{}", r.seed));
+  }
+};
+
+RunColumns RunColumnsFor(const std::vector<RunReport>& reports) {
+  RunColumns columns;
+  for (const RunReport& r : reports) {
+    columns.scenario = std::max(columns.scenario, r.scenario->name.size());
+    columns.policy = std::max(columns.policy, r.policy.name.size());
+    columns.seed = std::max(columns.seed, fmt::format("{}", r.seed).size());
+  }
+  return columns;
+}
+
+// Jobs, utilization, waits and makespan.
+std::string SchedulingTable(const std::vector<RunReport>& reports, const RunColumns& columns) {
+  std::string out = columns.Cells("scenario", "policy", "seed") +
+                    fmt::format("  {:>11}  {:>8}  {:>6}  {:>10}  {:>10}  {:>10}\n", "completed",
+                                "rejected", "util", "mean wait", "p99 wait", "makespan");
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
     out +=
-        fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f}\n", CsvField(r.scenario->name),
-                    CsvField(r.policy.name), r.seed, m.jobs_total, m.jobs_completed,
-                    m.jobs_rejected, m.utilization, m.wait_mean_s, m.wait_p99_s, m.makespan_s);
+        columns.Cells(r) + fmt::format("  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
+                                       fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
+                                       m.jobs_rejected, 100.0 * m.utilization, Hours(m.wait_mean_s),
+                                       Hours(m.wait_p99_s), Hours(m.makespan_s));
+  }
+  return out;
+}
+
+// Interruptions, GPU-hours lost and spent on overhead, goodput and cost.
+std::string CapacityTable(const std::vector<RunReport>& reports, const RunColumns& columns) {
+  std::string out = columns.Cells("scenario", "policy", "seed") +
+                    fmt::format("  {:>11}  {:>8}  {:>8}  {:>10}  {:>14}  {:>7}  {:>10}  {:>14}\n",
+                                "interrupted", "reclaims", "failures", "lost GPU-h",
+                                "overhead GPU-h", "goodput", "cost", "$/useful GPU-h");
+  for (const RunReport& r : reports) {
+    const AccountingSummary& a = r.accounting;
+    out +=
+        columns.Cells(r) +
+        fmt::format("  {:>11}  {:>8}  {:>8}  {:>10.2f}  {:>14.2f}  {:>6.1f}%  {:>10}  {:>14}\n",
+                    a.counts.jobs_interrupted, a.counts.spot_reclaims, a.counts.hardware_failures,
+                    a.total.lost, a.total.overhead, 100.0 * a.goodput, Dollars(r.cost.total_usd),
+                    Dollars(r.cost.per_useful_gpu_hour_usd));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ComparisonCsv(const std::vector<RunReport>& reports) {
+  std::string out =
+      "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,wait_mean_s,"
+      "wait_p99_s,makespan_s,goodput,lost_gpu_hours,cost_total,cost_per_useful_gpu_hour\n";
+  for (const RunReport& r : reports) {
+    const MetricsSummary& m = r.metrics;
+    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{}\n",
+                       CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
+                       m.jobs_completed, m.jobs_rejected, m.utilization, m.wait_mean_s,
+                       m.wait_p99_s, m.makespan_s, r.accounting.goodput, r.accounting.total.lost,
+                       OptionalField(r.cost.total_usd, 2),
+                       OptionalField(r.cost.per_useful_gpu_hour_usd, 4));
   }
   return out;
 }
 
 std::string MetricsTable(const std::vector<RunReport>& reports) {
-  std::size_t scenario_width = 8;
-  std::size_t policy_width = 6;
-  std::size_t seed_width = 4;
-  for (const RunReport& r : reports) {
-    scenario_width = std::max(scenario_width, r.scenario->name.size());
-    policy_width = std::max(policy_width, r.policy.name.size());
-    seed_width = std::max(seed_width, fmt::format("{}", r.seed).size());
-  }
-  std::string out =
-      fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>6}  {:>10}  {:>10}  {:>10}\n",
-                  "scenario", scenario_width, "policy", policy_width, "seed", seed_width,
-                  "completed", "rejected", "util", "mean wait", "p99 wait", "makespan");
-  for (const RunReport& r : reports) {
-    const MetricsSummary& m = r.metrics;
-    out += fmt::format("{:<{}}  {:<{}}  {:>{}}  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
-                       r.scenario->name, scenario_width, r.policy.name, policy_width, r.seed,
-                       seed_width, fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
-                       m.jobs_rejected, 100.0 * m.utilization, Hours(m.wait_mean_s),
-                       Hours(m.wait_p99_s), Hours(m.makespan_s));
-  }
-  return out;
+  const RunColumns columns = RunColumnsFor(reports);
+  return SchedulingTable(reports, columns) + "\n" + CapacityTable(reports, columns);
 }
 
 }  // namespace fleetsim

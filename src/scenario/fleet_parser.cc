@@ -1,8 +1,10 @@
-// Parsing and validating a scenario's fleet: pools resolved against the catalog.
+// Parsing and validating a scenario's fleet: pools resolved against the catalog, their spot
+// blocks, and hardware failures by GPU model resolved into the pools.
 #include "scenario/fleet_parser.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "fleetsim/fleet/mig.h"
@@ -14,6 +16,14 @@ namespace {
 using nlohmann::json;
 
 const std::vector<std::string> kTierNames = {"on-demand", "reserved", "spot"};
+
+constexpr RealRange kTimeRange{0, kMaxScenarioSeconds};
+constexpr RealRange kPositiveTimeRange{0, kMaxScenarioSeconds, true};
+// Rates per node-hour, per GPU-hour or per day, and MTBFs in GPU-hours (at least 1e-6, so that
+// the rate they give stays within kRateRange).
+constexpr RealRange kRateRange{0, 1e6};
+constexpr RealRange kPositiveRateRange{0, 1e6, true};
+constexpr RealRange kMtbfRange{1e-6, 1e12};
 
 std::optional<PriceTier> TierFromName(const std::string& name) {
   if (name == "on-demand") {
@@ -35,7 +45,7 @@ class PoolParser {
   std::optional<PoolSpec> Parse(const json& p, const std::string& path) {
     check_.UnknownKeys(p, path,
                        {"name", "template", "nodes", "tier", "price_per_gpu_hour", "cloud",
-                        "region", "mig", "cpu_cores", "memory_gb"});
+                        "region", "mig", "cpu_cores", "memory_gb", "spot"});
     PoolSpec pool;
     const auto name = check_.String(p, path, "name", true);
     const auto template_name = check_.String(p, path, "template", true);
@@ -46,6 +56,9 @@ class PoolParser {
     const auto cpu = check_.Real(p, path, "cpu_cores", {0, 1e6}, false);
     const auto memory = check_.Real(p, path, "memory_gb", {0, 1e9}, false);
     const bool tier_ok = ParseTier(p, path, pool);
+    if (const json* spot = check_.Object(p, path, "spot", false)) {
+      ParseSpot(*spot, ChildPath(path, "spot"), tier_ok, pool);
+    }
     const NodeTemplate* node = template_name ? FindTemplate(*template_name, path) : nullptr;
     if (!name || node == nullptr || !nodes || !tier_ok) {
       return std::nullopt;
@@ -95,6 +108,87 @@ class PoolParser {
     }
     pool.tier = *parsed;
     return true;
+  }
+
+  // The "spot" block of a pool whose tier and cloud are read (`tier_known` false when the tier
+  // itself is in error, so that only that is reported).
+  void ParseSpot(const json& block, const std::string& where, bool tier_known, PoolSpec& pool) {
+    check_.UnknownKeys(block, where,
+                       {"interruptions_per_node_hour", "advisor_bucket", "notice_s",
+                        "replacement_delay_s", "waves"});
+    if (tier_known && pool.tier != PriceTier::kSpot) {
+      check_.Error(where, fmt::format("a spot block needs \"tier\": \"spot\", found \"{}\"",
+                                      PriceTierName(pool.tier)));
+    }
+    SpotInterruptions& spot = pool.spot;
+    ParseSpotRate(block, where, spot);
+    ParseSpotWaves(block, where, spot);
+    const auto replacement = check_.Real(block, where, "replacement_delay_s", kTimeRange, false);
+    spot.replacement_delay =
+        replacement ? SecondsToTime(*replacement) : kDefaultSpotReplacementDelay;
+    ParseSpotNotice(block, where, pool.cloud, spot);
+  }
+
+  // "interruptions_per_node_hour" or "advisor_bucket", not both; neither is a rate of 0.
+  void ParseSpotRate(const json& block, const std::string& where, SpotInterruptions& spot) {
+    const bool has_rate = block.contains("interruptions_per_node_hour");
+    if (has_rate && block.contains("advisor_bucket")) {
+      check_.Error(where, "expected 'interruptions_per_node_hour' or 'advisor_bucket', not both");
+      return;
+    }
+    if (has_rate) {
+      spot.per_node_hour =
+          check_.Real(block, where, "interruptions_per_node_hour", kRateRange, false).value_or(0);
+      return;
+    }
+    const auto bucket = check_.String(block, where, "advisor_bucket", false);
+    if (!bucket) {
+      return;
+    }
+    const std::optional<double> rate = SpotAdvisorBucketRate(*bucket);
+    if (!rate) {
+      const std::vector<std::string> names = SpotAdvisorBucketNames();
+      check_.Error(ChildPath(where, "advisor_bucket"),
+                   fmt::format("expected one of {}, found '{}'{}", QuotedList(names), *bucket,
+                               DidYouMean(*bucket, names)));
+      return;
+    }
+    spot.advisor_bucket = *bucket;
+    spot.per_node_hour = *rate;
+  }
+
+  void ParseSpotWaves(const json& block, const std::string& where, SpotInterruptions& spot) {
+    const json* waves = check_.Object(block, where, "waves", false);
+    if (waves == nullptr) {
+      return;
+    }
+    const std::string at = ChildPath(where, "waves");
+    check_.UnknownKeys(*waves, at, {"per_day", "nodes"});
+    const auto per_day = check_.Real(*waves, at, "per_day", kPositiveRateRange, true);
+    const auto nodes = check_.Int(*waves, at, "nodes", {1, kMaxFleetGpus}, true);
+    if (per_day && nodes) {
+      spot.waves_per_day = *per_day;
+      spot.wave_nodes = *nodes;
+    }
+  }
+
+  // "notice_s", else the cloud's notice; required when neither is known and reclaims can happen.
+  void ParseSpotNotice(const json& block, const std::string& where, const std::string& cloud,
+                       SpotInterruptions& spot) {
+    if (block.contains("notice_s")) {
+      if (const auto notice = check_.Real(block, where, "notice_s", kTimeRange, false)) {
+        spot.notice = SecondsToTime(*notice);
+      }
+      return;
+    }
+    if (const std::optional<SimDuration> notice = SpotNoticeOfCloud(cloud)) {
+      spot.notice = *notice;
+    } else if (spot.any()) {
+      check_.Error(where,
+                   fmt::format("expected notice_s: the notice time is known for clouds aws "
+                               "(120 s), gcp (30 s) and azure (30 s), found {}",
+                               cloud.empty() ? "no cloud" : fmt::format("cloud '{}'", cloud)));
+    }
   }
 
   bool ParseMig(const json& p, const std::string& path, PoolSpec& pool) {
@@ -151,7 +245,98 @@ class PoolParser {
   JsonChecker& check_;
 };
 
+// The failure rate per GPU-hour of a "failures" entry: "per_gpu_hour", or 1 / "mtbf_gpu_hours";
+// exactly one of the two.
+std::optional<double> ParseFailureRate(const json& entry, const std::string& where,
+                                       JsonChecker& check) {
+  if (entry.contains("per_gpu_hour") == entry.contains("mtbf_gpu_hours")) {
+    check.Error(where, "expected exactly one of 'per_gpu_hour' and 'mtbf_gpu_hours'");
+    return std::nullopt;
+  }
+  if (entry.contains("per_gpu_hour")) {
+    return check.Real(entry, where, "per_gpu_hour", kRateRange, false);
+  }
+  const auto mtbf = check.Real(entry, where, "mtbf_gpu_hours", kMtbfRange, false);
+  return mtbf ? std::optional(1 / *mtbf) : std::nullopt;
+}
+
+// "repair_s", at least 1 ms once rounded to the millisecond; absent: kDefaultRepairTime.
+std::optional<SimDuration> ParseRepairTime(const json& entry, const std::string& where,
+                                           JsonChecker& check) {
+  if (!entry.contains("repair_s")) {
+    return kDefaultRepairTime;
+  }
+  const auto seconds = check.Real(entry, where, "repair_s", kPositiveTimeRange, false);
+  if (seconds && SecondsToTime(*seconds) == 0) {
+    check.Error(ChildPath(where, "repair_s"),
+                fmt::format("expected a duration of at least 1 ms after rounding to the "
+                            "millisecond, found {}",
+                            Shown(entry.at("repair_s"))));
+    return std::nullopt;
+  }
+  return seconds ? std::optional(SecondsToTime(*seconds)) : std::nullopt;
+}
+
+std::optional<HardwareFailures> ParseFailureEntry(const json& entry, const std::string& where,
+                                                  JsonChecker& check) {
+  if (!entry.is_object()) {
+    check.Error(where, fmt::format("expected an object with 'per_gpu_hour' or 'mtbf_gpu_hours', "
+                                   "found {}",
+                                   Shown(entry)));
+    return std::nullopt;
+  }
+  check.UnknownKeys(entry, where, {"per_gpu_hour", "mtbf_gpu_hours", "repair_s"});
+  const std::optional<double> rate = ParseFailureRate(entry, where, check);
+  const std::optional<SimDuration> repair = ParseRepairTime(entry, where, check);
+  if (!rate || !repair) {
+    return std::nullopt;
+  }
+  return HardwareFailures{.per_gpu_hour = *rate, .repair = *repair};
+}
+
+// The distinct GPU models of the fleet's pools, in pool order.
+std::vector<std::string> FleetModels(const FleetSpec& fleet) {
+  std::vector<std::string> models;
+  for (const PoolSpec& pool : fleet.pools) {
+    if (std::find(models.begin(), models.end(), pool.gpu.name) == models.end()) {
+      models.push_back(pool.gpu.name);
+    }
+  }
+  return models;
+}
+
+// Records an error at `where` unless `model` is one of the fleet's `models`.
+void CheckFailureModel(const std::string& model, const std::vector<std::string>& models,
+                       const std::string& where, JsonChecker& check) {
+  if (models.empty()) {
+    check.Error(where, fmt::format("no pool of the fleet has GPU model '{}': a fleet of bare GPUs "
+                                   "({{\"gpus\": N}}) has no GPU models",
+                                   model));
+  } else if (std::find(models.begin(), models.end(), model) == models.end()) {
+    check.Error(where, fmt::format("no pool of the fleet has GPU model '{}'{} (the pools' models: "
+                                   "{})",
+                                   model, DidYouMean(model, models), QuotedList(models)));
+  }
+}
+
 }  // namespace
+
+void ParseFailuresSection(const json& failures, bool check_models, FleetSpec& fleet,
+                          JsonChecker& check) {
+  const std::vector<std::string> models = FleetModels(fleet);
+  for (const auto& item : failures.items()) {
+    const std::string where = ChildPath("/failures", item.key());
+    const std::optional<HardwareFailures> entry = ParseFailureEntry(item.value(), where, check);
+    if (check_models) {
+      CheckFailureModel(item.key(), models, where, check);
+    }
+    for (PoolSpec& pool : fleet.pools) {
+      if (entry && pool.gpu.name == item.key()) {
+        pool.failures = *entry;
+      }
+    }
+  }
+}
 
 FleetSpec ParseFleetSection(const json& fleet, const Catalog& catalog, JsonChecker& check) {
   const std::string path = "/fleet";

@@ -44,10 +44,12 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
                                           .speed = {},
                                           .organization = scenario.tenants});
   RunMetrics metrics;
+  CapacityAccounting accounting;
   JobLog job_log;
   RealtimeDemand realtime;
   LogObserver log(options.logger);
   simulation.AddObserver(&metrics);
+  simulation.AddObserver(&accounting);
   simulation.AddObserver(&job_log);
   simulation.AddObserver(&realtime);
   if (options.logger) {
@@ -69,6 +71,8 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   report.workload_notes = std::move(built.notes);
   report.workload_fingerprint = WorkloadFingerprint(workload);
   report.metrics = metrics.summary();
+  report.accounting = accounting.summary();
+  report.cost = PriceAccounting(report.accounting, simulation.ledger().pools());
   report.realtime = realtime.summary();
   report.realtime_steps = realtime.rows();
   report.jobs = job_log.TakeRows();

@@ -27,8 +27,9 @@ using nlohmann::json;
 constexpr RealRange kTimeRange{0, kMaxScenarioSeconds};
 
 const std::vector<std::string> kTopKeys = {
-    "format_version", "name",  "description", "seed",       "fleet",      "policy", "run",
-    "jobs",           "trace", "generator",   "generators", "transforms", "tenants"};
+    "format_version", "name",       "description", "seed",   "fleet",
+    "failures",       "policy",     "run",         "jobs",   "trace",
+    "generator",      "generators", "transforms",  "tenants"};
 
 bool IsValidName(const std::string& name) {
   static const std::regex pattern("[A-Za-z0-9._-]+");
@@ -42,6 +43,7 @@ class ScenarioParser {
       : registry_(registry),
         catalog_(catalog),
         source_(std::move(source)),
+        diagnostics_(diagnostics),
         check_(diagnostics),
         notes_(notes) {}
 
@@ -50,6 +52,7 @@ class ScenarioParser {
     check_.UnknownKeys(root, "", kTopKeys);
     ParseHeader(root, s);
     ParseFleet(root, s);
+    ParseFailures(root, s);
     ParsePolicy(root, s);
     ParseRun(root, s);
     ParseJobs(root, s);
@@ -93,18 +96,39 @@ class ScenarioParser {
     if (fleet == nullptr) {
       return;
     }
+    const std::size_t errors_before = ErrorCount();
+    ParseFleetObject(*fleet, s);
+    fleet_valid_ = ErrorCount() == errors_before;
+  }
+
+  void ParseFleetObject(const json& fleet, Scenario& s) {
     std::optional<Catalog> own;
-    if (const auto file = check_.String(*fleet, "/fleet", "catalog", false)) {
+    if (const auto file = check_.String(fleet, "/fleet", "catalog", false)) {
       own = LoadOwnCatalog(*file);
       if (!own) {
         return;
       }
     }
-    s.fleet = ParseFleetSection(*fleet, own ? *own : catalog_, check_);
+    s.fleet = ParseFleetSection(fleet, own ? *own : catalog_, check_);
     own_catalog_ = std::move(own);
     if (const GpuModel* reference = EffectiveCatalog().FindGpu(kDefaultReferenceGpu)) {
       s.reference_gpu = *reference;
     }
+  }
+
+  // "failures": hardware failures by GPU model, into the pools of that model. The models are
+  // checked against the pools only when the fleet section loaded without error.
+  void ParseFailures(const json& root, Scenario& s) {
+    if (const json* failures = check_.Object(root, "", "failures", false)) {
+      ParseFailuresSection(*failures, fleet_valid_, s.fleet, check_);
+    }
+  }
+
+  std::size_t ErrorCount() const {
+    const std::vector<Diagnostic>& items = diagnostics_.items();
+    return static_cast<std::size_t>(
+        std::count_if(items.begin(), items.end(),
+                      [](const Diagnostic& d) { return d.severity == Severity::kError; }));
   }
 
   // The catalog GPU-model names are checked against: the scenario's own, else the base one.
@@ -472,6 +496,8 @@ class ScenarioParser {
   const Catalog& catalog_;
   std::optional<Catalog> own_catalog_;  // the scenario's "fleet.catalog", when it has one
   std::string source_;
+  bool fleet_valid_ = false;  // /fleet is present and has no error
+  Diagnostics& diagnostics_;
   JsonChecker check_;
   std::vector<std::string>& notes_;
 };

@@ -529,18 +529,9 @@ class WorkloadParser {
     out.checkpoint_sharded = Bool(set, path, "checkpoint_sharded");
     out.preemptible = Bool(set, path, "preemptible");
     out.spot_eligible = Bool(set, path, "spot_eligible");
-    ok = Valid(set, "checkpoint_sharded", out.checkpoint_sharded) &&
-         Valid(set, "preemptible", out.preemptible) &&
-         Valid(set, "spot_eligible", out.spot_eligible) && ok;
-    const bool needs_interval =
-        out.checkpoint_cost.value_or(0) > 0 || out.checkpoint_sharded.has_value();
-    if (needs_interval && out.checkpoint_interval.value_or(0) == 0) {
-      check_.Error(path,
-                   "checkpoint_cost_s and checkpoint_sharded need checkpoint_interval_s > 0 "
-                   "in the same set");
-      return false;
-    }
-    return ok;
+    return Valid(set, "checkpoint_sharded", out.checkpoint_sharded) &&
+           Valid(set, "preemptible", out.preemptible) &&
+           Valid(set, "spot_eligible", out.spot_eligible) && ok;
   }
 
   bool Mix(const json& mix, const std::string& path, FieldMix& out) {

@@ -170,6 +170,8 @@ void ReadRequest(FieldReader& in, JobRequest& r) {
   in.Flag("spot_eligible", r.spot_eligible);
   in.Seconds("checkpoint_interval_s", kTimeRange, false, r.checkpoint_interval);
   in.Seconds("checkpoint_cost_s", kTimeRange, false, r.checkpoint_cost);
+  in.Flag("checkpoint_sharded", r.checkpoint_sharded);
+  in.Seconds("restart_cost_s", kTimeRange, false, r.restart_cost);
   in.Seconds("walltime_s", kTimeRange, false, r.walltime_estimate);
   in.Seconds("deadline_s", kTimeRange, false, r.deadline);
 }
@@ -251,6 +253,8 @@ const std::vector<std::string>& JobObjectKeys() {
                                                 "spot_eligible",
                                                 "checkpoint_interval_s",
                                                 "checkpoint_cost_s",
+                                                "checkpoint_sharded",
+                                                "restart_cost_s",
                                                 "walltime_s",
                                                 "deadline_s",
                                                 "demand",
@@ -327,6 +331,8 @@ ordered_json JobToJson(const Job& job) {
   put("checkpoint_interval_s", r.checkpoint_interval, d.checkpoint_interval,
       SecondsValue(r.checkpoint_interval));
   put("checkpoint_cost_s", r.checkpoint_cost, d.checkpoint_cost, SecondsValue(r.checkpoint_cost));
+  put("checkpoint_sharded", r.checkpoint_sharded, d.checkpoint_sharded, r.checkpoint_sharded);
+  put("restart_cost_s", r.restart_cost, d.restart_cost, SecondsValue(r.restart_cost));
   put("walltime_s", r.walltime_estimate, d.walltime_estimate, SecondsValue(r.walltime_estimate));
   if (r.deadline != kTimeNever) {
     out["deadline_s"] = SecondsValue(r.deadline);

@@ -231,6 +231,8 @@ const std::vector<Column>& Columns() {
       {"checkpoint_interval_s", &ReadTime<&R::checkpoint_interval>,
        &WriteTime<&R::checkpoint_interval>},
       {"checkpoint_cost_s", &ReadTime<&R::checkpoint_cost>, &WriteTime<&R::checkpoint_cost>},
+      {"checkpoint_sharded", &ReadBool<&R::checkpoint_sharded>, &Write<&R::checkpoint_sharded>},
+      {"restart_cost_s", &ReadTime<&R::restart_cost>, &WriteTime<&R::restart_cost>},
       {"walltime_s", &ReadTime<&R::walltime_estimate>, &WriteTime<&R::walltime_estimate>},
       {"deadline_s", &ReadTime<&R::deadline>, &WriteTime<&R::deadline>},
       {"demand_step_s", &ReadDemandStep, &WriteDemandStep},

@@ -163,6 +163,10 @@ void CheckHostAndTimes(const JobRequest& r, ProblemList& out) {
   if (r.checkpoint_interval == 0 && r.checkpoint_cost > 0) {
     out.Add("checkpoint_cost_s", "a checkpoint cost needs a checkpoint interval, found none");
   }
+  if (r.restart_cost < 0) {
+    out.Add("restart_cost_s",
+            fmt::format("expected a restart cost >= 0, found {}", TimeToSeconds(r.restart_cost)));
+  }
   if (r.walltime_estimate < 0) {
     out.Add("walltime_s", fmt::format("expected a duration >= 0, found {}",
                                       TimeToSeconds(r.walltime_estimate)));

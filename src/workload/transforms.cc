@@ -155,8 +155,9 @@ bool SetFields(const FieldValues& values, Job& job) {
   }
   r.kind = values.kind.value_or(r.kind);
   r.checkpoint_interval = values.checkpoint_interval.value_or(r.checkpoint_interval);
+  // A job left without checkpoints has no checkpoint cost.
   r.checkpoint_cost =
-      values.checkpoint_cost.value_or(r.checkpoint_interval > 0 ? r.checkpoint_cost : 0);
+      r.checkpoint_interval > 0 ? values.checkpoint_cost.value_or(r.checkpoint_cost) : 0;
   r.checkpoint_sharded = values.checkpoint_sharded.value_or(r.checkpoint_sharded);
   r.restart_cost = values.restart_cost.value_or(r.restart_cost);
   r.preemptible = values.preemptible.value_or(r.preemptible);

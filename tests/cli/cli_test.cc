@@ -72,8 +72,9 @@ TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
             "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,"
-            "preemptions,state,reason");
-  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,0,rejected,"
+            "preemptions,interruptions,lost_gpu_hours,state,reason");
+  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,0,0,0.000000,"
+                      "rejected,"
                       "needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
   const std::string summary = ReadFile(out + "/summary.json");
@@ -197,7 +198,9 @@ TEST_F(CliTest, PolicyOptionTakesOneNameEachTimeOrACommaList) {
                                                Example("tiny-contended"), Example("poisson-64")));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("poisson-64      first-fit"), std::string::npos) << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5) << "header + 2 scenarios x 2 policies";
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 11)
+      << "two tables (scheduling; interruptions and cost), each a header + 2 scenarios x 2 "
+         "policies, with a blank line between";
 }
 
 TEST_F(CliTest, BadSeedIsAUsageError) {

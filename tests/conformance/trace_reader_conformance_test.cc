@@ -72,6 +72,8 @@ std::vector<std::string> DifferingFields(const Job& a, const Job& b) {
   check("spot_eligible", r.spot_eligible, s.spot_eligible);
   check("checkpoint_interval_s", r.checkpoint_interval, s.checkpoint_interval);
   check("checkpoint_cost_s", r.checkpoint_cost, s.checkpoint_cost);
+  check("checkpoint_sharded", r.checkpoint_sharded, s.checkpoint_sharded);
+  check("restart_cost_s", r.restart_cost, s.restart_cost);
   check("walltime_s", r.walltime_estimate, s.walltime_estimate);
   check("deadline_s", r.deadline, s.deadline);
   check("demand", r.demand.has_value(), s.demand.has_value());

@@ -1,15 +1,16 @@
 // What a scenario says the fleet is: pools of identical nodes built from catalog templates, each
 // with a pricing tier, a cloud and region (for spot notice times), a MIG mode, CPU and memory per
 // node, and the processes that take its nodes away: spot interruptions (spot pools only) and
-// hardware failures (per GPU model). docs/interruptions.md defines both processes. A fleet written as a bare GPU count ({"gpus": N}) is one anonymous pool of
-// whole, identical GPUs with no catalog model. GPUs are numbered 0..N-1 in pool order, node by
-// node. Value types; thread-compatible.
+// hardware failures (per GPU model). docs/interruptions.md defines both processes. A fleet written
+// as a bare GPU count ({"gpus": N}) is one anonymous pool of whole, identical GPUs with no catalog
+// model. GPUs are numbered 0..N-1 in pool order, node by node. Value types; thread-compatible.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleetsim/core/time.h"
@@ -38,6 +39,36 @@ struct SpotInterruptions {
 
   bool any() const { return per_node_hour > 0 || waves_per_day > 0; }
 };
+
+// Hours in a month, as cloud spot statistics count them (8760 / 12).
+inline constexpr double kHoursPerMonth = 730;
+
+// An AWS Spot Instance Advisor "frequency of interruption" bucket and the fraction of instances
+// interrupted per month fleetsim takes for it: the bucket's midpoint, 30 % for ">20%".
+struct SpotAdvisorBucket {
+  const char* name = "";
+  double monthly_fraction = 0;
+};
+
+// The Advisor's buckets in its order: "<5%", "5-10%", "10-15%", "15-20%", ">20%".
+const std::vector<SpotAdvisorBucket>& SpotAdvisorBuckets();
+std::vector<std::string> SpotAdvisorBucketNames();
+
+// The Poisson hazard per node-hour under which a fraction `p` of nodes is reclaimed within a
+// month: -ln(1 - p) / kHoursPerMonth. Precondition: 0 <= p < 1.
+double HazardPerHourFromMonthlyFraction(double p);
+
+// The hazard per node-hour of an Advisor bucket; nullopt if `name` is not a bucket.
+std::optional<double> SpotAdvisorBucketRate(std::string_view name);
+
+// The notice a cloud gives before a spot reclaim: 120 s for "aws", 30 s for "gcp" and "azure";
+// nullopt for any other cloud name (names are matched exactly).
+std::optional<SimDuration> SpotNoticeOfCloud(std::string_view cloud);
+
+// Scenario defaults, our choices: a replacement instance takes 5 minutes to launch and boot, and
+// a failed node is repaired or replaced in 4 hours.
+inline constexpr SimDuration kDefaultSpotReplacementDelay = 300 * kMillisPerSecond;
+inline constexpr SimDuration kDefaultRepairTime = 4 * 3600 * kMillisPerSecond;
 
 // Hardware failures of a pool's nodes: each GPU of an up node fails at `per_gpu_hour`; a failure
 // takes its node down, without notice, for `repair`.

@@ -1,8 +1,10 @@
 // JobLog: one record per job of the workload — who submitted it and what it asked for (tenant,
 // priority class and weight, kind, GPU range, sharing, host CPU and memory), when it was
 // submitted, started and ended, what it got (GPUs, GPU-equivalents, NVLink domains, GPU models),
-// its final state and the reason for anything that did not complete — collected by observing
-// engine events. The source of jobs.csv. Not thread-safe; one per simulation.
+// how often it was stopped (by its policy; by a spot reclaim or hardware failure) and the
+// GPU-hours of computing those stops threw away, its final state and the reason for anything that
+// did not complete — collected by observing engine events. The source of jobs.csv. Not thread-safe;
+// one per simulation.
 #pragma once
 
 #include <string>
@@ -33,8 +35,10 @@ struct JobRecordRow {
   double gpu_share = 0;
   std::int64_t domains = 0;
   std::string gpu_models;
-  std::int64_t preemptions = 0;  // times its policy stopped it and put it back in the queue
-  std::string reason;            // why the job was rejected, or why it is unfinished
+  std::int64_t preemptions = 0;    // times its policy stopped it and put it back in the queue
+  std::int64_t interruptions = 0;  // times a spot reclaim or hardware failure stopped it
+  double lost_gpu_hours = 0;       // computing thrown away at stops, GPU-equivalents x hours
+  std::string reason;              // why the job was rejected, or why it is unfinished
   JobKind kind = JobKind::kUnspecified;
   GpuSharing sharing = GpuSharing::kNone;
   FinalState state = FinalState::kNotSubmitted;
@@ -50,6 +54,7 @@ class JobLog final : public SimulationObserver {
   void OnJobFinished(const JobFinished& event) override;
   void OnJobPreempted(const JobPreempted& event) override;
   void OnJobResized(const JobResized& event) override;
+  void OnJobSegmentEnded(const JobSegmentEnded& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnRunEnded(const RunEnded& event) override;
 

@@ -23,7 +23,9 @@ struct MetricsSummary {
   std::int64_t jobs_running_at_end = 0;
   std::int64_t jobs_queued_at_end = 0;
   std::int64_t jobs_never_submitted = 0;
-  std::int64_t preemptions = 0;  // runs stopped by the policy (a job may be preempted repeatedly)
+  // Runs stopped by the policy (a job may be preempted repeatedly); stops by a spot reclaim or a
+  // hardware failure are not counted here (CapacityAccounting counts them).
+  std::int64_t preemptions = 0;
   std::int64_t fleet_gpus = 0;
   SimTime window_start = 0;
   SimTime window_end = 0;

@@ -1,8 +1,9 @@
-// Result files and the terminal table, rendered from RunReports: summary.json (effective
-// configuration, version, seed, metrics), jobs.csv (one row per job), comparison.csv (one row
-// per scenario x policy) and a fixed-width table for stdout. Every renderer is a pure function of
-// its input, and no wall-clock value appears unless the report carries one (--timing), so reruns
-// are byte-identical. Formats are documented column by column in docs/outputs.md.
+// Result files and the terminal tables, rendered from RunReports: summary.json (effective
+// configuration, version, seed, metrics, capacity accounting, cost), jobs.csv (one row per job),
+// comparison.csv (one row per scenario x policy) and two fixed-width tables for stdout
+// (scheduling; interruptions and cost). Every renderer is a pure function of its input, and no
+// wall-clock value appears unless the report carries one (--timing), so reruns are
+// byte-identical. Formats are documented column by column in docs/outputs.md.
 #pragma once
 
 #include <string>

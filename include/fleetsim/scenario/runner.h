@@ -1,6 +1,7 @@
 // Running a scenario: build the workload for a seed, wire a Simulation to its policy and the
-// standard observers (metrics, job log, diagnostics log), run it, and collect a RunReport.
-// Stateless functions; each call owns its own simulation, so calls may run on separate threads.
+// standard observers (metrics, capacity accounting, job log, real-time demand, diagnostics log),
+// run it, and collect a RunReport (with the run's cost, priced from its accounting). Stateless
+// functions; each call owns its own simulation, so calls may run on separate threads.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/metrics/capacity_accounting.h"
+#include "fleetsim/metrics/cost.h"
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/metrics/realtime_demand.h"
 #include "fleetsim/metrics/run_metrics.h"
@@ -27,11 +30,13 @@ struct RunReport {
   std::uint64_t seed = 0;
   std::int64_t jobs_listed = 0;
   std::int64_t jobs_traced = 0;
-  std::int64_t jobs_generated = 0;             // over every generator block
-  std::vector<std::string> workload_notes;     // what the transforms did
+  std::int64_t jobs_generated = 0;          // over every generator block
+  std::vector<std::string> workload_notes;  // what the transforms did
   std::string workload_fingerprint;
   MetricsSummary metrics;
-  RealtimeSummary realtime;                    // real-time demand, served and unmet
+  AccountingSummary accounting;  // where the fleet's GPU-hours went
+  CostSummary cost;              // what they cost
+  RealtimeSummary realtime;      // real-time demand, served and unmet
   std::vector<RealtimeStepRow> realtime_steps;
   std::vector<JobRecordRow> jobs;
   std::optional<double> wall_seconds;  // only when timing was asked for

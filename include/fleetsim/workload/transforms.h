@@ -75,8 +75,8 @@ struct FieldValues {
   std::optional<std::int64_t> priority{};
   std::optional<JobKind> kind{};
   std::optional<SimDuration> checkpoint_interval{};
-  std::optional<SimDuration> checkpoint_cost{};  // only with checkpoint_interval
-  std::optional<bool> checkpoint_sharded{};      // only with checkpoint_interval
+  std::optional<SimDuration> checkpoint_cost{};  // dropped (0) for a job left without an interval
+  std::optional<bool> checkpoint_sharded{};
   std::optional<SimDuration> restart_cost{};
   std::optional<bool> preemptible{};
   std::optional<bool> spot_eligible{};

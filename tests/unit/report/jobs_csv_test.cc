@@ -1,5 +1,6 @@
 // jobs.csv: the header and rows for a rich job that ran (tenant, kind, sharing, what it got), a
-// CPU-only job, and jobs that never started, with RFC 4180 quoting — exact text.
+// CPU-only job, and jobs that never started, with RFC 4180 quoting, policy preemptions apart from
+// interruptions, and the GPU-hours stops lost — exact text.
 #include <gtest/gtest.h>
 
 #include "fleetsim/report/outputs.h"
@@ -28,6 +29,9 @@ TEST(JobsCsvTest, HeaderAndRowsForRichJobs) {
   mig.gpu_share = 3.0 / 7;
   mig.domains = 1;
   mig.gpu_models = "H100-SXM";
+  mig.preemptions = 2;
+  mig.interruptions = 1;
+  mig.lost_gpu_hours = 0.25;
   mig.state = FinalState::kCompleted;
 
   JobRecordRow cpu;
@@ -53,12 +57,12 @@ TEST(JobsCsvTest, HeaderAndRowsForRichJobs) {
   EXPECT_EQ(JobsCsv(report),
             "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
             "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,"
-            "preemptions,state,reason\n"
+            "preemptions,interruptions,lost_gpu_hours,state,reason\n"
             "infer-1,vision,LS,3,realtime-inference,1.000,61.000,3661.000,60.000,1,1,mig,4000,"
-            "16384,1,0.42857142857142855,H100-SXM,1,0,completed,\n"
-            "etl,\"data, ops\",,0,batch-inference,0.000,0.000,,0.000,0,0,none,8000,0,0,0,,0,0,"
-            "running,still running when the run ended\n"
-            "huge,default,,1,unspecified,0.000,,,,16,32,none,0,0,,,,,0,rejected,"
+            "16384,1,0.42857142857142855,H100-SXM,1,2,1,0.250000,completed,\n"
+            "etl,\"data, ops\",,0,batch-inference,0.000,0.000,,0.000,0,0,none,8000,0,0,0,,0,0,0,"
+            "0.000000,running,still running when the run ended\n"
+            "huge,default,,1,unspecified,0.000,,,,16,32,none,0,0,,,,,0,0,0.000000,rejected,"
             "\"needs a GPU model in [A100-80GB]; the fleet has [H100-SXM, GB200]\"\n");
 }
 

@@ -9,9 +9,9 @@
 //    refuse the same values (probing around the every-key fixtures,
 //    tests/data/schema/valid-every-key*.json, which between them use every declared key: one
 //    file cannot, since a fleet has 'gpus' or 'pools', not both);
-//  - the fleet's forms and MIG values, which the probes do not reach, are accepted and refused
-//    alike, and each check the schema leaves to the loader is accepted by the schema and
-//    refused by the loader where the schema's descriptions say.
+//  - the fleet's forms, MIG values, spot blocks and failures entries, which the probes do not
+//    reach, are accepted and refused alike, and each check the schema leaves to the loader is
+//    accepted by the schema and refused by the loader where the schema's descriptions say.
 // Also unit tests of the test-only validator (testutil/json_schema.h), each keyword shown to
 // fail, so that agreement with the schema is not agreement with a validator that cannot fail.
 #include <gtest/gtest.h>
@@ -441,6 +441,8 @@ TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
       "",
       "/fleet",
       "/fleet/pools/0",
+      "/fleet/pools/0/spot",
+      "/fleet/pools/0/spot/waves",
       "/policy",
       "/run",
       "/jobs/0",
@@ -611,7 +613,7 @@ TEST(ScenarioSchemaTest, SchemaAndLoaderAgreeAroundEveryBoundTypeAndPattern) {
   }
 }
 
-// ---- The fleet: forms, pools and MIG values the probes do not reach --------------------------
+// ---- The fleet: forms, pools, MIG values, spot blocks and failures the probes do not reach ---
 
 // A change to an every-key fixture and whether the schema and the loader must accept it.
 struct FleetCase {
@@ -683,6 +685,48 @@ const std::vector<FleetCase>& FleetCases() {
       {"mig an array", true, "/fleet/pools/0/mig", R"(["off"])", false, nullptr},
       {"mig off on a GPU without MIG", true, "/fleet/pools/0",
        R"({"name": "p", "template": "l40s-8", "nodes": 1, "mig": "off"})", true, nullptr},
+      // Spot: only on a spot pool; a rate or a bucket, not both; waves need both keys.
+      {"spot rate with a notice", true, "/fleet/pools/0/spot",
+       R"({"interruptions_per_node_hour": 0.01, "notice_s": 30})", true, nullptr},
+      {"spot waves alone", true, "/fleet/pools/0/spot",
+       R"({"waves": {"per_day": 1, "nodes": 1}, "notice_s": 0})", true, nullptr},
+      {"spot bucket >20%", true, "/fleet/pools/0/spot",
+       R"({"advisor_bucket": ">20%", "notice_s": 30})", true, nullptr},
+      {"empty spot block", true, "/fleet/pools/0/spot", "{}", true, nullptr},
+      {"spot on an on-demand pool", true, "/fleet/pools/0",
+       R"({"name": "p", "template": "h100-nvl-single", "nodes": 1, "tier": "on-demand",
+           "spot": {}})",
+       false, nullptr},
+      {"spot on a pool without a tier", true, "/fleet/pools/0",
+       R"({"name": "p", "template": "h100-nvl-single", "nodes": 1, "spot": {}})", false, nullptr},
+      {"spot rate and bucket", true, "/fleet/pools/0/spot",
+       R"({"interruptions_per_node_hour": 0.01, "advisor_bucket": "<5%", "notice_s": 30})", false,
+       "/fleet/pools/0/spot"},
+      {"spot waves without nodes", true, "/fleet/pools/0/spot",
+       R"({"waves": {"per_day": 1}, "notice_s": 30})", false, "/fleet/pools/0/spot/waves"},
+      {"spot not an object", true, "/fleet/pools/0/spot", "true", false, "/fleet/pools/0/spot"},
+      // Failures: a rate or an MTBF, exactly one; a repair time of at least 1 ms.
+      {"failures at rate 0", true, "/failures", R"({"H100-NVL": {"per_gpu_hour": 0}})", true,
+       nullptr},
+      {"failures by the shortest MTBF and repair", true, "/failures",
+       R"({"H100-NVL": {"mtbf_gpu_hours": 0.000001, "repair_s": 0.0005}})", true, nullptr},
+      {"no failures", true, "/failures", "{}", true, nullptr},
+      {"failures with rate and MTBF", true, "/failures",
+       R"({"H100-NVL": {"per_gpu_hour": 1, "mtbf_gpu_hours": 1}})", false, "/failures/H100-NVL"},
+      {"failures with neither rate nor MTBF", true, "/failures",
+       R"({"H100-NVL": {"repair_s": 60}})", false, "/failures/H100-NVL"},
+      {"failures with repair 0", true, "/failures",
+       R"({"H100-NVL": {"per_gpu_hour": 1, "repair_s": 0}})", false, "/failures/H100-NVL/repair_s"},
+      {"failures with a repair that rounds to 0 ms", true, "/failures",
+       R"({"H100-NVL": {"per_gpu_hour": 1, "repair_s": 0.0004}})", false,
+       "/failures/H100-NVL/repair_s"},
+      {"failures with an MTBF below 1e-6", true, "/failures",
+       R"({"H100-NVL": {"mtbf_gpu_hours": 0.0000001}})", false,
+       "/failures/H100-NVL/mtbf_gpu_hours"},
+      {"failures entry not an object", true, "/failures", R"({"H100-NVL": 1})", false,
+       "/failures/H100-NVL"},
+      {"failures entry with an unknown key", true, "/failures",
+       R"({"H100-NVL": {"per_gpu_hour": 1, "repiar_s": 1}})", false, "/failures/H100-NVL/repiar_s"},
   };
   return *kCases;
 }
@@ -768,6 +812,16 @@ const std::vector<LoaderOnlyCase>& LoaderOnlyCases() {
        {{"/fleet/pools/0/mig", R"({"static": {"1g.12gb+me": 2}})"}},
        "/fleet/pools/0/mig/static",
        "at most 1 per GPU"},
+      {"spot reclaims on a cloud with no known notice",
+       {{"/fleet/pools/0/spot", R"({"interruptions_per_node_hour": 0.01})"}},
+       "/fleet/pools/0/spot",
+       "expected notice_s: the notice time is known for clouds aws (120 s), gcp (30 s) and azure "
+       "(30 s), found cloud 'on-prem'"},
+      {"failures of a model no pool has",
+       {{"/failures", R"({"H100-NV": {"per_gpu_hour": 0.001}})"}},
+       "/failures/H100-NV",
+       "no pool of the fleet has GPU model 'H100-NV', did you mean 'H100-NVL'? (the pools' "
+       "models: 'H100-NVL')"},
       // Job rules (ProblemsWith) the probes of one field do not meet.
       {"a power-of-two block of 3 GPUs",
        {{"/jobs/0/pow2_block", "true"}, {"/jobs/0/gpus", "3"}},

@@ -365,17 +365,19 @@ TEST(WorkloadSectionsTest, AssignRulesSetTheJobLifeCycle) {
   EXPECT_FALSE(small.spot_eligible);
 }
 
-TEST(WorkloadSectionsTest, ACheckpointCostNeedsAnIntervalInTheSameSet) {
-  const LoadResult r = Parse(With(R"("jobs": [], "transforms": [{"assign": {"rules": [
-      {"set": {"checkpoint_cost_s": 30, "restart_cost_s": -1, "preemptible": 1}}]}}])"));
-  EXPECT_FALSE(r.scenario);
-  EXPECT_EQ(Messages(r),
+TEST(WorkloadSectionsTest, BadLifeCycleValuesAreReportedAndACostWithoutIntervalIsDropped) {
+  const LoadResult bad = Parse(With(R"("jobs": [], "transforms": [{"assign": {"rules": [
+      {"set": {"restart_cost_s": -1, "preemptible": 1}}]}}])"));
+  EXPECT_FALSE(bad.scenario);
+  EXPECT_EQ(Messages(bad),
             "s.json: /transforms/0/assign/rules/0/set/restart_cost_s: error: expected a number ≥ "
             "0 and ≤ 3155760000, found -1\n"
             "s.json: /transforms/0/assign/rules/0/set/preemptible: error: expected true or false, "
-            "found 1\n"
-            "s.json: /transforms/0/assign/rules/0/set: error: checkpoint_cost_s and "
-            "checkpoint_sharded need checkpoint_interval_s > 0 in the same set\n");
+            "found 1\n");
+  const LoadResult r = Parse(With(R"("jobs": [{"id": "a", "duration_s": 60}],
+      "transforms": [{"assign": {"rules": [{"set": {"checkpoint_cost_s": 30}}]}}])"));
+  ASSERT_TRUE(r.scenario) << Messages(r);
+  EXPECT_EQ(BuildWorkload(*r.scenario, 1).jobs[0].request.checkpoint_cost, 0);
 }
 
 }  // namespace

@@ -109,6 +109,8 @@ Job FullJob() {
   r.spot_eligible = false;
   r.checkpoint_interval = 900'000;
   r.checkpoint_cost = 30'250;
+  r.checkpoint_sharded = false;
+  r.restart_cost = 90'500;
   r.walltime_estimate = 86'400'000;
   r.deadline = 90'000'001;
   r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};
@@ -326,15 +328,15 @@ TEST(CsvWriterTest, WritesEveryColumnInDocumentedOrder) {
   const std::string header =
       "id,submit_s,tenant,priority_class,priority,kind,gpus,max_gpus,pow2_block,gpu_models,"
       "nvlink,sharing,gpu_milli,gpu_memory_gb,cpu_milli,memory_mib,preemptible,spot_eligible,"
-      "checkpoint_interval_s,checkpoint_cost_s,walltime_s,deadline_s,demand_step_s,demand_gpus,"
-      "demand_swap_cap,duration_s,work_gpu_hours\n";
+      "checkpoint_interval_s,checkpoint_cost_s,checkpoint_sharded,restart_cost_s,walltime_s,"
+      "deadline_s,demand_step_s,demand_gpus,demand_swap_cap,duration_s,work_gpu_hours\n";
   EXPECT_EQ(Csv({}), header);
   EXPECT_EQ(Csv({SimpleJob("a", 1'500, 8, 60'000), FullJob()}),
             header +
-                "a,1.5,,,,,8,,,,,,,,,,,,,,,,,,,60,\n"
+                "a,1.5,,,,,8,,,,,,,,,,,,,,,,,,,,,60,\n"
                 "serve-3,60.5,\"search, \"\"west\"\"\",LS,5,realtime-inference,1,1,true,"
                 "A100-80GB|H100-SXM,required,mig,500,19.5,4000,16384,true,false,900,30.25,"
-                "86400,90000.001,3600,0|1|1,1,,2.5\n");
+                "false,90.5,86400,90000.001,3600,0|1|1,1,,2.5\n");
 }
 
 TEST(CsvWriterTest, TheColumnsAreTheJsonKeysWithTheDemandSpreadOut) {

@@ -21,7 +21,8 @@ constexpr char kFullJobText[] =
     R"("gpu_models":["A100-80GB","H100-SXM"],"nvlink":"required","sharing":"mig",)"
     R"("gpu_milli":500,"gpu_memory_gb":19.5,"cpu_milli":4000,"memory_mib":16384,)"
     R"("preemptible":true,"spot_eligible":false,"checkpoint_interval_s":900,)"
-    R"("checkpoint_cost_s":30.25,"walltime_s":86400,"deadline_s":90000.001,)"
+    R"("checkpoint_cost_s":30.25,"checkpoint_sharded":false,"restart_cost_s":90.5,)"
+    R"("walltime_s":86400,"deadline_s":90000.001,)"
     R"("demand":{"step_s":3600,"gpus":[0,1,1],"swap_cap":1},"work_gpu_hours":2.5})";
 
 Job FullJob() {
@@ -47,6 +48,8 @@ Job FullJob() {
   r.spot_eligible = false;
   r.checkpoint_interval = 900'000;
   r.checkpoint_cost = 30'250;
+  r.checkpoint_sharded = false;
+  r.restart_cost = 90'500;
   r.walltime_estimate = 86'400'000;
   r.deadline = 90'000'001;
   r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};

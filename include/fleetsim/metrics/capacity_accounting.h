@@ -1,0 +1,125 @@
+// CapacityAccounting: where every GPU-hour of the fleet went. Over the measurement window (first
+// submission to the end of the run, as RunMetrics defines it) the fleet's capacity, GPUs x window,
+// splits exactly into
+//  - useful: computing whose result was kept (segment accounts), except that a real-time service
+//    is useful only up to its demand: min(GPUs held, demand(t)) over the useful part of a segment;
+//  - allocated_idle: the rest of a real-time service's useful time (held for demand that did not
+//    come);
+//  - lost: computing thrown away at a stop (work since the last checkpoint);
+//  - overhead: restart pauses, checkpoint pauses and emergency checkpoints;
+//  - reconfiguration: the pause after a resize;
+//  - idle: GPUs of up nodes not held by any job (integrated from start/resize/stop/finish and
+//    node events, independently of the segment accounts);
+//  - down: GPUs of nodes that were down (spot reclaims, hardware failures).
+// Each job's share is its GPU-equivalents (PlacementSummary::gpu_share), split by pool. The
+// categories are kept per pool and in total, in GPU-hours; the identity gap (capacity minus the
+// categories) checks the bookkeeping. It also counts spot notices, reclaims, waves, hardware
+// failures and the job stops they caused. docs/metrics.md#capacity-accounting defines every
+// figure. An observer; not thread-safe; one per simulation.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fleetsim/sim/observer.h"
+
+namespace fleetsim {
+
+// How GPU-time was spent (in GPU-hours in an AccountingSummary).
+struct GpuTimeSplit {
+  double useful = 0;
+  double lost = 0;
+  double overhead = 0;
+  double reconfiguration = 0;
+  double allocated_idle = 0;
+  double idle = 0;
+  double down = 0;
+  double capacity = 0;  // GPUs x window; the categories above add up to it
+
+  double Accounted() const {
+    return useful + lost + overhead + reconfiguration + allocated_idle + idle + down;
+  }
+};
+
+struct PoolAccounting {
+  std::string name{};  // "" for a bare {"gpus": N} fleet
+  PriceTier tier = PriceTier::kOnDemand;
+  std::int64_t gpus = 0;
+  GpuTimeSplit hours{};
+};
+
+// Counted over the whole run (node events before the first submission included).
+struct InterruptionCounts {
+  std::int64_t spot_notices = 0;           // nodes given a reclaim notice
+  std::int64_t reclaim_waves = 0;          // distinct (instant, pool) with a wave notice
+  std::int64_t spot_reclaims = 0;          // nodes that went down reclaimed
+  std::int64_t hardware_failures = 0;      // nodes that went down failed
+  std::int64_t jobs_interrupted = 0;       // job stops by a reclaim or a failure
+  std::int64_t emergency_checkpoints = 0;  // of those, stops that saved everything in the notice
+  std::int64_t policy_preemptions = 0;     // job stops by the policy
+};
+
+struct AccountingSummary {
+  SimTime window_start = 0;
+  SimTime window_end = 0;
+  GpuTimeSplit total{};                 // GPU-hours, summed over pools
+  std::vector<PoolAccounting> pools{};  // in fleet order
+  double identity_gap_gpu_seconds = 0;  // capacity - the categories; ~0
+  double goodput = 0;                   // useful / capacity; 0 when the window is empty
+  InterruptionCounts counts{};
+};
+
+class CapacityAccounting final : public SimulationObserver {
+ public:
+  void OnRunStarted(const RunStarted& event) override;
+  void OnJobSubmitted(const JobSubmitted& event) override;
+  void OnJobStarted(const JobStarted& event) override;
+  void OnJobFinished(const JobFinished& event) override;
+  void OnJobPreempted(const JobPreempted& event) override;
+  void OnJobResized(const JobResized& event) override;
+  void OnJobSegmentEnded(const JobSegmentEnded& event) override;
+  void OnNodeNoticed(const NodeNoticed& event) override;
+  void OnNodeWentDown(const NodeWentDown& event) override;
+  void OnNodeCameBack(const NodeCameBack& event) override;
+  void OnRunEnded(const RunEnded& event) override;
+
+  // Valid after RunEnded.
+  const AccountingSummary& summary() const { return summary_; }
+
+ private:
+  using ShareByPool = std::vector<std::pair<PoolIndex, double>>;
+
+  // What a running job holds, since when.
+  struct Holding {
+    ShareByPool share_by_pool{};
+    SimTime since = 0;
+  };
+
+  // Adds the holding's GPU-time up to `time` to the pools' allocated time and empties it.
+  void Release(JobIndex job, SimTime time);
+  void Hold(JobIndex job, SimTime time, const PlacementSummary& summary);
+  // Integrates up and down GPUs per pool up to `time`.
+  void AdvanceNodes(SimTime time);
+  std::int64_t GpusOfNode(NodeId node) const;
+  // A real-time service's useful segment time: GPU-ms of min(held, demand) in
+  // [time - useful, time), the rest of its useful share allocated idle.
+  void SplitServiceUseful(const JobSegmentEnded& event);
+
+  const FleetLedger* fleet_ = nullptr;
+  bool any_submitted_ = false;
+  SimTime nodes_integrated_to_ = 0;
+  std::vector<GpuTimeSplit> pool_ms_;    // by pool, GPU-ms (idle, capacity: at RunEnded)
+  std::vector<double> allocated_ms_;     // by pool: GPU-ms held by jobs (closed holdings)
+  std::vector<double> up_gpu_ms_;        // by pool: GPU-ms of up nodes in the window
+  std::vector<std::int64_t> up_gpus_;    // by pool, now
+  std::vector<std::int64_t> down_gpus_;  // by pool, now
+  std::vector<bool> node_down_;          // by node
+  std::vector<Holding> holdings_;        // by job; empty share while not running
+  std::set<std::pair<SimTime, PoolIndex>> wave_instants_;
+  AccountingSummary summary_;
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,220 @@
+// CapacityAccounting: the fleet's GPU-time split into useful, lost, overhead, reconfiguration,
+// allocated-idle, idle and down, per pool, from segment accounts, holdings and node events.
+#include "fleetsim/metrics/capacity_accounting.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace fleetsim {
+
+namespace {
+
+constexpr double kMillisPerHour = 3'600'000.0;
+
+GpuTimeSplit InHours(const GpuTimeSplit& ms) {
+  return {.useful = ms.useful / kMillisPerHour,
+          .lost = ms.lost / kMillisPerHour,
+          .overhead = ms.overhead / kMillisPerHour,
+          .reconfiguration = ms.reconfiguration / kMillisPerHour,
+          .allocated_idle = ms.allocated_idle / kMillisPerHour,
+          .idle = ms.idle / kMillisPerHour,
+          .down = ms.down / kMillisPerHour,
+          .capacity = ms.capacity / kMillisPerHour};
+}
+
+void AddTo(GpuTimeSplit& sum, const GpuTimeSplit& s) {
+  sum.useful += s.useful;
+  sum.lost += s.lost;
+  sum.overhead += s.overhead;
+  sum.reconfiguration += s.reconfiguration;
+  sum.allocated_idle += s.allocated_idle;
+  sum.idle += s.idle;
+  sum.down += s.down;
+  sum.capacity += s.capacity;
+}
+
+// GPU-ms of min(held, demand(t)) over [from, to), step by step of the curve.
+std::int64_t ServedGpuMs(const DemandCurve& curve, std::int64_t held, SimTime from, SimTime to) {
+  std::int64_t served = 0;
+  for (SimTime step = from - from % curve.step; step < to; step += curve.step) {
+    const SimDuration overlap = std::min(to, step + curve.step) - std::max(from, step);
+    served += std::min(held, curve.At(step)) * overlap;
+  }
+  return served;
+}
+
+}  // namespace
+
+void CapacityAccounting::OnRunStarted(const RunStarted& event) {
+  fleet_ = &event.fleet;
+  const std::size_t pools = event.fleet.pools().size();
+  any_submitted_ = false;
+  nodes_integrated_to_ = event.time;
+  pool_ms_.assign(pools, GpuTimeSplit{});
+  allocated_ms_.assign(pools, 0);
+  up_gpu_ms_.assign(pools, 0);
+  up_gpus_.assign(pools, 0);
+  down_gpus_.assign(pools, 0);
+  const FleetState& state = event.fleet.state();
+  node_down_.assign(static_cast<std::size_t>(state.nodes()), false);
+  for (NodeId node = 0; node < node_down_.size(); ++node) {
+    const bool down = state.Availability(node) == NodeAvailability::kDown;
+    node_down_[node] = down;
+    (down ? down_gpus_ : up_gpus_)[event.fleet.PoolOfNode(node)] += GpusOfNode(node);
+  }
+  holdings_.assign(event.jobs.size(), Holding{});
+  wave_instants_.clear();
+  summary_ = AccountingSummary{};
+}
+
+void CapacityAccounting::OnJobSubmitted(const JobSubmitted& event) {
+  if (any_submitted_) {
+    return;
+  }
+  // The window opens: node time before it does not count.
+  any_submitted_ = true;
+  summary_.window_start = event.time;
+  AdvanceNodes(event.time);
+  std::fill(up_gpu_ms_.begin(), up_gpu_ms_.end(), 0.0);
+  for (GpuTimeSplit& pool : pool_ms_) {
+    pool.down = 0;
+  }
+}
+
+void CapacityAccounting::OnJobStarted(const JobStarted& event) {
+  Hold(event.job, event.time, event.summary);
+}
+
+void CapacityAccounting::OnJobResized(const JobResized& event) {
+  Release(event.job, event.time);
+  Hold(event.job, event.time, event.summary);
+}
+
+void CapacityAccounting::OnJobFinished(const JobFinished& event) { Release(event.job, event.time); }
+
+void CapacityAccounting::OnJobPreempted(const JobPreempted& event) {
+  Release(event.job, event.time);
+  InterruptionCounts& c = summary_.counts;
+  if (event.cause == StopCause::kPolicy) {
+    ++c.policy_preemptions;
+  } else {
+    ++c.jobs_interrupted;
+  }
+  if (event.emergency_checkpoint) {
+    ++c.emergency_checkpoints;
+  }
+}
+
+void CapacityAccounting::Hold(JobIndex job, SimTime time, const PlacementSummary& summary) {
+  holdings_[job] = {.share_by_pool = summary.share_by_pool, .since = time};
+}
+
+void CapacityAccounting::Release(JobIndex job, SimTime time) {
+  Holding& holding = holdings_[job];
+  for (const auto& [pool, share] : holding.share_by_pool) {
+    allocated_ms_[pool] += share * static_cast<double>(time - holding.since);
+  }
+  holding.share_by_pool.clear();
+}
+
+void CapacityAccounting::OnJobSegmentEnded(const JobSegmentEnded& event) {
+  const SegmentAccount& a = event.account;
+  for (const auto& [pool, share] : event.summary.share_by_pool) {
+    GpuTimeSplit& p = pool_ms_[pool];
+    p.lost += share * static_cast<double>(a.lost);
+    p.overhead += share * static_cast<double>(a.overhead);
+    p.reconfiguration += share * static_cast<double>(a.reconfiguration);
+    if (!event.request.demand) {
+      p.useful += share * static_cast<double>(a.useful);
+    }
+  }
+  if (event.request.demand && event.summary.gpu_share > 0) {
+    SplitServiceUseful(event);
+  }
+}
+
+void CapacityAccounting::SplitServiceUseful(const JobSegmentEnded& event) {
+  const PlacementSummary& held = event.summary;
+  const SimDuration useful = event.account.useful;
+  const auto served = static_cast<double>(ServedGpuMs(
+      *event.request.demand, std::llround(held.gpu_share), event.time - useful, event.time));
+  for (const auto& [pool, share] : held.share_by_pool) {
+    const double pool_served = served * share / held.gpu_share;
+    pool_ms_[pool].useful += pool_served;
+    pool_ms_[pool].allocated_idle += share * static_cast<double>(useful) - pool_served;
+  }
+}
+
+std::int64_t CapacityAccounting::GpusOfNode(NodeId node) const {
+  const FleetState& state = fleet_->state();
+  return static_cast<std::int64_t>(state.EndGpuOfNode(node) - state.FirstGpuOfNode(node));
+}
+
+void CapacityAccounting::AdvanceNodes(SimTime time) {
+  const auto elapsed = static_cast<double>(time - nodes_integrated_to_);
+  for (std::size_t pool = 0; pool < up_gpus_.size(); ++pool) {
+    up_gpu_ms_[pool] += static_cast<double>(up_gpus_[pool]) * elapsed;
+    pool_ms_[pool].down += static_cast<double>(down_gpus_[pool]) * elapsed;
+  }
+  nodes_integrated_to_ = time;
+}
+
+void CapacityAccounting::OnNodeNoticed(const NodeNoticed& event) {
+  ++summary_.counts.spot_notices;
+  if (event.wave) {
+    wave_instants_.emplace(event.time, event.pool);
+  }
+}
+
+void CapacityAccounting::OnNodeWentDown(const NodeWentDown& event) {
+  if (event.cause == NodeDownCause::kSpotReclaim) {
+    ++summary_.counts.spot_reclaims;
+  } else {
+    ++summary_.counts.hardware_failures;
+  }
+  if (node_down_[event.node]) {
+    return;
+  }
+  AdvanceNodes(event.time);
+  node_down_[event.node] = true;
+  const PoolIndex pool = fleet_->PoolOfNode(event.node);
+  up_gpus_[pool] -= GpusOfNode(event.node);
+  down_gpus_[pool] += GpusOfNode(event.node);
+}
+
+void CapacityAccounting::OnNodeCameBack(const NodeCameBack& event) {
+  if (!node_down_[event.node]) {
+    return;
+  }
+  AdvanceNodes(event.time);
+  node_down_[event.node] = false;
+  const PoolIndex pool = fleet_->PoolOfNode(event.node);
+  up_gpus_[pool] += GpusOfNode(event.node);
+  down_gpus_[pool] -= GpusOfNode(event.node);
+}
+
+void CapacityAccounting::OnRunEnded(const RunEnded& event) {
+  AccountingSummary& s = summary_;
+  s.window_end = std::max(event.time, s.window_start);
+  AdvanceNodes(s.window_end);
+  for (JobIndex job = 0; job < holdings_.size(); ++job) {
+    Release(job, event.time);
+  }
+  const auto window = static_cast<double>(s.window_end - s.window_start);
+  GpuTimeSplit total_ms;
+  for (PoolIndex pool = 0; pool < pool_ms_.size(); ++pool) {
+    const PoolSpec& spec = fleet_->pools()[pool];
+    GpuTimeSplit& ms = pool_ms_[pool];
+    ms.idle = up_gpu_ms_[pool] - allocated_ms_[pool];
+    ms.capacity = static_cast<double>(spec.gpus()) * window;
+    AddTo(total_ms, ms);
+    s.pools.push_back(
+        {.name = spec.name, .tier = spec.tier, .gpus = spec.gpus(), .hours = InHours(ms)});
+  }
+  s.total = InHours(total_ms);
+  s.identity_gap_gpu_seconds = (total_ms.capacity - total_ms.Accounted()) / 1000.0;
+  s.goodput = total_ms.capacity > 0 ? total_ms.useful / total_ms.capacity : 0;
+  s.counts.reclaim_waves = static_cast<std::int64_t>(wave_instants_.size());
+}
+
+}  // namespace fleetsim
