@@ -27,8 +27,27 @@ void LogObserver::OnJobFinished(const JobFinished& event) {
 }
 
 void LogObserver::OnJobPreempted(const JobPreempted& event) {
-  logger_->debug("[{}] preempt {} ({}; {} of run time lost)", FormatTime(event.time),
-                 event.request.id, event.reason, FormatTime(event.lost_run_time));
+  logger_->debug("[{}] stop {} by {} ({}; {} of computing lost)", FormatTime(event.time),
+                 event.request.id, StopCauseName(event.cause), event.reason,
+                 FormatTime(event.lost_run_time));
+}
+
+void LogObserver::OnNodeNoticed(const NodeNoticed& event) {
+  logger_->debug("[{}] node {} (pool {}) announced for reclaim at {}{}", FormatTime(event.time),
+                 event.node, event.pool, FormatTime(event.reclaim_at),
+                 event.wave ? " (reclaim wave)" : "");
+}
+
+void LogObserver::OnNodeWentDown(const NodeWentDown& event) {
+  logger_->debug("[{}] node {} (pool {}) down ({}) until {}", FormatTime(event.time), event.node,
+                 event.pool,
+                 event.cause == NodeDownCause::kSpotReclaim ? "spot reclaim" : "hardware failure",
+                 FormatTime(event.back_at));
+}
+
+void LogObserver::OnNodeCameBack(const NodeCameBack& event) {
+  logger_->debug("[{}] node {} (pool {}) up again", FormatTime(event.time), event.node,
+                 event.pool);
 }
 
 void LogObserver::OnJobResized(const JobResized& event) {

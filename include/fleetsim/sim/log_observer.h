@@ -25,6 +25,9 @@ class LogObserver final : public SimulationObserver {
   void OnJobResized(const JobResized& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnPolicyCalled(const PolicyCalled& event) override;
+  void OnNodeNoticed(const NodeNoticed& event) override;
+  void OnNodeWentDown(const NodeWentDown& event) override;
+  void OnNodeCameBack(const NodeCameBack& event) override;
   void OnRunEnded(const RunEnded& event) override;
 
  private:

@@ -1,7 +1,8 @@
 // The constraint-aware policy end to end (Simulation with the registry): it beats fifo on
 // priority-weighted output on a small contended 8-GPU day with a real-time service, training and
 // batch work; its service follows the demand curve within the swap cap; a job longer than the
-// horizon still starts; and every job of a mixed queue runs.
+// horizon still starts; every job of a mixed queue runs; and a job without checkpoints stays off
+// spot capacity that would likely lose its run, unless nothing else could ever hold it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/sim/simulation.h"
+#include "testutil/fleets.h"
 #include "testutil/workloads.h"
 
 namespace fleetsim {
@@ -183,6 +185,79 @@ TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
   sim.Finish();
   EXPECT_EQ(log.rows()[2].start, kHourMs);
   EXPECT_EQ(log.rows()[1].start, 2 * kHourMs);
+}
+
+}  // namespace
+}  // namespace fleetsim
+
+namespace fleetsim {
+namespace {
+
+// Records the pool of the first GPU each job starts on.
+class StartPools final : public SimulationObserver {
+ public:
+  void OnRunStarted(const RunStarted& e) override { fleet_ = &e.fleet; }
+  void OnJobStarted(const JobStarted& e) override {
+    pool[e.request.id] = fleet_->pools()[fleet_->PoolOfGpu(e.summary.gpus.front())].name;
+  }
+  std::map<std::string, std::string> pool;
+
+ private:
+  const FleetLedger* fleet_ = nullptr;
+};
+
+// One spot HGX node reclaimed about every 2.5 hours, one reserved node; a 24-hour job without
+// checkpoints, a 24-hour job with them, and a 30-minute job without.
+std::map<std::string, std::string> PoolsChosen(double spot_risk_limit, bool reserved_busy,
+                                               bool with_reserved = true) {
+  PoolSpec spot = testing::CatalogPool("hgx-h100", 1, "spot");
+  spot.tier = PriceTier::kSpot;
+  spot.spot = {.per_node_hour = 0.4, .notice = 120'000, .replacement_delay = 600'000};
+  PoolSpec reserved = testing::CatalogPool("hgx-h100", 1, "reserved");
+  reserved.tier = PriceTier::kReserved;
+  Workload w;
+  if (reserved_busy) {
+    AddJob(w, "blocker", 0, 8, 48 * kHour).request.spot_eligible = false;
+  }
+  AddJob(w, "long-bare", 1, 4, 24 * kHour).request.walltime_estimate = 24 * kHourMs;
+  Job& saved = AddJob(w, "long-saved", 2, 4, 24 * kHour);
+  saved.request.walltime_estimate = 24 * kHourMs;
+  saved.request.checkpoint_interval = kHourMs / 2;
+  AddJob(w, "short-bare", 3, 4, 0.5 * kHour).request.walltime_estimate = kHourMs / 2;
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("constraint-aware");
+  PolicyParams params = DefaultParams(*info);
+  params["spot_risk_limit"] = spot_risk_limit;
+  const FleetSpec fleet =
+      with_reserved ? testing::FleetOf({spot, reserved}) : testing::FleetOf({spot});
+  Simulation sim(fleet, w, info->make(params), "constraint-aware");
+  StartPools pools;
+  sim.AddObserver(&pools);
+  EXPECT_TRUE(sim.RunUntil(5 * 1000).ok);  // the first starts only
+  return pools.pool;
+}
+
+TEST(ConstraintAwareTest, KeepsJobsWithoutCheckpointsOffRiskySpotCapacity) {
+  // P(reclaim during 24 h) = 1 - exp(-0.4 x 24) > 0.5: the bare long job goes to the reserved
+  // node although the spot node comes first; the short one (P = 0.18) may take spot.
+  const auto pools = PoolsChosen(0.5, false);
+  EXPECT_EQ(pools.at("long-bare"), "reserved");
+  EXPECT_EQ(pools.size(), 3U);
+  // With the rule off it takes the first lanes, on the spot node.
+  EXPECT_EQ(PoolsChosen(1.0, false).at("long-bare"), "spot");
+}
+
+TEST(ConstraintAwareTest, WaitsForSafeCapacityRatherThanRiskALongRunOnSpot) {
+  // The reserved node is held for two days: the bare long job, which would almost surely lose
+  // its run on spot (a reclaim every ~2.5 h), waits for it; the checkpointing job runs on spot.
+  const auto pools = PoolsChosen(0.5, true);
+  EXPECT_EQ(pools.at("blocker"), "reserved");
+  EXPECT_EQ(pools.count("long-bare"), 0U);
+  EXPECT_EQ(pools.at("long-saved"), "spot");
+}
+
+TEST(ConstraintAwareTest, RunsOnRiskySpotCapacityWhenNothingElseIsAccepted) {
+  EXPECT_EQ(PoolsChosen(0.5, false, /*with_reserved=*/false).at("long-bare"), "spot");
 }
 
 }  // namespace
