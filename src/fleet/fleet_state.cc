@@ -487,6 +487,12 @@ void FleetState::ApplyNodeShare(const NodeShare& share, NodeUse& use) {
 
 void FleetState::Apply(const Allocation& allocation) {
   FLEETSIM_CHECK(WhyNot(allocation).empty(), "applying an allocation that does not fit");
+  Take(allocation);
+}
+
+void FleetState::Restore(const Allocation& allocation) { Take(allocation); }
+
+void FleetState::Take(const Allocation& allocation) {
   for (const Grant& grant : allocation.gpus) {
     GpuUse& use = gpu_use_[grant.gpu];
     AddTally(TallyOf(grant.gpu, use), -1);

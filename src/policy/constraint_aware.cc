@@ -153,8 +153,10 @@ class Translator {
         const bool at_boundary = view_.now() % r.demand->step == 0;
         PlanRealtimeJob job = Service(r, end);
         job.lanes = std::move(lanes);
-        job.can_resize_now =
-            at_boundary && (it == changed_in_step.end() || it->second != demand_step);
+        // A service leaving, or holding GPUs on a node that is out, keeps what it holds: the
+        // engine would not grant its own GPUs on that node again.
+        job.can_resize_now = at_boundary && !running.leaving && AllUp(running.placement) &&
+                             (it == changed_in_step.end() || it->second != demand_step);
         t.problem.realtime.push_back(std::move(job));
         t.realtime_jobs.push_back(running.job);
         continue;
@@ -180,6 +182,12 @@ class Translator {
   }
 
   static bool HasHostNeed(const JobRequest& r) { return HostNeedOf(r).any(); }
+
+  bool AllUp(const Allocation& placement) const {
+    const FleetState& state = view_.fleet_state();
+    return std::all_of(placement.gpus.begin(), placement.gpus.end(),
+                       [&](const Grant& g) { return state.IsGpuUp(g.gpu); });
+  }
 
   // Demand per plan step: the largest of the curve's values inside the step.
   std::vector<std::int64_t> DemandPerStep(const DemandCurve& curve) const {
@@ -220,19 +228,17 @@ class Translator {
 
   LaneMask LanesAccepting(const JobRequest& r, bool avoid_risky_spot) const {
     const FleetLedger& ledger = view_.ledger();
+    std::vector<bool> pool_ok(ledger.pools().size(), true);  // decided once per pool
+    for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
+      const PoolSpec& pool = ledger.pools()[p];
+      pool_ok[p] = AcceptsPool(r, pool) && !(avoid_risky_spot && TooRiskyOnSpot(r, pool));
+    }
     LaneMask mask(words_, 0);
     for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
       const std::int64_t lane = lane_of_gpu_[gpu];
-      if (lane < 0) {
-        continue;
+      if (lane >= 0 && (pool_ok.empty() || pool_ok[ledger.PoolOfGpu(gpu)])) {
+        mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
       }
-      if (!ledger.pools().empty()) {
-        const PoolSpec& pool = ledger.pools()[ledger.PoolOfGpu(gpu)];
-        if (!AcceptsPool(r, pool) || (avoid_risky_spot && TooRiskyOnSpot(r, pool))) {
-          continue;
-        }
-      }
-      mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
     }
     return mask;
   }

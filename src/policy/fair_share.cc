@@ -173,10 +173,12 @@ class KaiCycle {
     }
   }
 
-  void AddRunning(JobIndex job, const Charge& charge, const JobRequest& request) {
+  // `reclaimable`: preempting it would free GPUs others can use (it is not leaving a node
+  // announced for reclaim, and it holds nothing on a node that is out).
+  void AddRunning(JobIndex job, const Charge& charge, const JobRequest& request, bool reclaimable) {
     Hold(charge.node, charge.gpus);
     Queue(charge.node).requested += charge.gpus;
-    if (request.preemptible) {
+    if (request.preemptible && reclaimable) {
       candidates_.push_back({.job = job,
                              .queue = charge.node,
                              .gpus = charge.gpus,
@@ -518,6 +520,24 @@ class FairSharePolicy final : public Policy {
   std::int64_t cluster_nodes_ = 1;
 };
 
+// Running jobs whose preemption frees nothing usable: those taking an emergency checkpoint and
+// those holding anything on a node announced for reclaim or down.
+std::set<JobIndex> OutOfReach(const ClusterView& view) {
+  const FleetState& state = view.fleet_state();
+  std::set<JobIndex> jobs;
+  for (const RunningJob& running : view.running()) {
+    const bool on_out_node =
+        std::any_of(running.placement.gpus.begin(), running.placement.gpus.end(),
+                    [&](const Grant& g) { return !state.IsGpuUp(g.gpu); }) ||
+        std::any_of(running.placement.nodes.begin(), running.placement.nodes.end(),
+                    [&](const NodeShare& share) { return !state.IsUp(share.node); });
+    if (running.leaving || on_out_node) {
+      jobs.insert(running.job);
+    }
+  }
+  return jobs;
+}
+
 // KAI's cycle: fair shares for the tree, then jobs started queue by queue, the least saturated
 // queue (allocated / fair share) first, each queue's jobs in priority order, within limits (and
 // within quota for non-preemptible jobs of listed tenants); then one reclaim for the first job
@@ -525,8 +545,9 @@ class FairSharePolicy final : public Policy {
 void FairSharePolicy::KaiSchedule(const ClusterView& view, const std::vector<JobIndex>& order,
                                   std::vector<Decision>& decisions) {
   KaiCycle cycle(*tree_, settings_.reclaimer_multiplier);
+  const std::set<JobIndex> out_of_reach = OutOfReach(view);
   for (const auto& [job, charge] : charges_) {
-    cycle.AddRunning(job, charge, view.request(job));
+    cycle.AddRunning(job, charge, view.request(job), out_of_reach.count(job) == 0);
   }
   for (const JobIndex job : order) {
     cycle.AddQueued(job, view.request(job));

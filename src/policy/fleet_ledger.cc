@@ -78,6 +78,11 @@ void FleetLedger::Release(const Allocation& allocation) {
   SyncWholeView(allocation);
 }
 
+void FleetLedger::Restore(const Allocation& allocation) {
+  state_.Restore(allocation);
+  SyncWholeView(allocation);
+}
+
 void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability, SimTime back_at) {
   state_.SetAvailability(node, availability);
   back_at_[node] = availability == NodeAvailability::kUp ? 0 : back_at;

@@ -42,7 +42,8 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   Simulation simulation(scenario.fleet, workload, info->make(policy.params), policy.name,
                         SimulationOptions{.reference_gpu = scenario.reference_gpu,
                                           .speed = {},
-                                          .organization = scenario.tenants});
+                                          .organization = scenario.tenants,
+                                          .seed = options.seed});
   RunMetrics metrics;
   CapacityAccounting accounting;
   JobLog job_log;

@@ -23,6 +23,12 @@ SimDuration JobProgress::StartSegment(SimTime now, SimDuration full, SimDuration
   const SimDuration left = std::max<SimDuration>(
       1, static_cast<SimDuration>(std::ceil((1.0 - done_) * static_cast<double>(full) - kDust)));
   const SimDuration checkpoints = plan.interval > 0 ? (left - 1) / plan.interval : 0;
+  // Saturated at the end of time (absurd inputs: a 1 ms interval with a long cost and run).
+  const double wall = static_cast<double>(pause) + static_cast<double>(left) +
+                      static_cast<double>(checkpoints) * static_cast<double>(plan.cost);
+  if (wall >= static_cast<double>(kTimeNever / 2)) {
+    return kTimeNever / 2;
+  }
   return pause + left + checkpoints * plan.cost;
 }
 

@@ -46,8 +46,7 @@ void LogObserver::OnNodeWentDown(const NodeWentDown& event) {
 }
 
 void LogObserver::OnNodeCameBack(const NodeCameBack& event) {
-  logger_->debug("[{}] node {} (pool {}) up again", FormatTime(event.time), event.node,
-                 event.pool);
+  logger_->debug("[{}] node {} (pool {}) up again", FormatTime(event.time), event.node, event.pool);
 }
 
 void LogObserver::OnJobResized(const JobResized& event) {

@@ -67,11 +67,12 @@ void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
 void Simulation::CountPending(EventKind kind, std::int64_t change) {
   switch (kind) {
     case EventKind::kArrival:
-    case EventKind::kCompletion:
     case EventKind::kSchedule:
-    case EventKind::kJobLeaves:
       pending_job_events_ += change;
       break;
+    case EventKind::kCompletion:
+    case EventKind::kJobLeaves:
+      break;  // counted while live (NewJobEvent, RetireJobEvent): stale ones keep nothing alive
     case EventKind::kReclaim:
     case EventKind::kNodeBack:
       pending_node_returns_ += change;
@@ -80,6 +81,23 @@ void Simulation::CountPending(EventKind kind, std::int64_t change) {
     case EventKind::kFailure:
     case EventKind::kWave:
       break;  // the processes go on forever
+  }
+}
+
+// A job has at most one live completion or leave event; a new one makes the old one stale.
+std::uint32_t Simulation::NewJobEvent(JobIndex job) {
+  RetireJobEvent(job);
+  JobRecord& record = jobs_[job];
+  record.has_live_event = true;
+  ++pending_job_events_;
+  return ++record.generation;
+}
+
+void Simulation::RetireJobEvent(JobIndex job) {
+  JobRecord& record = jobs_[job];
+  if (record.has_live_event) {
+    record.has_live_event = false;
+    --pending_job_events_;
   }
 }
 
@@ -114,6 +132,9 @@ RunStatus Simulation::RunUntil(SimTime limit) {
         (limit == kTimeNever && !AnyJobLeft() && pending_job_events_ == 0)) {
       break;
     }
+    if (Deadlocked()) {  // only the processes are left, and they would never start the queue
+      return DeadlockStatus();
+    }
     const auto event = events_.Pop();
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
@@ -125,7 +146,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     CheckInvariants();
 #endif
   }
-  if (!queue_.empty() && pending_job_events_ == 0 && pending_node_returns_ == 0) {
+  if (Deadlocked()) {
     return DeadlockStatus();
   }
   if (limit != kTimeNever) {
@@ -165,6 +186,10 @@ RunStatus Simulation::Dispatch(const EventPayload& payload) {
       break;
   }
   return {};
+}
+
+bool Simulation::Deadlocked() const {
+  return !queue_.empty() && pending_job_events_ == 0 && pending_node_returns_ == 0;
 }
 
 RunStatus Simulation::DeadlockStatus() const {
@@ -221,6 +246,7 @@ void Simulation::HandleCompletion(JobIndex job, std::uint32_t generation) {
   if (generation != record.generation) {
     return;  // the job was resized or preempted after this completion was scheduled
   }
+  RetireJobEvent(job);
   FLEETSIM_CHECK(record.state == JobState::kRunning, "completing a job that is not running");
   PublishSegmentEnd(job, SegmentEnd::kFinished, record.progress.EndSegment(now_, Keep::kAll));
   RemoveFromRunning(job);
@@ -444,8 +470,9 @@ void Simulation::PublishSegmentEnd(JobIndex job, SegmentEnd how, const SegmentAc
 
 void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
   JobRecord& record = jobs_[job];
-  const std::uint32_t generation = ++record.generation;
-  record.completes_at = now_ + run_time;
+  const std::uint32_t generation = NewJobEvent(job);
+  // Saturated: an absurd run time (a huge duration at a tiny speed) ends at the end of time.
+  record.completes_at = run_time < kTimeNever - now_ ? now_ + run_time : kTimeNever - 1;
   Schedule(record.completes_at, Phase::kRelease, {EventKind::kCompletion, job, generation});
 }
 
@@ -459,17 +486,17 @@ std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
   if (!requests_[preempt.job].preemptible) {
     return "the job is not preemptible";
   }
-  if (jobs_[preempt.job].leaving_since != kTimeNever) {
-    return "the job is taking an emergency checkpoint to leave a node being reclaimed";
-  }
   if (preempt.reason.empty()) {
     return "a preemption needs a reason";
   }
   return "";
 }
 
+// A job taking an emergency checkpoint is leaving anyway: preempting it changes nothing.
 void Simulation::PreemptNow(const PreemptJob& preempt) {
-  StopNow(preempt.job, StopCause::kPolicy, preempt.reason);
+  if (jobs_[preempt.job].leaving_since == kTimeNever) {
+    StopNow(preempt.job, StopCause::kPolicy, preempt.reason);
+  }
 }
 
 void Simulation::StopNow(JobIndex job, StopCause cause, const std::string& reason) {
@@ -490,6 +517,7 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
   JobRecord& record = jobs_[job];
   PublishSegmentEnd(job, SegmentEnd::kStopped, account);
   RemoveFromRunning(job);
+  RetireJobEvent(job);
   ++record.generation;  // its completion (or leave) event is stale now
   record.state = JobState::kQueued;
   record.cap_step = -1;
@@ -531,7 +559,7 @@ std::string Simulation::Resize(ResizeJob& resize) {
   }
   ledger_.Release(running.placement);
   if (std::string why = CheckPlacement(ledger_, request, resize.placement); !why.empty()) {
-    ledger_.Apply(running.placement);
+    ledger_.Restore(running.placement);
     return why;
   }
   ledger_.Apply(resize.placement);
@@ -614,6 +642,7 @@ void Simulation::GiveNotice(NodeId node, bool wave) {
   ledger_.SetNodeAvailability(node, NodeAvailability::kCordoned,
                               reclaim_at + pool.spot.replacement_delay);
   changes_.nodes_changed.push_back(node);
+  RequestScheduling(now_);
   Publish(&SimulationObserver::OnNodeNoticed,
           NodeNoticed{now_, node, ledger_.PoolOfNode(node), reclaim_at, wave});
   for (const JobIndex job : JobsOn(node)) {
@@ -624,7 +653,8 @@ void Simulation::GiveNotice(NodeId node, bool wave) {
       continue;  // runs on until the reclaim (or its finish), or is already leaving
     }
     record.leaving_since = now_;
-    const std::uint32_t job_generation = ++record.generation;  // its completion is off
+    RunningOf(job).leaving = true;
+    const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
     Schedule(now_ + cost, Phase::kFleet, {EventKind::kJobLeaves, job, job_generation});
   }
   Schedule(reclaim_at, Phase::kFleet, {EventKind::kReclaim, node, node_generation_[node]});
@@ -635,6 +665,7 @@ void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
   if (generation != record.generation) {
     return;  // stopped by a failure first
   }
+  RetireJobEvent(job);
   SegmentAccount account = record.progress.EndSegment(record.leaving_since, Keep::kAll);
   account.overhead += now_ - record.leaving_since;
   Requeue(job, StopCause::kSpotReclaim, "spot reclaim (emergency checkpoint taken)", account, true);

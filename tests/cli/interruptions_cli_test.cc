@@ -99,5 +99,31 @@ TEST_F(InterruptionsCliTest, ASpotRateOfZeroReproducesTheRunWithoutInterruptions
   }
 }
 
+TEST_F(InterruptionsCliTest, TheSeedDrawsTheInterruptions) {
+  // Listed jobs only, so the seed changes nothing but the reclaims and failures.
+  json listed = SpotHeavy();
+  listed.erase("generator");
+  listed.erase("transforms");
+  listed["jobs"] = json::array();
+  for (int i = 0; i < 12; ++i) {
+    listed["jobs"].push_back({{"id", fmt::format("train-{}", i)},
+                              {"submit_s", i * 3600},
+                              {"gpus", 8},
+                              {"duration_s", 12 * 3600}});
+  }
+  fs::create_directories(dir_ + "/listed");
+  const std::string path = dir_ + "/listed/s.json";
+  std::ofstream(path) << listed.dump(2);
+  for (const char* seed : {"1", "2"}) {
+    const CommandResult r =
+        Fleetsim(fmt::format("run '{}' --seed {} --out '{}/seed-{}'", path, seed, dir_, seed));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const json a = Summary("seed-1");
+  const json b = Summary("seed-2");
+  EXPECT_EQ(a.at("config").at("workload"), b.at("config").at("workload"));
+  EXPECT_NE(a.at("accounting"), b.at("accounting"));
+}
+
 }  // namespace
 }  // namespace fleetsim

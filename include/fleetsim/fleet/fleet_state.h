@@ -104,6 +104,9 @@ class FleetState {
   void Apply(const Allocation& allocation);
   // Precondition (checked): the allocation's resources are held.
   void Release(const Allocation& allocation);
+  // Takes back an allocation just released (a rejected resize), even on a node that has been
+  // cordoned since it was granted. Precondition: nothing else was granted in between.
+  void Restore(const Allocation& allocation);
 
   // ---- Shape. ----
   std::int64_t gpus() const { return static_cast<std::int64_t>(gpu_use_.size()); }
@@ -200,6 +203,7 @@ class FleetState {
   // The pool model's profile of the grant's name, or nullptr.
   const MigProfile* ResolveProfile(const Grant& grant) const;
 
+  void Take(const Allocation& allocation);  // unchecked Apply
   void ApplyGrant(const Grant& grant, GpuUse& use) const;
   void ReleaseGrant(const Grant& grant, GpuUse& use) const;
   static void ApplyNodeShare(const NodeShare& share, NodeUse& use);

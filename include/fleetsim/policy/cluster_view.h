@@ -28,13 +28,16 @@ struct RunningJob {
   JobIndex job = 0;
   SimTime start = 0;
   Allocation placement;
+  // Taking an emergency checkpoint to leave a node announced for reclaim: it holds its placement
+  // until it leaves; preempting it changes nothing and it cannot be resized.
+  bool leaving = false;
 };
 
 // What happened since the policy was last called, in event order.
 struct ChangesSinceLastCall {
   std::vector<JobIndex> submitted;
   std::vector<JobIndex> finished;
-  std::vector<JobIndex> preempted;     // back in the queue (stopped by a policy, reclaim or failure)
+  std::vector<JobIndex> preempted;    // back in the queue (stopped by a policy, reclaim or failure)
   std::vector<NodeId> nodes_changed;  // announced for reclaim, gone down or come back
 };
 

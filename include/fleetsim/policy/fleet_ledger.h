@@ -61,6 +61,8 @@ class FleetLedger {
   // Preconditions (checked): WhyNot(allocation) is empty / the allocation is held.
   void Apply(const Allocation& allocation);
   void Release(const Allocation& allocation);
+  // FleetState::Restore: takes back an allocation just released.
+  void Restore(const Allocation& allocation);
 
   // The engine's: the node's availability changes; `back_at` is when a cordoned or down node is
   // expected up again (known from the replacement delay or repair time, not from the future).

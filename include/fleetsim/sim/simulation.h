@@ -121,12 +121,16 @@ class Simulation {
     CheckpointPlan checkpoints{};  // on the current placement
     // Taking an emergency checkpoint since `notice` (kTimeNever: not leaving).
     SimTime leaving_since = kTimeNever;
+    bool has_live_event = false;  // a completion or leave event of this generation is pending
   };
 
   template <typename Event>
   void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
   void Schedule(SimTime time, Phase phase, EventPayload payload);
   void CountPending(EventKind kind, std::int64_t change);
+  std::uint32_t NewJobEvent(JobIndex job);  // returns the generation to schedule it with
+  void RetireJobEvent(JobIndex job);
+  bool Deadlocked() const;
   bool AnyJobLeft() const;
   void Begin();
   RunStatus Dispatch(const EventPayload& payload);

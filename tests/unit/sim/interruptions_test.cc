@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -339,6 +340,120 @@ TEST(InterruptionStatisticsTest, WavesAndFailuresComeAtTheirRates) {
   }
   ExpectPoissonCount(waves, 20 * 2.0 * 5000 / 24, "waves");
   ExpectPoissonCount(failures, 20 * 10 * 8e-4 * 5000, "failures");
+}
+
+}  // namespace
+}  // namespace fleetsim
+
+namespace fleetsim {
+namespace {
+
+// ---- Edge cases: what a policy may do around a notice, and when a run ends. ----
+
+class Scripted final : public Policy {
+ public:
+  using Script = std::function<std::vector<Decision>(const ClusterView&)>;
+  explicit Scripted(Script script) : script_(std::move(script)) {}
+  std::vector<Decision> Decide(const ClusterView& view) override { return script_(view); }
+
+ private:
+  Script script_;
+};
+
+Allocation Whole(GpuId first, GpuId count) {
+  Allocation a;
+  for (GpuId g = first; g < first + count; ++g) {
+    a.gpus.push_back(Grant::Whole(g));
+  }
+  return a;
+}
+
+// One spot HGX node announced within minutes (10 reclaims per node-hour) with an hour's notice.
+FleetSpec NoticedSoon() { return FleetOf({SpotPool(1, 10, kHour, kHour)}); }
+
+TEST(InterruptionEdgeTest, AResizeOntoACordonedNodeIsRefusedAndTheJobKeepsItsGpus) {
+  Workload w;
+  Job& svc = AddJob(w, "svc", 0, 2, 10 * 3600.0);
+  svc.request.max_gpus = 8;
+  bool resized = false;
+  Simulation sim(NoticedSoon(), w, std::make_unique<Scripted>([&](const ClusterView& view) {
+                   std::vector<Decision> d;
+                   if (view.now() == 0) {
+                     d.push_back(StartJob{0, Whole(0, 8)});
+                   } else if (!view.changes().nodes_changed.empty() && !resized) {
+                     resized = true;
+                     d.push_back(ResizeJob{0, Whole(0, 4)});  // shrink in place
+                   }
+                   return d;
+                 }),
+                 "scripted");
+  const RunStatus status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok);
+  EXPECT_NE(status.error.find("resize job 'svc'"), std::string::npos) << status.error;
+  EXPECT_NE(status.error.find("is cordoned"), std::string::npos) << status.error;
+  EXPECT_EQ(sim.fleet_state().IsHeldWhole(7), true);  // the old placement is back
+}
+
+TEST(InterruptionEdgeTest, PreemptingAJobThatIsLeavingChangesNothing) {
+  Workload w;
+  Job& job = AddJob(w, "train", 0, 8, 10 * 3600.0);
+  job.request.preemptible = true;
+  job.request.checkpoint_interval = kHour;
+  job.request.checkpoint_cost = 60 * kSecond;
+  Simulation sim(NoticedSoon(), w, std::make_unique<Scripted>([](const ClusterView& view) {
+                   std::vector<Decision> d;
+                   if (!view.queue().empty() && view.fleet().free_count() == 8) {
+                     d.push_back(StartJob{0, Whole(0, 8)});
+                   }
+                   for (const RunningJob& running : view.running()) {
+                     if (running.leaving) {
+                       d.push_back(PreemptJob{running.job, "make room"});
+                     }
+                   }
+                   return d;
+                 }),
+                 "scripted");
+  Recorder recorder;
+  sim.AddObserver(&recorder);
+  const RunStatus status = sim.RunUntil(30 * kHour);
+  ASSERT_TRUE(status.ok) << status.error;
+  ASSERT_FALSE(recorder.stops.empty());
+  EXPECT_EQ(recorder.stops[0].cause, StopCause::kSpotReclaim);
+  EXPECT_TRUE(recorder.stops[0].emergency);
+}
+
+TEST(InterruptionEdgeTest, APolicyThatNeverStartsIsADeadlockEvenWhileNodesKeepFailing) {
+  PoolSpec pool = CatalogPool("hgx-h100", 2);
+  pool.failures = {.per_gpu_hour = 0.01, .repair = kHour};
+  Workload w;
+  AddJob(w, "a", 0, 1, 60);
+  Simulation sim(FleetOf({pool}), w, std::make_unique<Scripted>([](const ClusterView&) {
+                   return std::vector<Decision>{};
+                 }),
+                 "idle");
+  const RunStatus status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok);
+  EXPECT_NE(status.error.find("(deadlock)"), std::string::npos) << status.error;
+  EXPECT_LT(sim.now(), 30 * 24 * kHour);  // found at once, not after days of failures
+}
+
+TEST(InterruptionEdgeTest, TheRunEndsWithTheLastJobNotAtAStaleCompletion) {
+  Workload w;
+  Job& a = testing::AddWorkJob(w, "a", 0, 2, 8.0);  // 4 h on 2 GPUs
+  a.request.max_gpus = 8;
+  Simulation sim({.gpus = 8}, w, std::make_unique<Scripted>([](const ClusterView& view) {
+                   std::vector<Decision> d;
+                   if (view.now() == 0) {
+                     d.push_back(StartJob{0, Whole(0, 2)});
+                     d.push_back(WakeAt{kHour});
+                   } else if (view.now() == kHour) {
+                     d.push_back(ResizeJob{0, Whole(0, 8)});  // 6 GPU-h left: 45 min more
+                   }
+                   return d;
+                 }),
+                 "scripted");
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_EQ(sim.now(), kHour + 45 * 60 * kSecond);  // not 4 h, the first placement's finish
 }
 
 }  // namespace
