@@ -16,9 +16,9 @@
 //    go to the shared placement helper after the planned starts, in queue order;
 //  - the improvement phase (local search) runs at most once every improve_period_s;
 //  - what it may know of interruptions, it uses: GPUs of a node announced for reclaim or down are
-//    busy until the node is expected back, and a job without checkpoints stays off a spot pool
-//    whose known reclaim rate makes losing its run likely (spot_risk_limit). It never sees when
-//    the next reclaim or failure will come.
+//    busy until the node is expected back, and a job without checkpoints takes free non-spot
+//    GPUs first and stays off a spot pool whose known reclaim rate makes losing its run likely
+//    (spot_risk_limit). It never sees when the next reclaim or failure will come.
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -217,21 +217,43 @@ class Translator {
 
   // The lanes the job accepts; without the risky spot lanes (TooRiskyOnSpot) when it still
   // fits on the others.
+  // The lanes the job accepts. A job without checkpoints (which a reclaim costs its whole run)
+  // is kept off spot lanes when other lanes it accepts are free for it now, and off risky spot
+  // lanes (TooRiskyOnSpot) whenever other lanes could hold it at all.
   LaneMask Allowed(const JobRequest& r) const {
-    LaneMask all = LanesAccepting(r, false);
-    if (settings_.spot_risk_limit >= 1) {
+    LaneMask all = LanesAccepting(r, SpotRule::kAny);
+    if (settings_.spot_risk_limit >= 1 || r.checkpoint_interval > 0 || r.demand) {
       return all;
     }
-    LaneMask safe = LanesAccepting(r, true);
+    LaneMask off_spot = LanesAccepting(r, SpotRule::kNone);
+    if (FreeNow(off_spot) >= r.gpus) {
+      return off_spot;
+    }
+    LaneMask safe = LanesAccepting(r, SpotRule::kNotRisky);
     return Count(safe) >= r.gpus && Count(safe) < Count(all) ? safe : all;
   }
 
-  LaneMask LanesAccepting(const JobRequest& r, bool avoid_risky_spot) const {
+  // Lanes of the mask whose GPUs are free now.
+  std::int64_t FreeNow(const LaneMask& mask) const {
+    std::int64_t free = 0;
+    for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
+      const std::int64_t lane = lane_of_gpu_[gpu];
+      free += lane >= 0 && ((mask[static_cast<std::size_t>(lane) / 64] >> (lane % 64)) & 1U) != 0 &&
+              view_.fleet().IsFree(gpu);
+    }
+    return free;
+  }
+
+  enum class SpotRule : std::uint8_t { kAny, kNotRisky, kNone };
+
+  LaneMask LanesAccepting(const JobRequest& r, SpotRule spot) const {
     const FleetLedger& ledger = view_.ledger();
     std::vector<bool> pool_ok(ledger.pools().size(), true);  // decided once per pool
     for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
       const PoolSpec& pool = ledger.pools()[p];
-      pool_ok[p] = AcceptsPool(r, pool) && !(avoid_risky_spot && TooRiskyOnSpot(r, pool));
+      const bool is_spot = pool.tier == PriceTier::kSpot;
+      pool_ok[p] = AcceptsPool(r, pool) && !(spot == SpotRule::kNone && is_spot) &&
+                   !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool));
     }
     LaneMask mask(words_, 0);
     for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
@@ -534,7 +556,8 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .max = 1,
                 .doc = "A job without checkpoints is kept off a spot pool when the pool's known "
                        "reclaim rate makes a reclaim during its estimated run likelier than this "
-                       "(if other accepted capacity could hold it); 1 turns this off."}},
+                       "(if other accepted capacity could hold it); 1 turns this off, along with "
+                       "keeping such jobs on free non-spot GPUs first."}},
           .make = [](const PolicyParams& params) {
             const Settings settings{
                 .step = IntParam(params, "step_s") * kMillisPerSecond,
