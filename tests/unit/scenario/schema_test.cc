@@ -345,6 +345,10 @@ TEST(ScenarioSchemaTest, PolicyNamesAreTheRegisteredOnes) {
 
 std::vector<std::string> ValidScenarioFiles() {
   std::vector<std::string> files = FilesIn("scenarios/examples", ".json");
+  for (const char* dir : {"scenarios/benchmark", "scenarios/benchmark/extended"}) {
+    const std::vector<std::string> benchmark = FilesIn(dir, ".json");
+    files.insert(files.end(), benchmark.begin(), benchmark.end());
+  }
   for (const std::string& path : FilesIn("tests/data/schema", ".json")) {
     if (path.find("/valid-") != std::string::npos) {
       files.push_back(path);
@@ -355,7 +359,8 @@ std::vector<std::string> ValidScenarioFiles() {
 
 TEST(ScenarioSchemaTest, EveryExampleValidatesAndLoadsWithoutDiagnostics) {
   const std::vector<std::string> files = ValidScenarioFiles();
-  ASSERT_GE(files.size(), 4U) << "expected scenarios/examples/*.json and a valid- fixture";
+  ASSERT_GE(files.size(), 15U)
+      << "expected scenarios/examples/*.json, scenarios/benchmark/**.json and valid- fixtures";
   for (const std::string& path : files) {
     const std::string text = ReadFile(path);
     EXPECT_EQ(ValidateAgainstSchema(Schema(), json::parse(text)), std::vector<std::string>{})
