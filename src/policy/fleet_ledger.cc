@@ -86,11 +86,11 @@ void FleetLedger::Restore(const Allocation& allocation) {
 void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability, SimTime back_at) {
   state_.SetAvailability(node, availability);
   back_at_[node] = availability == NodeAvailability::kUp ? 0 : back_at;
-  std::vector<GpuId> gpus;
+  WholeViewChanges changes;
   for (GpuId gpu = state_.FirstGpuOfNode(node); gpu < state_.EndGpuOfNode(node); ++gpu) {
-    gpus.push_back(gpu);
+    changes.Note(gpu, state_.CanTakeWhole(gpu), whole_.IsFree(gpu));
   }
-  SyncWholeView(gpus);
+  Commit(changes);
 }
 
 SimTime FleetLedger::NodeBackAt(NodeId node) const {
@@ -99,25 +99,16 @@ SimTime FleetLedger::NodeBackAt(NodeId node) const {
 }
 
 void FleetLedger::SyncWholeView(const Allocation& allocation) {
-  std::vector<GpuId> gpus;
-  gpus.reserve(allocation.gpus.size());
+  WholeViewChanges changes;
   for (const Grant& grant : allocation.gpus) {
-    gpus.push_back(grant.gpu);
+    changes.Note(grant.gpu, state_.CanTakeWhole(grant.gpu), whole_.IsFree(grant.gpu));
   }
-  SyncWholeView(gpus);
+  Commit(changes);
 }
 
-void FleetLedger::SyncWholeView(std::span<const GpuId> gpus) {
-  std::vector<GpuId> now_busy;
-  std::vector<GpuId> now_free;
-  for (const GpuId gpu : gpus) {
-    const bool can_take = state_.CanTakeWhole(gpu);
-    if (can_take != whole_.IsFree(gpu)) {
-      (can_take ? now_free : now_busy).push_back(gpu);
-    }
-  }
-  MarkWhole(now_busy, false);
-  MarkWhole(now_free, true);
+void FleetLedger::Commit(WholeViewChanges& changes) {
+  MarkWhole(changes.now_busy, false);
+  MarkWhole(changes.now_free, true);
 }
 
 // Marks GPUs free or busy in the whole-GPU view, its index and the pool counts. A GPU may be

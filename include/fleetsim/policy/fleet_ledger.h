@@ -75,7 +75,17 @@ class FleetLedger {
   // Brings the whole-GPU view, the index and the pool counts in step with the state for the GPUs
   // of `allocation`.
   void SyncWholeView(const Allocation& allocation);
-  void SyncWholeView(std::span<const GpuId> gpus);
+  // GPUs whose whole-GPU view must flip to match the state.
+  struct WholeViewChanges {
+    std::vector<GpuId> now_busy{};
+    std::vector<GpuId> now_free{};
+    void Note(GpuId gpu, bool can_take, bool shown_free) {
+      if (can_take != shown_free) {
+        (can_take ? now_free : now_busy).push_back(gpu);
+      }
+    }
+  };
+  void Commit(WholeViewChanges& changes);
   void MarkWhole(std::vector<GpuId>& gpus, bool free);
 
   std::vector<PoolSpec> pools_;
