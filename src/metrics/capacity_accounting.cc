@@ -64,6 +64,7 @@ void CapacityAccounting::OnRunStarted(const RunStarted& event) {
   }
   holdings_.assign(event.jobs.size(), Holding{});
   wave_instants_.clear();
+  weighted_useful_ms_ = 0;
   summary_ = AccountingSummary{};
 }
 
@@ -126,6 +127,8 @@ void CapacityAccounting::OnJobSegmentEnded(const JobSegmentEnded& event) {
     p.reconfiguration += share * static_cast<double>(a.reconfiguration);
     if (!event.request.demand) {
       p.useful += share * static_cast<double>(a.useful);
+      weighted_useful_ms_ +=
+          static_cast<double>(event.request.priority) * share * static_cast<double>(a.useful);
     }
   }
   if (event.request.demand && event.summary.gpu_share > 0) {
@@ -138,6 +141,7 @@ void CapacityAccounting::SplitServiceUseful(const JobSegmentEnded& event) {
   const SimDuration useful = event.account.useful;
   const auto served = static_cast<double>(ServedGpuMs(
       *event.request.demand, std::llround(held.gpu_share), event.time - useful, event.time));
+  weighted_useful_ms_ += static_cast<double>(event.request.priority) * served;
   for (const auto& [pool, share] : held.share_by_pool) {
     const double pool_served = served * share / held.gpu_share;
     pool_ms_[pool].useful += pool_served;
@@ -214,6 +218,7 @@ void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   s.total = InHours(total_ms);
   s.identity_gap_gpu_seconds = (total_ms.capacity - total_ms.Accounted()) / 1000.0;
   s.goodput = total_ms.capacity > 0 ? total_ms.useful / total_ms.capacity : 0;
+  s.priority_weighted_output = weighted_useful_ms_ / kMillisPerHour;
   s.counts.reclaim_waves = static_cast<std::int64_t>(wave_instants_.size());
 }
 

@@ -37,9 +37,12 @@ ordered_json TraceJson(const Scenario& s) {
   for (const SkippedRows& rows : t.report.skipped) {
     skipped[rows.reason] = rows.rows;
   }
-  return {{"format", t.format},          {"path", t.path},
-          {"options", t.options},        {"on_bad_row", t.on_bad_row == BadRowPolicy::kFail ? "fail" : "skip"},
-          {"jobs", t.report.jobs},       {"rows_skipped", skipped},
+  return {{"format", t.format},
+          {"path", t.path},
+          {"options", t.options},
+          {"on_bad_row", t.on_bad_row == BadRowPolicy::kFail ? "fail" : "skip"},
+          {"jobs", t.report.jobs},
+          {"rows_skipped", skipped},
           {"rows_out_of_order", t.report.out_of_order}};
 }
 
@@ -105,6 +108,7 @@ ordered_json MetricsJson(const RunReport& report) {
           {"lost_gpu_hours", a.total.lost},
           {"overhead_gpu_hours", a.total.overhead},
           {"goodput", a.goodput},
+          {"priority_weighted_output", a.priority_weighted_output},
           {"wait_mean_s", m.wait_mean_s},
           {"wait_p99_s", m.wait_p99_s},
           {"makespan_s", m.makespan_s}};
@@ -193,7 +197,8 @@ std::string SummaryJson(const RunReport& report) {
 }
 
 std::string RealtimeCsv(const RunReport& report) {
-  std::string out = "job,start_s,end_s,demand_gpus,demand_gpu_hours,served_gpu_hours,unmet_gpu_hours\n";
+  std::string out =
+      "job,start_s,end_s,demand_gpus,demand_gpu_hours,served_gpu_hours,unmet_gpu_hours\n";
   for (const RealtimeStepRow& row : report.realtime_steps) {
     out += CsvField(row.job);
     fmt::format_to(std::back_inserter(out), ",{:.3f},{:.3f},{},{:.6f},{:.6f},{:.6f}\n",

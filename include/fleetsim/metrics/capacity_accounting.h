@@ -69,6 +69,9 @@ struct AccountingSummary {
   std::vector<PoolAccounting> pools{};  // in fleet order
   double identity_gap_gpu_seconds = 0;  // capacity - the categories; ~0
   double goodput = 0;                   // useful / capacity; 0 when the window is empty
+  // Σ over jobs of priority x their useful GPU-hours (served GPU-hours for real-time services):
+  // the priority-weighted output of docs/metrics.md.
+  double priority_weighted_output = 0;
   InterruptionCounts counts{};
 };
 
@@ -118,6 +121,7 @@ class CapacityAccounting final : public SimulationObserver {
   std::vector<std::int64_t> down_gpus_;  // by pool, now
   std::vector<bool> node_down_;          // by node
   std::vector<Holding> holdings_;        // by job; empty share while not running
+  double weighted_useful_ms_ = 0;        // Σ priority x useful GPU-ms
   std::set<std::pair<SimTime, PoolIndex>> wave_instants_;
   AccountingSummary summary_;
 };

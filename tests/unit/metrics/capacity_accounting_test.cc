@@ -124,7 +124,9 @@ TEST(CapacityAccountingTest, SplitsAJobsTimeIntoUsefulLostOverheadAndReconfigura
   // useful 2 x 1 + 2 x 1 + 4 x 0.75 = 7; lost 2 x 0.5 = 1; overhead 2 x 0.5 = 1;
   // reconfiguration 4 x 0.25 = 1; allocated 2 x 2 + 2 x 1 + 4 x 1 = 10, so idle 32 - 10 = 22.
   const FleetLedger fleet(FleetSpec{.gpus = 4});
-  Feed feed(fleet, {Batch("train", 2)});
+  JobRequest train = Batch("train", 2);
+  train.priority = 4;  // priority-weighted output: 4 x 7 useful GPU-h = 28
+  Feed feed(fleet, {train});
   const PlacementSummary two = Holding({{0, 2}});
   const PlacementSummary four = Holding({{0, 4}});
   feed.Submit(0, 0);
@@ -146,6 +148,7 @@ TEST(CapacityAccountingTest, SplitsAJobsTimeIntoUsefulLostOverheadAndReconfigura
                         .capacity = 32});
   EXPECT_NEAR(s.identity_gap_gpu_seconds, 0, 1e-6);
   EXPECT_DOUBLE_EQ(s.goodput, 7.0 / 32);
+  EXPECT_NEAR(s.priority_weighted_output, 28, 1e-9);
   EXPECT_EQ(s.window_start, 0);
   EXPECT_EQ(s.window_end, 8 * kHour);
   EXPECT_EQ(s.counts.policy_preemptions, 1);
@@ -166,6 +169,7 @@ TEST(CapacityAccountingTest, AServiceIsUsefulOnlyUpToItsDemand) {
   JobRequest service = Batch("svc", 3);
   service.kind = JobKind::kRealtimeInference;
   service.demand = DemandCurve{.step = kHour, .gpus = {1, 4}, .swap_cap = 0};
+  service.priority = 3;  // priority-weighted output: 3 x 4.5 served GPU-h = 13.5
   const FleetLedger fleet(FleetSpec{.gpus = 4});
   Feed feed(fleet, {service});
   const PlacementSummary three = Holding({{0, 3}});
@@ -184,6 +188,7 @@ TEST(CapacityAccountingTest, AServiceIsUsefulOnlyUpToItsDemand) {
                         .capacity = 12});
   EXPECT_NEAR(s.identity_gap_gpu_seconds, 0, 1e-6);
   EXPECT_DOUBLE_EQ(s.goodput, 4.5 / 12);
+  EXPECT_NEAR(s.priority_weighted_output, 13.5, 1e-9);
 }
 
 TEST(CapacityAccountingTest, DownNodesAreClippedToTheWindowAndInterruptionsCounted) {
