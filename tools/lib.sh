@@ -9,12 +9,28 @@ FLEETSIM_DEBIAN_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 
+# Debian 12 packages only the tests need: chromium renders the bench report headless
+# (tests/unit/report/html_render_test.cc).
+FLEETSIM_TEST_PACKAGES=(chromium)
+
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
-# command and fails.
+# command and fails. The arguments name the package lists (arrays) to ensure; without any, the
+# build packages, FLEETSIM_DEBIAN_PACKAGES.
 fleetsim_ensure_packages() {
+  local lists=("$@")
+  if [ "${#lists[@]}" -eq 0 ]; then
+    lists=(FLEETSIM_DEBIAN_PACKAGES)
+  fi
+  local wanted=()
+  local list
+  for list in "${lists[@]}"; do
+    local -n packages="$list"
+    wanted+=("${packages[@]}")
+    unset -n packages
+  done
   local missing=()
   local pkg
-  for pkg in "${FLEETSIM_DEBIAN_PACKAGES[@]}"; do
+  for pkg in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
       missing+=("$pkg")
     fi

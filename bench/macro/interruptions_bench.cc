@@ -35,7 +35,7 @@ void BM_SpotHeavyWeek(benchmark::State& state, const std::string& policy_name, b
     const RunOutcome outcome =
         RunScenario(scenario, registry, policy,
                     {.seed = scenario.seed, .measure_wall_time = false, .logger = nullptr});
-    benchmark::DoNotOptimize(outcome.report.metrics.utilization);
+    benchmark::DoNotOptimize(outcome.report.accounting.utilization);
     state.counters["reclaims"] =
         static_cast<double>(outcome.report.accounting.counts.spot_reclaims);
   }

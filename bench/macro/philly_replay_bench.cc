@@ -63,7 +63,7 @@ void BM_PhillyReplay(benchmark::State& state, const std::string& policy_json) {
     const MetricsSummary& metrics = outcome.report.metrics;
     state.counters["jobs"] = static_cast<double>(metrics.jobs_total);
     state.counters["completed"] = static_cast<double>(metrics.jobs_completed);
-    state.counters["utilization"] = metrics.utilization;
+    state.counters["utilization"] = outcome.report.accounting.utilization;
     state.counters["wait_mean_h"] = metrics.wait_mean_s / 3600;
     state.counters["wait_p99_h"] = metrics.wait_p99_s / 3600;
   }

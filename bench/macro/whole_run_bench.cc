@@ -33,7 +33,7 @@ void BM_WholeRun100k(benchmark::State& state, const std::string& policy_name) {
     const std::string csv = JobsCsv(outcome.report);
     benchmark::DoNotOptimize(csv.data());
     jobs += outcome.report.metrics.jobs_total;
-    state.counters["utilization"] = outcome.report.metrics.utilization;
+    state.counters["utilization"] = outcome.report.accounting.utilization;
   }
   state.counters["jobs_per_s"] =
       benchmark::Counter(static_cast<double>(jobs), benchmark::Counter::kIsRate);

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -16,10 +17,13 @@
 #include "cli/exit_status.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/report/bench_report.h"
 #include "fleetsim/report/catalog_tables.h"
 #include "fleetsim/report/fleet_summary.h"
+#include "fleetsim/report/html_report.h"
 #include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
+#include "fleetsim/report/result_compare.h"
 #include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
@@ -49,6 +53,25 @@ struct ImportArgs {
   std::string on_bad_row = "fail";
 };
 
+constexpr const char* kDefaultBenchDirectory = "scenarios/benchmark";
+constexpr const char* kPublishedFiguresFile = "published-figures.json";
+
+struct BenchArgs {
+  std::vector<std::string> paths;  // scenario files or directories of them
+  std::vector<std::string> policies;
+  std::string json_file;
+  std::string html_file;
+  std::string out_dir;
+  std::string published_file;
+  bool strict = false;
+};
+
+struct CompareArgs {
+  std::string baseline;
+  std::string current;
+  std::vector<std::string> tolerances;  // "X" or "METRIC=X"; parsed by ParseTolerances
+};
+
 struct ValidateArgs {
   std::vector<std::string> files;
   bool strict = false;
@@ -68,7 +91,8 @@ std::optional<std::uint64_t> ParseSeed(const std::string& text) {
 
 class Cli {
  public:
-  Cli(std::ostream& out, std::ostream& err) : out_(out), err_(err), registry_(BuiltinPolicies()) {}
+  Cli(std::ostream& out, std::ostream& err, bool err_is_terminal)
+      : out_(out), err_(err), err_is_terminal_(err_is_terminal), registry_(BuiltinPolicies()) {}
 
   int Main(int argc, const char* const* argv) {
     CLI::App app{"fleetsim: a discrete-event simulator of GPU-cluster scheduling", "fleetsim"};
@@ -127,6 +151,42 @@ class Cli {
                      "out and report how many and why")
         ->check(CLI::IsMember({"fail", "skip"}));
 
+    BenchArgs bench;
+    CLI::App* bench_cmd = app.add_subcommand(
+        "bench", "Run a benchmark suite: every scenario under every policy, side by side");
+    bench_cmd->add_option("path", bench.paths,
+                          fmt::format("Scenario files or directories of them (their *.json but "
+                                      "{}). Default: {}",
+                                      kPublishedFiguresFile, kDefaultBenchDirectory));
+    bench_cmd
+        ->add_option("-p,--policy", bench.policies,
+                     "Policies to run (repeatable, or comma-separated). Default: all")
+        ->allow_extra_args(false)
+        ->delimiter(',');
+    bench_cmd->add_option("--json", bench.json_file, "Write the results as JSON to this file");
+    bench_cmd->add_option("--html", bench.html_file,
+                          "Write a self-contained HTML report with charts to this file");
+    bench_cmd->add_option("-o,--out", bench.out_dir,
+                          "Directory for each run's summary.json and jobs.csv, and comparison.csv");
+    bench_cmd->add_option("--published", bench.published_file,
+                          fmt::format("Published figures to show beside ours. Default: {} in "
+                                      "the first directory given, when there is one",
+                                      kPublishedFiguresFile));
+    bench_cmd->add_flag("--strict", bench.strict, "Treat unknown keys as errors");
+
+    CompareArgs compare;
+    CLI::App* compare_cmd = app.add_subcommand(
+        "compare", "Compare two 'fleetsim bench --json' result files; exit 5 on drift");
+    compare_cmd->add_option("baseline", compare.baseline, "Baseline results (the goldens)")
+        ->required();
+    compare_cmd->add_option("current", compare.current, "Results to check against the baseline")
+        ->required();
+    compare_cmd
+        ->add_option("-t,--tolerance", compare.tolerances,
+                     "Relative tolerance X (0.01, 1e-6 or 1%) for every metric, or METRIC=X "
+                     "for one (repeatable). Default: exact")
+        ->allow_extra_args(false);
+
     CLI::App* list_cmd =
         app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
@@ -172,6 +232,12 @@ class Cli {
     }
     if (import_cmd->parsed()) {
       return Import(import);
+    }
+    if (compare_cmd->parsed()) {
+      return Compare(compare);
+    }
+    if (bench_cmd->parsed()) {
+      return Bench(bench);
     }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
@@ -280,33 +346,73 @@ class Cli {
     if (!scenarios) {
       return ToInt(ExitStatus::kInvalidInput);
     }
+    if (!NamesDiffer(*scenarios)) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    const RunOptions options{.measure_wall_time = args.timing, .logger = logger_};
+    const auto reports = RunEach(*scenarios, *policies, seed, options);
+    if (!reports) {
+      return ToInt(ExitStatus::kPolicyError);
+    }
+    fmt::print(out_, "{}", MetricsTable(*reports));
+    return args.out_dir.empty() ? ToInt(ExitStatus::kOk) : WriteOutputs(args.out_dir, *reports);
+  }
+
+  // False, after saying so, when two scenarios share a name (their results would mix).
+  bool NamesDiffer(const std::vector<Scenario>& scenarios) {
     std::set<std::string> names;
-    for (const Scenario& s : *scenarios) {
+    for (const Scenario& s : scenarios) {
       if (!names.insert(s.name).second) {
         fmt::print(err_,
                    "fleetsim: two scenarios are named '{}'; names must differ to keep "
                    "their results apart\n",
                    s.name);
-        return ToInt(ExitStatus::kUsage);
+        return false;
       }
     }
+    return true;
+  }
+
+  // Every scenario under every policy ("" = the scenario's own), with the scenario's seed unless
+  // `seed` overrides it; nullopt after printing an illegal policy decision. Shows progress on a
+  // terminal.
+  std::optional<std::vector<RunReport>> RunEach(const std::vector<Scenario>& scenarios,
+                                                const std::vector<std::string>& policies,
+                                                std::optional<std::uint64_t> seed,
+                                                RunOptions options) {
     std::vector<RunReport> reports;
-    for (const Scenario& scenario : *scenarios) {
-      for (const std::string& name : *policies) {
-        const RunOptions options{.seed = seed.value_or(scenario.seed),
-                                 .measure_wall_time = args.timing,
-                                 .logger = logger_};
-        RunOutcome outcome =
-            RunScenario(scenario, registry_, ChoosePolicy(scenario, registry_, name), options);
+    const std::size_t total = scenarios.size() * policies.size();
+    for (const Scenario& scenario : scenarios) {
+      for (const std::string& name : policies) {
+        const PolicyChoice policy = ChoosePolicy(scenario, registry_, name);
+        ShowProgress(reports.size(), total, scenario.name, policy.name);
+        options.seed = seed.value_or(scenario.seed);
+        RunOutcome outcome = RunScenario(scenario, registry_, policy, options);
         if (!outcome.ok) {
+          ShowProgress(total, total, "", "");
           fmt::print(err_, "fleetsim: scenario '{}': {}\n", scenario.name, outcome.error);
-          return ToInt(ExitStatus::kPolicyError);
+          return std::nullopt;
         }
         reports.push_back(std::move(outcome.report));
       }
     }
-    fmt::print(out_, "{}", MetricsTable(reports));
-    return args.out_dir.empty() ? ToInt(ExitStatus::kOk) : WriteOutputs(args.out_dir, reports);
+    ShowProgress(total, total, "", "");
+    return reports;
+  }
+
+  // "[k/n] scenario x policy" rewritten in place on a terminal; cleared when k == n. Silent when
+  // stderr is not a terminal, so logs and pipes stay clean.
+  void ShowProgress(std::size_t done, std::size_t total, const std::string& scenario,
+                    const std::string& policy) {
+    if (!err_is_terminal_ || total < 2) {
+      return;
+    }
+    if (done == total) {
+      fmt::print(err_, "\r\033[K");
+    } else {
+      fmt::print(err_, "\r\033[K[{}/{}] {} x {}", done + 1, total, scenario, policy);
+    }
+    err_.flush();
   }
 
   // One run's files: summary.json, jobs.csv, and realtime.csv when it has real-time jobs.
@@ -441,6 +547,144 @@ class Cli {
     return ToInt(ExitStatus::kOk);
   }
 
+  int Compare(const CompareArgs& args) {
+    CompareOptions options;
+    if (const std::string error = ParseTolerances(args.tolerances, options); !error.empty()) {
+      fmt::print(err_, "fleetsim: --tolerance: {}\n", error);
+      return ToInt(ExitStatus::kUsage);
+    }
+    const CompareOutcome outcome = CompareResultFiles(args.baseline, args.current, options);
+    if (!outcome.errors.empty()) {
+      fmt::print(err_, "{}", outcome.errors);
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (!outcome.usage_errors.empty()) {
+      for (const std::string& error : outcome.usage_errors) {
+        fmt::print(err_, "fleetsim: {}\n", error);
+      }
+      return ToInt(ExitStatus::kUsage);
+    }
+    fmt::print(out_, "{}", outcome.report);
+    return ToInt(outcome.drift() ? ExitStatus::kDrift : ExitStatus::kOk);
+  }
+
+  // Scenario files named or found in the directories named (sorted, the figures file left out).
+  std::optional<std::vector<std::string>> BenchFiles(const std::vector<std::string>& paths) {
+    std::vector<std::string> files;
+    for (const std::string& path : paths) {
+      std::error_code error;
+      if (!std::filesystem::is_directory(path, error)) {
+        files.push_back(path);
+        continue;
+      }
+      std::vector<std::string> found;
+      for (const auto& entry : std::filesystem::directory_iterator(path, error)) {
+        const std::filesystem::path& file = entry.path();
+        if (entry.is_regular_file() && file.extension() == ".json" &&
+            file.filename() != kPublishedFiguresFile) {
+          found.push_back(file.string());
+        }
+      }
+      if (error || found.empty()) {
+        fmt::print(err_, "fleetsim: {}: {}\n", path,
+                   error ? error.message() : "no scenario files (*.json) in this directory");
+        return std::nullopt;
+      }
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    }
+    return files;
+  }
+
+  // The figures file asked for, else the one in the first directory given; nullopt if none.
+  static std::optional<std::string> PublishedFiguresPath(const BenchArgs& args,
+                                                         const std::vector<std::string>& paths) {
+    if (!args.published_file.empty()) {
+      return args.published_file;
+    }
+    for (const std::string& path : paths) {
+      std::error_code error;
+      if (std::filesystem::is_directory(path, error)) {
+        const auto file = std::filesystem::path(path) / kPublishedFiguresFile;
+        if (std::filesystem::exists(file, error)) {
+          return file.string();
+        }
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  int Bench(const BenchArgs& args) {
+    const auto policies = ResolvePolicies(args.policies.empty() ? std::vector<std::string>{"all"}
+                                                                : args.policies);
+    if (!policies) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    const std::vector<std::string> paths =
+        args.paths.empty() ? std::vector<std::string>{kDefaultBenchDirectory} : args.paths;
+    const auto files = BenchFiles(paths);
+    if (!files) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    std::optional<PublishedSet> published;
+    if (const auto figures_path = PublishedFiguresPath(args, paths)) {
+      PublishedLoad load = LoadPublishedFigures(*figures_path);
+      if (!load.error.empty()) {
+        fmt::print(err_, "{}\n", load.error);
+        return ToInt(ExitStatus::kInvalidInput);
+      }
+      published = std::move(load.figures);
+    }
+    const auto scenarios = LoadAll(*files, args.strict);
+    if (!scenarios) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (!NamesDiffer(*scenarios)) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    const RunOptions options{.logger = logger_, .record_timeline = !args.html_file.empty()};
+    const auto reports = RunEach(*scenarios, *policies, std::nullopt, options);
+    if (!reports) {
+      return ToInt(ExitStatus::kPolicyError);
+    }
+    fmt::print(out_, "{}", BenchTables(*reports, published ? &*published : nullptr));
+    return WriteBenchOutputs(args, *reports);
+  }
+
+  // --json, --html and --out, all staged first: a failure leaves none of them half-written.
+  int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports) {
+    std::vector<std::pair<std::string, std::string>> files;  // path, contents
+    if (!args.json_file.empty()) {
+      files.emplace_back(args.json_file, BenchJson(reports));
+    }
+    if (!args.html_file.empty()) {
+      files.emplace_back(args.html_file, BenchHtml(reports, HtmlReportOptions{}));
+    }
+    std::vector<std::unique_ptr<StagedFile>> staged;
+    for (const auto& [path, contents] : files) {
+      staged.push_back(std::make_unique<StagedFile>(path));
+      staged.back()->stream() << contents;
+      if (!staged.back()->ok()) {
+        fmt::print(err_, "fleetsim: cannot write results: {}\n", staged.back()->error());
+        return ToInt(ExitStatus::kOutputError);
+      }
+    }
+    if (!args.out_dir.empty()) {
+      if (const int status = WriteOutputs(args.out_dir, reports);
+          status != ToInt(ExitStatus::kOk)) {
+        return status;
+      }
+    }
+    for (const auto& file : staged) {
+      if (const std::string error = file->Commit(); !error.empty()) {
+        fmt::print(err_, "fleetsim: cannot write results: {}\n", error);
+        return ToInt(ExitStatus::kOutputError);
+      }
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
   int ListTraceFormats() {
     for (const TraceFormat& format : TraceFormats()) {
       fmt::print(out_, "{}\n    {}\n", format.name, format.summary);
@@ -466,6 +710,7 @@ class Cli {
 
   std::ostream& out_;
   std::ostream& err_;
+  bool err_is_terminal_ = false;  // progress is shown only then
   PolicyRegistry registry_;
   std::shared_ptr<spdlog::logger> logger_;
   const Catalog* catalog_ = nullptr;  // built-in, or extended by --catalog; set in Main
@@ -473,8 +718,9 @@ class Cli {
 
 }  // namespace
 
-int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  return Cli(out, err).Main(argc, argv);
+int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+         bool err_is_terminal) {
+  return Cli(out, err, err_is_terminal).Main(argc, argv);
 }
 
 }  // namespace fleetsim::cli

@@ -1,12 +1,14 @@
-// The fleetsim command line (CLI11): run, validate, list. Main() parses arguments, runs the
-// command and returns the process exit status; it writes results to `out` and diagnostics to
-// `err`, so tests can drive it without a process.
+// The fleetsim command line (CLI11): run, bench, compare, validate, fleet, import, list. Main()
+// parses arguments, runs the command and returns the process exit status; it writes results to
+// `out` and diagnostics to `err`, so tests can drive it without a process. Progress lines go to
+// `err` only when it is a terminal (`err_is_terminal`).
 #pragma once
 
 #include <ostream>
 
 namespace fleetsim::cli {
 
-int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+         bool err_is_terminal = false);
 
 }  // namespace fleetsim::cli

@@ -10,6 +10,7 @@ enum class ExitStatus : int {
                       // or two scenarios with the same name in one run
   kPolicyError = 3,   // a policy made an illegal decision; no outputs were written
   kOutputError = 4,   // results could not be written; nothing partial was left behind
+  kDrift = 5,         // compare: results differ beyond tolerance (docs/regression.md)
 };
 
 }  // namespace fleetsim::cli

@@ -63,38 +63,63 @@ void CapacityAccounting::OnRunStarted(const RunStarted& event) {
     (down ? down_gpus_ : up_gpus_)[event.fleet.PoolOfNode(node)] += GpusOfNode(node);
   }
   holdings_.assign(event.jobs.size(), Holding{});
+  held_share_ = 0;
+  queued_.assign(event.jobs.size(), false);
+  queued_count_ = 0;
+  idle_while_queued_ms_ = 0;
+  useful_ms_.assign(event.jobs.size(), 0);
   wave_instants_.clear();
   weighted_useful_ms_ = 0;
   summary_ = AccountingSummary{};
 }
 
 void CapacityAccounting::OnJobSubmitted(const JobSubmitted& event) {
-  if (any_submitted_) {
-    return;
-  }
-  // The window opens: node time before it does not count.
-  any_submitted_ = true;
-  summary_.window_start = event.time;
   AdvanceNodes(event.time);
-  std::fill(up_gpu_ms_.begin(), up_gpu_ms_.end(), 0.0);
-  for (GpuTimeSplit& pool : pool_ms_) {
-    pool.down = 0;
+  if (!any_submitted_) {
+    // The window opens: node time before it does not count.
+    any_submitted_ = true;
+    summary_.window_start = event.time;
+    std::fill(up_gpu_ms_.begin(), up_gpu_ms_.end(), 0.0);
+    for (GpuTimeSplit& pool : pool_ms_) {
+      pool.down = 0;
+    }
+  }
+  SetQueued(event.job, true);
+}
+
+void CapacityAccounting::SetQueued(JobIndex job, bool queued) {
+  if (queued_[job] != queued) {
+    queued_[job] = queued;
+    queued_count_ += queued ? 1 : -1;
   }
 }
 
 void CapacityAccounting::OnJobStarted(const JobStarted& event) {
+  AdvanceNodes(event.time);
+  SetQueued(event.job, false);
   Hold(event.job, event.time, event.summary);
+}
+
+void CapacityAccounting::OnJobRejected(const JobRejected& event) {
+  AdvanceNodes(event.time);
+  SetQueued(event.job, false);
 }
 
 void CapacityAccounting::OnJobResized(const JobResized& event) {
+  AdvanceNodes(event.time);
   Release(event.job, event.time);
   Hold(event.job, event.time, event.summary);
 }
 
-void CapacityAccounting::OnJobFinished(const JobFinished& event) { Release(event.job, event.time); }
+void CapacityAccounting::OnJobFinished(const JobFinished& event) {
+  AdvanceNodes(event.time);
+  Release(event.job, event.time);
+}
 
 void CapacityAccounting::OnJobPreempted(const JobPreempted& event) {
+  AdvanceNodes(event.time);
   Release(event.job, event.time);
+  SetQueued(event.job, true);
   InterruptionCounts& c = summary_.counts;
   if (event.cause == StopCause::kPolicy) {
     ++c.policy_preemptions;
@@ -108,12 +133,16 @@ void CapacityAccounting::OnJobPreempted(const JobPreempted& event) {
 
 void CapacityAccounting::Hold(JobIndex job, SimTime time, const PlacementSummary& summary) {
   holdings_[job] = {.share_by_pool = summary.share_by_pool, .since = time};
+  for (const auto& [pool, share] : summary.share_by_pool) {
+    held_share_ += share;
+  }
 }
 
 void CapacityAccounting::Release(JobIndex job, SimTime time) {
   Holding& holding = holdings_[job];
   for (const auto& [pool, share] : holding.share_by_pool) {
     allocated_ms_[pool] += share * static_cast<double>(time - holding.since);
+    held_share_ -= share;
   }
   holding.share_by_pool.clear();
 }
@@ -127,9 +156,12 @@ void CapacityAccounting::OnJobSegmentEnded(const JobSegmentEnded& event) {
     p.reconfiguration += share * static_cast<double>(a.reconfiguration);
     if (!event.request.demand) {
       p.useful += share * static_cast<double>(a.useful);
-      weighted_useful_ms_ +=
-          static_cast<double>(event.request.priority) * share * static_cast<double>(a.useful);
+      useful_ms_[event.job] += share * static_cast<double>(a.useful);
     }
+  }
+  if (!event.request.demand) {
+    weighted_useful_ms_ += static_cast<double>(event.request.priority) *
+                           event.summary.gpu_share * static_cast<double>(event.account.useful);
   }
   if (event.request.demand && event.summary.gpu_share > 0) {
     SplitServiceUseful(event);
@@ -142,6 +174,7 @@ void CapacityAccounting::SplitServiceUseful(const JobSegmentEnded& event) {
   const auto served = static_cast<double>(ServedGpuMs(
       *event.request.demand, std::llround(held.gpu_share), event.time - useful, event.time));
   weighted_useful_ms_ += static_cast<double>(event.request.priority) * served;
+  useful_ms_[event.job] += served;
   for (const auto& [pool, share] : held.share_by_pool) {
     const double pool_served = served * share / held.gpu_share;
     pool_ms_[pool].useful += pool_served;
@@ -156,9 +189,14 @@ std::int64_t CapacityAccounting::GpusOfNode(NodeId node) const {
 
 void CapacityAccounting::AdvanceNodes(SimTime time) {
   const auto elapsed = static_cast<double>(time - nodes_integrated_to_);
+  double up_now = 0;
   for (std::size_t pool = 0; pool < up_gpus_.size(); ++pool) {
     up_gpu_ms_[pool] += static_cast<double>(up_gpus_[pool]) * elapsed;
     pool_ms_[pool].down += static_cast<double>(down_gpus_[pool]) * elapsed;
+    up_now += static_cast<double>(up_gpus_[pool]);
+  }
+  if (queued_count_ > 0) {
+    idle_while_queued_ms_ += std::max(0.0, up_now - held_share_) * elapsed;
   }
   nodes_integrated_to_ = time;
 }
@@ -197,6 +235,10 @@ void CapacityAccounting::OnNodeCameBack(const NodeCameBack& event) {
   down_gpus_[pool] -= GpusOfNode(event.node);
 }
 
+double CapacityAccounting::UsefulGpuHours(JobIndex job) const {
+  return useful_ms_[job] / kMillisPerHour;
+}
+
 void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   AccountingSummary& s = summary_;
   s.window_end = std::max(event.time, s.window_start);
@@ -218,7 +260,14 @@ void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   s.total = InHours(total_ms);
   s.identity_gap_gpu_seconds = (total_ms.capacity - total_ms.Accounted()) / 1000.0;
   s.goodput = total_ms.capacity > 0 ? total_ms.useful / total_ms.capacity : 0;
+  const double up_ms = total_ms.capacity - total_ms.down;
+  const double working_ms =
+      total_ms.useful + total_ms.lost + total_ms.overhead + total_ms.reconfiguration;
+  s.utilization = up_ms > 0 ? working_ms / up_ms : 0;
+  s.idle_while_queued_gpu_hours = idle_while_queued_ms_ / kMillisPerHour;
+  s.idle_while_queued = up_ms > 0 ? idle_while_queued_ms_ / up_ms : 0;
   s.priority_weighted_output = weighted_useful_ms_ / kMillisPerHour;
+
   s.counts.reclaim_waves = static_cast<std::int64_t>(wave_instants_.size());
 }
 

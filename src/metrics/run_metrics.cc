@@ -1,4 +1,5 @@
-// RunMetrics: utilization, counts, waits and makespan from engine events.
+// RunMetrics: allocated share, counts, waits, completion times, slowdown and makespan from
+// engine events.
 #include "fleetsim/metrics/run_metrics.h"
 
 #include <algorithm>
@@ -20,6 +21,7 @@ void RunMetrics::OnRunStarted(const RunStarted& event) {
   acc_.running.assign(event.jobs.size(), false);
   acc_.running_since.assign(event.jobs.size(), 0);
   acc_.started.assign(event.jobs.size(), false);
+  acc_.held_time.assign(event.jobs.size(), 0);
 }
 
 void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
@@ -43,6 +45,7 @@ void RunMetrics::OnJobStarted(const JobStarted& event) {
 void RunMetrics::CloseSegment(JobIndex job, SimTime time) {
   acc_.allocated_gpu_ms +=
       acc_.running_share[job] * static_cast<double>(time - acc_.running_since[job]);
+  acc_.held_time[job] += time - acc_.running_since[job];
   acc_.running_since[job] = time;
 }
 
@@ -64,6 +67,13 @@ void RunMetrics::OnJobFinished(const JobFinished& event) {
   acc_.running[event.job] = false;
   ++summary_.jobs_completed;
   acc_.last_completion = std::max(acc_.last_completion, event.time);
+  if (!event.request.demand) {
+    const SimDuration completion = event.time - event.request.submit;
+    acc_.completion_times.push_back(completion);
+    acc_.slowdown_sum += std::max(
+        1.0, static_cast<double>(completion) /
+                 static_cast<double>(std::max(acc_.held_time[event.job], kSlowdownBound)));
+  }
 }
 
 void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_rejected; }
@@ -85,15 +95,39 @@ void RunMetrics::OnRunEnded(const RunEnded& event) {
   const std::int64_t available = s.fleet_gpus * (s.window_end - s.window_start);
   s.allocated_gpu_hours = allocated / kMillisPerHour;
   s.available_gpu_hours = static_cast<double>(available) / kMillisPerHour;
-  s.utilization = available > 0 ? allocated / static_cast<double>(available) : 0;
-  if (!acc_.waits.empty()) {
-    const double total_ms =
-        std::accumulate(acc_.waits.begin(), acc_.waits.end(), 0.0,
-                        [](double acc, SimDuration w) { return acc + static_cast<double>(w); });
-    s.wait_mean_s = total_ms / static_cast<double>(acc_.waits.size()) / 1000.0;
-  }
-  s.wait_p99_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 99));
+  s.allocated_share = available > 0 ? allocated / static_cast<double>(available) : 0;
+  SummarizeTimes();
   s.makespan_s = s.jobs_completed > 0 ? TimeToSeconds(acc_.last_completion - s.window_start) : 0;
+}
+
+namespace {
+
+double MeanSeconds(const std::vector<SimDuration>& values) {
+  if (values.empty()) {
+    return 0;
+  }
+  const double total_ms =
+      std::accumulate(values.begin(), values.end(), 0.0,
+                      [](double acc, SimDuration v) { return acc + static_cast<double>(v); });
+  return total_ms / static_cast<double>(values.size()) / 1000.0;
+}
+
+}  // namespace
+
+void RunMetrics::SummarizeTimes() {
+  MetricsSummary& s = summary_;
+  s.wait_mean_s = MeanSeconds(acc_.waits);
+  s.wait_p50_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 50));
+  s.wait_p90_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 90));
+  s.wait_p99_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 99));
+  const std::vector<SimDuration>& jct = acc_.completion_times;
+  s.batch_jobs_completed = static_cast<std::int64_t>(jct.size());
+  s.jct_mean_s = MeanSeconds(jct);
+  s.jct_p50_s = TimeToSeconds(NearestRankPercentile(jct, 50));
+  s.jct_p90_s = TimeToSeconds(NearestRankPercentile(jct, 90));
+  s.jct_p99_s = TimeToSeconds(NearestRankPercentile(jct, 99));
+  s.bounded_slowdown_mean =
+      jct.empty() ? 0 : acc_.slowdown_sum / static_cast<double>(jct.size());
 }
 
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p) {

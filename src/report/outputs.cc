@@ -87,6 +87,10 @@ ordered_json RealtimeJson(const RealtimeSummary& r) {
           {"served_fraction", r.served_fraction}};
 }
 
+ordered_json OrNull(const std::optional<double>& value) {
+  return value ? ordered_json(*value) : ordered_json(nullptr);
+}
+
 ordered_json MetricsJson(const RunReport& report) {
   const MetricsSummary& m = report.metrics;
   const AccountingSummary& a = report.accounting;
@@ -104,13 +108,25 @@ ordered_json MetricsJson(const RunReport& report) {
           {"window_end_s", TimeToSeconds(m.window_end)},
           {"allocated_gpu_hours", m.allocated_gpu_hours},
           {"available_gpu_hours", m.available_gpu_hours},
-          {"utilization", m.utilization},
+          {"allocated_share", m.allocated_share},
+          {"utilization", a.utilization},
           {"lost_gpu_hours", a.total.lost},
           {"overhead_gpu_hours", a.total.overhead},
           {"goodput", a.goodput},
           {"priority_weighted_output", a.priority_weighted_output},
+          {"idle_while_queued_gpu_hours", a.idle_while_queued_gpu_hours},
+          {"idle_while_queued", a.idle_while_queued},
+          {"tenant_fairness", OrNull(report.tenant_fairness)},
           {"wait_mean_s", m.wait_mean_s},
+          {"wait_p50_s", m.wait_p50_s},
+          {"wait_p90_s", m.wait_p90_s},
           {"wait_p99_s", m.wait_p99_s},
+          {"batch_jobs_completed", m.batch_jobs_completed},
+          {"jct_mean_s", m.jct_mean_s},
+          {"jct_p50_s", m.jct_p50_s},
+          {"jct_p90_s", m.jct_p90_s},
+          {"jct_p99_s", m.jct_p99_s},
+          {"bounded_slowdown_mean", m.bounded_slowdown_mean},
           {"makespan_s", m.makespan_s}};
 }
 
@@ -146,10 +162,6 @@ ordered_json AccountingJson(const AccountingSummary& a) {
     out["pools"].push_back(std::move(entry));
   }
   return out;
-}
-
-ordered_json OrNull(const std::optional<double>& value) {
-  return value ? ordered_json(*value) : ordered_json(nullptr);
 }
 
 ordered_json CostJson(const CostSummary& c) {
@@ -266,8 +278,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   } else {
     out += ",,,";
   }
-  fmt::format_to(Appender(out), ",{},{},{:.6f},", row.preemptions, row.interruptions,
-                 row.lost_gpu_hours);
+  fmt::format_to(Appender(out), ",{},{},{:.6f},{:.6f},", row.preemptions, row.interruptions,
+                 row.lost_gpu_hours, row.useful_gpu_hours);
   out += FinalStateName(row.state);
   out += ',';
   AppendCsvField(out, row.reason);
@@ -280,7 +292,7 @@ std::string JobsCsv(const RunReport& report) {
   std::string out =
       "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
       "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,preemptions,"
-      "interruptions,lost_gpu_hours,state,reason\n";
+      "interruptions,lost_gpu_hours,useful_gpu_hours,state,reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {
     AppendJobRow(out, row);
@@ -336,7 +348,7 @@ std::string SchedulingTable(const std::vector<RunReport>& reports, const RunColu
     out +=
         columns.Cells(r) + fmt::format("  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
                                        fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
-                                       m.jobs_rejected, 100.0 * m.utilization, Hours(m.wait_mean_s),
+                                       m.jobs_rejected, 100.0 * r.accounting.utilization, Hours(m.wait_mean_s),
                                        Hours(m.wait_p99_s), Hours(m.makespan_s));
   }
   return out;
@@ -364,14 +376,17 @@ std::string CapacityTable(const std::vector<RunReport>& reports, const RunColumn
 
 std::string ComparisonCsv(const std::vector<RunReport>& reports) {
   std::string out =
-      "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,wait_mean_s,"
-      "wait_p99_s,makespan_s,goodput,lost_gpu_hours,cost_total,cost_per_useful_gpu_hour\n";
+      "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,"
+      "priority_weighted_output,wait_mean_s,wait_p99_s,jct_p50_s,bounded_slowdown_mean,"
+      "makespan_s,goodput,lost_gpu_hours,cost_total,cost_per_useful_gpu_hour\n";
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
-    out += fmt::format("{},{},{},{},{},{},{:.6f},{:.3f},{:.3f},{:.3f},{:.6f},{:.6f},{},{}\n",
-                       CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
-                       m.jobs_completed, m.jobs_rejected, m.utilization, m.wait_mean_s,
-                       m.wait_p99_s, m.makespan_s, r.accounting.goodput, r.accounting.total.lost,
+    out += fmt::format(
+        "{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},{:.6f},{:.6f},{},{}\n",
+        CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
+        m.jobs_completed, m.jobs_rejected, r.accounting.utilization,
+        r.accounting.priority_weighted_output, m.wait_mean_s, m.wait_p99_s, m.jct_p50_s,
+        m.bounded_slowdown_mean, m.makespan_s, r.accounting.goodput, r.accounting.total.lost,
                        OptionalField(r.cost.total_usd, 2),
                        OptionalField(r.cost.per_useful_gpu_hour_usd, 4));
   }

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/metrics/tenant_fairness.h"
 #include "fleetsim/sim/log_observer.h"
 #include "fleetsim/sim/simulation.h"
 
@@ -49,12 +50,16 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   JobLog job_log;
   RealtimeDemand realtime;
   LogObserver log(options.logger);
+  AllocationTimeline timeline;
   simulation.AddObserver(&metrics);
   simulation.AddObserver(&accounting);
   simulation.AddObserver(&job_log);
   simulation.AddObserver(&realtime);
   if (options.logger) {
     simulation.AddObserver(&log);
+  }
+  if (options.record_timeline) {
+    simulation.AddObserver(&timeline);
   }
   const RunStatus status = simulation.RunUntil(scenario.until);
   simulation.Finish();
@@ -77,6 +82,13 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   report.realtime = realtime.summary();
   report.realtime_steps = realtime.rows();
   report.jobs = job_log.TakeRows();
+  for (JobIndex job = 0; job < report.jobs.size(); ++job) {
+    report.jobs[job].useful_gpu_hours = accounting.UsefulGpuHours(job);
+  }
+  report.tenant_fairness = TenantFairness(report.jobs, scenario.tenants);
+  if (options.record_timeline) {
+    report.timeline = timeline.TakeData();
+  }
   if (options.measure_wall_time) {
     report.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

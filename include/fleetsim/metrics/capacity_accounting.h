@@ -14,8 +14,11 @@
 // Each job's share is its GPU-equivalents (PlacementSummary::gpu_share), split by pool. The
 // categories are kept per pool and in total, in GPU-hours; the identity gap (capacity minus the
 // categories) checks the bookkeeping. It also counts spot notices, reclaims, waves, hardware
-// failures and the job stops they caused. docs/metrics.md#capacity-accounting defines every
-// figure. An observer; not thread-safe; one per simulation.
+// failures and the job stops they caused. From the same events it derives the headline
+// utilization (GPU-time spent working — useful, lost, overhead, reconfiguration — over the GPU-time
+// of up nodes: a real-time reservation held above demand does not count), each job's useful
+// GPU-hours, the priority-weighted output, and the idle GPU-time of up nodes while jobs were
+// waiting in the queue. docs/metrics.md#capacity-accounting defines every figure. An observer; not thread-safe; one per simulation.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +72,12 @@ struct AccountingSummary {
   std::vector<PoolAccounting> pools{};  // in fleet order
   double identity_gap_gpu_seconds = 0;  // capacity - the categories; ~0
   double goodput = 0;                   // useful / capacity; 0 when the window is empty
+  // (useful + lost + overhead + reconfiguration) / (capacity - down); 0 when nothing was up.
+  double utilization = 0;
+  // GPU-hours of up nodes held by no job while at least one submitted job waited in the queue.
+  double idle_while_queued_gpu_hours = 0;
+  // idle_while_queued_gpu_hours / (capacity - down); 0 when nothing was up.
+  double idle_while_queued = 0;
   // Σ over jobs of priority x their useful GPU-hours (served GPU-hours for real-time services):
   // the priority-weighted output of docs/metrics.md.
   double priority_weighted_output = 0;
@@ -83,6 +92,7 @@ class CapacityAccounting final : public SimulationObserver {
   void OnJobFinished(const JobFinished& event) override;
   void OnJobPreempted(const JobPreempted& event) override;
   void OnJobResized(const JobResized& event) override;
+  void OnJobRejected(const JobRejected& event) override;
   void OnJobSegmentEnded(const JobSegmentEnded& event) override;
   void OnNodeNoticed(const NodeNoticed& event) override;
   void OnNodeWentDown(const NodeWentDown& event) override;
@@ -91,6 +101,8 @@ class CapacityAccounting final : public SimulationObserver {
 
   // Valid after RunEnded.
   const AccountingSummary& summary() const { return summary_; }
+  // A job's useful GPU-hours (served GPU-hours for a real-time service), by job index.
+  double UsefulGpuHours(JobIndex job) const;
 
  private:
   using ShareByPool = std::vector<std::pair<PoolIndex, double>>;
@@ -104,8 +116,9 @@ class CapacityAccounting final : public SimulationObserver {
   // Adds the holding's GPU-time up to `time` to the pools' allocated time and empties it.
   void Release(JobIndex job, SimTime time);
   void Hold(JobIndex job, SimTime time, const PlacementSummary& summary);
-  // Integrates up and down GPUs per pool up to `time`.
+  // Integrates up and down GPUs per pool, and idle GPUs while jobs wait, up to `time`.
   void AdvanceNodes(SimTime time);
+  void SetQueued(JobIndex job, bool queued);
   std::int64_t GpusOfNode(NodeId node) const;
   // A real-time service's useful segment time: GPU-ms of min(held, demand) in
   // [time - useful, time), the rest of its useful share allocated idle.
@@ -121,7 +134,12 @@ class CapacityAccounting final : public SimulationObserver {
   std::vector<std::int64_t> down_gpus_;  // by pool, now
   std::vector<bool> node_down_;          // by node
   std::vector<Holding> holdings_;        // by job; empty share while not running
-  double weighted_useful_ms_ = 0;        // Σ priority x useful GPU-ms
+  double held_share_ = 0;                // GPU-equivalents held by running jobs, now
+  std::vector<bool> queued_;             // by job: submitted and waiting, now
+  std::int64_t queued_count_ = 0;
+  double idle_while_queued_ms_ = 0;
+  std::vector<double> useful_ms_;  // by job
+  double weighted_useful_ms_ = 0;  // Σ priority x useful GPU-ms
   std::set<std::pair<SimTime, PoolIndex>> wave_instants_;
   AccountingSummary summary_;
 };

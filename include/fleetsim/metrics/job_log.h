@@ -38,6 +38,9 @@ struct JobRecordRow {
   std::int64_t preemptions = 0;    // times its policy stopped it and put it back in the queue
   std::int64_t interruptions = 0;  // times a spot reclaim or hardware failure stopped it
   double lost_gpu_hours = 0;       // computing thrown away at stops, GPU-equivalents x hours
+  // Computing kept (for a real-time service: GPU-hours serving demand), GPU-equivalents x hours;
+  // filled from CapacityAccounting by the runner.
+  double useful_gpu_hours = 0;
   std::string reason;              // why the job was rejected, or why it is unfinished
   JobKind kind = JobKind::kUnspecified;
   GpuSharing sharing = GpuSharing::kNone;

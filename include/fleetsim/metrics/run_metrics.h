@@ -1,10 +1,14 @@
-// RunMetrics: the headline numbers of one run, computed by observing engine events.
+// RunMetrics: job counts and times of one run, computed by observing engine events.
 // Definitions (docs/metrics.md is the reference):
 //  - window: from the first submission to the end of the run;
-//  - utilization: GPU-time allocated to jobs inside the window / (fleet GPUs x window length),
+//  - allocated share: GPU-time held by jobs inside the window / (fleet GPUs x window length),
 //    counting a fractional share as milli / 1000 of a GPU and a MIG instance as its compute
-//    slices / 7;
-//  - wait: start - submit, over jobs that started; mean and p99 (nearest rank);
+//    slices / 7 — idle real-time reservations included (the headline utilization, which leaves
+//    them out, is CapacityAccounting's);
+//  - wait: first start - submit, over jobs that started; mean, p50, p90, p99 (nearest rank);
+//  - JCT (job completion time): finish - submit, over completed batch jobs (real-time services,
+//    whose length is their lifetime, left out); mean, p50, p90, p99;
+//  - bounded slowdown: max(1, JCT / max(GPU-held time, 10 s)) per completed batch job, averaged;
 //  - makespan: last completion - first submission.
 // Not thread-safe; one per simulation.
 #pragma once
@@ -31,9 +35,17 @@ struct MetricsSummary {
   SimTime window_end = 0;
   double allocated_gpu_hours = 0;
   double available_gpu_hours = 0;
-  double utilization = 0;  // in [0, 1]; 0 when the window is empty
+  double allocated_share = 0;  // in [0, 1]; 0 when the window is empty
   double wait_mean_s = 0;
+  double wait_p50_s = 0;
+  double wait_p90_s = 0;
   double wait_p99_s = 0;
+  std::int64_t batch_jobs_completed = 0;  // the jobs JCT and slowdown are taken over
+  double jct_mean_s = 0;
+  double jct_p50_s = 0;
+  double jct_p90_s = 0;
+  double jct_p99_s = 0;
+  double bounded_slowdown_mean = 0;  // 0 when no batch job completed
   double makespan_s = 0;
 };
 
@@ -58,6 +70,9 @@ class RunMetrics final : public SimulationObserver {
     double allocated_gpu_ms = 0;  // closed allocations; running ones are added at the end
     std::int64_t submitted = 0;
     std::vector<SimDuration> waits;
+    std::vector<SimDuration> completion_times;  // completed batch jobs
+    double slowdown_sum = 0;                    // over completed batch jobs
+    std::vector<SimDuration> held_time;         // by job: wall time spent holding GPUs
     std::vector<double> running_share;  // by job index: GPU-equivalents held, 0 if not running
     std::vector<bool> running;
     std::vector<SimTime> running_since;  // since the last start or resize
@@ -66,10 +81,14 @@ class RunMetrics final : public SimulationObserver {
 
   // Adds the GPU-time the job held since running_since and restarts the count at `time`.
   void CloseSegment(JobIndex job, SimTime time);
+  void SummarizeTimes();
 
   MetricsSummary summary_;
   Accumulators acc_;  // reset at every RunStarted
 };
+
+// Bounded slowdown's floor on a job's run time (Feitelson's τ = 10 s), in milliseconds.
+inline constexpr SimDuration kSlowdownBound = 10'000;
 
 // Nearest-rank percentile (p in (0, 100]) of `values`; 0 for an empty set. Sorts its copy.
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p);

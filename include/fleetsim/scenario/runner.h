@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/metrics/allocation_timeline.h"
 #include "fleetsim/metrics/capacity_accounting.h"
 #include "fleetsim/metrics/cost.h"
 #include "fleetsim/metrics/job_log.h"
@@ -39,7 +40,10 @@ struct RunReport {
   RealtimeSummary realtime;      // real-time demand, served and unmet
   std::vector<RealtimeStepRow> realtime_steps;
   std::vector<JobRecordRow> jobs;
+  std::optional<double> tenant_fairness;  // Jain's index over tenants (metrics/tenant_fairness.h)
   std::optional<double> wall_seconds;  // only when timing was asked for
+  // Who held which GPUs when, and busy GPU-time: only when RunOptions::record_timeline.
+  std::optional<AllocationTimelineData> timeline;
 };
 
 struct RunOutcome {
@@ -57,6 +61,7 @@ struct RunOptions {
   std::uint64_t seed = kDefaultSeed;
   bool measure_wall_time = false;          // adds wall_seconds to the report (--timing)
   std::shared_ptr<spdlog::logger> logger;  // engine events are logged here when set
+  bool record_timeline = false;            // adds the AllocationTimeline to the report
 };
 
 RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,

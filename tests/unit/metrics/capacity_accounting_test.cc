@@ -148,7 +148,12 @@ TEST(CapacityAccountingTest, SplitsAJobsTimeIntoUsefulLostOverheadAndReconfigura
                         .capacity = 32});
   EXPECT_NEAR(s.identity_gap_gpu_seconds, 0, 1e-6);
   EXPECT_DOUBLE_EQ(s.goodput, 7.0 / 32);
+  EXPECT_NEAR(s.utilization, 10.0 / 32, 1e-12);  // useful + lost + overhead + reconfiguration
   EXPECT_NEAR(s.priority_weighted_output, 28, 1e-9);
+  EXPECT_NEAR(feed.accounting().UsefulGpuHours(0), 7, 1e-9);
+  // Queued [0, 1 h) with 4 idle GPUs and [3 h, 4 h) with 4 idle: 8 GPU-h idle while it waited.
+  EXPECT_NEAR(s.idle_while_queued_gpu_hours, 8, 1e-9);
+  EXPECT_NEAR(s.idle_while_queued, 8.0 / 32, 1e-12);
   EXPECT_EQ(s.window_start, 0);
   EXPECT_EQ(s.window_end, 8 * kHour);
   EXPECT_EQ(s.counts.policy_preemptions, 1);
@@ -188,7 +193,47 @@ TEST(CapacityAccountingTest, AServiceIsUsefulOnlyUpToItsDemand) {
                         .capacity = 12});
   EXPECT_NEAR(s.identity_gap_gpu_seconds, 0, 1e-6);
   EXPECT_DOUBLE_EQ(s.goodput, 4.5 / 12);
+  // Held but idle above demand (3 GPU-h) does not count: (4.5 + 1.5) / 12.
+  EXPECT_NEAR(s.utilization, 6.0 / 12, 1e-12);
   EXPECT_NEAR(s.priority_weighted_output, 13.5, 1e-9);
+  EXPECT_NEAR(feed.accounting().UsefulGpuHours(0), 4.5, 1e-9);
+  EXPECT_NEAR(s.idle_while_queued_gpu_hours, 0, 1e-12);  // it started when submitted
+}
+
+TEST(CapacityAccountingTest, IdleWhileQueuedCountsOnlyUpGpusNotHeldWhileAJobWaits) {
+  // Two nodes of 2 GPUs. a (2 GPUs) runs [0, 2 h). b (4 GPUs) is submitted at 1 h and waits until
+  // a finishes, runs [2 h, 3 h); c (1 GPU) is submitted at 4 h and rejected at once; the run ends
+  // at 5 h. While b waits, [1 h, 2 h): 2 GPUs idle -> 2 GPU-h. Nothing else waits with GPUs idle.
+  // Node 1 (not a's) is down over [1.5 h, 2 h) in a second run below: then the idle GPUs while b
+  // waits are 2 over [1 h, 1.5 h) and 0 after, 1 GPU-h, and the window's up GPU-time is
+  // 20 - 2 x 0.5 = 19 GPU-h.
+  const FleetLedger fleet(testing::FleetOf({TwoGpuNodes("p", 2)}));
+  const std::vector<JobRequest> jobs = {Batch("a", 2), Batch("b", 4), Batch("c", 1)};
+  for (const bool node_down : {false, true}) {
+    SCOPED_TRACE(node_down ? "with node 1 down for half an hour" : "all nodes up");
+    Feed feed(fleet, jobs);
+    CapacityAccounting& accounting = feed.accounting();
+    const PlacementSummary two = Holding({{0, 2}});
+    const PlacementSummary four = Holding({{0, 4}});
+    feed.Submit(0, 0);
+    feed.Start(0, 0, two);
+    feed.Submit(1 * kHour, 1);
+    if (node_down) {
+      accounting.OnNodeWentDown({3 * kHour / 2, 1, 0, NodeDownCause::kHardwareFailure, 2 * kHour});
+      accounting.OnNodeCameBack({2 * kHour, 1, 0});
+    }
+    feed.Finish(2 * kHour, 0, 0, two, Account(2 * kHour, 0, 0, 0));
+    feed.Start(2 * kHour, 1, four);
+    feed.Finish(3 * kHour, 1, 2 * kHour, four, Account(kHour, 0, 0, 0));
+    feed.Submit(4 * kHour, 2);
+    accounting.OnJobRejected({4 * kHour, 2, jobs[2], RejectedBy::kPolicy, "never fits"});
+    const AccountingSummary s = feed.End(5 * kHour);
+    const double up = node_down ? 19 : 20;
+    const double idle_while_queued = node_down ? 1 : 2;
+    EXPECT_NEAR(s.idle_while_queued_gpu_hours, idle_while_queued, 1e-9);
+    EXPECT_NEAR(s.idle_while_queued, idle_while_queued / up, 1e-12);
+    EXPECT_NEAR(s.utilization, 8 / up, 1e-12);  // a: 2 x 2, b: 4 x 1
+  }
 }
 
 TEST(CapacityAccountingTest, DownNodesAreClippedToTheWindowAndInterruptionsCounted) {

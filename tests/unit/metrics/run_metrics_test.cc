@@ -1,5 +1,6 @@
-// RunMetrics on hand-computed cases: utilization (whole GPUs, fractional shares, MIG instances,
-// CPU-only jobs), waits, makespan, end-of-run accounting.
+// RunMetrics on hand-computed cases: allocated share (whole GPUs, fractional shares, MIG
+// instances, CPU-only jobs), wait and completion-time percentiles, bounded slowdown, makespan,
+// end-of-run accounting.
 #include "fleetsim/metrics/run_metrics.h"
 
 #include <gtest/gtest.h>
@@ -35,10 +36,31 @@ TEST(RunMetricsTest, HandComputedFifoRun) {
   EXPECT_EQ(m.jobs_completed, 3);
   EXPECT_DOUBLE_EQ(m.allocated_gpu_hours, (4 * 3600 + 8 * 1800 + 2 * 600) / 3600.0);
   EXPECT_DOUBLE_EQ(m.available_gpu_hours, 8 * 6000 / 3600.0);
-  EXPECT_DOUBLE_EQ(m.utilization, (4 * 3600 + 8 * 1800 + 2 * 600) / (8.0 * 6000));
+  EXPECT_DOUBLE_EQ(m.allocated_share, (4 * 3600 + 8 * 1800 + 2 * 600) / (8.0 * 6000));
   EXPECT_DOUBLE_EQ(m.wait_mean_s, (0 + 3590 + 5380) / 3.0);
+  EXPECT_DOUBLE_EQ(m.wait_p50_s, 3590);  // nearest rank: ceil(0.5 x 3) = 2nd of 0, 3590, 5380
+  EXPECT_DOUBLE_EQ(m.wait_p90_s, 5380);
   EXPECT_DOUBLE_EQ(m.wait_p99_s, 5380);
+  // Completion times: a 3600, b 5400 - 10 = 5390, c 6000 - 20 = 5980.
+  EXPECT_EQ(m.batch_jobs_completed, 3);
+  EXPECT_DOUBLE_EQ(m.jct_mean_s, (3600 + 5390 + 5980) / 3.0);
+  EXPECT_DOUBLE_EQ(m.jct_p50_s, 5390);
+  EXPECT_DOUBLE_EQ(m.jct_p90_s, 5980);
+  EXPECT_DOUBLE_EQ(m.jct_p99_s, 5980);
+  // Bounded slowdown: a 3600 / 3600 = 1, b 5390 / 1800, c 5980 / 600.
+  EXPECT_DOUBLE_EQ(m.bounded_slowdown_mean, (1 + 5390.0 / 1800 + 5980.0 / 600) / 3);
   EXPECT_DOUBLE_EQ(m.makespan_s, 6000);
+}
+
+TEST(RunMetricsTest, SlowdownIsBoundedBelowByOneAndShortJobsByTenSeconds) {
+  // 1 GPU. a runs [0, 2 s); b waits 2 s and runs [2 s, 3 s): JCT 3 s over max(1 s, 10 s) = 0.3,
+  // bounded to 1; a: 2 s / 10 s = 0.2 -> 1. The mean is 1.
+  Workload w;
+  AddJob(w, "a", 0, 1, 2);
+  AddJob(w, "b", 0, 1, 1);
+  const MetricsSummary m = RunFifo(w, 1);
+  EXPECT_DOUBLE_EQ(m.bounded_slowdown_mean, 1.0);
+  EXPECT_DOUBLE_EQ(m.jct_p99_s, 3);
 }
 
 TEST(RunMetricsTest, WindowStartsAtFirstSubmission) {
@@ -46,7 +68,7 @@ TEST(RunMetricsTest, WindowStartsAtFirstSubmission) {
   AddJob(w, "a", 1000, 2, 100);
   const MetricsSummary m = RunFifo(w, 2);
   EXPECT_EQ(m.window_start, 1'000'000);
-  EXPECT_DOUBLE_EQ(m.utilization, 1.0);
+  EXPECT_DOUBLE_EQ(m.allocated_share, 1.0);
   EXPECT_DOUBLE_EQ(m.makespan_s, 100);
 }
 
@@ -60,7 +82,7 @@ TEST(RunMetricsTest, RunStoppedEarlyCountsRunningQueuedAndUnsubmittedJobs) {
   EXPECT_EQ(m.jobs_running_at_end, 1);
   EXPECT_EQ(m.jobs_queued_at_end, 1);
   EXPECT_EQ(m.jobs_never_submitted, 1);
-  EXPECT_DOUBLE_EQ(m.utilization, 1.0);  // a holds all 4 GPUs for the whole 50 s window
+  EXPECT_DOUBLE_EQ(m.allocated_share, 1.0);  // a holds all 4 GPUs for the whole 50 s window
   EXPECT_DOUBLE_EQ(m.makespan_s, 0);
 }
 
@@ -89,7 +111,7 @@ TEST(RunMetricsTest, SharesCountAsTheirFractionAndMigInstancesAsTheirComputeSlic
   const MetricsSummary& m = metrics.summary();
   EXPECT_EQ(m.jobs_completed, 4);
   EXPECT_DOUBLE_EQ(m.allocated_gpu_hours, (0.5 + 3.0 / 7 + 1) * 100 / 3600);
-  EXPECT_DOUBLE_EQ(m.utilization, (0.5 + 3.0 / 7 + 1) / 8);
+  EXPECT_DOUBLE_EQ(m.allocated_share, (0.5 + 3.0 / 7 + 1) / 8);
 }
 
 TEST(NearestRankPercentileTest, MatchesTheTextbookDefinition) {

@@ -119,8 +119,9 @@ TEST(AccountingOutputsTest, ComparisonCsvAndTableShowGoodputLostWorkAndCost) {
   const std::vector<RunReport> reports = {Report(scenario, true), Report(scenario, false)};
   const std::string csv = ComparisonCsv(reports);
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
-            "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,wait_mean_s,"
-            "wait_p99_s,makespan_s,goodput,lost_gpu_hours,cost_total,cost_per_useful_gpu_hour");
+            "scenario,policy,seed,jobs_total,jobs_completed,jobs_rejected,utilization,"
+            "priority_weighted_output,wait_mean_s,wait_p99_s,jct_p50_s,bounded_slowdown_mean,"
+            "makespan_s,goodput,lost_gpu_hours,cost_total,cost_per_useful_gpu_hour");
   EXPECT_NE(csv.find(",0.500000,4.000000,120.00,3.0000\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find(",0.500000,4.000000,,\n"), std::string::npos) << csv;
 

@@ -1,0 +1,100 @@
+// Comparing two benchmark result files (`fleetsim bench --json`, format_version 1) for drift: the
+// engine of `fleetsim compare BASELINE CURRENT`, which CI runs against the checked-in goldens
+// (tests/golden/benchmark.json). Results are matched by (scenario, policy); metrics are compared
+// generically, by name, so the metric set may grow. Exact by default, since runs are
+// deterministic; a relative tolerance (with an absolute floor near zero) may be given for every
+// metric and overridden per metric. Semantics, the report format and how to update the goldens on
+// purpose: docs/regression.md.
+//
+// Pure functions of their inputs (CompareResultFiles only reads the two files); value types;
+// thread-compatible.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fleetsim {
+
+inline constexpr int kResultsFormatVersion = 1;
+
+struct CompareOptions {
+  // Relative tolerance for every metric; 0 (the default) is exact: any difference is drift.
+  double tolerance = 0;
+  // Per-metric tolerances, replacing `tolerance` for that metric; 0 makes one metric exact.
+  std::map<std::string, double> metric_tolerances;
+};
+
+// Parses the values of every `--tolerance` argument into `options`: "X" sets the tolerance of
+// every metric, "METRIC=X" one metric's; X is a number ≥ 0 ("0.01", "1e-6") or a percentage
+// ("1%" is 0.01). The default and each metric may be given once. Returns "" or the problem, e.g.
+// "expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or METRIC=NUMBER, found 'abc'".
+std::string ParseTolerances(const std::vector<std::string>& args, CompareOptions& options);
+
+// The largest |current − baseline| within relative tolerance t:
+// t × max(|baseline|, |current|, 1). Relative for values of magnitude ≥ 1, absolute (t) below,
+// so values near zero (0 against 1e-17, say) do not need an exact match under a tolerance.
+double AllowedDifference(double baseline, double current, double tolerance);
+
+enum class DiffKind {
+  kValue,                 // both numbers, different; `beyond` says whether beyond tolerance
+  kNullVsNumber,          // null in one file, a number in the other (always drift)
+  kMetricOnlyInBaseline,  // the metric is missing from the current result (always drift)
+  kMetricOnlyInCurrent,   // the metric is new in the current result (always drift)
+  kSeed,                  // the two results ran with different seeds (always drift)
+  kResultOnlyInBaseline,  // no current result for this (scenario, policy) (always drift)
+  kResultOnlyInCurrent,   // no baseline result for this (scenario, policy) (always drift)
+};
+
+// One difference between the files, as listed in the report.
+struct ResultDiff {
+  std::string scenario;
+  std::string policy;
+  std::string metric;  // "seed" for kSeed; "" for a whole result
+  DiffKind kind = DiffKind::kValue;
+  std::string baseline;  // the value as JSON text ("0.786", "null"); "" when absent
+  std::string current;
+  double difference = 0;  // current − baseline (kValue only)
+  double allowed = 0;     // AllowedDifference(...) (kValue only); 0 when exact
+  bool beyond = true;     // drift; false only for a kValue within tolerance
+};
+
+struct CompareOutcome {
+  // Problems that make a file unusable, one line each: "FILE: cannot read: ...",
+  // "FILE:LINE:COL: invalid JSON: ...", or "FILE: /results/3/metrics/utilization: error:
+  // expected a number or null, found \"abc\"". Every problem of both files is listed. When not
+  // empty, nothing was compared and the fields below are empty.
+  std::string errors;
+  // Options that do not fit the files, e.g. a per-metric tolerance for a metric neither file
+  // has (a misspelt name would otherwise be silently ignored). Nothing was compared either.
+  std::vector<std::string> usage_errors;
+
+  std::vector<ResultDiff> diffs;  // in report order: by scenario, then policy, then metric
+  std::size_t results_compared = 0;  // (scenario, policy) pairs present in both files
+  std::size_t metrics_beyond = 0;    // kValue beyond tolerance, kNullVsNumber, kMetricOnlyIn*
+  std::size_t metrics_within = 0;    // kValue within tolerance
+  std::size_t seeds_differ = 0;
+  std::size_t results_only_in_baseline = 0;
+  std::size_t results_only_in_current = 0;
+  // The readable diff (docs/regression.md#reading-a-drift-report), ending with the summary line
+  // "N results compared, identical" or "N results compared, M metrics differ beyond tolerance...".
+  std::string report;
+
+  bool ok() const { return errors.empty() && usage_errors.empty(); }
+  // True when anything differs beyond tolerance (the `compare` command then exits 5).
+  bool drift() const {
+    return metrics_beyond + seeds_differ + results_only_in_baseline + results_only_in_current > 0;
+  }
+};
+
+// Compares two result documents given as text; the names are used in messages and the report.
+CompareOutcome CompareResults(const std::string& baseline_text, const std::string& baseline_name,
+                              const std::string& current_text, const std::string& current_name,
+                              const CompareOptions& options);
+
+// Reads both files (a file that cannot be read is an error naming it) and compares them.
+CompareOutcome CompareResultFiles(const std::string& baseline_path,
+                                  const std::string& current_path, const CompareOptions& options);
+
+}  // namespace fleetsim

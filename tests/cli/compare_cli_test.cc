@@ -1,0 +1,195 @@
+// End-to-end tests of `fleetsim compare`: identical files exit 0, drift exits 5 and the report
+// names the scenario, policy and metric, tolerances on the command line, and the exit statuses
+// and messages for unreadable or invalid files (1) and bad usage (2).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+
+// A two-result file in the shape of `fleetsim bench --json`; `utilization` is fifo's.
+std::string Results(const std::string& utilization) {
+  return fmt::format(R"({{
+  "format_version": 1,
+  "fleetsim_version": "0.1.0",
+  "results": [
+    {{"scenario": "01-training-heavy", "policy": "fifo", "seed": 7,
+     "metrics": {{"utilization": {}, "jobs_completed": 6, "wait_p99_s": 85980.0,
+                 "cost_usd": null}}}},
+    {{"scenario": "01-training-heavy", "policy": "constraint-aware", "seed": 7,
+     "metrics": {{"utilization": 0.87, "jobs_completed": 9, "wait_p99_s": 4000.0,
+                 "cost_usd": null}}}}
+  ]
+}}
+)",
+                     utilization);
+}
+
+class CompareCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTempDir();
+    golden_ = Write("golden.json", Results("0.786"));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CommandResult Fleetsim(const std::string& args) {
+    return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+
+  std::string dir_;
+  std::string golden_;
+};
+
+TEST_F(CompareCliTest, IdenticalFilesPass) {
+  const std::string same = Write("same.json", Results("0.786"));
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", golden_, same));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, fmt::format("baseline: {} (fleetsim 0.1.0, 2 results)\n"
+                               "current:  {} (fleetsim 0.1.0, 2 results)\n"
+                               "tolerance: exact (any difference is drift)\n"
+                               "\n"
+                               "2 results compared, identical\n",
+                               golden_, same));
+  // A file against itself, too.
+  EXPECT_EQ(Fleetsim(fmt::format("compare '{}' '{}'", golden_, golden_)).exit_code, 0);
+}
+
+TEST_F(CompareCliTest, AnAlteredResultExitsFiveAndNamesWhatDrifted) {
+  const std::string altered = Write("altered.json", Results("0.79"));
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", golden_, altered));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("\n01-training-heavy\n"
+                       "  fifo  utilization  0.786 -> 0.79  +0.004 (+0.509%)  "
+                       "beyond tolerance (exact)\n"
+                       "\n"
+                       "2 results compared, 1 metric differs beyond tolerance\n"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(CompareCliTest, ATolerancePassesSmallDifferencesButListsThem) {
+  const std::string altered = Write("altered.json", Results("0.79"));
+  for (const std::string tolerance :
+       {"--tolerance 0.01", "--tolerance=1%", "-t utilization=0.01", "-t 0.5 -t utilization=0.01"}) {
+    const CommandResult r =
+        Fleetsim(fmt::format("compare {} '{}' '{}'", tolerance, golden_, altered));
+    EXPECT_EQ(r.exit_code, 0) << tolerance << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("  fifo  utilization  0.786 -> 0.79  +0.004 (+0.509%)  "
+                         "within tolerance (±0.01)\n"),
+              std::string::npos)
+        << tolerance << "\n"
+        << r.out;
+    EXPECT_NE(r.out.find("2 results compared, 0 metrics differ beyond tolerance (1 within "
+                         "tolerance)\n"),
+              std::string::npos)
+        << r.out;
+  }
+  // Options may also follow the files; a tolerance too small still fails.
+  const CommandResult small =
+      Fleetsim(fmt::format("compare '{}' '{}' --tolerance 0.001", golden_, altered));
+  EXPECT_EQ(small.exit_code, 5) << small.out << small.err;
+  EXPECT_NE(small.out.find("beyond tolerance (±0.001)"), std::string::npos) << small.out;
+}
+
+TEST_F(CompareCliTest, AMissingResultIsDrift) {
+  const std::string one = Write("one.json", R"({"format_version": 1, "results": [
+    {"scenario": "01-training-heavy", "policy": "fifo", "seed": 7,
+     "metrics": {"utilization": 0.786, "jobs_completed": 6, "wait_p99_s": 85980.0,
+                 "cost_usd": null}}]})");
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}' -t 0.5", golden_, one));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("  constraint-aware  (result)  present -> absent  seed 7, 4 metrics  "
+                       "drift: result only in the baseline\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(fmt::format("current:  {} (1 result)\n", one)), std::string::npos)
+      << r.out;
+}
+
+TEST_F(CompareCliTest, AMissingFileExitsOneNamingIt) {
+  const std::string missing = dir_ + "/nope.json";
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", golden_, missing));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, fmt::format("{}: cannot read: No such file or directory\n", missing));
+}
+
+TEST_F(CompareCliTest, InvalidFilesExitOneWithEveryProblem) {
+  const std::string bad = Write("bad.json", R"({"format_version": 1, "results": [
+    {"scenario": "s", "policy": "fifo", "seed": 1, "metrics": {"utilization": "abc"}},
+    {"scenario": "s", "metrics": {}}]})");
+  const std::string not_json = Write("not.json", "{\"format_version\": 1,");
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", bad, not_json));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  // Both files' problems, file by file; the first file's with their JSON paths.
+  const std::string bad_lines = fmt::format(
+      "{0}: /results/0/metrics/utilization: error: expected a number or null, found \"abc\"\n"
+      "{0}: /results/1: error: missing required key 'policy'\n"
+      "{0}: /results/1: error: missing required key 'seed'\n",
+      bad);
+  EXPECT_EQ(r.err.substr(0, bad_lines.size()), bad_lines) << r.err;
+  EXPECT_EQ(r.err.substr(bad_lines.size()).rfind(not_json + ":1:22: invalid JSON: ", 0), 0u)
+      << r.err;
+
+  const std::string v2 = Write("v2.json", R"({"format_version": 2, "results": []})");
+  const CommandResult version = Fleetsim(fmt::format("compare '{}' '{}'", golden_, v2));
+  EXPECT_EQ(version.exit_code, 1);
+  EXPECT_EQ(version.err, fmt::format("{}: /format_version: error: unsupported format_version 2; "
+                                     "this fleetsim reads format_version 1\n",
+                                     v2));
+}
+
+TEST_F(CompareCliTest, BadUsageExitsTwo) {
+  const CommandResult one_file = Fleetsim(fmt::format("compare '{}'", golden_));
+  EXPECT_EQ(one_file.exit_code, 2);
+  EXPECT_NE(one_file.err.find("current is required"), std::string::npos) << one_file.err;
+
+  const CommandResult bad_value =
+      Fleetsim(fmt::format("compare '{}' '{}' --tolerance abc", golden_, golden_));
+  EXPECT_EQ(bad_value.exit_code, 2);
+  EXPECT_EQ(bad_value.err,
+            "fleetsim: --tolerance: expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or "
+            "METRIC=NUMBER, found 'abc'\n");
+
+  const CommandResult misspelt =
+      Fleetsim(fmt::format("compare '{}' '{}' -t utilisation=0.1", golden_, golden_));
+  EXPECT_EQ(misspelt.exit_code, 2);
+  EXPECT_EQ(misspelt.out, "");
+  EXPECT_EQ(misspelt.err,
+            "fleetsim: --tolerance: no metric 'utilisation' in either file, did you mean "
+            "'utilization'?\n");
+
+  const CommandResult extra =
+      Fleetsim(fmt::format("compare '{}' '{}' '{}'", golden_, golden_, golden_));
+  EXPECT_EQ(extra.exit_code, 2);
+}
+
+TEST_F(CompareCliTest, HelpListsTheCommand) {
+  const CommandResult r = Fleetsim("--help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("compare"), std::string::npos);
+  const CommandResult c = Fleetsim("compare --help");
+  EXPECT_EQ(c.exit_code, 0);
+  EXPECT_NE(c.out.find("--tolerance"), std::string::npos) << c.out;
+}
+
+}  // namespace
+}  // namespace fleetsim

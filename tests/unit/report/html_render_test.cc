@@ -1,0 +1,125 @@
+// The bench report, rendered by a real browser: real runs of a benchmark scenario (fifo and
+// constraint-aware, with timelines) go through BenchHtml into a file that headless Chromium
+// (Debian's `chromium`) opens offline. The page's self-check script must report every chart laid
+// out with the shapes it was drawn with (<body data-rendered="ok"> in the dumped DOM), and a
+// screenshot must come out as a non-trivial PNG; a page with a wrong shape count must fail the
+// self-check. Skipped, saying how to install it, when /usr/bin/chromium is missing. Each
+// Chromium launch is bounded by `timeout 60`.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/report/html_report.h"
+#include "fleetsim/scenario/runner.h"
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+constexpr const char* kChromium = "/usr/bin/chromium";
+
+// Chromium with no network, no first-run or background activity and a fresh profile, bounded
+// by a timeout; `action` is --dump-dom or --screenshot=...
+std::string ChromiumCommand(const std::string& dir, const std::string& action,
+                            const std::string& page) {
+  return fmt::format(
+      "HOME='{0}' timeout 60 {1} --headless --no-sandbox --disable-gpu --disable-quic "
+      "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
+      "--user-data-dir='{0}/profile' --virtual-time-budget=5000 --window-size=1100,2400 {2} "
+      "'file://{3}'",
+      dir, kChromium, action, page);
+}
+
+// The value of the body's data-rendered attribute in a dumped DOM, or a note that it is missing.
+std::string RenderedAttribute(const std::string& dom) {
+  const std::string key = "data-rendered=\"";
+  const std::size_t at = dom.find(key);
+  if (at == std::string::npos) {
+    return "(no data-rendered attribute: the self-check did not run)";
+  }
+  const std::size_t end = dom.find('"', at + key.size());
+  return dom.substr(at + key.size(), end - at - key.size());
+}
+
+std::vector<RunReport> RunBenchmarkScenario(const Scenario& scenario,
+                                            const PolicyRegistry& registry) {
+  std::vector<RunReport> reports;
+  for (const char* policy : {"fifo", "constraint-aware"}) {
+    RunOptions options;
+    options.seed = scenario.seed;
+    options.record_timeline = true;
+    RunOutcome outcome =
+        RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy), options);
+
+    EXPECT_TRUE(outcome.ok) << outcome.error;
+    reports.push_back(std::move(outcome.report));
+  }
+  return reports;
+}
+
+TEST(HtmlRenderTest, ChromiumRendersEveryChartOfTheBenchReport) {
+  if (!std::filesystem::exists(kChromium)) {
+    GTEST_SKIP() << kChromium << " is missing; install it with: apt-get install chromium";
+  }
+  const PolicyRegistry registry = BuiltinPolicies();
+  const LoadResult loaded = LoadScenarioFile(
+      testing::SourcePath("scenarios/benchmark/01-training-heavy.json"), registry, {});
+  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("scenario");
+  const std::vector<RunReport> reports = RunBenchmarkScenario(*loaded.scenario, registry);
+  ASSERT_EQ(reports.size(), 2U);
+  ASSERT_TRUE(reports[0].timeline && reports[1].timeline);
+
+  const std::string dir = testing::FreshTempDir();
+  const std::string page = dir + "/report.html";
+  {
+    std::ofstream out(page, std::ios::binary);
+    out << BenchHtml(reports, {});
+    ASSERT_TRUE(out.good()) << "could not write " << page;
+  }
+
+  const testing::CommandResult dom =
+      testing::RunCommand(ChromiumCommand(dir, "--dump-dom", page), dir);
+  ASSERT_EQ(dom.exit_code, 0) << "chromium --dump-dom failed:\n" << dom.err;
+  EXPECT_EQ(RenderedAttribute(dom.out), "ok") << "the page's self-check reported problems";
+  // Four charts: two overview bars, utilization over time and the grid.
+  EXPECT_NE(dom.out.find("data-charts=\"4\""), std::string::npos);
+
+  // The check is not vacuous: a chart declaring one rect too many is reported.
+  std::string tampered = BenchHtml(reports, {});
+  const std::size_t declared = tampered.find("data-rects=\"");
+  ASSERT_NE(declared, std::string::npos);
+  tampered.insert(declared + std::string("data-rects=\"").size(), "1");
+  const std::string bad_page = dir + "/tampered.html";
+  {
+    std::ofstream out(bad_page, std::ios::binary);
+    out << tampered;
+  }
+  const testing::CommandResult bad_dom =
+      testing::RunCommand(ChromiumCommand(dir, "--dump-dom", bad_page), dir);
+  ASSERT_EQ(bad_dom.exit_code, 0) << bad_dom.err;
+  EXPECT_NE(RenderedAttribute(bad_dom.out).find("chart-1: "), std::string::npos)
+      << RenderedAttribute(bad_dom.out);
+
+  const std::string png = dir + "/report.png";
+  const testing::CommandResult shot =
+      testing::RunCommand(ChromiumCommand(dir, "--screenshot='" + png + "'", page), dir);
+  ASSERT_EQ(shot.exit_code, 0) << "chromium --screenshot failed:\n" << shot.err;
+  ASSERT_TRUE(std::filesystem::exists(png)) << shot.err;
+  EXPECT_GT(std::filesystem::file_size(png), 20'000U) << "a blank page would be a few KB";
+  const std::string header = testing::ReadFile(png).substr(0, 8);
+  EXPECT_EQ(header, "\x89PNG\r\n\x1a\n");
+  // Kept for a look when something failed; the Chromium profile alone is a few MB.
+  if (HasFailure()) {
+    ADD_FAILURE() << "the page, screenshot and Chromium profile are in " << dir;
+  } else {
+    std::filesystem::remove_all(dir);
+  }
+}
+
+}  // namespace
+}  // namespace fleetsim

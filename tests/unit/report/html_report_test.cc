@@ -1,0 +1,225 @@
+// BenchHtml on hand-made reports: the page's structure (one table and one GPU x time grid per
+// scenario, the first grid unfolded, the deltas against fifo), escaping of every text it shows,
+// byte-identical output for identical input, nothing fetched from anywhere (no external links,
+// scripts, styles or fonts), the shape counts the self-check compares against, and what it says
+// when the reports carry no timeline. The page is rendered in Chromium by html_render_test.cc.
+#include "fleetsim/report/html_report.h"
+
+#include <gtest/gtest.h>
+
+#include <string_view>
+
+#include "fleetsim/core/version.h"
+
+namespace fleetsim {
+namespace {
+
+constexpr SimTime kHour = 3'600'000;
+
+std::size_t Count(std::string_view text, std::string_view what) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(what); at != std::string_view::npos;
+       at = text.find(what, at + what.size())) {
+    ++count;
+  }
+  return count;
+}
+
+// A tiny timeline on 2 GPUs over [0, 2 h): one job on GPU 0 for the first hour.
+AllocationTimelineData TinyTimeline(JobKind kind) {
+  AllocationTimelineData t;
+  t.fleet_gpus = 2;
+  t.window_start = 0;
+  t.window_end = 2 * kHour;
+  t.segments.push_back(
+      {.job = 0, .start = 0, .end = kHour, .gpus = {0}, .gpu_share = 1, .kind = kind});
+  t.busy.push_back({.start = 0, .end = kHour, .gpus = 1});
+  return t;
+}
+
+RunReport MakeRun(const Scenario& scenario, const std::string& policy, double utilization,
+                  double output, bool with_timeline) {
+  RunReport r;
+  r.scenario = &scenario;
+  r.policy.name = policy;
+  r.seed = 7;
+  r.metrics.fleet_gpus = 2;
+  r.metrics.window_end = 2 * kHour;
+  r.accounting.utilization = utilization;
+  r.metrics.jobs_total = 3;
+  r.metrics.jobs_completed = 2;
+  r.metrics.wait_p99_s = 5400;
+  r.accounting.priority_weighted_output = output;
+  r.realtime.unmet_gpu_hours = 1.5;
+  JobRecordRow job;
+  job.id = "job<0>";
+  r.jobs.push_back(job);
+  if (with_timeline) {
+    r.timeline = TinyTimeline(JobKind::kPretraining);
+  }
+  return r;
+}
+
+struct Fixture {
+  Scenario first;
+  Scenario second;
+  std::vector<RunReport> reports;
+
+  explicit Fixture(bool with_timeline) {
+    first.name = "first <b>&amp;</b>";
+    first.description = "a \"quoted\" 'description' <script>alert(1)</script>";
+    second.name = "second";
+    for (const Scenario* s : {&first, &second}) {
+      reports.push_back(MakeRun(*s, "fifo", 0.5, 100, with_timeline));
+      reports.push_back(MakeRun(*s, "first-fit", 0.55, 90, with_timeline));
+      reports.push_back(MakeRun(*s, "constraint-aware", 0.6, 150, with_timeline));
+    }
+    reports[5].cost.total_usd = 1234.6;
+  }
+};
+
+TEST(HtmlReportTest, OneTableAndOneGridPerScenarioTheFirstUnfolded) {
+  const Fixture f(/*with_timeline=*/true);
+  const std::string html = BenchHtml(f.reports, {});
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>\n", 0), 0U);
+  EXPECT_NE(html.find(std::string("fleetsim ") + kVersion), std::string::npos);
+  EXPECT_EQ(Count(html, "<table class=\"summary\">"), 2U);
+  EXPECT_EQ(Count(html, "<details"), 2U);
+  EXPECT_EQ(Count(html, "<details open>"), 1U);
+  EXPECT_LT(html.find("<details open>"), html.find("<details>"));
+  EXPECT_EQ(Count(html, "aria-label=\"GPU × time allocation · "), 2U);
+  EXPECT_EQ(Count(html, "aria-label=\"Utilization over time · "), 2U);
+  // Two overview charts, and per scenario utilization over time and the grid.
+  EXPECT_EQ(Count(html, "<svg "), 6U);
+  EXPECT_NE(html.find("<body data-charts=\"6\">"), std::string::npos);
+  // The grid: constraint-aware above fifo.
+  const std::size_t grid = html.find("aria-label=\"GPU × time allocation · second");
+  ASSERT_NE(grid, std::string::npos);
+  const std::size_t above = html.find(">constraint-aware</text>", grid);
+  const std::size_t below = html.find(">fifo</text>", grid);
+  ASSERT_NE(above, std::string::npos);
+  ASSERT_NE(below, std::string::npos);
+  EXPECT_LT(above, below);
+  // A grid bar names its job, kind, priority and hours.
+  EXPECT_NE(html.find("<title>job&lt;0&gt; · pretraining · priority 1 · 0–1 h · 1 GPU</title>"),
+            std::string::npos);
+}
+
+TEST(HtmlReportTest, TheTableShowsDeltasAgainstFifo) {
+  const Fixture f(/*with_timeline=*/true);
+  const std::string html = BenchHtml(f.reports, {});
+  // constraint-aware: 60 % vs 50 %, output 150 vs 100; first-fit: 55 %, 90.
+  EXPECT_NE(html.find("<td>60.0 %</td><td class=\"pos\">+10.0 pp</td><td>150.0</td>"
+                      "<td class=\"pos\">+50.0 %</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<td class=\"pos\">+5.0 pp</td><td>90.0</td><td class=\"neg\">−10.0 %</td>"),
+            std::string::npos);
+  EXPECT_EQ(Count(html, "<td class=\"baseline\">baseline</td>"), 4U);
+  EXPECT_NE(html.find("<td>2 / 3</td><td>1.50</td><td>1.5</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>$1,235</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td title=\"a pool has no price\">n/a</td>"), std::string::npos);
+}
+
+TEST(HtmlReportTest, EscapesEveryText) {
+  const Fixture f(/*with_timeline=*/true);
+  HtmlReportOptions options;
+  options.title = "R&D <report>";
+  const std::string html = BenchHtml(f.reports, options);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_EQ(html.find("<script>alert"), std::string::npos);
+  EXPECT_EQ(html.find("<report>"), std::string::npos);
+  EXPECT_NE(html.find("first &lt;b&gt;&amp;amp;&lt;/b&gt;"), std::string::npos);
+  EXPECT_NE(html.find("a &quot;quoted&quot; &#39;description&#39; &lt;script&gt;alert(1)"),
+            std::string::npos);
+  EXPECT_NE(html.find("<title>R&amp;D &lt;report&gt;</title>"), std::string::npos);
+  EXPECT_EQ(HtmlEscape("<a href='x'>\"&\"</a>"),
+            "&lt;a href=&#39;x&#39;&gt;&quot;&amp;&quot;&lt;/a&gt;");
+}
+
+TEST(HtmlReportTest, IdenticalInputGivesAnIdenticalPage) {
+  const Fixture f(/*with_timeline=*/true);
+  const Fixture g(/*with_timeline=*/true);
+  EXPECT_EQ(BenchHtml(f.reports, {}), BenchHtml(f.reports, {}));
+  EXPECT_EQ(BenchHtml(f.reports, {}), BenchHtml(g.reports, {}));
+}
+
+TEST(HtmlReportTest, FetchesNothing) {
+  const Fixture f(/*with_timeline=*/true);
+  std::string html = BenchHtml(f.reports, {});
+  // The SVG namespace is a name, not a fetch; it is the only URL.
+  const std::string xmlns = "xmlns=\"http://www.w3.org/2000/svg\"";
+  EXPECT_EQ(Count(html, xmlns), 6U);
+  for (std::size_t at = html.find(xmlns); at != std::string::npos; at = html.find(xmlns)) {
+    html.erase(at, xmlns.size());
+  }
+  for (const char* forbidden : {"http://", "https://", "//cdn", "<link", "<script src",
+                                "src=", "@import", "url(", "<img", "<iframe", "@font-face"}) {
+    EXPECT_EQ(html.find(forbidden), std::string::npos) << forbidden;
+  }
+  // The one inline script is the self-check; without it there is none.
+  EXPECT_EQ(Count(html, "<script>"), 1U);
+  HtmlReportOptions no_check;
+  no_check.render_check = false;
+  EXPECT_EQ(BenchHtml(f.reports, no_check).find("<script"), std::string::npos);
+}
+
+// Each chart declares its shape counts for the self-check; they match the markup.
+TEST(HtmlReportTest, ChartsDeclareTheShapesTheyHold) {
+  const Fixture f(/*with_timeline=*/true);
+  const std::string html = BenchHtml(f.reports, {});
+  std::size_t charts = 0;
+  for (std::size_t at = html.find("<svg "); at != std::string::npos;
+       at = html.find("<svg ", at + 1)) {
+    const std::size_t end = html.find("</svg>", at);
+    ASSERT_NE(end, std::string::npos);
+    const std::string_view svg = std::string_view(html).substr(at, end - at);
+    for (const char* shape : {"rect", "path", "line", "text"}) {
+      const std::string declared = "data-" + std::string(shape) + "s=\"" +
+                                   std::to_string(Count(svg, "<" + std::string(shape) + " ")) +
+                                   "\"";
+      EXPECT_NE(svg.find(declared), std::string_view::npos) << "chart " << charts << ": " << shape;
+    }
+    ++charts;
+  }
+  EXPECT_EQ(charts, 6U);
+}
+
+TEST(HtmlReportTest, WithoutTimelinesItSaysSoInsteadOfDrawing) {
+  const Fixture f(/*with_timeline=*/false);
+  const std::string html = BenchHtml(f.reports, {});
+  EXPECT_EQ(Count(html, "recorded no allocation timeline"), 2U);
+  EXPECT_EQ(Count(html, "<details"), 0U);
+  EXPECT_EQ(Count(html, "<svg "), 2U) << "the overview bars need no timeline";
+  EXPECT_EQ(Count(html, "<table class=\"summary\">"), 2U);
+}
+
+TEST(HtmlReportTest, AScenarioWithoutFifoHasNoDeltas) {
+  Scenario only;
+  only.name = "no-baseline";
+  const std::vector<RunReport> reports = {MakeRun(only, "first-fit", 0.5, 10, true),
+                                          MakeRun(only, "constraint-aware", 0.6, 20, true)};
+  const std::string html = BenchHtml(reports, {});
+  EXPECT_EQ(Count(html, "<td>n/a</td>"), 4U);
+  EXPECT_NE(html.find("have no bars"), std::string::npos);
+  // The grid draws the constraint-aware run alone.
+  EXPECT_EQ(Count(html, "aria-label=\"GPU × time allocation · "), 1U);
+}
+
+TEST(HtmlReportTest, TheGridShowsDownNodes) {
+  Fixture f(/*with_timeline=*/true);
+  f.reports[2].timeline->down.push_back(
+      {.start = kHour, .end = 2 * kHour, .first_gpu = 1, .gpus = 1});
+  const std::string html = BenchHtml(f.reports, {});
+  EXPECT_EQ(Count(html, "<title>node down · 1–2 h</title>"), 1U);
+  EXPECT_EQ(Count(html, ">node down</text>"), 1U) << "in the first scenario's legend only";
+}
+
+TEST(HtmlReportTest, NoReportsGiveAPageSayingSo) {
+  const std::string html = BenchHtml({}, {});
+  EXPECT_NE(html.find("No runs."), std::string::npos);
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fleetsim
