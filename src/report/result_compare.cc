@@ -61,8 +61,8 @@ struct ResultFile {
 };
 
 void ReadEntry(const json& item, const std::string& path, JsonChecker& checker,
-               std::vector<Entry>& entries, std::map<std::pair<std::string, std::string>,
-                                                     std::string>& first_path) {
+               std::vector<Entry>& entries,
+               std::map<std::pair<std::string, std::string>, std::string>& first_path) {
   if (!item.is_object()) {
     checker.Error(path, fmt::format("expected an object with scenario, policy, seed and "
                                     "metrics, found {}",
@@ -382,8 +382,8 @@ class Comparison {
     if (tolerance == 0) {
       row.status = "beyond tolerance (exact)";
     } else {
-      row.status = fmt::format("{} tolerance (±{:.6g})", diff.beyond ? "beyond" : "within",
-                               diff.allowed);
+      row.status =
+          fmt::format("{} tolerance (±{:.6g})", diff.beyond ? "beyond" : "within", diff.allowed);
     }
     ++(diff.beyond ? outcome_.metrics_beyond : outcome_.metrics_within);
     Add(std::move(diff), std::move(row));
@@ -494,9 +494,10 @@ std::string ParseTolerances(const std::vector<std::string>& args, CompareOptions
     }
     if (eq == std::string::npos) {
       if (default_given) {
-        return fmt::format("the tolerance for every metric is given twice (the second is '{}'); "
-                           "use METRIC=NUMBER for one metric",
-                           arg);
+        return fmt::format(
+            "the tolerance for every metric is given twice (the second is '{}'); "
+            "use METRIC=NUMBER for one metric",
+            arg);
       }
       default_given = true;
       options.tolerance = *value;
@@ -539,8 +540,8 @@ CompareOutcome CompareResults(const std::string& baseline_text, const std::strin
   return outcome;
 }
 
-CompareOutcome CompareResultFiles(const std::string& baseline_path,
-                                  const std::string& current_path, const CompareOptions& options) {
+CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::string& current_path,
+                                  const CompareOptions& options) {
   std::string baseline_text;
   std::string current_text;
   const std::string baseline_error = ReadTextFile(baseline_path, baseline_text);

@@ -46,7 +46,7 @@ class CompareCliTest : public ::testing::Test {
     return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
   }
   std::string Write(const std::string& name, const std::string& text) {
-    const std::string path = dir_ + "/" + name;
+    std::string path = dir_ + "/" + name;
     std::ofstream(path, std::ios::binary) << text;
     return path;
   }
@@ -86,8 +86,8 @@ TEST_F(CompareCliTest, AnAlteredResultExitsFiveAndNamesWhatDrifted) {
 
 TEST_F(CompareCliTest, ATolerancePassesSmallDifferencesButListsThem) {
   const std::string altered = Write("altered.json", Results("0.79"));
-  for (const std::string tolerance :
-       {"--tolerance 0.01", "--tolerance=1%", "-t utilization=0.01", "-t 0.5 -t utilization=0.01"}) {
+  for (const std::string tolerance : {"--tolerance 0.01", "--tolerance=1%", "-t utilization=0.01",
+                                      "-t 0.5 -t utilization=0.01"}) {
     const CommandResult r =
         Fleetsim(fmt::format("compare {} '{}' '{}'", tolerance, golden_, altered));
     EXPECT_EQ(r.exit_code, 0) << tolerance << "\n" << r.out << r.err;
@@ -119,8 +119,7 @@ TEST_F(CompareCliTest, AMissingResultIsDrift) {
                        "drift: result only in the baseline\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find(fmt::format("current:  {} (1 result)\n", one)), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find(fmt::format("current:  {} (1 result)\n", one)), std::string::npos) << r.out;
 }
 
 TEST_F(CompareCliTest, AMissingFileExitsOneNamingIt) {

@@ -70,7 +70,7 @@ struct CompareOutcome {
   // has (a misspelt name would otherwise be silently ignored). Nothing was compared either.
   std::vector<std::string> usage_errors;
 
-  std::vector<ResultDiff> diffs;  // in report order: by scenario, then policy, then metric
+  std::vector<ResultDiff> diffs;     // in report order: by scenario, then policy, then metric
   std::size_t results_compared = 0;  // (scenario, policy) pairs present in both files
   std::size_t metrics_beyond = 0;    // kValue beyond tolerance, kNullVsNumber, kMetricOnlyIn*
   std::size_t metrics_within = 0;    // kValue within tolerance
@@ -94,7 +94,7 @@ CompareOutcome CompareResults(const std::string& baseline_text, const std::strin
                               const CompareOptions& options);
 
 // Reads both files (a file that cannot be read is an error naming it) and compares them.
-CompareOutcome CompareResultFiles(const std::string& baseline_path,
-                                  const std::string& current_path, const CompareOptions& options);
+CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::string& current_path,
+                                  const CompareOptions& options);
 
 }  // namespace fleetsim

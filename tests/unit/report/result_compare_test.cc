@@ -37,8 +37,7 @@ json& Metric(json& doc, std::size_t result, const std::string& name) {
 
 CompareOutcome Compare(const json& baseline, const json& current,
                        const CompareOptions& options = {}) {
-  return CompareResults(baseline.dump(2), "golden.json", current.dump(2), "current.json",
-                        options);
+  return CompareResults(baseline.dump(2), "golden.json", current.dump(2), "current.json", options);
 }
 
 CompareOptions Tolerance(const std::vector<std::string>& args) {
@@ -64,14 +63,13 @@ TEST(ResultCompareTest, IdenticalFilesPass) {
 TEST(ResultCompareTest, ResultOrderFormattingAndVersionDoNotMatter) {
   json current = Golden();
   std::swap(current["results"][0], current["results"][1]);
-  Metric(current, 1, "jobs_completed") = 6.0;   // was 6
-  Metric(current, 1, "wait_p99_s") = 85980;     // was 85980.0
+  Metric(current, 1, "jobs_completed") = 6.0;  // was 6
+  Metric(current, 1, "wait_p99_s") = 85980;    // was 85980.0
   current["fleetsim_version"] = "0.2.0";
   const CompareOutcome o = Compare(Golden(), current);
   ASSERT_TRUE(o.ok()) << o.errors;
   EXPECT_FALSE(o.drift()) << o.report;
-  EXPECT_NE(o.report.find("current:  current.json (fleetsim 0.2.0, 2 results)"),
-            std::string::npos);
+  EXPECT_NE(o.report.find("current:  current.json (fleetsim 0.2.0, 2 results)"), std::string::npos);
 }
 
 TEST(ResultCompareTest, OneAlteredMetricFailsAndIsNamed) {
@@ -219,13 +217,12 @@ TEST(ResultCompareTest, RelativeToleranceBoundaryOnBothSides) {
 
   const CompareOutcome beyond = Compare(baseline, current, Tolerance({"0.2499"}));
   EXPECT_TRUE(beyond.drift());
-  EXPECT_NE(beyond.report.find("beyond tolerance (±99.96)"), std::string::npos)
-      << beyond.report;
+  EXPECT_NE(beyond.report.find("beyond tolerance (±99.96)"), std::string::npos) << beyond.report;
 }
 
 TEST(ResultCompareTest, PerMetricToleranceOverridesTheDefault) {
   json current = Golden();
-  Metric(current, 0, "utilization") = 0.79;   // 0.004 off
+  Metric(current, 0, "utilization") = 0.79;    // 0.004 off
   Metric(current, 0, "wait_p99_s") = 86000.0;  // 20 s off, 0.023 %
   // Default exact; utilization may move by 0.01.
   CompareOutcome o = Compare(Golden(), current, Tolerance({"utilization=0.01"}));
@@ -240,8 +237,8 @@ TEST(ResultCompareTest, PerMetricToleranceOverridesTheDefault) {
             std::string::npos)
       << o.report;
   // Both covered.
-  EXPECT_FALSE(Compare(Golden(), current, Tolerance({"utilization=0.01", "wait_p99_s=1e-3"}))
-                   .drift());
+  EXPECT_FALSE(
+      Compare(Golden(), current, Tolerance({"utilization=0.01", "wait_p99_s=1e-3"})).drift());
   // A default for all, but one metric kept exact.
   o = Compare(Golden(), current, Tolerance({"0.01", "wait_p99_s=0"}));
   EXPECT_TRUE(o.drift());
@@ -285,8 +282,8 @@ TEST(ResultCompareTest, ParseTolerancesAcceptsNumbersPercentagesAndMetrics) {
 
   const std::string expected =
       "expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or METRIC=NUMBER, found '{}'";
-  for (const std::string bad : {"abc", "", "-0.1", "+0.1", "0.1x", "nan", "inf", "1e999",
-                                "=0.1", "utilization=", "utilization=-1", "%", " 0.1"}) {
+  for (const std::string bad : {"abc", "", "-0.1", "+0.1", "0.1x", "nan", "inf", "1e999", "=0.1",
+                                "utilization=", "utilization=-1", "%", " 0.1"}) {
     CompareOptions o;
     const std::size_t at = expected.find("{}");
     EXPECT_EQ(ParseTolerances({bad}, o), expected.substr(0, at) + bad + expected.substr(at + 2))
