@@ -17,8 +17,8 @@ namespace fleetsim {
 namespace {
 
 std::vector<Scenario> LoadSuite(const PolicyRegistry& registry, std::string& error) {
-  const std::filesystem::path dir = std::filesystem::path(FLEETSIM_SOURCE_DIR) /
-                                    "scenarios" / "benchmark";
+  const std::filesystem::path dir =
+      std::filesystem::path(FLEETSIM_SOURCE_DIR) / "scenarios" / "benchmark";
   std::vector<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() == ".json" &&

@@ -48,7 +48,7 @@ struct ImportArgs {
   std::string from;
   std::string input;
   std::string output;
-  std::string to;  // "jsonl" or "csv"; "" = from the output's extension
+  std::string to;                    // "jsonl" or "csv"; "" = from the output's extension
   std::vector<std::string> options;  // "name=value"
   std::string on_bad_row = "fail";
 };
@@ -133,14 +133,16 @@ class Cli {
     ImportArgs import;
     CLI::App* import_cmd =
         app.add_subcommand("import", "Convert a trace to the native JSON Lines or CSV format");
-    import_cmd->add_option("--from", import.from, "Input format (see 'fleetsim list trace-formats')")
+    import_cmd
+        ->add_option("--from", import.from, "Input format (see 'fleetsim list trace-formats')")
         ->required();
     import_cmd->add_option("input", import.input, "Trace file to read")->required();
     import_cmd->add_option("-o,--out", import.output, "Output file; '-' writes to stdout")
         ->required();
-    import_cmd->add_option("--to", import.to,
-                           "Output format: jsonl or csv (default: csv for a .csv output, "
-                           "else jsonl)")
+    import_cmd
+        ->add_option("--to", import.to,
+                     "Output format: jsonl or csv (default: csv for a .csv output, "
+                     "else jsonl)")
         ->check(CLI::IsMember({"jsonl", "csv"}));
     import_cmd->add_option("--option", import.options,
                            "A format option NAME=VALUE (repeatable; see 'fleetsim list "
@@ -187,8 +189,7 @@ class Cli {
                      "for one (repeatable). Default: exact")
         ->allow_extra_args(false);
 
-    CLI::App* list_cmd =
-        app.add_subcommand("list", "List policies, trace formats and the catalog");
+    CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
     CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
     CLI::App* list_formats =
@@ -495,8 +496,8 @@ class Cli {
     if (!args.to.empty()) {
       return args.to;
     }
-    const bool csv = args.output.size() >= 4 &&
-                     args.output.compare(args.output.size() - 4, 4, ".csv") == 0;
+    const bool csv =
+        args.output.size() >= 4 && args.output.compare(args.output.size() - 4, 4, ".csv") == 0;
     return csv ? "csv" : "jsonl";
   }
 
@@ -616,9 +617,13 @@ class Cli {
   }
 
   int Bench(const BenchArgs& args) {
-    const auto policies = ResolvePolicies(args.policies.empty() ? std::vector<std::string>{"all"}
-                                                                : args.policies);
+    const auto policies =
+        ResolvePolicies(args.policies.empty() ? std::vector<std::string>{"all"} : args.policies);
     if (!policies) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    if (const std::string problem = BenchTargetsProblem(args); !problem.empty()) {
+      fmt::print(err_, "fleetsim: {}\n", problem);
       return ToInt(ExitStatus::kUsage);
     }
     const std::vector<std::string> paths =
@@ -643,6 +648,9 @@ class Cli {
     if (!NamesDiffer(*scenarios)) {
       return ToInt(ExitStatus::kUsage);
     }
+    if (published) {
+      WarnOfUnmatchedFigures(*published, *scenarios);
+    }
     const RunOptions options{.logger = logger_, .record_timeline = !args.html_file.empty()};
     const auto reports = RunEach(*scenarios, *policies, std::nullopt, options);
     if (!reports) {
@@ -653,6 +661,41 @@ class Cli {
   }
 
   // --json, --html and --out, all staged first: a failure leaves none of them half-written.
+  // Why --json and --html cannot be written, before anything runs: the same file twice, or a
+  // directory in the way. "" when they can be tried.
+  static std::string BenchTargetsProblem(const BenchArgs& args) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (!args.json_file.empty() && !args.html_file.empty() &&
+        fs::weakly_canonical(fs::absolute(args.json_file, error), error) ==
+            fs::weakly_canonical(fs::absolute(args.html_file, error), error)) {
+      return fmt::format("--json and --html name the same file '{}'", args.json_file);
+    }
+    for (const std::string& path : {args.json_file, args.html_file}) {
+      if (!path.empty() && fs::is_directory(path, error)) {
+        return fmt::format("'{}' is a directory, not a file", path);
+      }
+    }
+    return "";
+  }
+
+  // Published figures for a scenario name that is not in the suite are never shown: say so (a
+  // misspelt name would otherwise hide them silently).
+  void WarnOfUnmatchedFigures(const PublishedSet& published, const std::vector<Scenario>& suite) {
+    for (const auto& [name, figures] : published.scenarios) {
+      const bool found = std::any_of(suite.begin(), suite.end(),
+                                     [&](const Scenario& s) { return s.name == name; });
+      if (!found) {
+        fmt::print(err_,
+                   "fleetsim: warning: published figures for '{}', which no scenario here "
+                   "is named\n",
+                   name);
+      }
+    }
+  }
+
+  // Stages --json and --html (creating their directories), writes --out, then renames the staged
+  // files into place: a failure before the renames leaves no result file behind.
   int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports) {
     std::vector<std::pair<std::string, std::string>> files;  // path, contents
     if (!args.json_file.empty()) {
@@ -663,10 +706,15 @@ class Cli {
     }
     std::vector<std::unique_ptr<StagedFile>> staged;
     for (const auto& [path, contents] : files) {
+      std::error_code error;
+      if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
+        std::filesystem::create_directories(parent, error);
+      }
       staged.push_back(std::make_unique<StagedFile>(path));
       staged.back()->stream() << contents;
-      if (!staged.back()->ok()) {
-        fmt::print(err_, "fleetsim: cannot write results: {}\n", staged.back()->error());
+      if (error || !staged.back()->ok()) {
+        fmt::print(err_, "fleetsim: cannot write results: {}\n",
+                   error ? fmt::format("{}: {}", path, error.message()) : staged.back()->error());
         return ToInt(ExitStatus::kOutputError);
       }
     }

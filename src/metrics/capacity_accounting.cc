@@ -10,6 +10,7 @@ namespace fleetsim {
 namespace {
 
 constexpr double kMillisPerHour = 3'600'000.0;
+constexpr double kShareRounding = 1e-9;  // GPU-equivalents
 
 GpuTimeSplit InHours(const GpuTimeSplit& ms) {
   return {.useful = ms.useful / kMillisPerHour,
@@ -160,8 +161,8 @@ void CapacityAccounting::OnJobSegmentEnded(const JobSegmentEnded& event) {
     }
   }
   if (!event.request.demand) {
-    weighted_useful_ms_ += static_cast<double>(event.request.priority) *
-                           event.summary.gpu_share * static_cast<double>(event.account.useful);
+    weighted_useful_ms_ += static_cast<double>(event.request.priority) * event.summary.gpu_share *
+                           static_cast<double>(event.account.useful);
   }
   if (event.request.demand && event.summary.gpu_share > 0) {
     SplitServiceUseful(event);
@@ -195,8 +196,10 @@ void CapacityAccounting::AdvanceNodes(SimTime time) {
     pool_ms_[pool].down += static_cast<double>(down_gpus_[pool]) * elapsed;
     up_now += static_cast<double>(up_gpus_[pool]);
   }
-  if (queued_count_ > 0) {
-    idle_while_queued_ms_ += std::max(0.0, up_now - held_share_) * elapsed;
+  // held_share_ is a running sum of shares such as 3/7: differences below kShareRounding are
+  // rounding, not idle GPUs.
+  if (const double idle = up_now - held_share_; queued_count_ > 0 && idle > kShareRounding) {
+    idle_while_queued_ms_ += idle * elapsed;
   }
   nodes_integrated_to_ = time;
 }
@@ -263,7 +266,7 @@ void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   const double up_ms = total_ms.capacity - total_ms.down;
   const double working_ms =
       total_ms.useful + total_ms.lost + total_ms.overhead + total_ms.reconfiguration;
-  s.utilization = up_ms > 0 ? working_ms / up_ms : 0;
+  s.utilization = up_ms > 0 ? std::min(1.0, working_ms / up_ms) : 0;  // rounding never tops 1
   s.idle_while_queued_gpu_hours = idle_while_queued_ms_ / kMillisPerHour;
   s.idle_while_queued = up_ms > 0 ? idle_while_queued_ms_ / up_ms : 0;
   s.priority_weighted_output = weighted_useful_ms_ / kMillisPerHour;

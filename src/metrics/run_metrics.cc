@@ -21,7 +21,7 @@ void RunMetrics::OnRunStarted(const RunStarted& event) {
   acc_.running.assign(event.jobs.size(), false);
   acc_.running_since.assign(event.jobs.size(), 0);
   acc_.started.assign(event.jobs.size(), false);
-  acc_.held_time.assign(event.jobs.size(), 0);
+  acc_.useful_time.assign(event.jobs.size(), 0);
 }
 
 void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
@@ -45,7 +45,6 @@ void RunMetrics::OnJobStarted(const JobStarted& event) {
 void RunMetrics::CloseSegment(JobIndex job, SimTime time) {
   acc_.allocated_gpu_ms +=
       acc_.running_share[job] * static_cast<double>(time - acc_.running_since[job]);
-  acc_.held_time[job] += time - acc_.running_since[job];
   acc_.running_since[job] = time;
 }
 
@@ -67,13 +66,17 @@ void RunMetrics::OnJobFinished(const JobFinished& event) {
   acc_.running[event.job] = false;
   ++summary_.jobs_completed;
   acc_.last_completion = std::max(acc_.last_completion, event.time);
-  if (!event.request.demand) {
+  if (!IsRealtimeService(event.request)) {
     const SimDuration completion = event.time - event.request.submit;
     acc_.completion_times.push_back(completion);
     acc_.slowdown_sum += std::max(
         1.0, static_cast<double>(completion) /
-                 static_cast<double>(std::max(acc_.held_time[event.job], kSlowdownBound)));
+                 static_cast<double>(std::max(acc_.useful_time[event.job], kSlowdownBound)));
   }
+}
+
+void RunMetrics::OnJobSegmentEnded(const JobSegmentEnded& event) {
+  acc_.useful_time[event.job] += event.account.useful;
 }
 
 void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_rejected; }
@@ -95,9 +98,13 @@ void RunMetrics::OnRunEnded(const RunEnded& event) {
   const std::int64_t available = s.fleet_gpus * (s.window_end - s.window_start);
   s.allocated_gpu_hours = allocated / kMillisPerHour;
   s.available_gpu_hours = static_cast<double>(available) / kMillisPerHour;
-  s.allocated_share = available > 0 ? allocated / static_cast<double>(available) : 0;
+  s.allocated_share = available > 0 ? std::min(1.0, allocated / static_cast<double>(available)) : 0;
   SummarizeTimes();
   s.makespan_s = s.jobs_completed > 0 ? TimeToSeconds(acc_.last_completion - s.window_start) : 0;
+}
+
+bool IsRealtimeService(const JobRequest& request) {
+  return request.kind == JobKind::kRealtimeInference || request.demand.has_value();
 }
 
 namespace {
@@ -126,8 +133,7 @@ void RunMetrics::SummarizeTimes() {
   s.jct_p50_s = TimeToSeconds(NearestRankPercentile(jct, 50));
   s.jct_p90_s = TimeToSeconds(NearestRankPercentile(jct, 90));
   s.jct_p99_s = TimeToSeconds(NearestRankPercentile(jct, 99));
-  s.bounded_slowdown_mean =
-      jct.empty() ? 0 : acc_.slowdown_sum / static_cast<double>(jct.size());
+  s.bounded_slowdown_mean = jct.empty() ? 0 : acc_.slowdown_sum / static_cast<double>(jct.size());
 }
 
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p) {

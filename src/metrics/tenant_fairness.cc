@@ -1,4 +1,5 @@
-// Jain's fairness index over tenants' useful GPU-hours per unit of entitlement.
+// Jain's fairness index over tenants' useful GPU-hours per unit of entitlement, the entitlement
+// split over the active part of the tenant tree.
 #include "fleetsim/metrics/tenant_fairness.h"
 
 #include <algorithm>
@@ -14,63 +15,118 @@ const TenantSpec* FindTenant(const Organization& organization, const std::string
   return it == organization.end() ? nullptr : &*it;
 }
 
-// The sum of `shares` over the tenants whose parent is `parent` (top level: "", where each
-// unlisted tenant adds 1).
-double SiblingShares(const std::string& parent, const Organization& organization,
-                     const std::vector<std::string>& unlisted_top_level) {
-  double sum = parent.empty() ? static_cast<double>(unlisted_top_level.size()) : 0.0;
+bool HasSubTenants(const Organization& organization, const std::string& name) {
+  return std::any_of(organization.begin(), organization.end(),
+                     [&](const TenantSpec& t) { return t.parent == name; });
+}
+
+// The active tenants: those in `submitting` and, for the listed ones, their ancestors.
+std::set<std::string> ActiveTenants(const Organization& organization,
+                                    const std::set<std::string>& submitting) {
+  std::set<std::string> active = submitting;
+  for (const std::string& tenant : submitting) {
+    for (const TenantSpec* spec = FindTenant(organization, tenant);
+         spec != nullptr && !spec->parent.empty(); spec = FindTenant(organization, spec->parent)) {
+      active.insert(spec->parent);
+    }
+  }
+  return active;
+}
+
+// The sum of `shares` over the active children of `parent` (top level: ""). At the top level each
+// unlisted submitting tenant adds 1; under a listed tenant that jobs were booked to, its implicit
+// own-jobs child adds 1.
+double ActiveChildShares(const std::string& parent, const Organization& organization,
+                         const std::set<std::string>& submitting,
+                         const std::set<std::string>& active) {
+  double sum = 0;
+  if (parent.empty()) {
+    sum += static_cast<double>(std::count_if(
+        submitting.begin(), submitting.end(),
+        [&](const std::string& t) { return FindTenant(organization, t) == nullptr; }));
+  } else if (submitting.count(parent) != 0) {
+    sum += 1;
+  }
   for (const TenantSpec& t : organization) {
-    if (t.parent == parent) {
+    if (t.parent == parent && active.count(t.name) != 0) {
       sum += t.shares;
     }
   }
   return sum;
 }
 
-}  // namespace
-
-double TenantEntitlement(const std::string& tenant, const Organization& organization,
-                         const std::vector<std::string>& unlisted_top_level) {
-  const TenantSpec* spec = FindTenant(organization, tenant);
-  if (spec == nullptr) {
-    return 1.0 / SiblingShares("", organization, unlisted_top_level);
-  }
+// The entitlement of the subtree of the listed, active tenant `spec`.
+double SubtreeEntitlement(const TenantSpec& spec, const Organization& organization,
+                          const std::set<std::string>& submitting,
+                          const std::set<std::string>& active) {
   double entitlement = 1;
-  for (; spec != nullptr; spec = FindTenant(organization, spec->parent)) {
-    entitlement *= spec->shares / SiblingShares(spec->parent, organization, unlisted_top_level);
-    if (spec->parent.empty()) {
-      break;
-    }
+  for (const TenantSpec* node = &spec; node != nullptr;
+       node = node->parent.empty() ? nullptr : FindTenant(organization, node->parent)) {
+    entitlement *= node->shares / ActiveChildShares(node->parent, organization, submitting, active);
   }
   return entitlement;
 }
 
-std::optional<double> TenantFairness(const std::vector<JobRecordRow>& jobs,
-                                     const Organization& organization) {
+// Useful GPU-hours by tenant over the jobs that were submitted (rejected ones included).
+std::map<std::string, double> UsefulBySubmittingTenant(const std::vector<JobRecordRow>& jobs) {
   std::map<std::string, double> useful_by_tenant;
   for (const JobRecordRow& job : jobs) {
-    useful_by_tenant[job.tenant] += job.useful_gpu_hours;
-  }
-  if (useful_by_tenant.size() < 2) {
-    return std::nullopt;
-  }
-  std::vector<std::string> unlisted;
-  for (const auto& [tenant, useful] : useful_by_tenant) {
-    if (FindTenant(organization, tenant) == nullptr) {
-      unlisted.push_back(tenant);
+    if (job.state != FinalState::kNotSubmitted) {
+      useful_by_tenant[job.tenant] += job.useful_gpu_hours;
     }
   }
+  return useful_by_tenant;
+}
+
+// Jain's index (Σx)² / (n Σx²); nullopt when every x is 0.
+std::optional<double> JainIndex(const std::vector<double>& xs) {
   double sum = 0;
   double sum_of_squares = 0;
-  for (const auto& [tenant, useful] : useful_by_tenant) {
-    const double x = useful / TenantEntitlement(tenant, organization, unlisted);
+  for (const double x : xs) {
     sum += x;
     sum_of_squares += x * x;
   }
   if (sum_of_squares <= 0) {
     return std::nullopt;
   }
-  return sum * sum / (static_cast<double>(useful_by_tenant.size()) * sum_of_squares);
+  return sum * sum / (static_cast<double>(xs.size()) * sum_of_squares);
+}
+
+}  // namespace
+
+double TenantEntitlement(const std::string& tenant, const Organization& organization,
+                         const std::set<std::string>& submitting) {
+  if (submitting.count(tenant) == 0) {
+    return 0;
+  }
+  const std::set<std::string> active = ActiveTenants(organization, submitting);
+  const TenantSpec* spec = FindTenant(organization, tenant);
+  if (spec == nullptr) {
+    return 1.0 / ActiveChildShares("", organization, submitting, active);
+  }
+  const double subtree = SubtreeEntitlement(*spec, organization, submitting, active);
+  if (!HasSubTenants(organization, tenant)) {
+    return subtree;
+  }
+  // The tenant's own jobs: an implicit child of it with shares 1.
+  return subtree / ActiveChildShares(tenant, organization, submitting, active);
+}
+
+std::optional<double> TenantFairness(const std::vector<JobRecordRow>& jobs,
+                                     const Organization& organization) {
+  const std::map<std::string, double> useful_by_tenant = UsefulBySubmittingTenant(jobs);
+  if (useful_by_tenant.size() < 2) {
+    return std::nullopt;
+  }
+  std::set<std::string> submitting;
+  for (const auto& [tenant, useful] : useful_by_tenant) {
+    submitting.insert(tenant);
+  }
+  std::vector<double> useful_per_entitlement;
+  for (const auto& [tenant, useful] : useful_by_tenant) {
+    useful_per_entitlement.push_back(useful / TenantEntitlement(tenant, organization, submitting));
+  }
+  return JainIndex(useful_per_entitlement);
 }
 
 }  // namespace fleetsim

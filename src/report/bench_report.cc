@@ -43,9 +43,12 @@ std::optional<PublishedSet> ParsePublished(const nlohmann::json& root,
     return std::nullopt;
   }
   PublishedSet set;
-  if (root.contains("source") && root.at("source").is_string()) {
-    set.source = root.at("source").get<std::string>();
+  for (const auto& [key, value] : root.items()) {
+    if (key != "source" && key != "scenarios") {
+      problems.push_back(fmt::format("/{}: unknown key (expected source, scenarios)", key));
+    }
   }
+  ReadText(root, "source", "", set.source, problems);
   for (const auto& [name, entry] : root.at("scenarios").items()) {
     const std::string path = "/scenarios/" + name;
     if (!entry.is_object()) {
@@ -88,11 +91,12 @@ std::string PolicyRow(const RunReport& r, const RunReport* base) {
     delta_output = gain ? fmt::format("{:+.1f}%", *gain) : "n/a";
   }
   const MetricsSummary& m = r.metrics;
-  return fmt::format("  {:<17} {:>6.1f}%  {:>6}  {:>9.1f}  {:>8}  {:>9}  {:>10}  {:>10.2f}  {:>10}\n",
-                     r.policy.name, 100.0 * r.accounting.utilization, delta_util,
-                     r.accounting.priority_weighted_output, delta_output,
-                     fmt::format("{}/{}", m.jobs_completed, m.jobs_total), Hours(m.wait_p99_s),
-                     r.realtime.unmet_gpu_hours, Dollars(r.cost.total_usd));
+  return fmt::format(
+      "  {:<17} {:>6.1f}%  {:>6}  {:>9.1f}  {:>8}  {:>9}  {:>10}  {:>10.2f}  {:>10}\n",
+      r.policy.name, 100.0 * r.accounting.utilization, delta_util,
+      r.accounting.priority_weighted_output, delta_output,
+      fmt::format("{}/{}", m.jobs_completed, m.jobs_total), Hours(m.wait_p99_s),
+      r.realtime.unmet_gpu_hours, Dollars(r.cost.total_usd));
 }
 
 // "post: fifo 53.6 % -> allocator 87.0 % (+33.4 pp); priority-weighted output +105.1 %".

@@ -345,11 +345,11 @@ std::string SchedulingTable(const std::vector<RunReport>& reports, const RunColu
                                 "rejected", "util", "mean wait", "p99 wait", "makespan");
   for (const RunReport& r : reports) {
     const MetricsSummary& m = r.metrics;
-    out +=
-        columns.Cells(r) + fmt::format("  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
-                                       fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
-                                       m.jobs_rejected, 100.0 * r.accounting.utilization, Hours(m.wait_mean_s),
-                                       Hours(m.wait_p99_s), Hours(m.makespan_s));
+    out += columns.Cells(r) + fmt::format("  {:>11}  {:>8}  {:>5.1f}%  {:>10}  {:>10}  {:>10}\n",
+                                          fmt::format("{}/{}", m.jobs_completed, m.jobs_total),
+                                          m.jobs_rejected, 100.0 * r.accounting.utilization,
+                                          Hours(m.wait_mean_s), Hours(m.wait_p99_s),
+                                          Hours(m.makespan_s));
   }
   return out;
 }
@@ -383,12 +383,11 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports) {
     const MetricsSummary& m = r.metrics;
     out += fmt::format(
         "{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},{:.6f},{:.6f},{},{}\n",
-        CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total,
-        m.jobs_completed, m.jobs_rejected, r.accounting.utilization,
-        r.accounting.priority_weighted_output, m.wait_mean_s, m.wait_p99_s, m.jct_p50_s,
-        m.bounded_slowdown_mean, m.makespan_s, r.accounting.goodput, r.accounting.total.lost,
-                       OptionalField(r.cost.total_usd, 2),
-                       OptionalField(r.cost.per_useful_gpu_hour_usd, 4));
+        CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total, m.jobs_completed,
+        m.jobs_rejected, r.accounting.utilization, r.accounting.priority_weighted_output,
+        m.wait_mean_s, m.wait_p99_s, m.jct_p50_s, m.bounded_slowdown_mean, m.makespan_s,
+        r.accounting.goodput, r.accounting.total.lost, OptionalField(r.cost.total_usd, 2),
+        OptionalField(r.cost.per_useful_gpu_hour_usd, 4));
   }
   return out;
 }

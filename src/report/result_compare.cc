@@ -122,11 +122,11 @@ std::optional<ResultFile> ReadResultFile(const std::string& text, const std::str
                                   Shown(root)));
   } else if (const auto version = root.find("format_version"); version == root.end()) {
     checker.Error("", "missing required key 'format_version'");
-  } else if (!version->is_number_integer() || *version != kResultsFormatVersion) {
+  } else if (!version->is_number_integer() || *version != kBenchFormatVersion) {
     checker.Error("/format_version",
                   fmt::format("unsupported format_version {}; this fleetsim reads "
                               "format_version {}",
-                              Shown(*version), kResultsFormatVersion));
+                              Shown(*version), kBenchFormatVersion));
   } else {
     file.fleetsim_version = checker.String(root, "", "fleetsim_version", false).value_or("");
     if (const json* results = checker.Array(root, "", "results", true); results != nullptr) {

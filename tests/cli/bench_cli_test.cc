@@ -26,8 +26,8 @@ using testing::ReadFile;
 using testing::SourcePath;
 
 const std::vector<std::string> kScenarios = {
-    "01-training-heavy",    "02-mixed-control",   "03-inference-peak", "04-quantization-burst",
-    "05-deadline-crunch",   "06-scale-test",      "07-uniform-priority"};
+    "01-training-heavy",  "02-mixed-control", "03-inference-peak",  "04-quantization-burst",
+    "05-deadline-crunch", "06-scale-test",    "07-uniform-priority"};
 const std::vector<std::string> kContended = {"01-training-heavy", "02-mixed-control",
                                              "03-inference-peak", "04-quantization-burst",
                                              "05-deadline-crunch"};
@@ -80,7 +80,8 @@ TEST_F(BenchCliTest, PrintsATablePerScenarioWithThePostsFiguresBesideOurs) {
 
 TEST_F(BenchCliTest, JsonValidatesAgainstItsDocumentedSchema) {
   const json results = BenchJson("bench.json");
-  const json schema = json::parse(ReadFile(SourcePath("scenarios/schema/bench-results.schema.json")));
+  const json schema =
+      json::parse(ReadFile(SourcePath("scenarios/schema/bench-results.schema.json")));
   EXPECT_EQ(testing::ValidateAgainstSchema(schema, results), std::vector<std::string>{});
   EXPECT_EQ(results.at("results").size(), kScenarios.size() * 5);
   // The schema is not vacuous: a utilization given in percent is refused.
@@ -116,8 +117,7 @@ TEST_F(BenchCliTest, ConstraintAwareMeetsTheAcceptanceOnEveryScenario) {
 // seven scenarios and the extended suite. When a change moves them on purpose, regenerate them
 // with tools/update-goldens (docs/regression.md) and say why in the commit.
 TEST_F(BenchCliTest, ResultsMatchTheGoldensExactly) {
-  for (const auto& [suite, golden] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [suite, golden] : std::vector<std::pair<std::string, std::string>>{
            {"scenarios/benchmark", "tests/golden/benchmark.json"},
            {"scenarios/benchmark/extended", "tests/golden/extended.json"}}) {
     SCOPED_TRACE(suite);
@@ -125,8 +125,7 @@ TEST_F(BenchCliTest, ResultsMatchTheGoldensExactly) {
     const CommandResult bench =
         Fleetsim(fmt::format("bench '{}' --json '{}'", SourcePath(suite), current));
     ASSERT_EQ(bench.exit_code, 0) << bench.err;
-    const CommandResult r =
-        Fleetsim(fmt::format("compare '{}' '{}'", SourcePath(golden), current));
+    const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", SourcePath(golden), current));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err
                               << "\nIf this change is meant to move the results, run "
                                  "tools/update-goldens (docs/regression.md).";
@@ -136,8 +135,8 @@ TEST_F(BenchCliTest, ResultsMatchTheGoldensExactly) {
 TEST_F(BenchCliTest, RerunsAreByteIdentical) {
   const std::string suite = SourcePath("scenarios/benchmark");
   for (const char* run : {"a", "b"}) {
-    const CommandResult r = Fleetsim(fmt::format("bench '{}' --json '{}/{}.json' --html '{}/{}.html'",
-                                                 suite, dir_, run, dir_, run));
+    const CommandResult r = Fleetsim(fmt::format(
+        "bench '{}' --json '{}/{}.json' --html '{}/{}.html'", suite, dir_, run, dir_, run));
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   EXPECT_EQ(ReadFile(dir_ + "/a.json"), ReadFile(dir_ + "/b.json"));
@@ -164,6 +163,55 @@ TEST_F(BenchCliTest, BadInputIsAClearErrorAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir_ + "/out.json"));
   const CommandResult policy = Fleetsim(fmt::format("bench '{}' --policy fifo,nope", suite));
   EXPECT_EQ(policy.exit_code, 2);
+}
+
+TEST_F(BenchCliTest, OutputFilesGoIntoNewDirectoriesAndBadTargetsStopBeforeAnyRun) {
+  const std::string scenario = SourcePath("scenarios/benchmark/01-training-heavy.json");
+  const std::string d = dir_;
+  const CommandResult nested = Fleetsim(
+      fmt::format("bench '{}' --policy fifo --json '{}/new/dir/r.json' --html '{}/other/r.html'",
+                  scenario, d, d));
+  ASSERT_EQ(nested.exit_code, 0) << nested.err;
+  EXPECT_TRUE(fs::is_regular_file(d + "/new/dir/r.json"));
+  EXPECT_TRUE(fs::is_regular_file(d + "/other/r.html"));
+
+  const CommandResult same = Fleetsim(
+      fmt::format("bench '{}' --json '{}/same.out' --html '{}/./same.out'", scenario, d, d));
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_NE(same.err.find("--json and --html name the same file"), std::string::npos) << same.err;
+  EXPECT_EQ(same.out, "") << "nothing ran";
+  EXPECT_FALSE(fs::exists(d + "/same.out"));
+
+  fs::create_directories(d + "/a-dir");
+  const CommandResult directory = Fleetsim(fmt::format(
+      "bench '{}' --json '{}/ok.json' --html '{}/a-dir' --out '{}/runs'", scenario, d, d, d));
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_NE(directory.err.find("/a-dir' is a directory, not a file"), std::string::npos)
+      << directory.err;
+  EXPECT_FALSE(fs::exists(d + "/ok.json"));
+  EXPECT_FALSE(fs::exists(d + "/runs"));
+}
+
+TEST_F(BenchCliTest, FiguresFileKeysAreCheckedAndUnmatchedNamesReported) {
+  const std::string suite = dir_ + "/suite";
+  fs::create_directories(suite);
+  fs::copy_file(SourcePath("scenarios/benchmark/01-training-heavy.json"),
+                suite + "/01-training-heavy.json");
+  std::ofstream(suite + "/published-figures.json")
+      << R"({"sources": "x", "scenarios": {"01-trainin-heavy": {"output_gain": "+1 %"}}})";
+  const CommandResult unknown = Fleetsim(fmt::format("bench '{}' --policy fifo", suite));
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_NE(unknown.err.find("published-figures.json: /sources: unknown key (expected source, "
+                             "scenarios)"),
+            std::string::npos)
+      << unknown.err;
+  std::ofstream(suite + "/published-figures.json")
+      << R"({"scenarios": {"01-trainin-heavy": {"output_gain": "+1 %"}}})";
+  const CommandResult unmatched = Fleetsim(fmt::format("bench '{}' --policy fifo", suite));
+  EXPECT_EQ(unmatched.exit_code, 0) << unmatched.err;
+  EXPECT_EQ(unmatched.err,
+            "fleetsim: warning: published figures for '01-trainin-heavy', which no scenario here "
+            "is named\n");
 }
 
 // ---- Headline metrics recomputed from the per-job output ------------------------------------

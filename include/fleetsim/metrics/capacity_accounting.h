@@ -18,7 +18,8 @@
 // utilization (GPU-time spent working — useful, lost, overhead, reconfiguration — over the GPU-time
 // of up nodes: a real-time reservation held above demand does not count), each job's useful
 // GPU-hours, the priority-weighted output, and the idle GPU-time of up nodes while jobs were
-// waiting in the queue. docs/metrics.md#capacity-accounting defines every figure. An observer; not thread-safe; one per simulation.
+// waiting in the queue. docs/metrics.md#capacity-accounting defines every figure. An observer; not
+// thread-safe; one per simulation.
 #pragma once
 
 #include <cstdint>

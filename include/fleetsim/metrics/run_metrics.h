@@ -6,9 +6,12 @@
 //    slices / 7 — idle real-time reservations included (the headline utilization, which leaves
 //    them out, is CapacityAccounting's);
 //  - wait: first start - submit, over jobs that started; mean, p50, p90, p99 (nearest rank);
-//  - JCT (job completion time): finish - submit, over completed batch jobs (real-time services,
-//    whose length is their lifetime, left out); mean, p50, p90, p99;
-//  - bounded slowdown: max(1, JCT / max(GPU-held time, 10 s)) per completed batch job, averaged;
+//  - JCT (job completion time): finish - submit, over completed batch jobs (real-time services —
+//    kind realtime-inference or a demand curve — whose length is their lifetime, left out);
+//    mean, p50, p90, p99;
+//  - bounded slowdown: max(1, JCT / max(run time, 10 s)) per completed batch job, averaged, where
+//    the run time is the wall time of its kept computing (segment useful time: no work lost at a
+//    stop, no checkpoint or restart pause), i.e. how long it would have run undisturbed;
 //  - makespan: last completion - first submission.
 // Not thread-safe; one per simulation.
 #pragma once
@@ -57,6 +60,7 @@ class RunMetrics final : public SimulationObserver {
   void OnJobFinished(const JobFinished& event) override;
   void OnJobPreempted(const JobPreempted& event) override;
   void OnJobResized(const JobResized& event) override;
+  void OnJobSegmentEnded(const JobSegmentEnded& event) override;
   void OnJobRejected(const JobRejected& event) override;
   void OnRunEnded(const RunEnded& event) override;
 
@@ -72,7 +76,7 @@ class RunMetrics final : public SimulationObserver {
     std::vector<SimDuration> waits;
     std::vector<SimDuration> completion_times;  // completed batch jobs
     double slowdown_sum = 0;                    // over completed batch jobs
-    std::vector<SimDuration> held_time;         // by job: wall time spent holding GPUs
+    std::vector<SimDuration> useful_time;       // by job: wall time of kept computing
     std::vector<double> running_share;  // by job index: GPU-equivalents held, 0 if not running
     std::vector<bool> running;
     std::vector<SimTime> running_since;  // since the last start or resize
@@ -86,6 +90,10 @@ class RunMetrics final : public SimulationObserver {
   MetricsSummary summary_;
   Accumulators acc_;  // reset at every RunStarted
 };
+
+// Whether a job is a real-time service (kind realtime-inference, or a demand curve): its length is
+// its lifetime, not a result, so completion times and slowdown leave it out.
+bool IsRealtimeService(const JobRequest& request);
 
 // Bounded slowdown's floor on a job's run time (Feitelson's τ = 10 s), in milliseconds.
 inline constexpr SimDuration kSlowdownBound = 10'000;

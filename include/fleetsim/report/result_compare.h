@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-namespace fleetsim {
+#include "fleetsim/report/bench_report.h"
 
-inline constexpr int kResultsFormatVersion = 1;
+namespace fleetsim {
 
 struct CompareOptions {
   // Relative tolerance for every metric; 0 (the default) is exact: any difference is drift.

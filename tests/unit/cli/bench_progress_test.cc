@@ -24,8 +24,8 @@ Streams Bench(bool err_is_terminal) {
                                          "fifo,backfill"};
   std::ostringstream out;
   std::ostringstream err;
-  const int status = cli::Main(static_cast<int>(argv.size()), argv.data(), out, err,
-                               err_is_terminal);
+  const int status =
+      cli::Main(static_cast<int>(argv.size()), argv.data(), out, err, err_is_terminal);
   return {status, out.str(), err.str()};
 }
 

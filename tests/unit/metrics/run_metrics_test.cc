@@ -114,6 +114,60 @@ TEST(RunMetricsTest, SharesCountAsTheirFractionAndMigInstancesAsTheirComputeSlic
   EXPECT_DOUBLE_EQ(m.allocated_share, (0.5 + 3.0 / 7 + 1) / 8);
 }
 
+TEST(RunMetricsTest, CompletionTimesLeaveOutServicesByKindOrCurve) {
+  // 4 GPUs. "svc" is a realtime-inference job without a demand curve, "train" a batch job; both
+  // run [0, 1000 s). Only train's completion time counts.
+  Workload w;
+  AddJob(w, "svc", 0, 2, 1000).request.kind = JobKind::kRealtimeInference;
+  AddJob(w, "train", 0, 2, 1000);
+  const MetricsSummary m = RunFifo(w, 4);
+  EXPECT_EQ(m.jobs_completed, 2);
+  EXPECT_EQ(m.batch_jobs_completed, 1);
+  EXPECT_DOUBLE_EQ(m.jct_mean_s, 1000);
+}
+
+TEST(RunMetricsTest, SlowdownOfAPreemptedJobUsesItsKeptComputingNotItsHeldTime) {
+  // One job, submitted at 0: [0, 2 h) computing, stopped at 2 h losing its last 0.5 h; waits;
+  // [3 h, 4.5 h) computing to the end. Kept computing 1.5 h + 1.5 h = 3 h; held 3.5 h; JCT 4.5 h.
+  // Bounded slowdown = 4.5 / 3 = 1.5 (held time would give 4.5 / 3.5).
+  constexpr SimTime kHour = 3'600'000;
+  const FleetLedger fleet(FleetSpec{.gpus = 2});
+  JobRequest request;
+  request.id = "train";
+  request.gpus = 2;
+  const std::vector<JobRequest> jobs = {request};
+  const Allocation allocation{};
+  PlacementSummary two;
+  two.gpu_share = 2;
+  const std::string reason = "test";
+  RunMetrics metrics;
+  metrics.OnRunStarted({0, 2, jobs, fleet});
+  metrics.OnJobSubmitted({0, 0, jobs[0]});
+  metrics.OnJobStarted({0, 0, jobs[0], allocation, two});
+  metrics.OnJobSegmentEnded({2 * kHour,
+                             0,
+                             jobs[0],
+                             0,
+                             two,
+                             SegmentEnd::kStopped,
+                             {.useful = 3 * kHour / 2, .lost = kHour / 2}});
+  metrics.OnJobPreempted({2 * kHour, 0, jobs[0], 0, kHour / 2, reason, StopCause::kPolicy});
+  metrics.OnJobStarted({3 * kHour, 0, jobs[0], allocation, two});
+  metrics.OnJobSegmentEnded({9 * kHour / 2,
+                             0,
+                             jobs[0],
+                             3 * kHour,
+                             two,
+                             SegmentEnd::kFinished,
+                             {.useful = 3 * kHour / 2}});
+  metrics.OnJobFinished({9 * kHour / 2, 0, jobs[0], 3 * kHour});
+  metrics.OnRunEnded({9 * kHour / 2});
+  const MetricsSummary& m = metrics.summary();
+  EXPECT_DOUBLE_EQ(m.jct_mean_s, 4.5 * 3600);
+  EXPECT_DOUBLE_EQ(m.bounded_slowdown_mean, 1.5);
+  EXPECT_EQ(m.preemptions, 1);
+}
+
 TEST(NearestRankPercentileTest, MatchesTheTextbookDefinition) {
   EXPECT_EQ(NearestRankPercentile({}, 99), 0);
   EXPECT_EQ(NearestRankPercentile({5}, 99), 5);

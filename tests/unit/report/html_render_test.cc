@@ -3,11 +3,13 @@
 // (Debian's `chromium`) opens offline. The page's self-check script must report every chart laid
 // out with the shapes it was drawn with (<body data-rendered="ok"> in the dumped DOM), and a
 // screenshot must come out as a non-trivial PNG; a page with a wrong shape count must fail the
-// self-check. Skipped, saying how to install it, when /usr/bin/chromium is missing. Each
+// self-check. When /usr/bin/chromium is missing the test is skipped, saying how to install it,
+// unless FLEETSIM_REQUIRE_CHROMIUM=1 (tools/run-tests sets it), which makes it fail instead. Each
 // Chromium launch is bounded by `timeout 60`.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -33,6 +35,13 @@ std::string ChromiumCommand(const std::string& dir, const std::string& action,
       "--user-data-dir='{0}/profile' --virtual-time-budget=5000 --window-size=1100,2400 {2} "
       "'file://{3}'",
       dir, kChromium, action, page);
+}
+
+// Whether a missing Chromium is a failure rather than a skip: FLEETSIM_REQUIRE_CHROMIUM=1, which
+// tools/run-tests sets because it installs chromium (a skip there would hide a broken install).
+bool ChromiumRequired() {
+  const char* value = std::getenv("FLEETSIM_REQUIRE_CHROMIUM");
+  return value != nullptr && std::string(value) == "1";
 }
 
 // The value of the body's data-rendered attribute in a dumped DOM, or a note that it is missing.
@@ -64,6 +73,10 @@ std::vector<RunReport> RunBenchmarkScenario(const Scenario& scenario,
 
 TEST(HtmlRenderTest, ChromiumRendersEveryChartOfTheBenchReport) {
   if (!std::filesystem::exists(kChromium)) {
+    if (ChromiumRequired()) {
+      FAIL() << kChromium << " is missing and FLEETSIM_REQUIRE_CHROMIUM=1: chromium is required "
+             << "here; install it with: apt-get install chromium";
+    }
     GTEST_SKIP() << kChromium << " is missing; install it with: apt-get install chromium";
   }
   const PolicyRegistry registry = BuiltinPolicies();
