@@ -60,3 +60,13 @@ fleetsim_build() {
   fi
   cmake --build --preset "$preset" || return 1
 }
+
+# Configures (once) and builds only the fleetsim command of a preset (no tests, no benchmarks):
+# what the main job needs, in about half the time of a full build.
+fleetsim_build_cli() {
+  local preset="$1"
+  if [ ! -f "build/$preset/CMakeCache.txt" ]; then
+    cmake --preset "$preset" || return 1
+  fi
+  cmake --build --preset "$preset" --target fleetsim || return 1
+}
