@@ -12,43 +12,56 @@ namespace fleetsim {
 
 namespace {
 
-bool AcceptsModel(const TaskShape& task, const std::string& model) {
-  return task.models.empty() ||
-         std::find(task.models.begin(), task.models.end(), model) != task.models.end();
-}
-
-std::string JoinedModels(const TaskShape& task) {
-  std::string joined;
-  for (const std::string& model : task.models) {
-    joined += (joined.empty() ? "" : "|") + model;
-  }
-  return joined;
-}
-
-// The ordering key of a shape among equal counts: larger first.
-auto ShapeKey(const TaskShape& task) {
-  return std::make_tuple(task.cpu_milli, task.gpu_milli, task.gpus, JoinedModels(task));
+// The ordering key of a listed task among equal counts: larger first.
+auto ShapeKey(const ListedTask& task) {
+  return std::make_tuple(task.shape.cpu_milli, task.shape.gpu_milli, task.shape.gpus,
+                         task.models_text);
 }
 
 }  // namespace
 
+int GpuModelNames::Index(const std::string& name) {
+  const auto it = std::find(names_.begin(), names_.end(), name);
+  if (it != names_.end()) {
+    return static_cast<int>(it - names_.begin());
+  }
+  if (names_.size() == kMaxGpuModels) {
+    return -1;
+  }
+  names_.push_back(name);
+  return static_cast<int>(names_.size()) - 1;
+}
+
+bool GpuModelNames::Mask(const std::vector<std::string>& names, GpuModelMask& mask) {
+  mask = 0;
+  for (const std::string& name : names) {
+    const int index = Index(name);
+    if (index < 0) {
+      return false;
+    }
+    mask |= GpuModelMask{1} << index;
+  }
+  return true;
+}
+
 std::int64_t IdleMilli(const NodeFreeState& node) {
-  return std::accumulate(node.gpu_free.begin(), node.gpu_free.end(), std::int64_t{0});
+  return std::accumulate(node.gpu_free.begin(), node.gpu_free.begin() + static_cast<std::ptrdiff_t>(node.gpu_count),
+                         std::int64_t{0});
 }
 
 std::int64_t FragmentedMilli(const NodeFreeState& node, const TaskShape& task) {
   const std::int64_t idle = IdleMilli(node);
-  if (task.gpus == 0 || task.gpu_milli == 0 || !AcceptsModel(task, node.model) ||
+  if (task.gpus == 0 || task.gpu_milli == 0 || !node.Accepts(task.models) ||
       node.cpu_free_milli < task.cpu_milli) {
     return idle;
   }
   std::int64_t fitting_gpus = 0;
   std::int64_t too_small = 0;
-  for (const std::int64_t free : node.gpu_free) {
-    if (free >= task.gpu_milli) {
+  for (std::size_t g = 0; g < node.gpu_count; ++g) {
+    if (node.gpu_free[g] >= task.gpu_milli) {
       ++fitting_gpus;
     } else {
-      too_small += free;
+      too_small += node.gpu_free[g];
     }
   }
   return fitting_gpus >= task.gpus ? too_small : idle;
@@ -62,11 +75,11 @@ double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical)
   return fragmented;
 }
 
-TypicalTasks ComputeTypicalTasks(const std::vector<TaskShape>& tasks, double popularity) {
+TypicalTasks ComputeTypicalTasks(const std::vector<ListedTask>& tasks, double popularity) {
   FLEETSIM_CHECK(popularity > 0 && popularity <= 1, "popularity must be in (0, 1]");
-  std::vector<std::pair<TaskShape, std::int64_t>> counts;
+  std::vector<std::pair<ListedTask, std::int64_t>> counts;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index;
-  for (const TaskShape& task : tasks) {
+  for (const ListedTask& task : tasks) {
     const auto [it, inserted] = index.emplace(ShapeKey(task), counts.size());
     if (inserted) {
       counts.emplace_back(task, 0);
@@ -85,7 +98,7 @@ TypicalTasks ComputeTypicalTasks(const std::vector<TaskShape>& tasks, double pop
   TypicalTasks typical;
   for (std::size_t i = 0; i < taken; ++i) {
     typical.push_back(
-        {.shape = counts[i].first,
+        {.shape = counts[i].first.shape,
          .weight = static_cast<double>(counts[i].second) / static_cast<double>(covered)});
   }
   return typical;

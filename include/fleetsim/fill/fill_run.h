@@ -1,0 +1,41 @@
+// One fill run (docs/validation.md "The fill experiment"): the arrival-only experiment of Weng et
+// al. (ATC'23). The pods, sorted by name, are shuffled with the seed; copies drawn uniformly with
+// replacement from the name-sorted list are appended until the GPU demand that arrived would pass
+// `target_share` of the cluster's GPU capacity (a list already above it is cut after the last pod
+// within it). Each pod is placed once on arrival by the placement policy, or fails for good;
+// nothing departs, nothing is retried or preempted. After every pod, one FillStep.
+// Randomness: the streams "fill.arrival-order", "fill.resample", "fill.node-order" (the tie rank
+// of the nodes) and "fill.random-placement" of RandomStreams(seed, 0) (docs/determinism.md).
+// Pure functions; thread-safe on distinct outputs (runs share the workload read-only).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fleetsim/fill/fill_workload.h"
+#include "fleetsim/fleet/gpu_share_placement.h"
+
+namespace fleetsim {
+
+struct FillRunOptions {
+  GpuSharePolicy policy = GpuSharePolicy::kFgd;
+  std::uint64_t seed = 42;
+  double target_share = 1.3;  // of the cluster's GPU capacity
+};
+
+// The cluster after one more pod arrived.
+struct FillStep {
+  std::int64_t arrived_milli = 0;    // GPU demand of every pod so far, failed ones included
+  std::int64_t allocated_milli = 0;  // GPU share held by placed pods
+  std::int64_t idle_milli = 0;       // capacity - allocated
+  double fragmented_milli = 0;       // Σ over nodes of the node's fragmentation
+  std::int64_t failed_pods = 0;      // so far
+};
+
+// The pods in arrival order, as indices into workload.pods.
+std::vector<std::size_t> FillArrivals(const FillWorkload& workload, const FillRunOptions& options);
+
+// One step per arrival.
+std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options);
+
+}  // namespace fleetsim

@@ -1,0 +1,182 @@
+// Node and GPU choice for a pod on a GPU-sharing cluster, by the six placement policies Weng et
+// al. compare ("Beware of Fragmentation", USENIX ATC'23): random, dot-product, GPU clustering,
+// GPU packing, best fit and FGD (fragmentation gradient descent). Each scores every node that can
+// take the pod (CPU, memory, GPU model, enough GPUs with enough free share) with an integer; the
+// highest score wins and equal scores go to the node of lowest tie rank, a fixed order the caller
+// draws once (the paper's simulator breaks ties by a random static node order). docs/policies.md
+// ("GPU-sharing placement") defines every score; docs/fgd-reproduction-spec.md cites the sources.
+//
+// SharedCluster is the cluster state (node free lists, allocated totals); GpuSharePlacer picks
+// the node and GPU, caching FGD's fragmentation per node state. The score functions are exposed
+// for tests and for other callers. Not thread-safe: one placer and one cluster per run.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "fleetsim/core/random.h"
+#include "fleetsim/fleet/gpu_fragmentation.h"
+
+namespace fleetsim {
+
+enum class GpuSharePolicy { kRandom, kDotProduct, kGpuClustering, kGpuPacking, kBestFit, kFgd };
+
+// Every policy, in the paper's order (random first, FGD last).
+std::span<const GpuSharePolicy> GpuSharePolicies();
+std::string_view GpuSharePolicyName(GpuSharePolicy policy);  // "random", "dot-product", ...
+std::optional<GpuSharePolicy> FindGpuSharePolicy(std::string_view name);
+std::vector<std::string> GpuSharePolicyNames();
+
+// What a pod asks of one node.
+struct SharePod {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory_mib = 0;
+  std::int64_t gpus = 0;       // 0 for a CPU-only pod
+  std::int64_t gpu_milli = 0;  // per GPU: 1000 for whole GPUs, 1..999 for a share, 0 CPU-only
+  GpuModelMask models = 0;     // 0: any model
+
+  bool IsShare() const { return gpus == 1 && gpu_milli < kGpuMilli; }
+  std::int64_t GpuDemandMilli() const { return gpus * gpu_milli; }
+};
+
+// The kinds of GPU pod a node may hold, as bits of SharedNode::pod_kinds (GPU clustering).
+enum PodKindBit : std::uint8_t {
+  kShareKind = 1U << 0,
+  kOneGpuKind = 1U << 1,
+  kTwoGpuKind = 1U << 2,
+  kFourGpuKind = 1U << 3,
+  kEightGpuKind = 1U << 4,
+  kOtherGpuKind = 1U << 5,  // whole-GPU pods of any other count
+};
+// The kind bit of a GPU pod; 0 for a CPU-only pod.
+std::uint8_t PodKindOf(const SharePod& pod);
+
+struct SharedNode {
+  NodeFreeState free{};
+  std::int64_t cpu_capacity_milli = 0;
+  std::int64_t memory_free_mib = 0;
+  std::uint8_t pod_kinds = 0;  // PodKindBit of every GPU pod placed on it
+};
+
+// Whether the node can take the pod: CPU, memory, and for a GPU pod the model and `gpus` GPUs
+// with at least `gpu_milli` free each.
+bool Fits(const SharedNode& node, const SharePod& pod);
+
+// The largest node CPU and GPU milli of a cluster: the scale of the dot-product, best-fit and
+// GPU-clustering scores (the paper's simulator normalises by the largest node spec, 128 cores
+// and 8 GPUs on openb).
+struct ClusterScale {
+  std::int64_t max_node_cpu_milli = 1;
+  std::int64_t max_node_gpu_milli = kGpuMilli;
+};
+
+class SharedCluster {
+ public:
+  // Precondition (checked): every node has 0..kMaxSharedNodeGpus GPUs, each 0..1000 free.
+  explicit SharedCluster(std::vector<SharedNode> nodes);
+
+  std::span<const SharedNode> nodes() const { return nodes_; }
+  // Bumped by every Place on the node, for caches.
+  std::uint64_t version(std::size_t node) const { return versions_[node]; }
+  const ClusterScale& scale() const { return scale_; }
+  std::int64_t gpu_capacity_milli() const { return capacity_milli_; }
+  std::int64_t allocated_milli() const { return allocated_milli_; }
+
+  // Takes the pod's CPU, memory and GPU share on `node`: a share pod from GPU `share_gpu`, whole
+  // GPUs from the lowest-numbered fully free ones. Precondition (checked): Fits, and for a share
+  // pod a share_gpu with enough free.
+  void Place(std::size_t node, const SharePod& pod, int share_gpu);
+
+ private:
+  std::vector<SharedNode> nodes_;
+  std::vector<std::uint64_t> versions_;
+  ClusterScale scale_;
+  std::int64_t capacity_milli_ = 0;
+  std::int64_t allocated_milli_ = 0;
+};
+
+// ---- Scores (higher is better; ties to the lower tie rank) -------------------------------------
+
+// The share pod's GPU by best fit: the least free GPU that holds it, lowest index on ties.
+int BestFitGpu(const NodeFreeState& node, std::int64_t gpu_milli);
+int DotProductScore(const SharedNode& node, const SharePod& pod, const ClusterScale& scale);
+int BestFitScore(const SharedNode& node, const SharePod& pod, const ClusterScale& scale);
+int GpuClusteringScore(const SharedNode& node, const SharePod& pod, const ClusterScale& scale);
+int GpuPackingScore(const SharedNode& node, const SharePod& pod);
+
+// FGD: trunc(100 σ((F before − F after) / 1000)), F the node's fragmentation against the typical
+// tasks; for a share pod the best GPU (lowest index among equal scores) is tried.
+struct FgdChoice {
+  int score = 0;
+  int share_gpu = -1;  // for a share pod
+};
+// `fragmentation` gives F of a state (NodeFragmentation against the typical tasks, or a cache).
+using FragmentationOf = std::function<double(const NodeFreeState&)>;
+FgdChoice FgdScore(const SharedNode& node, const SharePod& pod,
+                   const FragmentationOf& fragmentation);
+
+// ---- The placer ---------------------------------------------------------------------------------
+
+struct ShareChoice {
+  std::size_t node = 0;
+  int share_gpu = -1;  // the GPU of a share pod; -1 otherwise
+};
+
+class GpuSharePlacer {
+ public:
+  // `tie_rank[n]` orders nodes among equal scores (lowest first); `rng` is used by kRandom only;
+  // `typical` by kFgd only.
+  GpuSharePlacer(GpuSharePolicy policy, TypicalTasks typical, std::vector<std::uint32_t> tie_rank,
+                 Rng rng);
+
+  // The node and GPU for `pod`, or none if no node fits. When exactly one node fits it is taken
+  // without scoring.
+  std::optional<ShareChoice> Choose(const SharedCluster& cluster, const SharePod& pod);
+
+  // F of a node state, cached by the state's contents (GPU order aside).
+  double Fragmentation(const NodeFreeState& state);
+
+ private:
+  struct CachedScore {
+    std::uint64_t version = 0;  // the node's version + 1; 0 = empty
+    FgdChoice choice;
+  };
+  struct StateKey {
+    std::int64_t cpu_free_milli = 0;
+    std::int32_t model = 0;
+    std::size_t gpu_count = 0;
+    std::array<std::int32_t, kMaxSharedNodeGpus> sorted_free{};
+    bool operator==(const StateKey&) const = default;
+  };
+  struct StateKeyHash {
+    std::size_t operator()(const StateKey& key) const;
+  };
+
+  int Score(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
+  int ShareGpu(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
+  // The FGD cache row of the pod's shape (cpu, gpus, milli): the score does not depend on memory
+  // or models, which only decide whether a node fits.
+  std::size_t FgdShapeId(const SharedCluster& cluster, const SharePod& pod);
+  const FgdChoice& CachedFgd(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
+
+  GpuSharePolicy policy_;
+  TypicalTasks typical_;
+  std::vector<std::uint32_t> tie_rank_;
+  Rng rng_;
+  std::vector<std::size_t> feasible_;
+  std::unordered_map<StateKey, double, StateKeyHash> fragmentation_cache_;
+  std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::size_t> shape_ids_;
+  std::vector<std::vector<CachedScore>> fgd_cache_;  // [shape id][node]
+  std::size_t fgd_shape_ = 0;                        // the shape id of the pod being placed
+};
+
+}  // namespace fleetsim

@@ -1,0 +1,100 @@
+// Loading a fill experiment's nodes and pods from the openb trace files.
+#include "fleetsim/fill/fill_workload.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/trace/alibaba_openb.h"
+#include "fleetsim/trace/import.h"
+
+namespace fleetsim {
+
+namespace {
+
+std::string LoadNodes(const std::string& path, FillWorkload& out) {
+  std::vector<OpenbNode> nodes;
+  if (std::string error = LoadOpenbNodes(path, BuiltinCatalog(), nodes); !error.empty()) {
+    return error;
+  }
+  for (const OpenbNode& node : nodes) {
+    if (node.gpus == 0) {
+      continue;  // a CPU-only node: not part of the GPU cluster (as for OpenbFleet)
+    }
+    if (node.gpus > static_cast<std::int64_t>(kMaxSharedNodeGpus)) {
+      return fmt::format("{}: node '{}': expected at most {} GPUs for a fill experiment, found {}",
+                         path, node.sn, kMaxSharedNodeGpus, node.gpus);
+    }
+    const int model = out.models.Index(node.model);
+    if (model < 0) {
+      return fmt::format("{}: node '{}': more than {} GPU models", path, node.sn, kMaxGpuModels);
+    }
+    SharedNode shared{.free = {.cpu_free_milli = node.cpu_milli,
+                               .model = model,
+                               .gpu_count = static_cast<std::size_t>(node.gpus)},
+                      .cpu_capacity_milli = node.cpu_milli,
+                      .memory_free_mib = node.memory_mib};
+    std::fill_n(shared.free.gpu_free.begin(), shared.free.gpu_count,
+                static_cast<std::int32_t>(kGpuMilli));
+    out.node_names.push_back(node.sn);
+    out.nodes.push_back(shared);
+    out.gpu_capacity_milli += node.gpus * kGpuMilli;
+  }
+  return "";
+}
+
+std::string LoadPods(const std::string& path, double popularity, FillWorkload& out) {
+  const TraceFormat* format = FindTraceFormat("alibaba-openb");
+  TraceOptionValues options;
+  if (std::string error = ResolveTraceOptions(*format, {}, options); !error.empty()) {
+    return error;
+  }
+  Workload pods;
+  const TraceReport report = ReadTrace(*format, path, options, {}, pods);
+  if (!report.ok()) {
+    return report.error;
+  }
+  std::vector<ListedTask> listed;
+  for (const Job& job : pods.jobs) {
+    const JobRequest& r = job.request;
+    FillPod pod{.name = r.id,
+                .request = {.cpu_milli = r.cpu_milli,
+                            .memory_mib = r.memory_mib,
+                            .gpus = r.gpus,
+                            .gpu_milli = r.gpus == 0 ? 0
+                                         : r.sharing == GpuSharing::kFraction ? r.gpu_milli
+                                                                              : kGpuMilli}};
+    if (!out.models.Mask(r.gpu_models, pod.request.models)) {
+      return fmt::format("{}: pod '{}': more than {} GPU models", path, r.id, kMaxGpuModels);
+    }
+    listed.push_back({.shape = {.cpu_milli = pod.request.cpu_milli,
+                                .gpu_milli = pod.request.gpu_milli,
+                                .gpus = pod.request.gpus,
+                                .models = pod.request.models},
+                      .models_text = fmt::format("{}", fmt::join(r.gpu_models, "|"))});
+    out.pods.push_back(std::move(pod));
+  }
+  std::stable_sort(out.pods.begin(), out.pods.end(),
+                   [](const FillPod& a, const FillPod& b) { return a.name < b.name; });
+  out.typical = ComputeTypicalTasks(listed, popularity);
+  return "";
+}
+
+}  // namespace
+
+std::string LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
+                             double popularity, FillWorkload& out) {
+  FillWorkload loaded;
+  if (std::string error = LoadNodes(nodes_path, loaded); !error.empty()) {
+    return error;
+  }
+  if (std::string error = LoadPods(pods_path, popularity, loaded); !error.empty()) {
+    return error;
+  }
+  out = std::move(loaded);
+  return "";
+}
+
+}  // namespace fleetsim
