@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cli/exit_status.h"
+#include "cli/fill_command.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/bench_report.h"
@@ -77,7 +78,6 @@ struct ValidateArgs {
   bool strict = false;
 };
 
-int ToInt(ExitStatus status) { return static_cast<int>(status); }
 
 std::optional<std::uint64_t> ParseSeed(const std::string& text) {
   std::uint64_t value = 0;
@@ -189,6 +189,19 @@ class Cli {
                      "for one (repeatable). Default: exact")
         ->allow_extra_args(false);
 
+    FillArgs fill;
+    CLI::App* fill_cmd = app.add_subcommand(
+        "fill", "Run fill scenarios (the FGD fragmentation experiment) and compare with the paper");
+    fill_cmd->add_option("scenario", fill.scenarios, "Fill scenario files (JSON)")->required();
+    fill_cmd->add_option("--seeds", fill.seeds, "Seeds per policy, from each scenario's first")
+        ->check(CLI::Range(1, 10000));
+    fill_cmd->add_option("-j,--jobs", fill.threads,
+                         "Runs at a time (default: one per hardware thread)");
+    fill_cmd->add_option("--markdown", fill.markdown_file, "Write the comparison table here");
+    fill_cmd->add_option("--curves", fill.curves_file,
+                         "Write every run's curves over x = 0..130 here (CSV)");
+    fill_cmd->add_flag("--timing", fill.timing, "Print the wall-clock time on stderr");
+
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
     CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
@@ -240,6 +253,9 @@ class Cli {
     if (bench_cmd->parsed()) {
       return Bench(bench);
     }
+    if (fill_cmd->parsed()) {
+      return RunFillCommand(fill, out_, err_);
+    }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
     } else if (list_templates->parsed()) {
@@ -265,6 +281,12 @@ class Cli {
     std::vector<Scenario> scenarios;
     bool ok = true;
     for (const std::string& file : files) {
+      if (IsFillScenarioFile(file)) {
+        fmt::print(err_, "{}: a fill scenario (\"kind\": \"fill\"): run it with 'fleetsim fill'\n",
+                   file);
+        ok = false;
+        continue;
+      }
       LoadResult result =
           LoadScenarioFile(file, registry_, {.strict = strict, .catalog = catalog_});
       if (!result.file_error.empty()) {
@@ -289,8 +311,17 @@ class Cli {
   }
 
   int Validate(const ValidateArgs& args) {
-    const auto scenarios = LoadAll(args.files, args.strict);
-    if (!scenarios) {
+    std::vector<std::string> simulation_files;
+    bool fill_ok = true;
+    for (const std::string& file : args.files) {
+      if (IsFillScenarioFile(file)) {
+        fill_ok = ValidateFillScenario(file, err_) && fill_ok;
+      } else {
+        simulation_files.push_back(file);
+      }
+    }
+    const auto scenarios = LoadAll(simulation_files, args.strict);
+    if (!scenarios || !fill_ok) {
       return ToInt(ExitStatus::kInvalidInput);
     }
     for (const std::string& file : args.files) {

@@ -13,4 +13,6 @@ enum class ExitStatus : int {
   kDrift = 5,         // compare: results differ beyond tolerance (docs/regression.md)
 };
 
+inline int ToInt(ExitStatus status) { return static_cast<int>(status); }
+
 }  // namespace fleetsim::cli

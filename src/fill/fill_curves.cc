@@ -104,6 +104,10 @@ SeedStats StatsAt(std::span<const FillCurve> curves, int x, FillMetric metric) {
       values.push_back(MetricOf(*curve[at], metric));
     }
   }
+  return StatsOf(values);
+}
+
+SeedStats StatsOf(std::span<const double> values) {
   SeedStats stats{.seeds = static_cast<std::int64_t>(values.size())};
   if (values.empty()) {
     return stats;

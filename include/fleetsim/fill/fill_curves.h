@@ -39,6 +39,7 @@ struct SeedStats {
   std::int64_t seeds = 0;
 };
 
+SeedStats StatsOf(std::span<const double> values);
 // The metric at x over the curves that have it; seeds == 0 if none has.
 SeedStats StatsAt(std::span<const FillCurve> curves, int x, FillMetric metric);
 

@@ -1,0 +1,126 @@
+// `fleetsim fill`: load, run on threads, compare, write.
+#include "cli/fill_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "cli/exit_status.h"
+#include "fleetsim/fill/fill_scenario.h"
+#include "fleetsim/fill/fill_suite.h"
+#include "fleetsim/report/output_sink.h"
+#include "json/json_text.h"
+
+namespace fleetsim::cli {
+
+namespace {
+
+std::optional<FillScenario> Load(const std::string& path, std::ostream& err) {
+  FillLoadResult result = LoadFillScenarioFile(path);
+  if (!result.file_error.empty()) {
+    fmt::print(err, "{}\n", result.file_error);
+    return std::nullopt;
+  }
+  fmt::print(err, "{}", result.diagnostics.Format(path));
+  return std::move(result.scenario);
+}
+
+// Stages every output (creating directories), then renames them into place.
+int WriteOutputs(const std::vector<std::pair<std::string, std::string>>& files,
+                 std::ostream& err) {
+  std::vector<std::unique_ptr<StagedFile>> staged;
+  for (const auto& [path, contents] : files) {
+    std::error_code error;
+    if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
+      std::filesystem::create_directories(parent, error);
+    }
+    staged.push_back(std::make_unique<StagedFile>(path));
+    staged.back()->stream() << contents;
+    if (error || !staged.back()->ok()) {
+      fmt::print(err, "fleetsim: cannot write results: {}\n",
+                 error ? fmt::format("{}: {}", path, error.message()) : staged.back()->error());
+      return ToInt(ExitStatus::kOutputError);
+    }
+  }
+  for (const auto& file : staged) {
+    if (const std::string error = file->Commit(); !error.empty()) {
+      fmt::print(err, "fleetsim: cannot write results: {}\n", error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+  }
+  return ToInt(ExitStatus::kOk);
+}
+
+}  // namespace
+
+bool IsFillScenarioFile(const std::string& path) {
+  std::string text;
+  return ReadTextFile(path, text).empty() && IsFillScenarioText(text);
+}
+
+bool ValidateFillScenario(const std::string& path, std::ostream& err) {
+  return Load(path, err).has_value();
+}
+
+int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
+  if (!args.markdown_file.empty() && args.markdown_file == args.curves_file) {
+    fmt::print(err, "fleetsim: --markdown and --curves name the same file '{}'\n",
+               args.markdown_file);
+    return ToInt(ExitStatus::kUsage);
+  }
+  std::vector<FillScenario> scenarios;
+  bool ok = true;
+  for (const std::string& path : args.scenarios) {
+    if (std::optional<FillScenario> scenario = Load(path, err)) {
+      scenarios.push_back(std::move(*scenario));
+    } else {
+      ok = false;
+    }
+  }
+  if (!ok) {
+    return ToInt(ExitStatus::kInvalidInput);
+  }
+  const unsigned threads =
+      args.threads > 0 ? args.threads : std::max(1U, std::thread::hardware_concurrency());
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<FillScenarioResult> results;
+  if (const std::string error =
+          RunFillSuite(scenarios, {.threads = threads, .seeds = args.seeds}, results);
+      !error.empty()) {
+    fmt::print(err, "{}\n", error);
+    return ToInt(ExitStatus::kInvalidInput);
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  const FillComparison comparison = CompareWithPublished(results, FillTargets{});
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!args.markdown_file.empty()) {
+    files.emplace_back(args.markdown_file, comparison.markdown);
+  }
+  if (!args.curves_file.empty()) {
+    std::ostringstream curves;
+    WriteFillCurvesCsv(results, curves);
+    files.emplace_back(args.curves_file, curves.str());
+  }
+  if (const int status = WriteOutputs(files, err); status != ToInt(ExitStatus::kOk)) {
+    return status;
+  }
+  fmt::print(out, "{}", comparison.markdown);
+  if (args.timing) {
+    std::int64_t runs = 0;
+    for (const FillScenarioResult& result : results) {
+      for (const FillPolicyResult& policy : result.policies) {
+        runs += static_cast<std::int64_t>(policy.seeds.size());
+      }
+    }
+    fmt::print(err, "fleetsim fill: {} runs in {:.2f} s on {} thread{}\n", runs, took.count(),
+               threads, threads == 1 ? "" : "s");
+  }
+  return ToInt(ExitStatus::kOk);
+}
+
+}  // namespace fleetsim::cli

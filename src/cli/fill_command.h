@@ -1,0 +1,30 @@
+// `fleetsim fill`: runs fill scenarios (the FGD experiment of Weng et al.) under their policies
+// and seeds on several threads, and prints ours against the paper's results
+// (docs/validation.md). Internal to the command-line tool.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fleetsim::cli {
+
+struct FillArgs {
+  std::vector<std::string> scenarios;
+  std::optional<std::int64_t> seeds;  // overrides the scenarios' seed count
+  unsigned threads = 0;               // 0: one per hardware thread
+  std::string markdown_file;          // the comparison table, as Markdown
+  std::string curves_file;            // every run's curve, as CSV
+  bool timing = false;                // wall-clock time on stderr
+};
+
+int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err);
+
+// Whether the file is a scenario of kind "fill" (false if unreadable or not JSON).
+bool IsFillScenarioFile(const std::string& path);
+// Loads fill scenarios, printing every problem; nullopt if any failed.
+bool ValidateFillScenario(const std::string& path, std::ostream& err);
+
+}  // namespace fleetsim::cli

@@ -1,0 +1,250 @@
+// Running fill scenarios on several threads and comparing them with the paper's results.
+#include "fleetsim/fill/fill_suite.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+#include "fleetsim/fill/fill_run.h"
+#include "fleetsim/fill/fill_workload.h"
+
+namespace fleetsim {
+
+namespace {
+
+struct FillTask {
+  std::size_t scenario = 0;
+  std::size_t policy = 0;
+  std::size_t seed = 0;
+};
+
+void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
+             std::vector<FillScenarioResult>& results) {
+  FillScenarioResult& scenario = results[task.scenario];
+  FillPolicyResult& policy = scenario.policies[task.policy];
+  const FillWorkload& workload = workloads[task.scenario];
+  const std::vector<FillStep> steps =
+      RunFill(workload, {.policy = policy.policy,
+                         .seed = policy.seeds[task.seed],
+                         .target_share = scenario.scenario.target_share});
+  policy.curves[task.seed] = BinByArrivedShare(steps, workload.gpu_capacity_milli, kFillMaxX);
+  policy.failed_pods[task.seed] = steps.empty() ? 0 : steps.back().failed_pods;
+  policy.pods[task.seed] = static_cast<std::int64_t>(steps.size());
+}
+
+}  // namespace
+
+std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
+                         const FillSuiteOptions& options, std::vector<FillScenarioResult>& out) {
+  std::vector<FillWorkload> workloads(scenarios.size());
+  std::vector<FillScenarioResult> results(scenarios.size());
+  std::vector<FillTask> tasks;
+  for (std::size_t s = 0; s < scenarios.size(); ++s) {
+    const FillScenario& scenario = scenarios[s];
+    if (std::string error = LoadFillWorkload(scenario.nodes, scenario.pods,
+                                             scenario.typical_popularity, workloads[s]);
+        !error.empty()) {
+      return error;
+    }
+    FillScenarioResult& result = results[s];
+    result.scenario = scenario;
+    result.gpu_capacity_milli = workloads[s].gpu_capacity_milli;
+    if (scenario.published) {
+      PublishedFill published;
+      if (std::string error = LoadPublishedFill(*scenario.published, published); !error.empty()) {
+        return error;
+      }
+      result.published = std::move(published);
+    }
+    const auto seeds = static_cast<std::size_t>(options.seeds.value_or(scenario.seeds));
+    for (std::size_t p = 0; p < scenario.policies.size(); ++p) {
+      FillPolicyResult policy{.policy = scenario.policies[p]};
+      for (std::size_t k = 0; k < seeds; ++k) {
+        policy.seeds.push_back(scenario.first_seed + k);
+        tasks.push_back({.scenario = s, .policy = p, .seed = k});
+      }
+      policy.curves.resize(seeds);
+      policy.failed_pods.resize(seeds);
+      policy.pods.resize(seeds);
+      result.policies.push_back(std::move(policy));
+    }
+  }
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < tasks.size(); i = next++) {
+      RunTask(tasks[i], workloads, results);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(options.threads, 1U); ++t) {
+    threads.emplace_back(worker);
+  }
+  worker();
+  for (std::thread& thread : threads) {
+    thread.join();
+  }
+  out = std::move(results);
+  return "";
+}
+
+namespace {
+
+std::string Signed(double value) { return fmt::format("{:+.2f}", value); }
+
+// One cell: ours, and with a paper value "ours / paper (Δ)" marked when outside tolerance.
+struct Cell {
+  SeedStats ours;
+  std::optional<SeedStats> paper;
+  double tolerance = 0;
+
+  bool Within() const {
+    return !paper || std::abs(ours.mean - paper->mean) <= tolerance + 1e-9;
+  }
+  std::string Text() const {
+    if (!paper || paper->seeds == 0) {
+      return fmt::format("{:.2f} ±{:.2f}", ours.mean, ours.sd);
+    }
+    return fmt::format("{:.2f} / {:.2f} ({}){}", ours.mean, paper->mean,
+                       Signed(ours.mean - paper->mean), Within() ? "" : " **✗**");
+  }
+};
+
+std::optional<SeedStats> PaperAt(const std::optional<PublishedFill>& published,
+                                 bool allocation, GpuSharePolicy policy, int x) {
+  if (!published) {
+    return std::nullopt;
+  }
+  const auto& series = allocation ? published->allocation : published->fragmentation_ratio;
+  const auto it = series.find(policy);
+  if (it == series.end()) {
+    return std::nullopt;
+  }
+  return PublishedStatsAt(it->second, x);
+}
+
+// Policies from the highest allocation at x to the lowest, by `mean_of`.
+template <typename MeanOf>
+std::vector<GpuSharePolicy> ByAllocation(const FillScenarioResult& result, MeanOf&& mean_of) {
+  std::vector<GpuSharePolicy> order;
+  for (const FillPolicyResult& policy : result.policies) {
+    order.push_back(policy.policy);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](GpuSharePolicy a, GpuSharePolicy b) { return mean_of(a) > mean_of(b); });
+  return order;
+}
+
+std::string OrderText(const std::vector<GpuSharePolicy>& order) {
+  std::string text;
+  for (const GpuSharePolicy policy : order) {
+    text += (text.empty() ? "" : " > ") + std::string(GpuSharePolicyName(policy));
+  }
+  return text;
+}
+
+bool FgdBestRandomWorst(const std::vector<GpuSharePolicy>& order) {
+  return order.front() == GpuSharePolicy::kFgd && order.back() == GpuSharePolicy::kRandom;
+}
+
+// Ours matches the paper if the best and the worst policy are the same (FGD best and random worst
+// where the paper has that); without the paper's results, FGD must be best and random worst.
+void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comparison) {
+  const auto ours = ByAllocation(result, [&](GpuSharePolicy policy) {
+    const auto it = std::find_if(result.policies.begin(), result.policies.end(),
+                                 [&](const FillPolicyResult& r) { return r.policy == policy; });
+    return StatsAt(it->curves, x, FillMetric::kAllocation).mean;
+  });
+  comparison.markdown += fmt::format("- {} at x = {}: ours {}", result.scenario.name, x,
+                                     OrderText(ours));
+  bool matches = FgdBestRandomWorst(ours);
+  if (result.published) {
+    const auto paper = ByAllocation(result, [&](GpuSharePolicy policy) {
+      return PaperAt(result.published, true, policy, x).value_or(SeedStats{}).mean;
+    });
+    comparison.markdown += fmt::format("; paper {}", OrderText(paper));
+    matches = ours.front() == paper.front() && ours.back() == paper.back();
+  }
+  comparison.markdown +=
+      fmt::format("; best and worst {}\n", matches ? "match" : "DO NOT match");
+  comparison.order_matches = comparison.order_matches && matches;
+}
+
+}  // namespace
+
+FillComparison CompareWithPublished(const std::vector<FillScenarioResult>& results,
+                                    const FillTargets& targets) {
+  FillComparison comparison;
+  std::string& md = comparison.markdown;
+  md += "| variant | policy | seeds |";
+  std::string rule = "|---|---|---|";
+  for (const int x : targets.allocation_x) {
+    md += fmt::format(" alloc @{} |", x);
+    rule += "---|";
+  }
+  for (const int x : targets.ratio_x) {
+    md += fmt::format(" frag ratio @{} |", x);
+    rule += "---|";
+  }
+  md += "\n" + rule + "\n";
+  for (const FillScenarioResult& result : results) {
+    for (const FillPolicyResult& policy : result.policies) {
+      md += fmt::format("| {} | {} | {} |", result.scenario.name,
+                        GpuSharePolicyName(policy.policy), policy.seeds.size());
+      const auto add = [&](bool allocation, int x, double tolerance) {
+        const Cell cell{
+            .ours = StatsAt(policy.curves, x,
+                            allocation ? FillMetric::kAllocation : FillMetric::kFragmentationRatio),
+            .paper = PaperAt(result.published, allocation, policy.policy, x),
+            .tolerance = tolerance};
+        md += " " + cell.Text() + " |";
+        if (cell.paper) {
+          ++comparison.cells;
+          comparison.cells_within += cell.Within() ? 1 : 0;
+        }
+      };
+      for (const int x : targets.allocation_x) {
+        add(true, x, targets.allocation_tolerance_pp);
+      }
+      for (const int x : targets.ratio_x) {
+        add(false, x, targets.ratio_tolerance_pp);
+      }
+      md += "\n";
+    }
+  }
+  md += fmt::format(
+      "\nCells: ours / paper (ours − paper), in %; **✗** marks a difference beyond ±{:.1f} pp "
+      "(allocation) or ±{:.1f} pp (fragmentation ratio). Within tolerance: {} of {} cells.\n\n"
+      "Order of the policies by allocation (highest first):\n\n",
+      targets.allocation_tolerance_pp, targets.ratio_tolerance_pp, comparison.cells_within,
+      comparison.cells);
+  for (const FillScenarioResult& result : results) {
+    for (const int x : targets.allocation_x) {
+      AddOrderLines(result, x, comparison);
+    }
+  }
+  return comparison;
+}
+
+void WriteFillCurvesCsv(const std::vector<FillScenarioResult>& results, std::ostream& out) {
+  out << "scenario,policy,seed,x,allocation_pct,fragmentation_pct,fragmentation_ratio_pct\n";
+  for (const FillScenarioResult& result : results) {
+    for (const FillPolicyResult& policy : result.policies) {
+      for (std::size_t k = 0; k < policy.seeds.size(); ++k) {
+        const FillCurve& curve = policy.curves[k];
+        for (std::size_t x = 0; x < curve.size(); ++x) {
+          if (curve[x]) {
+            out << fmt::format("{},{},{},{},{:.4f},{:.4f},{:.4f}\n", result.scenario.name,
+                               GpuSharePolicyName(policy.policy), policy.seeds[k], x,
+                               curve[x]->allocation_pct, curve[x]->fragmentation_pct,
+                               curve[x]->fragmentation_ratio_pct);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace fleetsim

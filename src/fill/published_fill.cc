@@ -1,0 +1,114 @@
+// Reading the paper artifact's shipped fill results.
+#include "fleetsim/fill/published_fill.h"
+
+#include <fmt/format.h>
+
+#include "trace/csv.h"
+#include "trace/fields.h"
+#include "trace/line_reader.h"
+
+namespace fleetsim {
+
+namespace {
+
+constexpr int kMaxPublishedX = 1000;
+
+std::string LoadSeries(const std::string& path, const std::string& workload,
+                       std::map<GpuSharePolicy, PublishedSeries>& out) {
+  LineReader lines(path);
+  if (!lines.ok()) {
+    return lines.error();
+  }
+  CsvHeader header;
+  if (std::string error = ReadCsvHeader(lines, {"workload", "sc_policy", "seed", "0"}, header);
+      !error.empty()) {
+    return error;
+  }
+  std::vector<std::pair<int, std::size_t>> x_columns;  // (x, column)
+  for (int x = 0; x <= kMaxPublishedX; ++x) {
+    if (const auto column = header.Find(std::to_string(x))) {
+      x_columns.emplace_back(x, *column);
+    }
+  }
+  const std::size_t workload_column = *header.Find("workload");
+  const std::size_t policy_column = *header.Find("sc_policy");
+  std::vector<std::string> fields;
+  std::int64_t rows = 0;
+  while (true) {
+    FieldError problem;
+    if (!NextCsvRow(lines, header, fields, problem)) {
+      break;
+    }
+    const auto where = [&] { return fmt::format("{}:{}", path, lines.line_number()); };
+    if (!problem.ok()) {
+      return fmt::format("{}: {}", where(), problem.message);
+    }
+    if (fields[workload_column] != workload) {
+      continue;
+    }
+    const std::optional<GpuSharePolicy> policy = PolicyOfArtifactName(fields[policy_column]);
+    if (!policy) {
+      return fmt::format("{}: column 'sc_policy': expected one of the six policies "
+                         "(01-Random ... 06-FGD), found '{}'",
+                         where(), fields[policy_column]);
+    }
+    std::vector<std::optional<double>> values(static_cast<std::size_t>(x_columns.back().first) + 1);
+    for (const auto& [x, column] : x_columns) {
+      if (fields[column].empty()) {
+        continue;
+      }
+      values[static_cast<std::size_t>(x)] =
+          RealField(fields[column], std::to_string(x), -1e9, 1e9, problem);
+      if (!problem.ok()) {
+        return fmt::format("{}: {}", where(), problem.message);
+      }
+    }
+    out[*policy].push_back(std::move(values));
+    ++rows;
+  }
+  if (rows == 0) {
+    return fmt::format("{}: expected rows for workload '{}', found none", path, workload);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<GpuSharePolicy> PolicyOfArtifactName(const std::string& name) {
+  static const std::map<std::string, GpuSharePolicy> kNames = {
+      {"Random", GpuSharePolicy::kRandom},       {"DotProd", GpuSharePolicy::kDotProduct},
+      {"GpuClustering", GpuSharePolicy::kGpuClustering},
+      {"GpuPacking", GpuSharePolicy::kGpuPacking}, {"BestFit", GpuSharePolicy::kBestFit},
+      {"FGD", GpuSharePolicy::kFgd}};
+  const std::size_t dash = name.find('-');
+  const auto it = kNames.find(dash == std::string::npos ? name : name.substr(dash + 1));
+  return it == kNames.end() ? std::nullopt : std::optional(it->second);
+}
+
+std::string LoadPublishedFill(const PublishedFillFiles& files, PublishedFill& out) {
+  PublishedFill loaded;
+  if (std::string error = LoadSeries(files.allocation, files.workload, loaded.allocation);
+      !error.empty()) {
+    return error;
+  }
+  if (std::string error =
+          LoadSeries(files.fragmentation_ratio, files.workload, loaded.fragmentation_ratio);
+      !error.empty()) {
+    return error;
+  }
+  out = std::move(loaded);
+  return "";
+}
+
+SeedStats PublishedStatsAt(const PublishedSeries& series, int x) {
+  std::vector<double> values;
+  for (const auto& seed : series) {
+    const auto at = static_cast<std::size_t>(x);
+    if (at < seed.size() && seed[at]) {
+      values.push_back(*seed[at]);
+    }
+  }
+  return StatsOf(values);
+}
+
+}  // namespace fleetsim
