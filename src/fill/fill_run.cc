@@ -19,8 +19,9 @@ void Shuffle(std::vector<std::size_t>& items, Rng& rng) {
   }
 }
 
-// A uniformly random order of the nodes: node n breaks ties before node m if rank[n] < rank[m].
-std::vector<std::uint32_t> TieRank(std::size_t nodes, Rng rng) {
+}  // namespace
+
+std::vector<std::uint32_t> RandomTieRank(std::size_t nodes, Rng rng) {
   std::vector<std::size_t> order(nodes);
   std::iota(order.begin(), order.end(), std::size_t{0});
   Shuffle(order, rng);
@@ -30,9 +31,6 @@ std::vector<std::uint32_t> TieRank(std::size_t nodes, Rng rng) {
   }
   return rank;
 }
-
-
-}  // namespace
 
 std::vector<std::size_t> FillArrivals(const FillWorkload& workload,
                                       const FillRunOptions& options) {
@@ -67,12 +65,10 @@ std::vector<std::size_t> FillArrivals(const FillWorkload& workload,
   return arrivals;
 }
 
-std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options) {
-  const RandomStreams streams = Streams(options);
+std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
+                                    std::span<const std::size_t> arrivals,
+                                    GpuSharePlacer& placer) {
   SharedCluster cluster(workload.nodes);
-  GpuSharePlacer placer(options.policy, workload.typical,
-                        TieRank(workload.nodes.size(), streams.Stream("fill.node-order")),
-                        streams.Stream("fill.random-placement"));
   // Each node's fragmentation, updated when the node changes; the cluster's is their sum in node
   // order, so it is the same number however the run got there.
   std::vector<double> node_fragmentation;
@@ -81,7 +77,7 @@ std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions
   }
   std::vector<FillStep> steps;
   FillStep step;
-  for (const std::size_t index : FillArrivals(workload, options)) {
+  for (const std::size_t index : arrivals) {
     const SharePod& pod = workload.pods[index].request;
     step.arrived_milli += pod.GpuDemandMilli();
     if (const std::optional<ShareChoice> choice = placer.Choose(cluster, pod)) {
@@ -97,6 +93,14 @@ std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions
     steps.push_back(step);
   }
   return steps;
+}
+
+std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options) {
+  const RandomStreams streams = Streams(options);
+  GpuSharePlacer placer(options.policy, workload.typical,
+                        RandomTieRank(workload.nodes.size(), streams.Stream("fill.node-order")),
+                        streams.Stream("fill.random-placement"));
+  return PlaceArrivals(workload, FillArrivals(workload, options), placer);
 }
 
 }  // namespace fleetsim

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "fleetsim/fill/fill_workload.h"
@@ -35,7 +36,15 @@ struct FillStep {
 // The pods in arrival order, as indices into workload.pods.
 std::vector<std::size_t> FillArrivals(const FillWorkload& workload, const FillRunOptions& options);
 
-// One step per arrival.
+// A uniformly random order of `nodes` nodes: node n wins ties against node m if rank[n] < rank[m].
+std::vector<std::uint32_t> RandomTieRank(std::size_t nodes, Rng rng);
+
+// Places the pods `arrivals` (indices into workload.pods) in order with `placer` on an empty
+// cluster of the workload's nodes; one step per pod.
+std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
+                                    std::span<const std::size_t> arrivals, GpuSharePlacer& placer);
+
+// FillArrivals, then PlaceArrivals with the options' policy and a RandomTieRank.
 std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options);
 
 }  // namespace fleetsim
