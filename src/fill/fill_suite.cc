@@ -100,11 +100,15 @@ struct Cell {
   std::optional<SeedStats> paper;
   double tolerance = 0;
 
+  bool Compared() const { return ours.seeds > 0 && paper && paper->seeds > 0; }
   bool Within() const {
-    return !paper || std::abs(ours.mean - paper->mean) <= tolerance + 1e-9;
+    return !Compared() || std::abs(ours.mean - paper->mean) <= tolerance + 1e-9;
   }
   std::string Text() const {
-    if (!paper || paper->seeds == 0) {
+    if (ours.seeds == 0) {
+      return "n/a";
+    }
+    if (!Compared()) {
       return fmt::format("{:.2f} ±{:.2f}", ours.mean, ours.sd);
     }
     return fmt::format("{:.2f} / {:.2f} ({}){}", ours.mean, paper->mean,
@@ -125,16 +129,25 @@ std::optional<SeedStats> PaperAt(const std::optional<PublishedFill>& published,
   return PublishedStatsAt(it->second, x);
 }
 
-// Policies from the highest allocation at x to the lowest, by `mean_of`.
-template <typename MeanOf>
-std::vector<GpuSharePolicy> ByAllocation(const FillScenarioResult& result, MeanOf&& mean_of) {
-  std::vector<GpuSharePolicy> order;
+// The policies that have an allocation at x in ours and, when published, in the paper's.
+std::vector<GpuSharePolicy> Comparable(const FillScenarioResult& result, int x) {
+  std::vector<GpuSharePolicy> policies;
   for (const FillPolicyResult& policy : result.policies) {
-    order.push_back(policy.policy);
+    const bool ours = StatsAt(policy.curves, x, FillMetric::kAllocation).seeds > 0;
+    const auto paper = PaperAt(result.published, true, policy.policy, x);
+    if (ours && (!result.published || (paper && paper->seeds > 0))) {
+      policies.push_back(policy.policy);
+    }
   }
-  std::stable_sort(order.begin(), order.end(),
+  return policies;
+}
+
+// `policies` from the highest allocation to the lowest, by `mean_of`.
+template <typename MeanOf>
+std::vector<GpuSharePolicy> ByAllocation(std::vector<GpuSharePolicy> policies, MeanOf&& mean_of) {
+  std::stable_sort(policies.begin(), policies.end(),
                    [&](GpuSharePolicy a, GpuSharePolicy b) { return mean_of(a) > mean_of(b); });
-  return order;
+  return policies;
 }
 
 std::string OrderText(const std::vector<GpuSharePolicy>& order) {
@@ -145,14 +158,25 @@ std::string OrderText(const std::vector<GpuSharePolicy>& order) {
   return text;
 }
 
+// FGD first and random last, of those in the order.
 bool FgdBestRandomWorst(const std::vector<GpuSharePolicy>& order) {
-  return order.front() == GpuSharePolicy::kFgd && order.back() == GpuSharePolicy::kRandom;
+  const auto has = [&](GpuSharePolicy p) {
+    return std::find(order.begin(), order.end(), p) != order.end();
+  };
+  return (!has(GpuSharePolicy::kFgd) || order.front() == GpuSharePolicy::kFgd) &&
+         (!has(GpuSharePolicy::kRandom) || order.back() == GpuSharePolicy::kRandom);
 }
 
 // Ours matches the paper if the best and the worst policy are the same (FGD best and random worst
 // where the paper has that); without the paper's results, FGD must be best and random worst.
 void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comparison) {
-  const auto ours = ByAllocation(result, [&](GpuSharePolicy policy) {
+  const std::vector<GpuSharePolicy> comparable = Comparable(result, x);
+  if (comparable.size() < 2) {
+    comparison.markdown += fmt::format("- {} at x = {}: fewer than two policies to order\n",
+                                       result.scenario.name, x);
+    return;
+  }
+  const auto ours = ByAllocation(comparable, [&](GpuSharePolicy policy) {
     const auto it = std::find_if(result.policies.begin(), result.policies.end(),
                                  [&](const FillPolicyResult& r) { return r.policy == policy; });
     return StatsAt(it->curves, x, FillMetric::kAllocation).mean;
@@ -161,7 +185,7 @@ void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comp
                                      OrderText(ours));
   bool matches = FgdBestRandomWorst(ours);
   if (result.published) {
-    const auto paper = ByAllocation(result, [&](GpuSharePolicy policy) {
+    const auto paper = ByAllocation(comparable, [&](GpuSharePolicy policy) {
       return PaperAt(result.published, true, policy, x).value_or(SeedStats{}).mean;
     });
     comparison.markdown += fmt::format("; paper {}", OrderText(paper));
@@ -200,7 +224,7 @@ FillComparison CompareWithPublished(const std::vector<FillScenarioResult>& resul
             .paper = PaperAt(result.published, allocation, policy.policy, x),
             .tolerance = tolerance};
         md += " " + cell.Text() + " |";
-        if (cell.paper) {
+        if (cell.Compared()) {
           ++comparison.cells;
           comparison.cells_within += cell.Within() ? 1 : 0;
         }

@@ -1,0 +1,121 @@
+// End-to-end tests of `fleetsim fill`: the comparison table on a small fill scenario, identical
+// output whatever the thread count, the curves and Markdown files, bad scenarios (exit 1, every
+// problem with its pointer, no file written), fill scenarios under `validate` and `run`, and the
+// real openb trace (skipped with a message when ../shared/traces is absent).
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+
+class FillCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTempDir();
+    tiny_ = testing::DataPath("fill/tiny-fill.json");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CommandResult Fleetsim(const std::string& args) {
+    return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
+  }
+
+  std::string dir_;
+  std::string tiny_;
+};
+
+TEST_F(FillCliTest, PrintsOursBesideThePapersForEveryPolicy) {
+  const CommandResult r = Fleetsim(fmt::format("fill '{}'", tiny_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| variant | policy | seeds | alloc @100 | alloc @130 | frag ratio @50 |"),
+            std::string::npos)
+      << r.out;
+  for (const char* policy :
+       {"random", "dot-product", "gpu-clustering", "gpu-packing", "best-fit", "fgd"}) {
+    EXPECT_NE(r.out.find(fmt::format("| tiny | {} | 2 |", policy)), std::string::npos) << policy;
+  }
+  // The fixture's paper values exist for random and FGD only: their cells show ours / paper.
+  EXPECT_NE(r.out.find("/ 81.00 ("), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Within tolerance:"), std::string::npos);
+  EXPECT_NE(r.out.find("- tiny at x = 100: ours "), std::string::npos);
+}
+
+TEST_F(FillCliTest, OutputIsTheSameOnOneThreadAndOnTwoAndFilesAreWritten) {
+  const std::string curves = dir_ + "/out/curves.csv";
+  const std::string table = dir_ + "/out/table.md";
+  const CommandResult one = Fleetsim(fmt::format("fill -j 1 '{}'", tiny_));
+  const CommandResult two = Fleetsim(fmt::format(
+      "fill -j 2 --seeds 2 '{}' --curves '{}' --markdown '{}'", tiny_, curves, table));
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ASSERT_EQ(two.exit_code, 0) << two.err;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_EQ(testing::ReadFile(table), two.out);
+  const std::string csv = testing::ReadFile(curves);
+  EXPECT_EQ(csv.rfind("scenario,policy,seed,x,allocation_pct,fragmentation_pct,"
+                      "fragmentation_ratio_pct\n",
+                      0),
+            0U);
+  EXPECT_NE(csv.find("\ntiny,fgd,43,"), std::string::npos) << csv.substr(0, 400);
+  // --seeds overrides the scenario's count.
+  const CommandResult three = Fleetsim(fmt::format("fill --seeds 3 '{}'", tiny_));
+  EXPECT_NE(three.out.find("| tiny | fgd | 3 |"), std::string::npos) << three.out;
+}
+
+TEST_F(FillCliTest, ABadScenarioExitsOneWithEveryProblemAndWritesNothing) {
+  const std::string bad = dir_ + "/bad.json";
+  std::ofstream(bad) << R"({"format_version": 1, "kind": "fill", "name": "bad",
+    "nodes": "nowhere.csv", "pods": "nowhere.csv", "policies": ["fgd", "best_fit"]})";
+  const std::string curves = dir_ + "/curves.csv";
+  const CommandResult r = Fleetsim(fmt::format("fill '{}' --curves '{}'", bad, curves));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/nodes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/pods"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("/policies/1"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'best-fit'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(curves));
+  EXPECT_EQ(r.out, "");
+}
+
+TEST_F(FillCliTest, ABadPodRowNamesItsFileAndLine) {
+  fs::copy(testing::DataPath("fill"), dir_ + "/fill");
+  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app) << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
+  const CommandResult r = Fleetsim(fmt::format("fill '{}/fill/tiny-fill.json'", dir_));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("pods.csv:14:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpu_milli"), std::string::npos) << r.err;
+}
+
+TEST_F(FillCliTest, ValidateAcceptsFillScenariosAndRunPointsToFill) {
+  const CommandResult validate = Fleetsim(fmt::format("validate '{}'", tiny_));
+  EXPECT_EQ(validate.exit_code, 0) << validate.err;
+  EXPECT_NE(validate.out.find(": ok"), std::string::npos);
+  const CommandResult run = Fleetsim(fmt::format("run '{}'", tiny_));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("run it with 'fleetsim fill'"), std::string::npos) << run.err;
+}
+
+TEST_F(FillCliTest, TheRealOpenbTraceRanksFgdFirstAndRandomLast) {
+  const std::string scenario = testing::SourcePath("scenarios/fill/openb-default.json");
+  if (!fs::exists(testing::SourcePath("../shared/traces/alibaba-openb/openb_pod_list_default.csv"))) {
+    GTEST_SKIP() << "the openb trace is not in ../shared/traces/alibaba-openb; skipped";
+  }
+  const CommandResult r = Fleetsim(fmt::format("fill --seeds 2 '{}'", scenario));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("- openb-default at x = 100: ours fgd > best-fit"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("> random; paper fgd >"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("best and worst match"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("DO NOT match"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace fleetsim
