@@ -201,6 +201,7 @@ class Cli {
     fill_cmd->add_option("--curves", fill.curves_file,
                          "Write every run's curves over x = 0..130 here (CSV)");
     fill_cmd->add_flag("--timing", fill.timing, "Print the wall-clock time on stderr");
+    fill_cmd->add_flag("--strict", fill.strict, "Treat unknown keys as errors");
 
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
@@ -315,7 +316,7 @@ class Cli {
     bool fill_ok = true;
     for (const std::string& file : args.files) {
       if (IsFillScenarioFile(file)) {
-        fill_ok = ValidateFillScenario(file, err_) && fill_ok;
+        fill_ok = ValidateFillScenario(file, args.strict, err_) && fill_ok;
       } else {
         simulation_files.push_back(file);
       }

@@ -20,13 +20,19 @@ namespace fleetsim::cli {
 
 namespace {
 
-std::optional<FillScenario> Load(const std::string& path, std::ostream& err) {
+std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostream& err) {
   FillLoadResult result = LoadFillScenarioFile(path);
   if (!result.file_error.empty()) {
     fmt::print(err, "{}\n", result.file_error);
     return std::nullopt;
   }
+  if (strict) {
+    result.diagnostics.PromoteWarnings();
+  }
   fmt::print(err, "{}", result.diagnostics.Format(path));
+  if (result.diagnostics.HasErrors()) {
+    return std::nullopt;
+  }
   return std::move(result.scenario);
 }
 
@@ -63,8 +69,8 @@ bool IsFillScenarioFile(const std::string& path) {
   return ReadTextFile(path, text).empty() && IsFillScenarioText(text);
 }
 
-bool ValidateFillScenario(const std::string& path, std::ostream& err) {
-  return Load(path, err).has_value();
+bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err) {
+  return Load(path, strict, err).has_value();
 }
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
@@ -76,7 +82,7 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<FillScenario> scenarios;
   bool ok = true;
   for (const std::string& path : args.scenarios) {
-    if (std::optional<FillScenario> scenario = Load(path, err)) {
+    if (std::optional<FillScenario> scenario = Load(path, args.strict, err)) {
       scenarios.push_back(std::move(*scenario));
     } else {
       ok = false;

@@ -18,13 +18,15 @@ struct FillArgs {
   std::string markdown_file;          // the comparison table, as Markdown
   std::string curves_file;            // every run's curve, as CSV
   bool timing = false;                // wall-clock time on stderr
+  bool strict = false;                // unknown keys are errors
 };
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err);
 
 // Whether the file is a scenario of kind "fill" (false if unreadable or not JSON).
 bool IsFillScenarioFile(const std::string& path);
-// Loads fill scenarios, printing every problem; nullopt if any failed.
-bool ValidateFillScenario(const std::string& path, std::ostream& err);
+// Loads a fill scenario, printing every problem; false if it has errors (with `strict`, warnings
+// count as errors).
+bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err);
 
 }  // namespace fleetsim::cli
