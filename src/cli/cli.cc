@@ -200,6 +200,8 @@ class Cli {
     fill_cmd->add_option("--markdown", fill.markdown_file, "Write the comparison table here");
     fill_cmd->add_option("--curves", fill.curves_file,
                          "Write every run's curves over x = 0..130 here (CSV)");
+    fill_cmd->add_option("--steps", fill.steps_file,
+                         "Write every run's state after every pod here (CSV; large)");
     fill_cmd->add_flag("--timing", fill.timing, "Print the wall-clock time on stderr");
     fill_cmd->add_flag("--strict", fill.strict, "Treat unknown keys as errors");
 

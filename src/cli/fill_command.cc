@@ -62,6 +62,19 @@ int WriteOutputs(const std::vector<std::pair<std::string, std::string>>& files,
   return ToInt(ExitStatus::kOk);
 }
 
+// The first file named by two of --markdown, --curves and --steps; "" if none is.
+std::string SameFileTwice(const FillArgs& args) {
+  const std::vector<std::string> files = {args.markdown_file, args.curves_file, args.steps_file};
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t j = i + 1; j < files.size(); ++j) {
+      if (!files[i].empty() && files[i] == files[j]) {
+        return files[i];
+      }
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 bool IsFillScenarioFile(const std::string& path) {
@@ -74,9 +87,8 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
 }
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
-  if (!args.markdown_file.empty() && args.markdown_file == args.curves_file) {
-    fmt::print(err, "fleetsim: --markdown and --curves name the same file '{}'\n",
-               args.markdown_file);
+  if (const std::string same = SameFileTwice(args); !same.empty()) {
+    fmt::print(err, "fleetsim: two outputs name the same file '{}'\n", same);
     return ToInt(ExitStatus::kUsage);
   }
   std::vector<FillScenario> scenarios;
@@ -96,7 +108,11 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<FillScenarioResult> results;
   if (const std::string error =
-          RunFillSuite(scenarios, {.threads = threads, .seeds = args.seeds}, results);
+          RunFillSuite(scenarios,
+                       {.threads = threads,
+                        .seeds = args.seeds,
+                        .keep_steps = !args.steps_file.empty()},
+                       results);
       !error.empty()) {
     fmt::print(err, "{}\n", error);
     return ToInt(ExitStatus::kInvalidInput);
@@ -111,6 +127,11 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
     std::ostringstream curves;
     WriteFillCurvesCsv(results, curves);
     files.emplace_back(args.curves_file, curves.str());
+  }
+  if (!args.steps_file.empty()) {
+    std::ostringstream steps;
+    WriteFillStepsCsv(results, steps);
+    files.emplace_back(args.steps_file, steps.str());
   }
   if (const int status = WriteOutputs(files, err); status != ToInt(ExitStatus::kOk)) {
     return status;

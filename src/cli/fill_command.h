@@ -17,6 +17,7 @@ struct FillArgs {
   unsigned threads = 0;               // 0: one per hardware thread
   std::string markdown_file;          // the comparison table, as Markdown
   std::string curves_file;            // every run's curve, as CSV
+  std::string steps_file;             // every run's steps, as CSV
   bool timing = false;                // wall-clock time on stderr
   bool strict = false;                // unknown keys are errors
 };

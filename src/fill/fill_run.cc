@@ -79,8 +79,11 @@ std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
   FillStep step;
   for (const std::size_t index : arrivals) {
     const SharePod& pod = workload.pods[index].request;
+    step.pod = index;
     step.arrived_milli += pod.GpuDemandMilli();
-    if (const std::optional<ShareChoice> choice = placer.Choose(cluster, pod)) {
+    const std::optional<ShareChoice> choice = placer.Choose(cluster, pod);
+    step.placed = choice.has_value();
+    if (choice) {
       cluster.Place(choice->node, pod, choice->share_gpu);
       node_fragmentation[choice->node] = placer.Fragmentation(cluster.nodes()[choice->node].free);
     } else {

@@ -21,7 +21,7 @@ struct FillTask {
   std::size_t seed = 0;
 };
 
-void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
+void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads, bool keep_steps,
              std::vector<FillScenarioResult>& results) {
   FillScenarioResult& scenario = results[task.scenario];
   FillPolicyResult& policy = scenario.policies[task.policy];
@@ -33,6 +33,9 @@ void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
   policy.curves[task.seed] = BinByArrivedShare(steps, workload.gpu_capacity_milli, kFillMaxX);
   policy.failed_pods[task.seed] = steps.empty() ? 0 : steps.back().failed_pods;
   policy.pods[task.seed] = static_cast<std::int64_t>(steps.size());
+  if (keep_steps) {
+    policy.steps[task.seed] = steps;
+  }
 }
 
 }  // namespace
@@ -52,6 +55,11 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
     FillScenarioResult& result = results[s];
     result.scenario = scenario;
     result.gpu_capacity_milli = workloads[s].gpu_capacity_milli;
+    if (options.keep_steps) {
+      for (const FillPod& pod : workloads[s].pods) {
+        result.pod_names.push_back(pod.name);
+      }
+    }
     if (scenario.published) {
       PublishedFill published;
       if (std::string error = LoadPublishedFill(*scenario.published, published); !error.empty()) {
@@ -69,13 +77,14 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       policy.curves.resize(seeds);
       policy.failed_pods.resize(seeds);
       policy.pods.resize(seeds);
+      policy.steps.resize(options.keep_steps ? seeds : 0);
       result.policies.push_back(std::move(policy));
     }
   }
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
     for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      RunTask(tasks[i], workloads, results);
+      RunTask(tasks[i], workloads, options.keep_steps, results);
     }
   };
   std::vector<std::thread> threads;
@@ -250,6 +259,32 @@ FillComparison CompareWithPublished(const std::vector<FillScenarioResult>& resul
     }
   }
   return comparison;
+}
+
+void WriteFillStepsCsv(const std::vector<FillScenarioResult>& results, std::ostream& out) {
+  out << "scenario,policy,seed,step,pod,placed,arrived_pct,allocation_pct,fragmentation_pct,"
+         "fragmentation_ratio_pct,failed_pods\n";
+  for (const FillScenarioResult& result : results) {
+    const auto capacity = static_cast<double>(result.gpu_capacity_milli);
+    for (const FillPolicyResult& policy : result.policies) {
+      for (std::size_t k = 0; k < policy.steps.size(); ++k) {
+        for (std::size_t i = 0; i < policy.steps[k].size(); ++i) {
+          const FillStep& step = policy.steps[k][i];
+          const double ratio =
+              step.idle_milli > 0
+                  ? 100 * step.fragmented_milli / static_cast<double>(step.idle_milli)
+                  : 0;
+          out << fmt::format("{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{}\n",
+                             result.scenario.name, GpuSharePolicyName(policy.policy),
+                             policy.seeds[k], i + 1, result.pod_names[step.pod],
+                             step.placed ? 1 : 0,
+                             100 * static_cast<double>(step.arrived_milli) / capacity,
+                             100 * static_cast<double>(step.allocated_milli) / capacity,
+                             100 * step.fragmented_milli / capacity, ratio, step.failed_pods);
+        }
+      }
+    }
+  }
 }
 
 void WriteFillCurvesCsv(const std::vector<FillScenarioResult>& results, std::ostream& out) {

@@ -65,6 +65,19 @@ TEST_F(FillCliTest, OutputIsTheSameOnOneThreadAndOnTwoAndFilesAreWritten) {
                       0),
             0U);
   EXPECT_NE(csv.find("\ntiny,fgd,43,"), std::string::npos) << csv.substr(0, 400);
+  // Every pod of every run, with its name and whether it was placed.
+  const std::string steps_file = dir_ + "/steps.csv";
+  const CommandResult steps =
+      Fleetsim(fmt::format("fill --seeds 1 '{}' --steps '{}'", tiny_, steps_file));
+  ASSERT_EQ(steps.exit_code, 0) << steps.err;
+  const std::string rows = testing::ReadFile(steps_file);
+  EXPECT_EQ(rows.rfind("scenario,policy,seed,step,pod,placed,arrived_pct,", 0), 0U);
+  EXPECT_NE(rows.find("\ntiny,fgd,42,1,pod-"), std::string::npos) << rows.substr(0, 300);
+  // Two outputs to one file is a usage error.
+  EXPECT_EQ(Fleetsim(fmt::format("fill '{}' --steps '{}' --curves '{}'", tiny_, steps_file,
+                                 steps_file))
+                .exit_code,
+            2);
   // --seeds overrides the scenario's count.
   const CommandResult three = Fleetsim(fmt::format("fill --seeds 3 '{}'", tiny_));
   EXPECT_NE(three.out.find("| tiny | fgd | 3 |"), std::string::npos) << three.out;

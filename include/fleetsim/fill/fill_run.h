@@ -26,6 +26,8 @@ struct FillRunOptions {
 
 // The cluster after one more pod arrived.
 struct FillStep {
+  std::size_t pod = 0;               // the pod that arrived: an index into FillWorkload::pods
+  bool placed = false;               // false: it fit nowhere and failed for good
   std::int64_t arrived_milli = 0;    // GPU demand of every pod so far, failed ones included
   std::int64_t allocated_milli = 0;  // GPU share held by placed pods
   std::int64_t idle_milli = 0;       // capacity - allocated

@@ -23,6 +23,7 @@ struct FillPolicyResult {
   std::vector<FillCurve> curves{};          // per seed
   std::vector<std::int64_t> failed_pods{};  // per seed, at the end of the run
   std::vector<std::int64_t> pods{};         // per seed: pods that arrived
+  std::vector<std::vector<FillStep>> steps{};  // per seed, when FillSuiteOptions::keep_steps
 };
 
 struct FillScenarioResult {
@@ -30,11 +31,13 @@ struct FillScenarioResult {
   std::int64_t gpu_capacity_milli = 0;
   std::vector<FillPolicyResult> policies;  // in the scenario's order
   std::optional<PublishedFill> published;
+  std::vector<std::string> pod_names;  // the workload's pods, when FillSuiteOptions::keep_steps
 };
 
 struct FillSuiteOptions {
   unsigned threads = 1;
   std::optional<std::int64_t> seeds;  // overrides every scenario's seed count
+  bool keep_steps = false;            // keep every run's steps (for WriteFillStepsCsv)
 };
 
 // The x the curves run to.
@@ -64,6 +67,11 @@ struct FillComparison {
 
 FillComparison CompareWithPublished(const std::vector<FillScenarioResult>& results,
                                     const FillTargets& targets);
+
+// scenario,policy,seed,step,pod,placed,arrived_pct,allocation_pct,fragmentation_pct,
+// fragmentation_ratio_pct,failed_pods: one row per pod of every run, in arrival order (docs/
+// outputs.md "fill-steps.csv"). Needs results run with keep_steps.
+void WriteFillStepsCsv(const std::vector<FillScenarioResult>& results, std::ostream& out);
 
 // scenario,policy,seed,x,allocation_pct,fragmentation_pct,fragmentation_ratio_pct; one row per
 // bin with a value (docs/outputs.md "fill-curves.csv").

@@ -73,6 +73,9 @@ TEST(FillRunTest, FgdFillWorkedByHand) {
   EXPECT_EQ(steps[3].arrived_milli, 6200);
   EXPECT_EQ(steps[3].allocated_milli, 2200);
   EXPECT_EQ(steps[3].failed_pods, 1);
+  EXPECT_EQ(steps[3].pod, 3U);
+  EXPECT_FALSE(steps[3].placed);
+  EXPECT_TRUE(steps[2].placed);
   // p5 (7 cores, CPU only): node 0 has 8 - 1 - 2 = 5 cores left, node 1 has 15: node 1, whose
   // 8 cores left still run both typical tasks, so F is unchanged.
   EXPECT_EQ(steps[4].arrived_milli, 6200);
