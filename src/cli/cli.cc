@@ -78,7 +78,6 @@ struct ValidateArgs {
   bool strict = false;
 };
 
-
 std::optional<std::uint64_t> ParseSeed(const std::string& text) {
   std::uint64_t value = 0;
   const char* end = text.data() + text.size();
@@ -204,6 +203,9 @@ class Cli {
                          "Write every run's state after every pod here (CSV; large)");
     fill_cmd->add_flag("--timing", fill.timing, "Print the wall-clock time on stderr");
     fill_cmd->add_flag("--strict", fill.strict, "Treat unknown keys as errors");
+    fill_cmd->add_flag("--check", fill.check,
+                       "Exit 5 unless every cell is within tolerance and the best and worst "
+                       "policies match the paper's");
 
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);

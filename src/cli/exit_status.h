@@ -10,7 +10,8 @@ enum class ExitStatus : int {
                       // or two scenarios with the same name in one run
   kPolicyError = 3,   // a policy made an illegal decision; no outputs were written
   kOutputError = 4,   // results could not be written; nothing partial was left behind
-  kDrift = 5,         // compare: results differ beyond tolerance (docs/regression.md)
+  kDrift = 5,         // compare: results differ beyond tolerance (docs/regression.md); fill
+                      // --check: ours differs from the paper's beyond the targets
 };
 
 inline int ToInt(ExitStatus status) { return static_cast<int>(status); }

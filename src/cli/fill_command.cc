@@ -13,6 +13,8 @@
 #include "cli/exit_status.h"
 #include "fleetsim/fill/fill_scenario.h"
 #include "fleetsim/fill/fill_suite.h"
+#include "fleetsim/fill/fill_workload.h"
+#include "fleetsim/fill/published_fill.h"
 #include "fleetsim/report/output_sink.h"
 #include "json/json_text.h"
 
@@ -62,13 +64,24 @@ int WriteOutputs(const std::vector<std::pair<std::string, std::string>>& files,
   return ToInt(ExitStatus::kOk);
 }
 
+// Whether two output paths name one file: the same path once made absolute and normal, or (for
+// existing files) the same file by another path.
+bool SameFile(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (fs::absolute(a, error).lexically_normal() == fs::absolute(b, error).lexically_normal()) {
+    return true;
+  }
+  return fs::exists(a, error) && fs::exists(b, error) && fs::equivalent(a, b, error);
+}
+
 // The first file named by two of --markdown, --curves and --steps; "" if none is.
 std::string SameFileTwice(const FillArgs& args) {
   const std::vector<std::string> files = {args.markdown_file, args.curves_file, args.steps_file};
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t j = i + 1; j < files.size(); ++j) {
-      if (!files[i].empty() && files[i] == files[j]) {
-        return files[i];
+      if (!files[i].empty() && !files[j].empty() && SameFile(files[i], files[j])) {
+        return files[j];
       }
     }
   }
@@ -83,7 +96,23 @@ bool IsFillScenarioFile(const std::string& path) {
 }
 
 bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err) {
-  return Load(path, strict, err).has_value();
+  const std::optional<FillScenario> scenario = Load(path, strict, err);
+  if (!scenario) {
+    return false;
+  }
+  // The node and pod lists and the paper's results are read as `fleetsim fill` reads them.
+  FillWorkload workload;
+  std::string error = LoadFillWorkload(scenario->nodes, scenario->pods,
+                                       scenario->typical_popularity, workload);
+  if (error.empty() && scenario->published) {
+    PublishedFill published;
+    error = LoadPublishedFill(*scenario->published, published);
+  }
+  if (!error.empty()) {
+    fmt::print(err, "{}\n", error);
+    return false;
+  }
+  return true;
 }
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
@@ -137,6 +166,8 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
     return status;
   }
   fmt::print(out, "{}", comparison.markdown);
+  const bool targets_hold =
+      comparison.cells_within == comparison.cells && comparison.order_matches;
   if (args.timing) {
     std::int64_t runs = 0;
     for (const FillScenarioResult& result : results) {
@@ -146,6 +177,14 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
     }
     fmt::print(err, "fleetsim fill: {} runs in {:.2f} s on {} thread{}\n", runs, took.count(),
                threads, threads == 1 ? "" : "s");
+  }
+  if (args.check && !targets_hold) {
+    fmt::print(err,
+               "fleetsim fill: targets missed: {} of {} cells within tolerance, best and worst "
+               "policies {}\n",
+               comparison.cells_within, comparison.cells,
+               comparison.order_matches ? "match" : "do not match");
+    return ToInt(ExitStatus::kDrift);
   }
   return ToInt(ExitStatus::kOk);
 }

@@ -20,13 +20,15 @@ struct FillArgs {
   std::string steps_file;             // every run's steps, as CSV
   bool timing = false;                // wall-clock time on stderr
   bool strict = false;                // unknown keys are errors
+  bool check = false;                 // exit 5 unless every target holds
 };
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err);
 
 // Whether the file is a scenario of kind "fill" (false if unreadable or not JSON).
 bool IsFillScenarioFile(const std::string& path);
-// Loads a fill scenario, printing every problem; false if it has errors (with `strict`, warnings
+// Loads a fill scenario and the files it names (node and pod lists, the paper's results) as
+// `fleetsim fill` does, printing every problem; false if there is one (with `strict`, warnings
 // count as errors).
 bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err);
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <system_error>
 #include <thread>
 
 #include "fleetsim/fill/fill_run.h"
@@ -87,9 +88,16 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       RunTask(tasks[i], workloads, options.keep_steps, results);
     }
   };
+  // No more threads than runs; if the system refuses one, the threads started (and this one)
+  // share the runs: the results do not depend on how many ran.
+  const std::size_t wanted = std::min<std::size_t>(std::max(options.threads, 1U), tasks.size());
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < std::max(options.threads, 1U); ++t) {
-    threads.emplace_back(worker);
+  for (std::size_t t = 1; t < wanted; ++t) {
+    try {
+      threads.emplace_back(worker);
+    } catch (const std::system_error&) {
+      break;
+    }
   }
   worker();
   for (std::thread& thread : threads) {

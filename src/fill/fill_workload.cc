@@ -24,12 +24,15 @@ std::string LoadNodes(const std::string& path, FillWorkload& out) {
       continue;  // a CPU-only node: not part of the GPU cluster (as for OpenbFleet)
     }
     if (node.gpus > static_cast<std::int64_t>(kMaxSharedNodeGpus)) {
-      return fmt::format("{}: node '{}': expected at most {} GPUs for a fill experiment, found {}",
-                         path, node.sn, kMaxSharedNodeGpus, node.gpus);
+      return fmt::format("{}:{}: column 'gpu': expected at most {} GPUs per node for a fill "
+                         "experiment, found {} (node '{}')",
+                         path, node.line, kMaxSharedNodeGpus, node.gpus, node.sn);
     }
     const int model = out.models.Index(node.model);
     if (model < 0) {
-      return fmt::format("{}: node '{}': more than {} GPU models", path, node.sn, kMaxGpuModels);
+      return fmt::format("{}:{}: column 'model': expected at most {} GPU models in a fill "
+                         "experiment, found more (node '{}')",
+                         path, node.line, kMaxGpuModels, node.sn);
     }
     SharedNode shared{.free = {.cpu_free_milli = node.cpu_milli,
                                .model = model,
@@ -75,6 +78,14 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
                                 .models = pod.request.models},
                       .models_text = fmt::format("{}", fmt::join(r.gpu_models, "|"))});
     out.pods.push_back(std::move(pod));
+  }
+  const bool asks_for_gpus = std::any_of(out.pods.begin(), out.pods.end(), [](const FillPod& p) {
+    return p.request.GpuDemandMilli() > 0;
+  });
+  if (!asks_for_gpus) {
+    return fmt::format("{}: expected pods asking for GPUs (a fill fills GPUs), found none among "
+                       "{} pods",
+                       path, out.pods.size());
   }
   std::stable_sort(out.pods.begin(), out.pods.end(),
                    [](const FillPod& a, const FillPod& b) { return a.name < b.name; });

@@ -152,6 +152,7 @@ std::string ReadNodes(const std::string& path, const Catalog* catalog,
     if (!problem.ok()) {
       return fmt::format("{}:{}: {}", path, lines.line_number(), problem.message);
     }
+    node.line = lines.line_number();
     nodes.push_back(std::move(node));
   }
   if (std::string error = CheckNodeTotals(path, nodes); !error.empty()) {

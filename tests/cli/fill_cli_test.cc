@@ -107,6 +107,30 @@ TEST_F(FillCliTest, ABadPodRowNamesItsFileAndLine) {
   EXPECT_NE(r.err.find("gpu_milli"), std::string::npos) << r.err;
 }
 
+TEST_F(FillCliTest, CheckExitsFiveWhenATargetIsMissed) {
+  // The fixture's made-up paper values are far from ours.
+  const CommandResult r = Fleetsim(fmt::format("fill --check '{}'", tiny_));
+  EXPECT_EQ(r.exit_code, 5);
+  EXPECT_NE(r.err.find("targets missed"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("| tiny | fgd |"), std::string::npos);  // the table all the same
+}
+
+TEST_F(FillCliTest, OneFileByTwoPathsIsAUsageError) {
+  const CommandResult r = Fleetsim(
+      fmt::format("fill '{}' --markdown '{}/./t.md' --curves '{}/t.md'", tiny_, dir_, dir_));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/t.md"));
+}
+
+TEST_F(FillCliTest, ValidateReadsTheFilesAFillScenarioNames) {
+  fs::copy(testing::DataPath("fill"), dir_ + "/fill");
+  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app) << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
+  const CommandResult r = Fleetsim(fmt::format("validate '{}/fill/tiny-fill.json'", dir_));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("pods.csv:14:"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find(": ok"), std::string::npos) << r.out;
+}
+
 TEST_F(FillCliTest, ValidateAcceptsFillScenariosAndRunPointsToFill) {
   const CommandResult validate = Fleetsim(fmt::format("validate '{}'", tiny_));
   EXPECT_EQ(validate.exit_code, 0) << validate.err;

@@ -29,7 +29,8 @@ struct FillWorkload {
 };
 
 // Reads both files; typical tasks are taken to cover `popularity` of the pods (0.95 in the
-// paper). Returns "" or the first problem as "file: message" / "file:line: message".
+// paper). Returns "" or the first problem as "file: message" / "file:line: message": a bad row,
+// a node with more than kMaxSharedNodeGpus GPUs, no GPU node, or no pod asking for a GPU.
 std::string LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
                              double popularity, FillWorkload& out);
 

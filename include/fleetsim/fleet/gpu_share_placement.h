@@ -134,7 +134,8 @@ struct ShareChoice {
 class GpuSharePlacer {
  public:
   // `tie_rank[n]` orders nodes among equal scores (lowest first); `rng` is used by kRandom only;
-  // `typical` by kFgd only.
+  // `typical` is what FGD scores against and what Fragmentation() measures against (whatever
+  // the policy: a fill run reports the cluster's fragmentation through it).
   GpuSharePlacer(GpuSharePolicy policy, TypicalTasks typical, std::vector<std::uint32_t> tie_rank,
                  Rng rng);
 

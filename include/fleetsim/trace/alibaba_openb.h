@@ -21,6 +21,7 @@ struct OpenbNode {
   std::int64_t memory_mib = 0;  // host memory
   std::int64_t gpus = 0;
   std::string model;  // as written in the trace ("V100M32"); a catalog name or alias
+  std::int64_t line = 0;  // the row's line in the node list
 };
 
 // Reads the node list at `path` row by row, appending to `out`. Every GPU node's model must be

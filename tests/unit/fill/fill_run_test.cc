@@ -102,14 +102,20 @@ TEST(FillRunTest, ArrivalsAreTheShuffledListThenResampledCopiesUpToTheTarget) {
 
 TEST(FillRunTest, AListAboveTheTargetIsCutAfterTheLastPodWithinIt) {
   const FillWorkload w = HandWorkload();
-  const std::vector<std::size_t> arrivals =
+  // The whole shuffle (a target far above the list: nothing cut, copies after it).
+  const std::vector<std::size_t> shuffled =
+      FillArrivals(w, {.policy = GpuSharePolicy::kFgd, .seed = 42, .target_share = 10});
+  const std::vector<std::size_t> cut =
       FillArrivals(w, {.policy = GpuSharePolicy::kFgd, .seed = 42, .target_share = 0.5});
+  // A prefix of the same shuffle, within 3000 milli, and the next pod would pass it.
+  ASSERT_LT(cut.size(), 5U);
+  EXPECT_TRUE(std::equal(cut.begin(), cut.end(), shuffled.begin()));
   std::int64_t demand = 0;
-  for (const std::size_t i : arrivals) {
+  for (const std::size_t i : cut) {
     demand += w.pods[i].request.GpuDemandMilli();
   }
   EXPECT_LE(demand, 3000);
-  EXPECT_LT(arrivals.size(), 5U);
+  EXPECT_GT(demand + w.pods[shuffled[cut.size()]].request.GpuDemandMilli(), 3000);
 }
 
 TEST(FillRunTest, TheSameSeedGivesTheSameRunAndAnotherSeedAnother) {

@@ -49,7 +49,6 @@ TEST_F(FillScenarioTest, AValidScenarioLoadsWithPathsBesideIt) {
   EXPECT_DOUBLE_EQ(s.target_share, 1.5);
   EXPECT_DOUBLE_EQ(s.typical_popularity, 0.9);
   EXPECT_FALSE(s.published.has_value());
-  std::string text;
   EXPECT_TRUE(IsFillScenarioText(R"({"kind": "fill"})"));
   EXPECT_FALSE(IsFillScenarioText(R"({"name": "x"})"));
   EXPECT_FALSE(IsFillScenarioText("not json"));

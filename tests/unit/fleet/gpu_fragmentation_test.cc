@@ -76,8 +76,9 @@ TEST(GpuFragmentationTest, TypicalTasksAreTheMostCommonShapesUpToThePopularity) 
   EXPECT_DOUBLE_EQ(typical[0].weight, 4.0 / 7);
   EXPECT_EQ(typical[1].shape, b.shape);
   EXPECT_DOUBLE_EQ(typical[1].weight, 3.0 / 7);
-  // At 0.75 (7.5) C is needed too: weights over 9. Equal counts go to the larger shape first:
-  // with one more D, C (cpu 4000) and D (cpu 1000) both have 2 and C comes first.
+  // With one more D there are 11 tasks: at 0.75 the threshold is 8.25, so after A and B (7) one
+  // more shape is needed. C (cpu 4000) and D (cpu 1000) both have 2; equal counts go to the
+  // larger shape first, so C is taken: weights over 9.
   tasks.push_back(d);
   const TypicalTasks more = ComputeTypicalTasks(tasks, 0.75);
   ASSERT_EQ(more.size(), 3U);

@@ -155,17 +155,19 @@ TEST(GpuSharePlacementTest, ThePlacerTakesTheBestScoreAndBreaksTiesByRank) {
 TEST(GpuSharePlacementTest, FgdScoresFollowTheClusterAsItChanges) {
   SharedCluster cluster({Node(8000, kV100, {1000, 1000}), Node(8000, kV100, {1000, 1000})});
   GpuSharePlacer fgd(GpuSharePolicy::kFgd, HalfSharesHalfWhole(), {0, 1}, Rng(1));
-  // Both empty: 43 each, node 0 by rank.
+  // Both empty: 43 each (cached now), node 0 by rank.
   auto first = fgd.Choose(cluster, Share(1000, 500));
   ASSERT_EQ(first->node, 0U);
-  cluster.Place(first->node, Share(1000, 500), first->share_gpu);
+  // The share goes to node 1 instead, GPU 1: node 1 is [1000, 500].
+  cluster.Place(1, Share(1000, 500), 1);
   EXPECT_EQ(cluster.allocated_milli(), 500);
-  EXPECT_EQ(cluster.version(0), 1U);
-  // Node 0 is now [500, 1000]: another 500 share on GPU 0 leaves [0, 1000] (F 250 -> 0, score
-  // trunc(100 sigmoid(0.25)) = 56), beating node 1's 43. A stale cache would say 43 and tie.
+  EXPECT_EQ(cluster.version(1), 1U);
+  // Another 500 share on node 1's GPU 1 leaves [1000, 0] (F 250 -> 0, score
+  // trunc(100 sigmoid(0.25)) = 56), beating node 0's 43. A stale cache would still say 43 for
+  // node 1, and the tie would go to node 0.
   auto second = fgd.Choose(cluster, Share(1000, 500));
-  EXPECT_EQ(second->node, 0U);
-  EXPECT_EQ(second->share_gpu, 0);
+  EXPECT_EQ(second->node, 1U);
+  EXPECT_EQ(second->share_gpu, 1);
 }
 
 TEST(GpuSharePlacementTest, RandomChoosesAmongFittingNodesAndGpusOnly) {
