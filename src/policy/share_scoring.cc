@@ -74,69 +74,81 @@ std::optional<SharePod> PodOf(const JobRequest& request, std::optional<std::int6
 // One node that can take the pod, as the scorers see it.
 struct Candidate {
   NodeId node = 0;
-  // The node's state, CPU read for FGD's measure (unlimited: kUnlimitedCpuMilli).
-  NodeFreeState free{};
-  // The same with CPU read for the dot-product and best-fit scores (see CpuForScores), and the
-  // kinds of GPU holders on the node (GPU clustering).
-  SharedNode scored{};
-  // `scored` with the GPUs a share may not use (too little GPU memory) read as full: what the
-  // share's GPU choice and GPU packing see.
-  SharedNode usable_only{};
+  // The node's state with CPU read for the dot-product and best-fit scores (CpuForScores);
+  // pod_kinds is filled for GPU clustering only.
+  SharedNode shared{};
+  std::int64_t fgd_cpu = 0;  // free CPU milli for FGD's measure (unlimited: kUnlimitedCpuMilli)
   std::uint32_t usable = 0;  // bit g: GPU g can take the pod's share or be taken whole
+  // Bit g: GPU g has the share's milli free but not its GPU memory. The share's GPU choice and
+  // GPU packing read these GPUs as full.
+  std::uint32_t short_of_memory = 0;
 };
+
+// `free` with the GPUs of `hidden` read as full.
+NodeFreeState Hiding(NodeFreeState free, std::uint32_t hidden) {
+  for (std::size_t g = 0; g < free.gpu_count; ++g) {
+    if ((hidden >> g & 1U) != 0) {
+      free.gpu_free[g] = 0;
+    }
+  }
+  return free;
+}
+
+// Cores as milli-cores, rounded to nearest.
+std::int64_t MilliCores(double cores) {
+  const double milli = cores * 1000;
+  return milli >= 0 ? static_cast<std::int64_t>(milli + 0.5)
+                    : -static_cast<std::int64_t>(-milli + 0.5);
+}
 
 // Free CPU milli of the node for dot product and best fit: a node with unlimited CPU reads as an
 // entirely free node of the largest CPU capacity in the fleet; with no CPU limit anywhere, CPU
 // is left out (0 free, 0 asked).
 std::int64_t CpuForScores(double free_cores, const FleetScale& fleet) {
-  if (std::isinf(free_cores)) {
-    return fleet.cpu_limited ? fleet.scale.max_node_cpu_milli : 0;
+  if (!fleet.cpu_limited) {
+    return 0;
   }
-  return fleet.cpu_limited ? static_cast<std::int64_t>(std::llround(free_cores * 1000)) : 0;
+  return std::isinf(free_cores) ? fleet.scale.max_node_cpu_milli : MilliCores(free_cores);
 }
 
 // Fills `c` for the node; false if the node cannot take the pod (down or cordoned, too little
 // CPU or memory for the whole host need, too few usable GPUs).
-bool Consider(const FleetLedger& ledger, NodeId node, int model, const JobRequest& request,
+bool Consider(const FleetState& state, NodeId node, int model, const JobRequest& request,
               const SharePod& pod, const HostNeed& need, const FleetScale& fleet,
               Candidate& c) {
-  const FleetState& state = ledger.state();
   if (!state.IsUp(node) || !NodeCanCarry(state, node, need)) {
     return false;
   }
   const GpuId first = state.FirstGpuOfNode(node);
   const auto count = static_cast<std::size_t>(state.EndGpuOfNode(node) - first);
-  c.node = node;
-  c.usable = 0;
-  std::int64_t usable = 0;
+  const bool fraction = request.sharing == GpuSharing::kFraction;
+  NodeFreeState& free = c.shared.free;
+  std::uint32_t usable = 0;
+  std::uint32_t short_of_memory = 0;
   for (std::size_t g = 0; g < count; ++g) {
     const auto gpu = static_cast<GpuId>(first + g);
-    const int free = state.FreeMilli(gpu);
-    c.free.gpu_free[g] = free;
-    const bool ok = request.sharing == GpuSharing::kFraction
-                        ? free >= pod.gpu_milli && state.FreeGpuMemoryGb(gpu) >= request.gpu_memory_gb
-                        : free == kGpuMilli;  // idle and up: CanTakeWhole
-    c.usable |= ok ? 1U << g : 0U;
-    usable += ok ? 1 : 0;
-  }
-  if (usable < pod.gpus) {
-    return false;
-  }
-  const double free_cores = state.FreeCpuCores(node);
-  c.free.cpu_free_milli = std::isinf(free_cores)
-                              ? kUnlimitedCpuMilli
-                              : static_cast<std::int64_t>(std::llround(free_cores * 1000));
-  c.free.model = count > 0 ? model : -1;
-  c.free.gpu_count = count;
-  c.scored.free = c.free;
-  c.scored.free.cpu_free_milli = CpuForScores(free_cores, fleet);
-  c.scored.pod_kinds = ledger.PodKindsOn(node);
-  c.usable_only = c.scored;
-  for (std::size_t g = 0; g < count; ++g) {
-    if ((c.usable >> g & 1U) == 0 && pod.IsShare()) {
-      c.usable_only.free.gpu_free[g] = 0;
+    const int milli = state.FreeMilli(gpu);
+    free.gpu_free[g] = milli;
+    if (fraction ? milli >= pod.gpu_milli : milli == kGpuMilli) {  // whole: idle and up
+      if (!fraction || state.FreeGpuMemoryGb(gpu) >= request.gpu_memory_gb) {
+        usable |= 1U << g;
+      } else {
+        short_of_memory |= 1U << g;
+      }
     }
   }
+  if (std::popcount(usable) < pod.gpus) {
+    return false;
+  }
+  std::fill(free.gpu_free.begin() + static_cast<std::ptrdiff_t>(count), free.gpu_free.end(), 0);
+  c.node = node;
+  c.usable = usable;
+  c.short_of_memory = pod.IsShare() ? short_of_memory : 0U;
+  const double free_cores = state.FreeCpuCores(node);
+  c.fgd_cpu = std::isinf(free_cores) ? kUnlimitedCpuMilli : MilliCores(free_cores);
+  free.cpu_free_milli = CpuForScores(free_cores, fleet);
+  free.model = count > 0 ? model : -1;
+  free.gpu_count = count;
   return true;
 }
 
@@ -160,18 +172,24 @@ class Scorer {
   }
 
   // The node's score; for FGD and a share also the GPU it would take.
-  FgdChoice Score(const Candidate& c) const {
+  FgdChoice Score(Candidate& c) const {
     switch (policy_) {
       case GpuSharePolicy::kRandom:
         return {};
       case GpuSharePolicy::kDotProduct:
-        return {.score = DotProductScore(c.scored, scored_pod_, fleet_.scale)};
+        return {.score = DotProductScore(c.shared, scored_pod_, fleet_.scale)};
       case GpuSharePolicy::kGpuClustering:
-        return {.score = GpuClusteringScore(c.scored, scored_pod_, fleet_.scale)};
+        c.shared.pod_kinds = ledger_.PodKindsOn(c.node);
+        return {.score = GpuClusteringScore(c.shared, scored_pod_, fleet_.scale)};
       case GpuSharePolicy::kGpuPacking:
-        return {.score = GpuPackingScore(c.usable_only, scored_pod_)};
+        if (c.short_of_memory != 0) {
+          SharedNode usable_only = c.shared;
+          usable_only.free = Hiding(c.shared.free, c.short_of_memory);
+          return {.score = GpuPackingScore(usable_only, scored_pod_)};
+        }
+        return {.score = GpuPackingScore(c.shared, scored_pod_)};
       case GpuSharePolicy::kBestFit:
-        return {.score = BestFitScore(c.scored, scored_pod_, fleet_.scale)};
+        return {.score = BestFitScore(c.shared, scored_pod_, fleet_.scale)};
       case GpuSharePolicy::kFgd:
         return Fgd(c);
     }
@@ -179,32 +197,24 @@ class Scorer {
   }
 
  private:
-  // FgdScore on the node with FGD's CPU; it tries only the usable GPUs (the others read as full)
-  // and measures F on the real state (the unusable GPUs put back).
+  // FgdScore on the node with FGD's CPU. It tries only the usable GPUs (those short of memory
+  // read as full) and measures F on the real state (they are put back).
   FgdChoice Fgd(const Candidate& c) const {
     SharedNode node;
-    node.free = c.free;
-    std::uint32_t hidden = 0;
-    if (pod_.IsShare()) {
-      for (std::size_t g = 0; g < c.free.gpu_count; ++g) {
-        if ((c.usable >> g & 1U) == 0) {
-          node.free.gpu_free[g] = 0;
-          hidden |= 1U << g;
-        }
-      }
-    }
-    const TypicalTasks& typical = ledger_.typical_tasks().typical();
+    node.free = Hiding(c.shared.free, c.short_of_memory);
+    node.free.cpu_free_milli = c.fgd_cpu;
+    const TypicalTaskTally& tally = ledger_.typical_tasks();
     return FgdScore(node, pod_, [&](const NodeFreeState& state) {
-      if (hidden == 0) {
-        return NodeFragmentation(state, typical);
+      if (c.short_of_memory == 0) {
+        return tally.Fragmentation(state);
       }
       NodeFreeState real = state;
       for (std::size_t g = 0; g < real.gpu_count; ++g) {
-        if ((hidden >> g & 1U) != 0) {
-          real.gpu_free[g] = c.free.gpu_free[g];
+        if ((c.short_of_memory >> g & 1U) != 0) {
+          real.gpu_free[g] = c.shared.free.gpu_free[g];
         }
       }
-      return NodeFragmentation(real, typical);
+      return tally.Fragmentation(real);
     });
   }
 
@@ -219,9 +229,10 @@ class Scorer {
 std::vector<GpuId> ChooseGpus(const FleetState& state, const Candidate& c, const SharePod& pod,
                               GpuSharePolicy policy, int fgd_gpu, Rng& rng) {
   const GpuId first = state.FirstGpuOfNode(c.node);
+  const std::size_t count = c.shared.free.gpu_count;
   if (!pod.IsShare()) {  // whole GPUs (or a share of all of one): the lowest usable
     std::vector<GpuId> gpus;
-    for (std::size_t g = 0; g < c.free.gpu_count && std::ssize(gpus) < pod.gpus; ++g) {
+    for (std::size_t g = 0; g < count && std::ssize(gpus) < pod.gpus; ++g) {
       if ((c.usable >> g & 1U) != 0) {
         gpus.push_back(static_cast<GpuId>(first + g));
       }
@@ -233,7 +244,7 @@ std::vector<GpuId> ChooseGpus(const FleetState& state, const Candidate& c, const
     case GpuSharePolicy::kRandom: {
       const std::int64_t pick = UniformInt(rng, 0, std::popcount(c.usable) - 1);
       std::int64_t seen = 0;
-      for (std::size_t g = 0; g < c.free.gpu_count && gpu < 0; ++g) {
+      for (std::size_t g = 0; g < count && gpu < 0; ++g) {
         if ((c.usable >> g & 1U) != 0 && seen++ == pick) {
           gpu = static_cast<int>(g);
         }
@@ -244,7 +255,7 @@ std::vector<GpuId> ChooseGpus(const FleetState& state, const Candidate& c, const
       gpu = fgd_gpu;
       break;
     default:
-      gpu = BestFitGpu(c.usable_only.free, pod.gpu_milli);
+      gpu = BestFitGpu(Hiding(c.shared.free, c.short_of_memory), pod.gpu_milli);
       break;
   }
   FLEETSIM_CHECK(gpu >= 0 && (c.usable >> gpu & 1U) != 0, "a share scorer chose an unusable GPU");
@@ -283,7 +294,7 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
     }
     const int model = ledger.typical_tasks().ModelOfPool(p);
     for (NodeId node = ledger.FirstNodeOf(p); node < ledger.EndNodeOf(p); ++node) {
-      if (!Consider(ledger, node, model, request, *pod, need, fleet, candidate)) {
+      if (!Consider(ledger.state(), node, model, request, *pod, need, fleet, candidate)) {
         continue;
       }
       ++feasible;

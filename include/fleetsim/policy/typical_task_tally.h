@@ -13,15 +13,17 @@
 // node can hold them, so they are not single-node tasks).
 //
 // Cost: Note is O(log shapes); typical() recomputes on the first call after a Note
-// (O(shapes log shapes)) and is cached otherwise. Not thread-safe (the cache is filled by a
-// const call).
+// (O(shapes log shapes)) and is cached otherwise. Fragmentation memoises F by node state until
+// the typical tasks change. Not thread-safe (the caches are filled by const calls).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "fleetsim/fleet/fleet_spec.h"
@@ -44,6 +46,10 @@ class TypicalTaskTally {
   std::int64_t noted() const { return noted_; }
   // The typical tasks of the requests counted so far; empty before the first.
   const TypicalTasks& typical() const;
+  // NodeFragmentation(state, typical()), memoised by the state's contents (GPU order aside). The
+  // memo is emptied when the typical tasks are recomputed and when it holds kMaxMemoStates.
+  double Fragmentation(const NodeFreeState& state) const;
+  static constexpr std::size_t kMaxMemoStates = std::size_t{1} << 16;
 
   // The GpuModelNames index of a pool's GPU model; -1 when the fleet has more than kMaxGpuModels
   // models (the GPU-sharing rules then fall back to the plain ones).
@@ -54,6 +60,16 @@ class TypicalTaskTally {
 
  private:
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>;
+  struct StateKey {
+    std::int64_t cpu_free_milli = 0;
+    int model = 0;
+    std::size_t gpu_count = 0;
+    std::array<std::int32_t, kMaxSharedNodeGpus> sorted_free{};
+    bool operator==(const StateKey&) const = default;
+  };
+  struct StateKeyHash {
+    std::size_t operator()(const StateKey& key) const;
+  };
 
   std::vector<PoolSpec> pools_;
   std::vector<int> model_of_pool_;
@@ -61,6 +77,7 @@ class TypicalTaskTally {
   std::int64_t noted_ = 0;
   mutable TypicalTasks typical_;
   mutable bool stale_ = false;
+  mutable std::unordered_map<StateKey, double, StateKeyHash> memo_;
 };
 
 }  // namespace fleetsim
