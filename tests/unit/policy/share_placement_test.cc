@@ -376,6 +376,26 @@ TEST(TypicalTaskTallyTest, CountsWholeShareAndCpuOnlyShapesButNotMigOrWideJobs) 
   EXPECT_EQ(ledger.typical_tasks().typical().size(), 3U);
 }
 
+TEST(TypicalTaskTallyTest, FragmentationIsTheMeasureMemoisedUntilTheTasksChange) {
+  const FleetSpec fleet = FleetOf({CatalogPool("hgx-h100", 1)});
+  FleetLedger ledger(fleet);
+  ledger.NoteSubmitted(Share(500, 0));
+  ledger.NoteSubmitted(Whole(1, 0));
+  const TypicalTaskTally& tally = ledger.typical_tasks();
+  NodeFreeState node{.cpu_free_milli = 8000, .model = 0, .gpu_count = 4,
+                     .gpu_free = {700, 800, 1000, 0}};
+  // 1/2 x 0 (500 fits on 700, 800, 1000) + 1/2 x (700 + 800) = 750.
+  EXPECT_DOUBLE_EQ(tally.Fragmentation(node), 750);
+  NodeFreeState permuted = node;
+  permuted.gpu_free = {0, 1000, 800, 700};
+  EXPECT_DOUBLE_EQ(tally.Fragmentation(permuted), 750);  // the same state, GPU order aside
+  // Two more whole-GPU jobs: weights 1/4 and 3/4, 3/4 x 1500 = 1125, not the memoised 750.
+  ledger.NoteSubmitted(Whole(1, 0));
+  ledger.NoteSubmitted(Whole(1, 0));
+  EXPECT_DOUBLE_EQ(tally.Fragmentation(node), 1125);
+  EXPECT_DOUBLE_EQ(tally.Fragmentation(node), NodeFragmentation(node, tally.typical()));
+}
+
 class LedgerSpy final : public SimulationObserver {
  public:
   void OnRunStarted(const RunStarted& e) override { ledger = &e.fleet; }
