@@ -10,9 +10,15 @@
 // BM_StrategyDecisions measures the same loop one level up, through the placement helper
 // (ChoosePlacement on a FleetLedger) under each placement strategy: half the requests are
 // power-of-two blocks (1/2/4/8, aligned), half plain jobs of 1..64 GPUs; one decision = one
-// ChoosePlacement call plus the Apply or Release on the ledger that follows it.
+// ChoosePlacement call plus the Apply or Release on the ledger that follows it. Under the
+// `share-*` strategies the plain jobs of 1..8 GPUs are scored node by node (blocks and wider jobs
+// take the topology-aware rule); the ledger's typical tasks are those of every request drawn.
+// BM_ShareDecisions is the same loop on a mix like the Alibaba openb trace's, with every node
+// limited to 128 cores: 40 % fractional shares (100-700 milli), 45 % one whole GPU, 5 % 2, 4 or
+// 8 GPUs, 10 % CPU-only, each with 2-16 cores; the band is 70-90 % of GPU milli allocated.
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <optional>
@@ -163,6 +169,9 @@ void BM_StrategyDecisions(benchmark::State& bench) {
   const auto busy = [&] { return capacity - ledger.whole().free_count(); };
   std::deque<Allocation> live;  // oldest first
   std::size_t next = 0;
+  for (const JobRequest& request : requests) {
+    ledger.NoteSubmitted(request);
+  }
   while (busy() < (low_busy + high_busy) / 2) {
     if (auto a = ChoosePlacement(ledger, requests[next++ & (kRequests - 1)], strategy)) {
       ledger.Apply(*a);
@@ -193,7 +202,102 @@ void BM_StrategyDecisions(benchmark::State& bench) {
   bench.counters["failed_fraction"] =
       static_cast<double>(failed) / static_cast<double>(bench.iterations());
 }
-BENCHMARK(BM_StrategyDecisions)->ArgName("strategy")->DenseRange(0, 3);
+BENCHMARK(BM_StrategyDecisions)
+    ->ArgName("strategy")
+    ->DenseRange(0, static_cast<std::int64_t>(PlacementStrategies().size()) - 1);
+
+std::vector<JobRequest> ShareRequests(std::size_t n) {
+  Rng rng(13);
+  constexpr std::array<std::int64_t, 6> kMilli = {100, 200, 250, 300, 500, 700};
+  constexpr std::array<std::int64_t, 3> kMulti = {2, 4, 8};
+  std::vector<JobRequest> jobs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    JobRequest& job = jobs[i];
+    job.id = "j" + std::to_string(i);
+    job.cpu_milli = 2000 * (std::int64_t{1} << UniformInt(rng, 0, 3));
+    const std::int64_t kind = UniformInt(rng, 0, 99);
+    if (kind < 40) {
+      job.sharing = GpuSharing::kFraction;
+      job.gpu_milli = kMilli[static_cast<std::size_t>(UniformInt(rng, 0, 5))];
+    } else if (kind < 85) {
+      job.gpus = 1;
+    } else if (kind < 90) {
+      job.gpus = kMulti[static_cast<std::size_t>(UniformInt(rng, 0, 2))];
+    } else {
+      job.gpus = 0;
+    }
+  }
+  return jobs;
+}
+
+std::int64_t MilliOf(const Allocation& a) {
+  std::int64_t milli = 0;
+  for (const Grant& grant : a.gpus) {
+    milli += grant.kind == Grant::Kind::kFraction ? grant.milli : kWholeGpuMilli;
+  }
+  return milli;
+}
+
+// Arg: the index of the strategy in PlacementStrategies().
+void BM_ShareDecisions(benchmark::State& bench) {
+  const PlacementStrategy strategy =
+      PlacementStrategies()[static_cast<std::size_t>(bench.range(0))];
+  bench.SetLabel(std::string(strategy.name));
+  FleetSpec fleet = BenchFleet();
+  for (PoolSpec& pool : fleet.pools) {
+    pool.cpu_cores = 128;
+  }
+  FleetLedger ledger(fleet);
+  constexpr std::size_t kRequests = 1 << 16;
+  const std::vector<JobRequest> requests = ShareRequests(kRequests);
+  for (const JobRequest& request : requests) {
+    ledger.NoteSubmitted(request);
+  }
+  const std::int64_t capacity = ledger.whole().capacity() * kWholeGpuMilli;
+  const std::int64_t low_busy = capacity * 70 / 100;
+  const std::int64_t high_busy = capacity * 90 / 100;
+  std::int64_t busy = 0;
+  std::deque<Allocation> live;  // oldest first
+  const auto release_oldest = [&] {
+    busy -= MilliOf(live.front());
+    ReleaseOldestHeld(ledger, live);
+  };
+  std::size_t next = 0;
+  while (busy < (low_busy + high_busy) / 2) {
+    if (auto a = ChoosePlacement(ledger, requests[next++ & (kRequests - 1)], strategy)) {
+      ledger.Apply(*a);
+      busy += MilliOf(*a);
+      live.push_back(std::move(*a));
+    }
+  }
+  std::int64_t failed = 0;
+  for (auto _ : bench) {
+    std::optional<Allocation> a =
+        ChoosePlacement(ledger, requests[next++ & (kRequests - 1)], strategy);
+    if (a) {
+      ledger.Apply(*a);
+      busy += MilliOf(*a);
+      live.push_back(*a);
+    } else {
+      ++failed;
+      if (busy > low_busy) {
+        release_oldest();
+      }
+    }
+    if (busy > high_busy) {
+      while (busy > low_busy) {
+        release_oldest();
+      }
+    }
+    benchmark::DoNotOptimize(a);
+  }
+  bench.SetItemsProcessed(bench.iterations());
+  bench.counters["failed_fraction"] =
+      static_cast<double>(failed) / static_cast<double>(bench.iterations());
+}
+BENCHMARK(BM_ShareDecisions)
+    ->ArgName("strategy")
+    ->DenseRange(0, static_cast<std::int64_t>(PlacementStrategies().size()) - 1);
 
 }  // namespace
 }  // namespace fleetsim

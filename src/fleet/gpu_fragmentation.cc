@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 #include "fleetsim/core/check.h"
 
@@ -76,30 +77,39 @@ double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical)
 }
 
 TypicalTasks ComputeTypicalTasks(const std::vector<ListedTask>& tasks, double popularity) {
-  FLEETSIM_CHECK(popularity > 0 && popularity <= 1, "popularity must be in (0, 1]");
-  std::vector<std::pair<ListedTask, std::int64_t>> counts;
+  std::vector<CountedTask> counts;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>, std::size_t> index;
   for (const ListedTask& task : tasks) {
     const auto [it, inserted] = index.emplace(ShapeKey(task), counts.size());
     if (inserted) {
-      counts.emplace_back(task, 0);
+      counts.push_back({.task = task, .count = 0});
     }
-    ++counts[it->second].second;
+    ++counts[it->second].count;
   }
-  std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
-    return a.second != b.second ? a.second > b.second : ShapeKey(a.first) > ShapeKey(b.first);
+  return ComputeTypicalTasksFromCounts(std::move(counts), popularity);
+}
+
+TypicalTasks ComputeTypicalTasksFromCounts(std::vector<CountedTask> counts, double popularity) {
+  FLEETSIM_CHECK(popularity > 0 && popularity <= 1, "popularity must be in (0, 1]");
+  std::int64_t total = 0;
+  for (const CountedTask& counted : counts) {
+    FLEETSIM_CHECK(counted.count >= 1, "a counted task shape needs a count of at least 1");
+    total += counted.count;
+  }
+  std::sort(counts.begin(), counts.end(), [](const CountedTask& a, const CountedTask& b) {
+    return a.count != b.count ? a.count > b.count : ShapeKey(a.task) > ShapeKey(b.task);
   });
-  const double threshold = popularity * static_cast<double>(tasks.size());
+  const double threshold = popularity * static_cast<double>(total);
   std::int64_t covered = 0;
   std::size_t taken = 0;
   while (taken < counts.size() && static_cast<double>(covered) < threshold) {
-    covered += counts[taken++].second;
+    covered += counts[taken++].count;
   }
   TypicalTasks typical;
   for (std::size_t i = 0; i < taken; ++i) {
     typical.push_back(
-        {.shape = counts[i].first.shape,
-         .weight = static_cast<double>(counts[i].second) / static_cast<double>(covered)});
+        {.shape = counts[i].task.shape,
+         .weight = static_cast<double>(counts[i].count) / static_cast<double>(covered)});
   }
   return typical;
 }

@@ -2,8 +2,10 @@
 #include "fleetsim/policy/fleet_ledger.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/fleet/gpu_share_placement.h"
 
 namespace fleetsim {
 
@@ -38,7 +40,9 @@ FleetLedger::FleetLedger(const FleetSpec& spec)
       whole_(spec),
       index_(topology_),
       free_whole_by_pool_(pools_.size(), 0),
-      back_at_(static_cast<std::size_t>(topology_.nodes()), 0) {
+      back_at_(static_cast<std::size_t>(topology_.nodes()), 0),
+      pod_kinds_(static_cast<std::size_t>(topology_.nodes())),
+      tally_(pools_) {
   first_gpu_.push_back(0);
   first_node_.push_back(0);
   for (const PoolSpec& pool : pools_) {
@@ -71,16 +75,54 @@ PoolIndex FleetLedger::PoolOfDomain(std::uint32_t domain) const {
 void FleetLedger::Apply(const Allocation& allocation) {
   state_.Apply(allocation);
   SyncWholeView(allocation);
+  CountPodKind(allocation, +1);
 }
 
 void FleetLedger::Release(const Allocation& allocation) {
   state_.Release(allocation);
   SyncWholeView(allocation);
+  CountPodKind(allocation, -1);
 }
 
 void FleetLedger::Restore(const Allocation& allocation) {
   state_.Restore(allocation);
   SyncWholeView(allocation);
+  CountPodKind(allocation, +1);
+}
+
+void FleetLedger::CountPodKind(const Allocation& allocation, int sign) {
+  std::int64_t whole = 0;
+  bool share = false;
+  for (const Grant& grant : allocation.gpus) {
+    whole += grant.kind == Grant::Kind::kWhole ? 1 : 0;
+    share = share || grant.kind == Grant::Kind::kFraction;
+  }
+  const std::uint8_t kind = share ? std::uint8_t{kShareKind}
+                                 : PodKindOf(SharePod{.gpus = whole, .gpu_milli = kGpuMilli});
+  if (kind == 0) {
+    return;  // MIG instances or CPU only
+  }
+  const auto bit = static_cast<std::size_t>(std::countr_zero(kind));
+  std::vector<NodeId> nodes;
+  for (const Grant& grant : allocation.gpus) {
+    nodes.push_back(state_.NodeOf(grant.gpu));
+  }
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  for (const NodeId node : nodes) {
+    std::int32_t& count = pod_kinds_[node][bit];
+    count += sign;
+    FLEETSIM_CHECK(count >= 0, "released a holder kind the node does not have");
+  }
+}
+
+std::uint8_t FleetLedger::PodKindsOn(NodeId node) const {
+  FLEETSIM_CHECK(node < pod_kinds_.size(), "node id out of range");
+  unsigned kinds = 0;
+  for (std::size_t bit = 0; bit < kPodKinds; ++bit) {
+    kinds |= pod_kinds_[node][bit] > 0 ? 1U << bit : 0U;
+  }
+  return static_cast<std::uint8_t>(kinds);
 }
 
 void FleetLedger::SetNodeAvailability(NodeId node, NodeAvailability availability, SimTime back_at) {

@@ -11,6 +11,7 @@
 #include "fleetsim/policy/placement_rules.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
+#include "policy/share_scoring.h"
 
 namespace fleetsim {
 
@@ -525,6 +526,12 @@ std::optional<Allocation> ChoosePlacement(const FleetLedger& ledger, const JobRe
                                  (!request.pow2_block ||
                                   std::has_single_bit(static_cast<std::uint64_t>(*exact_gpus)))),
                  "a policy asked for a GPU count the request does not allow");
+  if (strategy.share_scorer) {
+    if (std::optional<Allocation> placement =
+            PlaceByShareScore(ledger, request, *strategy.share_scorer, exact_gpus)) {
+      return placement;
+    }
+  }
   if (request.IsCpuOnly()) {
     return PlaceCpuOnly(ledger, request, strategy.node);
   }

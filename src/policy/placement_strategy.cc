@@ -10,6 +10,17 @@ namespace fleetsim {
 
 namespace {
 
+// A GPU-sharing preset: the scorer in front of the topology-aware rules, which place what it does
+// not cover (MIG instances, blocks, ranges, wide jobs; everything when no node can take the job).
+constexpr PlacementStrategy ShareScored(std::string_view name, GpuSharePolicy scorer) {
+  return {.name = name,
+          .whole = WholeGpuRule::kTopologyAware,
+          .mig = MigRule::kTiered,
+          .share = ShareRule::kBestFit,
+          .node = NodeRule::kBestFit,
+          .share_scorer = scorer};
+}
+
 constexpr std::array kStrategies = {
     PlacementStrategy{.name = "topology-aware",
                       .whole = WholeGpuRule::kTopologyAware,
@@ -31,6 +42,12 @@ constexpr std::array kStrategies = {
                       .mig = MigRule::kPacking,
                       .share = ShareRule::kBestFit,
                       .node = NodeRule::kBestFit},
+    ShareScored("share-random", GpuSharePolicy::kRandom),
+    ShareScored("share-dot-product", GpuSharePolicy::kDotProduct),
+    ShareScored("share-gpu-clustering", GpuSharePolicy::kGpuClustering),
+    ShareScored("share-gpu-packing", GpuSharePolicy::kGpuPacking),
+    ShareScored("share-best-fit", GpuSharePolicy::kBestFit),
+    ShareScored("share-fgd", GpuSharePolicy::kFgd),
 };
 
 }  // namespace

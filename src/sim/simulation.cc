@@ -236,6 +236,7 @@ void Simulation::HandleArrival(JobIndex job) {
     RejectNow(job, RejectedBy::kAdmission, why);
     return;
   }
+  ledger_.NoteSubmitted(request);  // the typical tasks of the share-fgd placement rule
   queue_.push_back(job);
   changes_.submitted.push_back(job);
   RequestScheduling(now_);

@@ -91,4 +91,14 @@ struct ListedTask {
 // Precondition: 0 < popularity <= 1.
 TypicalTasks ComputeTypicalTasks(const std::vector<ListedTask>& tasks, double popularity);
 
+// A listed task shape and how many tasks of a list have it.
+struct CountedTask {
+  ListedTask task{};
+  std::int64_t count = 0;
+};
+// ComputeTypicalTasks for a list already grouped by shape: each shape once (as ShapeKey, i.e.
+// cpu, gpu_milli, gpus and models_text, tells them apart), with its count (>= 1). For callers
+// that keep counts as tasks arrive instead of the list. Precondition: 0 < popularity <= 1.
+TypicalTasks ComputeTypicalTasksFromCounts(std::vector<CountedTask> counts, double popularity);
+
 }  // namespace fleetsim

@@ -9,12 +9,17 @@
 // Nodes may be cordoned or down (FleetState availability, set by the engine when spot capacity is
 // reclaimed or hardware fails); a node that is not up has an expected time it is back.
 // A bare {"gpus": N} fleet reads as one pool named "" of N GPUs on one node with no catalog model.
-// Apply and Release change all of them together. The engine owns one ledger per simulation;
+// Apply and Release change all of them together, with the kinds of GPU holders each node has
+// (PodKindsOn: shares and whole-GPU holders by size, which the GPU-clustering placement rule
+// reads). For the FGD placement rule the ledger also keeps the TypicalTaskTally of the jobs the
+// engine has admitted so far (NoteSubmitted; typical_task_tally.h) — the one thing here that is
+// not allocation state. The engine owns one ledger per simulation;
 // policies see it read-only through ClusterView and change it only through PlacementPlanner holds,
 // which the engine undoes after every policy call.
 // Not copyable or movable (the state and index refer to the topology it owns). Not thread-safe.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -26,12 +31,15 @@
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/placement.h"
 #include "fleetsim/fleet/topology.h"
+#include "fleetsim/policy/typical_task_tally.h"
 
 namespace fleetsim {
 
 using PoolIndex = std::uint32_t;
 
 class FleetLedger {
+  static constexpr std::size_t kPodKinds = 6;  // the PodKindBit values
+
  public:
   explicit FleetLedger(const FleetSpec& spec);
   FleetLedger(const FleetLedger&) = delete;
@@ -51,6 +59,9 @@ class FleetLedger {
   // GPUs [first, end) of a pool.
   GpuId FirstGpuOf(PoolIndex pool) const { return first_gpu_[pool]; }
   GpuId EndGpuOf(PoolIndex pool) const { return first_gpu_[pool + 1]; }
+  // Nodes [first, end) of a pool.
+  NodeId FirstNodeOf(PoolIndex pool) const { return first_node_[pool]; }
+  NodeId EndNodeOf(PoolIndex pool) const { return first_node_[pool + 1]; }
   // GPUs of the pool that can be taken whole now.
   std::int64_t FreeWholeIn(PoolIndex pool) const { return free_whole_by_pool_[pool]; }
   // GPUs that can ever be taken whole: every GPU outside static-MIG pools.
@@ -71,6 +82,15 @@ class FleetLedger {
   // When a node that is not up is expected back; 0 for an up node.
   SimTime NodeBackAt(NodeId node) const;
 
+  // The kinds of GPU holders on the node now, as PodKindBit bits (gpu_share_placement.h): a
+  // fractional share; whole GPUs by the holder's GPU count in all (1, 2, 4, 8, other). MIG
+  // instances and CPU-only holders have no kind.
+  std::uint8_t PodKindsOn(NodeId node) const;
+
+  // The engine's: counts an admitted job's request in the typical tasks.
+  void NoteSubmitted(const JobRequest& request) { tally_.Note(request); }
+  const TypicalTaskTally& typical_tasks() const { return tally_; }
+
  private:
   // Brings the whole-GPU view, the index and the pool counts in step with the state for the GPUs
   // of `allocation`.
@@ -87,6 +107,8 @@ class FleetLedger {
   };
   void Commit(WholeViewChanges& changes);
   void MarkWhole(std::vector<GpuId>& gpus, bool free);
+  // Adds (+1) or removes (-1) the allocation's holder kind on the nodes of its GPUs.
+  void CountPodKind(const Allocation& allocation, int sign);
 
   std::vector<PoolSpec> pools_;
   std::vector<GpuId> first_gpu_;    // by pool, plus the fleet's GPU count at the end
@@ -98,6 +120,9 @@ class FleetLedger {
   std::vector<std::int64_t> free_whole_by_pool_;
   std::int64_t wholeable_gpus_ = 0;
   std::vector<SimTime> back_at_;  // by node
+  // By node, holders of each PodKindBit (indexed by the bit's position).
+  std::vector<std::array<std::int32_t, kPodKinds>> pod_kinds_;
+  TypicalTaskTally tally_;
 };
 
 }  // namespace fleetsim

@@ -20,9 +20,23 @@
 //    nodes with unlimited CPU last), ties to the lowest node.
 // The other strategies change only the choice among the GPUs, slots and nodes these filters
 // allow (sizes, pools, blocks, NVLink and host rules stay the same).
+// The `share-*` strategies (PlacementStrategy::share_scorer; src/policy/share_scoring.cc) put a
+// GPU-sharing scorer of gpu_share_placement.h in front of the topology-aware rules. It places a
+// fractional share, a CPU-only job, and a whole-GPU job of a fixed (or exact) size of at most
+// kMaxSharedNodeGpus GPUs that is not a block, on one node: among the nodes that are up, of an
+// accepted pool (CPU-only: tier), that can carry the whole host need and have enough usable GPUs
+// (a share: milli and GPU memory free; whole: free whole) — for NVLink-preferred or -required
+// jobs only nodes inside one NVLink domain — the highest score wins, ties to the lowest node
+// (share-random: uniform, drawn from a generator seeded by the job id). GPUs: the scorer's rule
+// for a share (FGD's choice, random, else best fit), the lowest free for whole GPUs. FGD scores
+// against the ledger's typical tasks (FleetLedger::typical_tasks). Requests it does not cover,
+// covered ones no node can take, and every request on a fleet with a node of more than
+// kMaxSharedNodeGpus GPUs take the topology-aware rules. docs/policies.md ("GPU-sharing
+// strategies") has the details.
 // Cost: O(log domains) plus the domains scanned for unconstrained whole-GPU jobs; filtered
 // searches may walk every domain, and MIG, fractional and CPU-only searches scan every GPU or node
-// (first-fit blocks: one block search per candidate domain, lowest first).
+// (first-fit blocks: one block search per candidate domain, lowest first); the share-* scorers
+// read every GPU of the accepted pools and score every candidate node.
 //
 // PlacementPlanner lets a policy place several jobs in one call: each placement it finds is held
 // on the engine's ledger, so the next search (and the view) sees it taken. The engine owns the

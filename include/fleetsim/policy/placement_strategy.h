@@ -6,6 +6,11 @@
 // applied by the helper the same way whatever the strategy, so every answer passes the engine's
 // checks. To add a strategy, add a preset to PlacementStrategies() (placement_strategy.cc); to add
 // a rule, add an enumerator here and its search in placement_choice.cc.
+// The six `share-*` presets put the GPU-sharing placement policies of Weng et al. (ATC'23;
+// gpu_share_placement.h) in front of the topology-aware rules: with `share_scorer` set, a
+// fractional share, a CPU-only job and a whole-GPU job that can take GPUs of one node are placed
+// on the node that scorer picks (placement_choice.h says which requests and how); every other
+// request, and these when no node can take them, by the preset's plain rules.
 // Value types and pure functions; thread-safe.
 #pragma once
 
@@ -15,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fleetsim/fleet/gpu_share_placement.h"
 #include "fleetsim/policy/registry.h"
 
 namespace fleetsim {
@@ -52,6 +58,9 @@ struct PlacementStrategy {
   MigRule mig = MigRule::kTiered;
   ShareRule share = ShareRule::kBestFit;
   NodeRule node = NodeRule::kBestFit;
+  // The GPU-sharing policy that picks the node (and GPU) of the requests it covers; none for the
+  // plain presets.
+  std::optional<GpuSharePolicy> share_scorer = std::nullopt;
 };
 
 // Every named strategy, the default ("topology-aware") first.

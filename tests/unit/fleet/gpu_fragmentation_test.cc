@@ -87,6 +87,25 @@ TEST(GpuFragmentationTest, TypicalTasksAreTheMostCommonShapesUpToThePopularity) 
   EXPECT_TRUE(ComputeTypicalTasks({}, 0.95).empty());
 }
 
+TEST(GpuFragmentationTest, TypicalTasksFromCountsAreThoseOfTheList) {
+  const ListedTask a{Task(1000, 500, 1), ""};
+  const ListedTask b{Task(2000, 1000, 1), ""};
+  const ListedTask c{Task(4000, 0, 0), ""};
+  const ListedTask d{Task(1000, 1000, 2, kT4Only), "T4"};
+  const std::vector<ListedTask> tasks = {a, b, a, c, b, a, d, c, b, a, d};
+  const std::vector<CountedTask> counts = {{d, 2}, {c, 2}, {b, 3}, {a, 4}};  // any order
+  for (const double popularity : {0.3, 0.7, 0.75, 0.95, 1.0}) {
+    const TypicalTasks from_list = ComputeTypicalTasks(tasks, popularity);
+    const TypicalTasks from_counts = ComputeTypicalTasksFromCounts(counts, popularity);
+    ASSERT_EQ(from_counts.size(), from_list.size()) << popularity;
+    for (std::size_t i = 0; i < from_list.size(); ++i) {
+      EXPECT_EQ(from_counts[i].shape, from_list[i].shape) << popularity;
+      EXPECT_DOUBLE_EQ(from_counts[i].weight, from_list[i].weight) << popularity;
+    }
+  }
+  EXPECT_TRUE(ComputeTypicalTasksFromCounts({}, 0.95).empty());
+}
+
 // ---- The empty openb cluster -----------------------------------------------------------------
 
 // On an empty cluster every GPU is idle, so the fragmentation ratio (over idle GPU) and amount

@@ -64,7 +64,9 @@ std::vector<GpuId> ChooseGpus(const FleetLedger& ledger, const JobRequest& r,
 
 TEST(PlacementStrategyTest, PresetsAreNamedAndTheParameterDefaultsToTopologyAware) {
   EXPECT_EQ(PlacementStrategyNames(),
-            (std::vector<std::string>{"topology-aware", "first-fit", "best-fit", "mig-packing"}));
+            (std::vector<std::string>{"topology-aware", "first-fit", "best-fit", "mig-packing",
+                                      "share-random", "share-dot-product", "share-gpu-clustering",
+                                      "share-gpu-packing", "share-best-fit", "share-fgd"}));
   EXPECT_FALSE(FindPlacementStrategy("worst-fit"));
   const ParamSpec spec = PlacementParam();
   EXPECT_EQ(spec.name, "placement");
@@ -75,6 +77,17 @@ TEST(PlacementStrategyTest, PresetsAreNamedAndTheParameterDefaultsToTopologyAwar
   EXPECT_EQ(fallback.name, "topology-aware");
   EXPECT_EQ(PlacementFromParams({{"placement", std::string("best-fit")}}).whole,
             WholeGpuRule::kBestFit);
+  EXPECT_FALSE(fallback.share_scorer);
+  for (const PlacementStrategy& strategy : PlacementStrategies()) {
+    // The GPU-sharing presets put their scorer in front of the topology-aware rules.
+    const bool shared = strategy.name.starts_with("share-");
+    EXPECT_EQ(strategy.share_scorer.has_value(), shared) << strategy.name;
+    if (shared) {
+      EXPECT_EQ("share-" + std::string(GpuSharePolicyName(*strategy.share_scorer)), strategy.name);
+      EXPECT_EQ(strategy.whole, WholeGpuRule::kTopologyAware) << strategy.name;
+      EXPECT_EQ(strategy.mig, MigRule::kTiered) << strategy.name;
+    }
+  }
 }
 
 TEST(PlacementStrategyTest, FirstFitTakesTheLowestGpusAndTheOthersTheTightestDomain) {
