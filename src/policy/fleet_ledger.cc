@@ -2,6 +2,7 @@
 #include "fleetsim/policy/fleet_ledger.h"
 
 #include <algorithm>
+#include <optional>
 #include <bit>
 
 #include "fleetsim/core/check.h"
@@ -92,13 +93,17 @@ void FleetLedger::Restore(const Allocation& allocation) {
 
 void FleetLedger::CountPodKind(const Allocation& allocation, int sign) {
   std::int64_t whole = 0;
-  bool share = false;
+  std::optional<int> fraction_milli;
   for (const Grant& grant : allocation.gpus) {
     whole += grant.kind == Grant::Kind::kWhole ? 1 : 0;
-    share = share || grant.kind == Grant::Kind::kFraction;
+    if (grant.kind == Grant::Kind::kFraction) {
+      fraction_milli = grant.milli;
+    }
   }
-  const std::uint8_t kind = share ? std::uint8_t{kShareKind}
-                                 : PodKindOf(SharePod{.gpus = whole, .gpu_milli = kGpuMilli});
+  // The kind the scorers give the request (a 1000-milli fraction is a one-GPU job to them).
+  const std::uint8_t kind =
+      fraction_milli ? PodKindOf(SharePod{.gpus = 1, .gpu_milli = *fraction_milli})
+                     : PodKindOf(SharePod{.gpus = whole, .gpu_milli = kGpuMilli});
   if (kind == 0) {
     return;  // MIG instances or CPU only
   }

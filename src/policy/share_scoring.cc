@@ -288,7 +288,7 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
     if (gpu_job ? !AcceptsPool(request, pool) : !AcceptsTier(request, pool)) {
       continue;
     }
-    if (gpu_job && request.nvlink != NvlinkLocality::kNone &&
+    if (pod->gpus > 1 && request.nvlink != NvlinkLocality::kNone &&
         pool.node.nvlink_domain_gpus < pool.node.gpus_per_node) {
       continue;  // a node of several NVLink domains: its GPUs may span them
     }

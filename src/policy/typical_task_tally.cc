@@ -18,6 +18,14 @@ TypicalTaskTally::TypicalTaskTally(std::span<const PoolSpec> pools)
   }
 }
 
+std::int64_t TypicalTaskTally::LargestNodeGpus() const {
+  std::int64_t largest = 0;
+  for (const PoolSpec& pool : pools_) {
+    largest = std::max<std::int64_t>(largest, pool.node.gpus_per_node);
+  }
+  return std::min(largest, static_cast<std::int64_t>(kMaxSharedNodeGpus));
+}
+
 bool TypicalTaskTally::ShapeOf(const JobRequest& request, ListedTask& task) const {
   task = {};
   task.shape.cpu_milli = request.cpu_milli;
@@ -30,8 +38,8 @@ bool TypicalTaskTally::ShapeOf(const JobRequest& request, ListedTask& task) cons
         task.shape.gpu_milli = request.gpu_milli;
         break;
       case GpuSharing::kNone:
-        if (request.gpus > static_cast<std::int64_t>(kMaxSharedNodeGpus)) {
-          return false;
+        if (request.gpus > LargestNodeGpus()) {
+          return false;  // no node can hold it
         }
         task.shape.gpus = request.gpus;
         task.shape.gpu_milli = kGpuMilli;

@@ -9,8 +9,9 @@
 // A request's task shape: its host CPU (cpu_milli, whole job), and per GPU 1000 milli for whole
 // GPUs (at its minimum size `gpus`), its gpu_milli for a fractional share, nothing for a CPU-only
 // job; its model list as a mask over the fleet's GPU models. Left out: MIG requests (the measure
-// has no notion of MIG instances) and whole-GPU requests of more than kMaxSharedNodeGpus GPUs (no
-// node can hold them, so they are not single-node tasks).
+// has no notion of MIG instances) and whole-GPU requests of more GPUs than the fleet's largest
+// node has (capped at kMaxSharedNodeGpus): no node can hold them, so they are not single-node
+// tasks.
 //
 // Cost: Note is O(log shapes); typical() recomputes on the first call after a Note
 // (O(shapes log shapes)) and is cached otherwise. Fragmentation memoises F by node state until
@@ -59,6 +60,8 @@ class TypicalTaskTally {
   bool ShapeOf(const JobRequest& request, ListedTask& task) const;
 
  private:
+  // The most GPUs one node of the fleet has, capped at kMaxSharedNodeGpus.
+  std::int64_t LargestNodeGpus() const;
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>;
   struct StateKey {
     std::int64_t cpu_free_milli = 0;
