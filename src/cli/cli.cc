@@ -16,6 +16,7 @@
 
 #include "cli/exit_status.h"
 #include "cli/fill_command.h"
+#include "cli/staged_outputs.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/bench_report.h"
@@ -740,19 +741,9 @@ class Cli {
     if (!args.html_file.empty()) {
       files.emplace_back(args.html_file, BenchHtml(reports, HtmlReportOptions{}));
     }
-    std::vector<std::unique_ptr<StagedFile>> staged;
-    for (const auto& [path, contents] : files) {
-      std::error_code error;
-      if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
-        std::filesystem::create_directories(parent, error);
-      }
-      staged.push_back(std::make_unique<StagedFile>(path));
-      staged.back()->stream() << contents;
-      if (error || !staged.back()->ok()) {
-        fmt::print(err_, "fleetsim: cannot write results: {}\n",
-                   error ? fmt::format("{}: {}", path, error.message()) : staged.back()->error());
-        return ToInt(ExitStatus::kOutputError);
-      }
+    StagedOutputs staged;
+    if (const int status = staged.Stage(files, err_); status != ToInt(ExitStatus::kOk)) {
+      return status;
     }
     if (!args.out_dir.empty()) {
       if (const int status = WriteOutputs(args.out_dir, reports);
@@ -760,13 +751,7 @@ class Cli {
         return status;
       }
     }
-    for (const auto& file : staged) {
-      if (const std::string error = file->Commit(); !error.empty()) {
-        fmt::print(err_, "fleetsim: cannot write results: {}\n", error);
-        return ToInt(ExitStatus::kOutputError);
-      }
-    }
-    return ToInt(ExitStatus::kOk);
+    return staged.Commit(err_);
   }
 
   int ListTraceFormats() {

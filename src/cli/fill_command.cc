@@ -6,16 +6,15 @@
 
 #include <chrono>
 #include <filesystem>
-#include <memory>
 #include <sstream>
 #include <thread>
 
 #include "cli/exit_status.h"
+#include "cli/staged_outputs.h"
 #include "fleetsim/fill/fill_scenario.h"
 #include "fleetsim/fill/fill_suite.h"
 #include "fleetsim/fill/fill_workload.h"
 #include "fleetsim/fill/published_fill.h"
-#include "fleetsim/report/output_sink.h"
 #include "json/json_text.h"
 
 namespace fleetsim::cli {
@@ -36,32 +35,6 @@ std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostr
     return std::nullopt;
   }
   return std::move(result.scenario);
-}
-
-// Stages every output (creating directories), then renames them into place.
-int WriteOutputs(const std::vector<std::pair<std::string, std::string>>& files,
-                 std::ostream& err) {
-  std::vector<std::unique_ptr<StagedFile>> staged;
-  for (const auto& [path, contents] : files) {
-    std::error_code error;
-    if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
-      std::filesystem::create_directories(parent, error);
-    }
-    staged.push_back(std::make_unique<StagedFile>(path));
-    staged.back()->stream() << contents;
-    if (error || !staged.back()->ok()) {
-      fmt::print(err, "fleetsim: cannot write results: {}\n",
-                 error ? fmt::format("{}: {}", path, error.message()) : staged.back()->error());
-      return ToInt(ExitStatus::kOutputError);
-    }
-  }
-  for (const auto& file : staged) {
-    if (const std::string error = file->Commit(); !error.empty()) {
-      fmt::print(err, "fleetsim: cannot write results: {}\n", error);
-      return ToInt(ExitStatus::kOutputError);
-    }
-  }
-  return ToInt(ExitStatus::kOk);
 }
 
 // Whether two output paths name one file: the same path once made absolute and normal, or (for
@@ -162,7 +135,11 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
     WriteFillStepsCsv(results, steps);
     files.emplace_back(args.steps_file, steps.str());
   }
-  if (const int status = WriteOutputs(files, err); status != ToInt(ExitStatus::kOk)) {
+  StagedOutputs staged;
+  if (const int status = staged.Stage(files, err); status != ToInt(ExitStatus::kOk)) {
+    return status;
+  }
+  if (const int status = staged.Commit(err); status != ToInt(ExitStatus::kOk)) {
     return status;
   }
   fmt::print(out, "{}", comparison.markdown);

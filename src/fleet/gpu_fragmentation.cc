@@ -68,6 +68,39 @@ std::int64_t FragmentedMilli(const NodeFreeState& node, const TaskShape& task) {
   return fitting_gpus >= task.gpus ? too_small : idle;
 }
 
+std::size_t FragmentationMemo::StateKeyHash::operator()(const StateKey& key) const {
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  const auto mix = [&](std::uint64_t value) {
+    hash ^= value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
+  };
+  mix(static_cast<std::uint64_t>(key.cpu_free_milli));
+  mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.model)) << 32) | key.gpu_count);
+  for (std::size_t g = 0; g < key.gpu_count; g += 2) {
+    mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.sorted_free[g])) << 32) |
+        static_cast<std::uint32_t>(key.sorted_free[g + 1]));
+  }
+  return hash;
+}
+
+double FragmentationMemo::Get(const NodeFreeState& state, const TypicalTasks& typical) {
+  StateKey key{.cpu_free_milli = state.cpu_free_milli,
+               .model = state.model,
+               .gpu_count = state.gpu_count,
+               .sorted_free = state.gpu_free};
+  const auto used_end = key.sorted_free.begin() + static_cast<std::ptrdiff_t>(key.gpu_count);
+  std::fill(used_end, key.sorted_free.end(), 0);  // whatever the state holds past its GPUs
+  std::sort(key.sorted_free.begin(), used_end);
+  if (const auto it = memo_.find(key); it != memo_.end()) {
+    return it->second;
+  }
+  if (memo_.size() >= max_states_) {
+    memo_.clear();
+  }
+  const double fragmentation = NodeFragmentation(state, typical);
+  memo_.emplace(key, fragmentation);
+  return fragmentation;
+}
+
 double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical) {
   double fragmented = 0;
   for (const WeightedTask& task : typical) {

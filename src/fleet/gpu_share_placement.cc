@@ -283,32 +283,8 @@ GpuSharePlacer::GpuSharePlacer(GpuSharePolicy policy, TypicalTasks typical,
                                std::vector<std::uint32_t> tie_rank, Rng rng)
     : policy_(policy), typical_(std::move(typical)), tie_rank_(std::move(tie_rank)), rng_(rng) {}
 
-std::size_t GpuSharePlacer::StateKeyHash::operator()(const StateKey& key) const {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  const auto mix = [&](std::uint64_t value) {
-    hash ^= value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
-  };
-  mix(static_cast<std::uint64_t>(key.cpu_free_milli));
-  mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.model)) << 32) | key.gpu_count);
-  for (std::size_t g = 0; g < key.gpu_count; g += 2) {
-    mix((static_cast<std::uint64_t>(key.sorted_free[g]) << 32) |
-        static_cast<std::uint32_t>(key.sorted_free[g + 1]));
-  }
-  return hash;
-}
-
 double GpuSharePlacer::Fragmentation(const NodeFreeState& state) {
-  StateKey key{.cpu_free_milli = state.cpu_free_milli,
-               .model = state.model,
-               .gpu_count = state.gpu_count,
-               .sorted_free = state.gpu_free};
-  std::sort(key.sorted_free.begin(),
-            key.sorted_free.begin() + static_cast<std::ptrdiff_t>(key.gpu_count));
-  const auto [it, inserted] = fragmentation_cache_.try_emplace(key, 0.0);
-  if (inserted) {
-    it->second = NodeFragmentation(state, typical_);
-  }
-  return it->second;
+  return fragmentation_.Get(state, typical_);
 }
 
 std::size_t GpuSharePlacer::FgdShapeId(const SharedCluster& cluster, const SharePod& pod) {

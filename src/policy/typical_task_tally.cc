@@ -80,43 +80,14 @@ const TypicalTasks& TypicalTaskTally::typical() const {
     }
     typical_ = ComputeTypicalTasksFromCounts(std::move(counts), kTypicalTaskPopularity);
     stale_ = false;
-    memo_.clear();
+    memo_.Clear();
   }
   return typical_;
 }
 
-std::size_t TypicalTaskTally::StateKeyHash::operator()(const StateKey& key) const {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  const auto mix = [&](std::uint64_t value) {
-    hash ^= value + 0x9e3779b97f4a7c15ULL + (hash << 6) + (hash >> 2);
-  };
-  mix(static_cast<std::uint64_t>(key.cpu_free_milli));
-  mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.model)) << 32) | key.gpu_count);
-  for (std::size_t g = 0; g < key.gpu_count; g += 2) {
-    mix((static_cast<std::uint64_t>(static_cast<std::uint32_t>(key.sorted_free[g])) << 32) |
-        static_cast<std::uint32_t>(key.sorted_free[g + 1]));
-  }
-  return hash;
-}
-
 double TypicalTaskTally::Fragmentation(const NodeFreeState& state) const {
   const TypicalTasks& tasks = typical();  // first: a recompute empties the memo
-  StateKey key{.cpu_free_milli = state.cpu_free_milli,
-               .model = state.model,
-               .gpu_count = state.gpu_count,
-               .sorted_free = state.gpu_free};
-  const auto used_end = key.sorted_free.begin() + static_cast<std::ptrdiff_t>(key.gpu_count);
-  std::fill(used_end, key.sorted_free.end(), 0);  // whatever the state holds past its GPUs
-  std::sort(key.sorted_free.begin(), used_end);
-  if (const auto it = memo_.find(key); it != memo_.end()) {
-    return it->second;
-  }
-  if (memo_.size() >= kMaxMemoStates) {
-    memo_.clear();
-  }
-  const double fragmentation = NodeFragmentation(state, tasks);
-  memo_.emplace(key, fragmentation);
-  return fragmentation;
+  return memo_.Get(state, tasks);
 }
 
 }  // namespace fleetsim

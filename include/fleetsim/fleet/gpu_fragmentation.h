@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fleetsim {
@@ -76,6 +77,32 @@ std::int64_t FragmentedMilli(const NodeFreeState& node, const TaskShape& task);
 
 // Σ weight × FragmentedMilli over the typical tasks, in their order.
 double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical);
+
+// NodeFragmentation memoised by node state: free CPU, model and the GPUs' free shares as a
+// multiset (GPU order does not change the measure). The caller clears it when the typical tasks
+// change. Holds at most `max_states` states (then starts over). Not thread-safe.
+class FragmentationMemo {
+ public:
+  explicit FragmentationMemo(std::size_t max_states = 1U << 20) : max_states_(max_states) {}
+
+  double Get(const NodeFreeState& state, const TypicalTasks& typical);
+  void Clear() { memo_.clear(); }
+
+ private:
+  struct StateKey {
+    std::int64_t cpu_free_milli = 0;
+    int model = 0;
+    std::size_t gpu_count = 0;
+    std::array<std::int32_t, kMaxSharedNodeGpus> sorted_free{};
+    bool operator==(const StateKey&) const = default;
+  };
+  struct StateKeyHash {
+    std::size_t operator()(const StateKey& key) const;
+  };
+
+  std::size_t max_states_;
+  std::unordered_map<StateKey, double, StateKeyHash> memo_;
+};
 
 // A task in a list, with the text that orders equal counts: its model list as written, joined
 // with '|' ("" for any model).

@@ -11,7 +11,6 @@
 // for tests and for other callers. Not thread-safe: one placer and one cluster per run.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,7 +19,6 @@
 #include <string>
 #include <string_view>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "fleetsim/core/random.h"
@@ -151,16 +149,6 @@ class GpuSharePlacer {
     std::uint64_t version = 0;  // the node's version + 1; 0 = empty
     FgdChoice choice;
   };
-  struct StateKey {
-    std::int64_t cpu_free_milli = 0;
-    std::int32_t model = 0;
-    std::size_t gpu_count = 0;
-    std::array<std::int32_t, kMaxSharedNodeGpus> sorted_free{};
-    bool operator==(const StateKey&) const = default;
-  };
-  struct StateKeyHash {
-    std::size_t operator()(const StateKey& key) const;
-  };
 
   int Score(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
   int ShareGpu(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
@@ -174,7 +162,7 @@ class GpuSharePlacer {
   std::vector<std::uint32_t> tie_rank_;
   Rng rng_;
   std::vector<std::size_t> feasible_;
-  std::unordered_map<StateKey, double, StateKeyHash> fragmentation_cache_;
+  FragmentationMemo fragmentation_;
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::size_t> shape_ids_;
   std::vector<std::vector<CachedScore>> fgd_cache_;  // [shape id][node]
   std::size_t fgd_shape_ = 0;                        // the shape id of the pod being placed

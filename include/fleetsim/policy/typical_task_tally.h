@@ -18,13 +18,11 @@
 // the typical tasks change. Not thread-safe (the caches are filled by const calls).
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "fleetsim/fleet/fleet_spec.h"
@@ -63,16 +61,6 @@ class TypicalTaskTally {
   // The most GPUs one node of the fleet has, capped at kMaxSharedNodeGpus.
   std::int64_t LargestNodeGpus() const;
   using Key = std::tuple<std::int64_t, std::int64_t, std::int64_t, std::string>;
-  struct StateKey {
-    std::int64_t cpu_free_milli = 0;
-    int model = 0;
-    std::size_t gpu_count = 0;
-    std::array<std::int32_t, kMaxSharedNodeGpus> sorted_free{};
-    bool operator==(const StateKey&) const = default;
-  };
-  struct StateKeyHash {
-    std::size_t operator()(const StateKey& key) const;
-  };
 
   std::vector<PoolSpec> pools_;
   std::vector<int> model_of_pool_;
@@ -80,7 +68,7 @@ class TypicalTaskTally {
   std::int64_t noted_ = 0;
   mutable TypicalTasks typical_;
   mutable bool stale_ = false;
-  mutable std::unordered_map<StateKey, double, StateKeyHash> memo_;
+  mutable FragmentationMemo memo_{kMaxMemoStates};
 };
 
 }  // namespace fleetsim

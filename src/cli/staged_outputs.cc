@@ -1,0 +1,41 @@
+// Staging result files and committing them together.
+#include "cli/staged_outputs.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+
+#include "cli/exit_status.h"
+
+namespace fleetsim::cli {
+
+int StagedOutputs::Stage(const std::vector<std::pair<std::string, std::string>>& files,
+                         std::ostream& err) {
+  for (const auto& [path, contents] : files) {
+    std::error_code error;
+    if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
+      std::filesystem::create_directories(parent, error);
+    }
+    staged_.push_back(std::make_unique<StagedFile>(path));
+    staged_.back()->stream() << contents;
+    if (error || !staged_.back()->ok()) {
+      fmt::print(err, "fleetsim: cannot write results: {}\n",
+                 error ? fmt::format("{}: {}", path, error.message()) : staged_.back()->error());
+      return ToInt(ExitStatus::kOutputError);
+    }
+  }
+  return ToInt(ExitStatus::kOk);
+}
+
+int StagedOutputs::Commit(std::ostream& err) {
+  for (const auto& file : staged_) {
+    if (const std::string error = file->Commit(); !error.empty()) {
+      fmt::print(err, "fleetsim: cannot write results: {}\n", error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+  }
+  return ToInt(ExitStatus::kOk);
+}
+
+}  // namespace fleetsim::cli
