@@ -20,17 +20,16 @@ std::uint64_t SplitMix64(std::uint64_t& x) {
 
 std::uint64_t Rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-// FNV-1a, 64-bit: a fixed, portable hash of a stream name.
-std::uint64_t HashName(std::string_view name) {
+}  // namespace
+
+std::uint64_t Fnv1a64(std::string_view text) {
   std::uint64_t hash = 0xCBF29CE484222325ULL;
-  for (const char c : name) {
+  for (const char c : text) {
     hash ^= static_cast<unsigned char>(c);
     hash *= 0x100000001B3ULL;
   }
   return hash;
 }
-
-}  // namespace
 
 Rng::Rng(std::uint64_t seed) {
   std::uint64_t x = seed;
@@ -58,7 +57,7 @@ Rng RandomStreams::Stream(std::string_view name) const {
   std::uint64_t mixed = SplitMix64(x);
   x = mixed ^ run_;
   mixed = SplitMix64(x);
-  x = mixed ^ HashName(name);
+  x = mixed ^ Fnv1a64(name);
   return Rng(SplitMix64(x));
 }
 

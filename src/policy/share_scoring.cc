@@ -152,16 +152,6 @@ bool Consider(const FleetState& state, NodeId node, int model, const JobRequest&
   return true;
 }
 
-// FNV-1a of the job id: the seed of share-random's draws for this request.
-std::uint64_t SeedOf(std::string_view id) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (const char ch : id) {
-    hash ^= static_cast<unsigned char>(ch);
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
-}
-
 class Scorer {
  public:
   Scorer(const FleetLedger& ledger, GpuSharePolicy policy, const SharePod& pod,
@@ -277,7 +267,7 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
   }
   const HostNeed need = HostNeedOf(request);
   const Scorer score(ledger, scorer, *pod, fleet);
-  Rng rng(SeedOf(request.id));
+  Rng rng(Fnv1a64(request.id));
   Candidate candidate;
   Candidate best;
   FgdChoice best_choice;

@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/random.h"
 #include "trace/fields.h"
 
 namespace fleetsim {
@@ -26,7 +27,7 @@ class IdFilter {
 
   // Adds `id`; returns whether it may have been added before.
   bool TestAndAdd(const std::string& id) {
-    std::uint64_t h1 = Fnv1a(id);
+    std::uint64_t h1 = Fnv1a64(id);
     const std::uint64_t h2 = Mix(h1) | 1;
     bool all_set = true;
     for (int probe = 0; probe < kProbes; ++probe) {
@@ -45,13 +46,6 @@ class IdFilter {
   static constexpr std::size_t kWords = kBits / 64;
   static constexpr int kProbes = 4;
 
-  static std::uint64_t Fnv1a(const std::string& text) {
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (const char c : text) {
-      h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
-    return h;
-  }
   static std::uint64_t Mix(std::uint64_t x) {  // SplitMix64's finalizer
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;

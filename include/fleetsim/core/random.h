@@ -45,6 +45,9 @@ class RandomStreams {
   std::uint64_t run_;
 };
 
+// FNV-1a, 64-bit, of the bytes of `text`: a fixed, portable hash (stream names, per-job seeds).
+std::uint64_t Fnv1a64(std::string_view text);
+
 // Uniform real on [low, high).
 double UniformReal(Rng& rng, double low, double high);
 // Uniform integer on [low, high], inclusive, without modulo bias.
