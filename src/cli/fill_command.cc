@@ -113,7 +113,10 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
           RunFillSuite(scenarios,
                        {.threads = threads,
                         .seeds = args.seeds,
-                        .keep_steps = !args.steps_file.empty()},
+                        .keep_steps = !args.steps_file.empty(),
+                        .orders_dir = args.orders_dir.empty()
+                                          ? std::nullopt
+                                          : std::optional<std::string>(args.orders_dir)},
                        results);
       !error.empty()) {
     fmt::print(err, "{}\n", error);

@@ -18,6 +18,7 @@ struct FillArgs {
   std::string markdown_file;          // the comparison table, as Markdown
   std::string curves_file;            // every run's curve, as CSV
   std::string steps_file;             // every run's steps, as CSV
+  std::string orders_dir;             // "": arrivals and tie ranks from the seed; else order files
   bool timing = false;                // wall-clock time on stderr
   bool strict = false;                // unknown keys are errors
   bool check = false;                 // exit 5 unless every target holds

@@ -106,4 +106,11 @@ std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions
   return PlaceArrivals(workload, FillArrivals(workload, options), placer);
 }
 
+std::vector<FillStep> RunFillInOrder(const FillWorkload& workload, const FillRunOptions& options,
+                                     const FillOrder& order) {
+  GpuSharePlacer placer(options.policy, workload.typical, order.tie_rank,
+                        Streams(options).Stream("fill.random-placement"));
+  return PlaceArrivals(workload, order.arrivals, placer);
+}
+
 }  // namespace fleetsim

@@ -22,15 +22,21 @@ struct FillTask {
   std::size_t seed = 0;
 };
 
-void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads, bool keep_steps,
-             std::vector<FillScenarioResult>& results) {
+// Per scenario, per seed: the runs' given orders (empty without FillSuiteOptions::orders_dir).
+using GivenOrders = std::vector<std::vector<FillOrder>>;
+
+void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
+             const GivenOrders& orders, bool keep_steps, std::vector<FillScenarioResult>& results) {
   FillScenarioResult& scenario = results[task.scenario];
   FillPolicyResult& policy = scenario.policies[task.policy];
   const FillWorkload& workload = workloads[task.scenario];
+  const FillRunOptions options{.policy = policy.policy,
+                               .seed = policy.seeds[task.seed],
+                               .target_share = scenario.scenario.target_share};
   const std::vector<FillStep> steps =
-      RunFill(workload, {.policy = policy.policy,
-                         .seed = policy.seeds[task.seed],
-                         .target_share = scenario.scenario.target_share});
+      orders[task.scenario].empty()
+          ? RunFill(workload, options)
+          : RunFillInOrder(workload, options, orders[task.scenario][task.seed]);
   policy.curves[task.seed] = BinByArrivedShare(steps, workload.gpu_capacity_milli, kFillMaxX);
   policy.failed_pods[task.seed] = steps.empty() ? 0 : steps.back().failed_pods;
   policy.pods[task.seed] = static_cast<std::int64_t>(steps.size());
@@ -45,6 +51,7 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
                          const FillSuiteOptions& options, std::vector<FillScenarioResult>& out) {
   std::vector<FillWorkload> workloads(scenarios.size());
   std::vector<FillScenarioResult> results(scenarios.size());
+  GivenOrders orders(scenarios.size());
   std::vector<FillTask> tasks;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const FillScenario& scenario = scenarios[s];
@@ -69,6 +76,15 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       result.published = std::move(published);
     }
     const auto seeds = static_cast<std::size_t>(options.seeds.value_or(scenario.seeds));
+    if (options.orders_dir) {
+      orders[s].resize(seeds);
+      for (std::size_t k = 0; k < seeds; ++k) {
+        const std::string path = FillOrderPath(*options.orders_dir, scenario.name, scenario.first_seed + k);
+        if (std::string error = LoadFillOrder(path, workloads[s], orders[s][k]); !error.empty()) {
+          return error;
+        }
+      }
+    }
     for (std::size_t p = 0; p < scenario.policies.size(); ++p) {
       FillPolicyResult policy{.policy = scenario.policies[p]};
       for (std::size_t k = 0; k < seeds; ++k) {
@@ -85,7 +101,7 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
     for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      RunTask(tasks[i], workloads, options.keep_steps, results);
+      RunTask(tasks[i], workloads, orders, options.keep_steps, results);
     }
   };
   // No more threads than runs; if the system refuses one, the threads started (and this one)

@@ -107,6 +107,32 @@ TEST_F(FillCliTest, ABadPodRowNamesItsFileAndLine) {
   EXPECT_NE(r.err.find("gpu_milli"), std::string::npos) << r.err;
 }
 
+TEST_F(FillCliTest, OrdersReplayGivenArrivalsAndAMissingOrderFileStopsTheRun) {
+  fs::create_directories(dir_ + "/orders");
+  const std::string nodes = "node,node-a,2\nnode,node-b,0\nnode,node-c,1\n";
+  // Seed 42: three whole-GPU pods of 8 cores each, then a 16-core 2-GPU pod.
+  std::ofstream(dir_ + "/orders/tiny-42.csv")
+      << "kind,name,rank\npod,pod-02\npod,pod-02\npod,pod-02\npod,pod-04\n" << nodes;
+  const std::string curves = dir_ + "/curves.csv";
+  const CommandResult missing =
+      Fleetsim(fmt::format("fill '{}' --orders '{}/orders' --curves '{}'", tiny_, dir_, curves));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("tiny-43.csv: cannot read the fill order file"), std::string::npos)
+      << missing.err;
+  EXPECT_FALSE(fs::exists(curves));
+
+  const CommandResult r = Fleetsim(
+      fmt::format("fill '{}' --seeds 1 --orders '{}/orders' --curves '{}'", tiny_, dir_, curves));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::ifstream in(curves);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // 5 of 14 GPUs arrive in 4 pods, all placed: the last step falls in x = round(500 / 14) = 36
+  // (x = 37 borrows it as a neighbour), and nothing lies beyond.
+  EXPECT_NE(text.find("tiny,fgd,42,7,7.1429"), std::string::npos) << text;
+  EXPECT_NE(text.find("tiny,fgd,42,36,35.7143"), std::string::npos) << text;
+  EXPECT_EQ(text.find("tiny,fgd,42,38,"), std::string::npos) << text;
+}
+
 TEST_F(FillCliTest, CheckExitsFiveWhenATargetIsMissed) {
   // The fixture's made-up paper values are far from ours.
   const CommandResult r = Fleetsim(fmt::format("fill --check '{}'", tiny_));

@@ -13,6 +13,7 @@
 #include <span>
 #include <vector>
 
+#include "fleetsim/fill/fill_order.h"
 #include "fleetsim/fill/fill_workload.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
 
@@ -48,5 +49,10 @@ std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
 
 // FillArrivals, then PlaceArrivals with the options' policy and a RandomTieRank.
 std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options);
+
+// PlaceArrivals of the order's arrivals with the options' policy and the order's tie rank; the
+// seed drives only random placement's choices.
+std::vector<FillStep> RunFillInOrder(const FillWorkload& workload, const FillRunOptions& options,
+                                     const FillOrder& order);
 
 }  // namespace fleetsim

@@ -38,6 +38,9 @@ struct FillSuiteOptions {
   unsigned threads = 1;
   std::optional<std::int64_t> seeds;  // overrides every scenario's seed count
   bool keep_steps = false;            // keep every run's steps (for WriteFillStepsCsv)
+  // When set, every run takes its arrivals and tie rank from the fill order file
+  // FillOrderPath(orders_dir, scenario name, seed) instead of drawing them from the seed.
+  std::optional<std::string> orders_dir;
 };
 
 // The x the curves run to.

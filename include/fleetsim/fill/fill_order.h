@@ -1,0 +1,27 @@
+// A fill run's inputs given from outside instead of drawn from the seed: the arrival order and
+// the node tie rank, read from a fill order file (docs/scenario-format.md#fill-order-files). With
+// the order files tools/fgd-artifact-orders writes, fleetsim replays the very runs of the paper's
+// artifact, seed by seed (docs/validation.md "The artifact's own arrivals"). Pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fleetsim/fill/fill_workload.h"
+
+namespace fleetsim {
+
+struct FillOrder {
+  std::vector<std::size_t> arrivals;     // indices into FillWorkload::pods, in arrival order
+  std::vector<std::uint32_t> tie_rank;   // per node of the workload: lower wins ties
+};
+
+// The order file of one scenario and seed in `dir`: "<dir>/<scenario>-<seed>.csv".
+std::string FillOrderPath(const std::string& dir, const std::string& scenario, std::uint64_t seed);
+
+// Reads an order file against `workload`. Returns "" or "file:line: message" (or "file: message"
+// for what is missing at the end); on error `out` is left as it was.
+std::string LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out);
+
+}  // namespace fleetsim

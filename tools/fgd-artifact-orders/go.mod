@@ -1,0 +1,3 @@
+module fleetsim/tools/fgd-artifact-orders
+
+go 1.19
