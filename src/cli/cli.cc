@@ -202,9 +202,15 @@ class Cli {
                          "Write every run's curves over x = 0..130 here (CSV)");
     fill_cmd->add_option("--steps", fill.steps_file,
                          "Write every run's state after every pod here (CSV; large)");
-    fill_cmd->add_option("--orders", fill.orders_dir,
-                         "Take each run's arrivals and node tie rank from DIR/SCENARIO-SEED.csv "
-                         "(fill order files) instead of drawing them from the seed");
+    CLI::Option* orders = fill_cmd->add_option(
+        "--orders", fill.orders_dir,
+        "Take each run's arrivals and node tie rank from DIR/SCENARIO-SEED.csv (fill order "
+        "files) instead of drawing them from the seed");
+    fill_cmd
+        ->add_flag("--artifact-streams", fill.artifact_streams,
+                   "Draw each run's arrivals and node tie rank as the paper's artifact does "
+                   "(Go's math/rand), so seed N is the artifact's seed N")
+        ->excludes(orders);
     fill_cmd->add_flag("--timing", fill.timing, "Print the wall-clock time on stderr");
     fill_cmd->add_flag("--strict", fill.strict, "Treat unknown keys as errors");
     fill_cmd->add_flag("--check", fill.check,

@@ -116,7 +116,9 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
                         .keep_steps = !args.steps_file.empty(),
                         .orders_dir = args.orders_dir.empty()
                                           ? std::nullopt
-                                          : std::optional<std::string>(args.orders_dir)},
+                                          : std::optional<std::string>(args.orders_dir),
+                        .streams = args.artifact_streams ? FillStreams::kArtifact
+                                                         : FillStreams::kFleetsim},
                        results);
       !error.empty()) {
     fmt::print(err, "{}\n", error);

@@ -19,6 +19,7 @@ struct FillArgs {
   std::string curves_file;            // every run's curve, as CSV
   std::string steps_file;             // every run's steps, as CSV
   std::string orders_dir;             // "": arrivals and tie ranks from the seed; else order files
+  bool artifact_streams = false;      // draw them as the paper's artifact does (Go's math/rand)
   bool timing = false;                // wall-clock time on stderr
   bool strict = false;                // unknown keys are errors
   bool check = false;                 // exit 5 unless every target holds

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <utility>
 
+#include "fleetsim/fill/artifact_streams.h"
+
 namespace fleetsim {
 
 namespace {
@@ -99,6 +101,11 @@ std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
 }
 
 std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options) {
+  if (options.streams == FillStreams::kArtifact) {
+    return RunFillInOrder(
+        workload, options,
+        ArtifactFillOrder(workload, static_cast<std::int64_t>(options.seed), options.target_share));
+  }
   const RandomStreams streams = Streams(options);
   GpuSharePlacer placer(options.policy, workload.typical,
                         RandomTieRank(workload.nodes.size(), streams.Stream("fill.node-order")),

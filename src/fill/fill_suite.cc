@@ -26,13 +26,15 @@ struct FillTask {
 using GivenOrders = std::vector<std::vector<FillOrder>>;
 
 void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
-             const GivenOrders& orders, bool keep_steps, std::vector<FillScenarioResult>& results) {
+             const GivenOrders& orders, const FillSuiteOptions& suite,
+             std::vector<FillScenarioResult>& results) {
   FillScenarioResult& scenario = results[task.scenario];
   FillPolicyResult& policy = scenario.policies[task.policy];
   const FillWorkload& workload = workloads[task.scenario];
   const FillRunOptions options{.policy = policy.policy,
                                .seed = policy.seeds[task.seed],
-                               .target_share = scenario.scenario.target_share};
+                               .target_share = scenario.scenario.target_share,
+                               .streams = suite.streams};
   const std::vector<FillStep> steps =
       orders[task.scenario].empty()
           ? RunFill(workload, options)
@@ -40,7 +42,7 @@ void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
   policy.curves[task.seed] = BinByArrivedShare(steps, workload.gpu_capacity_milli, kFillMaxX);
   policy.failed_pods[task.seed] = steps.empty() ? 0 : steps.back().failed_pods;
   policy.pods[task.seed] = static_cast<std::int64_t>(steps.size());
-  if (keep_steps) {
+  if (suite.keep_steps) {
     policy.steps[task.seed] = steps;
   }
 }
@@ -101,7 +103,7 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
   std::atomic<std::size_t> next{0};
   const auto worker = [&] {
     for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      RunTask(tasks[i], workloads, orders, options.keep_steps, results);
+      RunTask(tasks[i], workloads, orders, options, results);
     }
   };
   // No more threads than runs; if the system refuses one, the threads started (and this one)

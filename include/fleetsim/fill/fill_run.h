@@ -19,10 +19,17 @@
 
 namespace fleetsim {
 
+// Where a run's arrival order and node tie rank come from.
+enum class FillStreams {
+  kFleetsim,  // fleetsim's own streams of the seed (below)
+  kArtifact,  // the paper artifact's, from Go's math/rand (artifact_streams.h)
+};
+
 struct FillRunOptions {
   GpuSharePolicy policy = GpuSharePolicy::kFgd;
   std::uint64_t seed = 42;
   double target_share = 1.3;  // of the cluster's GPU capacity
+  FillStreams streams = FillStreams::kFleetsim;
 };
 
 // The cluster after one more pod arrived.
@@ -47,7 +54,8 @@ std::vector<std::uint32_t> RandomTieRank(std::size_t nodes, Rng rng);
 std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
                                     std::span<const std::size_t> arrivals, GpuSharePlacer& placer);
 
-// FillArrivals, then PlaceArrivals with the options' policy and a RandomTieRank.
+// FillArrivals, then PlaceArrivals with the options' policy and a RandomTieRank; with
+// FillStreams::kArtifact, RunFillInOrder of the ArtifactFillOrder instead.
 std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions& options);
 
 // PlaceArrivals of the order's arrivals with the options' policy and the order's tie rank; the

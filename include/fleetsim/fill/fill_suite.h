@@ -41,6 +41,8 @@ struct FillSuiteOptions {
   // When set, every run takes its arrivals and tie rank from the fill order file
   // FillOrderPath(orders_dir, scenario name, seed) instead of drawing them from the seed.
   std::optional<std::string> orders_dir;
+  // Without orders_dir: whose streams draw each run's arrivals and tie rank.
+  FillStreams streams = FillStreams::kFleetsim;
 };
 
 // The x the curves run to.

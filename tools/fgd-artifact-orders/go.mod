@@ -1,3 +1,0 @@
-module fleetsim/tools/fgd-artifact-orders
-
-go 1.19
