@@ -75,8 +75,8 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
   }
   // The node and pod lists and the paper's results are read as `fleetsim fill` reads them.
   FillWorkload workload;
-  std::string error = LoadFillWorkload(scenario->nodes, scenario->pods,
-                                       scenario->typical_popularity, workload);
+  std::string error =
+      LoadFillWorkload(scenario->nodes, scenario->pods, scenario->typical_popularity, workload);
   if (error.empty() && scenario->published) {
     PublishedFill published;
     error = LoadPublishedFill(*scenario->published, published);
@@ -109,17 +109,15 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
       args.threads > 0 ? args.threads : std::max(1U, std::thread::hardware_concurrency());
   const auto start = std::chrono::steady_clock::now();
   std::vector<FillScenarioResult> results;
-  if (const std::string error =
-          RunFillSuite(scenarios,
-                       {.threads = threads,
-                        .seeds = args.seeds,
-                        .keep_steps = !args.steps_file.empty(),
-                        .orders_dir = args.orders_dir.empty()
-                                          ? std::nullopt
-                                          : std::optional<std::string>(args.orders_dir),
-                        .streams = args.artifact_streams ? FillStreams::kArtifact
-                                                         : FillStreams::kFleetsim},
-                       results);
+  if (const std::string error = RunFillSuite(
+          scenarios,
+          {.threads = threads,
+           .seeds = args.seeds,
+           .keep_steps = !args.steps_file.empty(),
+           .orders_dir =
+               args.orders_dir.empty() ? std::nullopt : std::optional<std::string>(args.orders_dir),
+           .streams = args.artifact_streams ? FillStreams::kArtifact : FillStreams::kFleetsim},
+          results);
       !error.empty()) {
     fmt::print(err, "{}\n", error);
     return ToInt(ExitStatus::kInvalidInput);
@@ -148,8 +146,7 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
     return status;
   }
   fmt::print(out, "{}", comparison.markdown);
-  const bool targets_hold =
-      comparison.cells_within == comparison.cells && comparison.order_matches;
+  const bool targets_hold = comparison.cells_within == comparison.cells && comparison.order_matches;
   if (args.timing) {
     std::int64_t runs = 0;
     for (const FillScenarioResult& result : results) {

@@ -1,7 +1,7 @@
 // Go's math/rand, reimplemented; the cooked register computed by jumping the recurrence ahead.
 #include "fleetsim/core/go_math_rand.h"
 
-#include <cassert>
+#include "fleetsim/core/check.h"
 
 namespace fleetsim {
 
@@ -142,14 +142,14 @@ std::uint64_t GoMathRand::Uint64() {
   if (--feed_ < 0) {
     feed_ += kLength;
   }
-  const std::uint64_t x = register_[static_cast<std::size_t>(feed_)] +
-                          register_[static_cast<std::size_t>(tap_)];
+  const std::uint64_t x =
+      register_[static_cast<std::size_t>(feed_)] + register_[static_cast<std::size_t>(tap_)];
   register_[static_cast<std::size_t>(feed_)] = x;
   return x;
 }
 
 std::int32_t GoMathRand::Int31n(std::int32_t n) {
-  assert(n > 0);
+  FLEETSIM_CHECK(n > 0, "Int31n needs a positive bound");
   if ((n & (n - 1)) == 0) {
     return Int31() & (n - 1);
   }
@@ -163,7 +163,7 @@ std::int32_t GoMathRand::Int31n(std::int32_t n) {
 }
 
 std::int64_t GoMathRand::Intn(std::int64_t n) {
-  assert(n > 0 && n <= kInt32Max);
+  FLEETSIM_CHECK(n > 0 && n <= kInt32Max, "Intn is implemented for bounds in (0, 2^31)");
   return Int31n(static_cast<std::int32_t>(n));
 }
 
@@ -182,6 +182,7 @@ std::int32_t GoMathRand::MultiplyShiftInt31n(std::int32_t n) {
 }
 
 std::vector<std::int64_t> GoMathRand::Perm(std::int64_t n) {
+  FLEETSIM_CHECK(n >= 0 && n <= kInt32Max, "Perm is implemented for sizes in [0, 2^31)");
   std::vector<std::int64_t> m(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     const auto j = static_cast<std::size_t>(Intn(i + 1));

@@ -20,7 +20,8 @@ void TuneToTarget(const FillWorkload& workload, double target, GoMathRand& rando
   }
   if (static_cast<double>(total) > target) {
     while (static_cast<double>(total) > target && !arrivals.empty()) {
-      const auto k = static_cast<std::size_t>(random.Intn(static_cast<std::int64_t>(arrivals.size())));
+      const auto k =
+          static_cast<std::size_t>(random.Intn(static_cast<std::int64_t>(arrivals.size())));
       total -= workload.pods[arrivals[k]].request.GpuDemandMilli();
       arrivals.erase(arrivals.begin() + static_cast<std::ptrdiff_t>(k));
     }

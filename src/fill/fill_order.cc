@@ -4,15 +4,18 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
+#include <string_view>
 
 namespace fleetsim {
 
 namespace {
 
 constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
+constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 std::vector<std::string> SplitCommas(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -49,7 +52,8 @@ class OrderReader {
 
   // "" or the row's problem.
   std::string Row(const std::vector<std::string>& fields) {
-    if (fields[0] == "pod" && fields.size() == 2) {
+    // A pod row may carry an empty rank field, as CSV writers give a three-column file.
+    if (fields[0] == "pod" && (fields.size() == 2 || (fields.size() == 3 && fields[2].empty()))) {
       return Pod(fields[1]);
     }
     if (fields[0] == "node" && fields.size() == 3) {
@@ -65,8 +69,9 @@ class OrderReader {
     }
     for (std::size_t n = 0; n < order_.tie_rank.size(); ++n) {
       if (order_.tie_rank[n] == kNoRank) {
-        return fmt::format("{}: expected a node row for every node of the node list; none for \"{}\"",
-                           path_, NameOfNode(n));
+        return fmt::format(
+            "{}: expected a node row for every node of the node list; none for \"{}\"", path_,
+            NameOfNode(n));
       }
     }
     out = std::move(order_);
@@ -129,6 +134,13 @@ std::string FillOrderPath(const std::string& dir, const std::string& scenario, s
 }
 
 std::string LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    return std::filesystem::exists(path, error)
+               ? fmt::format("{}: expected a fill order file, found a directory or special file",
+                             path)
+               : fmt::format("{}: cannot read the fill order file (no such file)", path);
+  }
   std::ifstream in(path);
   if (!in) {
     return fmt::format("{}: cannot read the fill order file", path);
@@ -139,8 +151,12 @@ std::string LoadFillOrder(const std::string& path, const FillWorkload& workload,
   while (std::getline(in, line)) {
     ++line_number;
     if (line_number == 1) {
+      if (line.starts_with(kUtf8ByteOrderMark)) {
+        line.erase(0, kUtf8ByteOrderMark.size());
+      }
       if (line != "kind,name,rank" && line != "kind,name,rank\r") {
-        return fmt::format("{}:1: expected the header \"kind,name,rank\", found \"{}\"", path, line);
+        return fmt::format("{}:1: expected the header \"kind,name,rank\", found \"{}\"", path,
+                           line);
       }
       continue;
     }

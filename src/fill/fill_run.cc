@@ -34,8 +34,7 @@ std::vector<std::uint32_t> RandomTieRank(std::size_t nodes, Rng rng) {
   return rank;
 }
 
-std::vector<std::size_t> FillArrivals(const FillWorkload& workload,
-                                      const FillRunOptions& options) {
+std::vector<std::size_t> FillArrivals(const FillWorkload& workload, const FillRunOptions& options) {
   const RandomStreams streams = Streams(options);
   std::vector<std::size_t> arrivals(workload.pods.size());
   std::iota(arrivals.begin(), arrivals.end(), std::size_t{0});
@@ -68,8 +67,7 @@ std::vector<std::size_t> FillArrivals(const FillWorkload& workload,
 }
 
 std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
-                                    std::span<const std::size_t> arrivals,
-                                    GpuSharePlacer& placer) {
+                                    std::span<const std::size_t> arrivals, GpuSharePlacer& placer) {
   SharedCluster cluster(workload.nodes);
   // Each node's fragmentation, updated when the node changes; the cluster's is their sum in node
   // order, so it is the same number however the run got there.

@@ -81,7 +81,8 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
     if (options.orders_dir) {
       orders[s].resize(seeds);
       for (std::size_t k = 0; k < seeds; ++k) {
-        const std::string path = FillOrderPath(*options.orders_dir, scenario.name, scenario.first_seed + k);
+        const std::string path =
+            FillOrderPath(*options.orders_dir, scenario.name, scenario.first_seed + k);
         if (std::string error = LoadFillOrder(path, workloads[s], orders[s][k]); !error.empty()) {
           return error;
         }
@@ -151,8 +152,8 @@ struct Cell {
   }
 };
 
-std::optional<SeedStats> PaperAt(const std::optional<PublishedFill>& published,
-                                 bool allocation, GpuSharePolicy policy, int x) {
+std::optional<SeedStats> PaperAt(const std::optional<PublishedFill>& published, bool allocation,
+                                 GpuSharePolicy policy, int x) {
   if (!published) {
     return std::nullopt;
   }
@@ -207,8 +208,8 @@ bool FgdBestRandomWorst(const std::vector<GpuSharePolicy>& order) {
 void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comparison) {
   const std::vector<GpuSharePolicy> comparable = Comparable(result, x);
   if (comparable.size() < 2) {
-    comparison.markdown += fmt::format("- {} at x = {}: fewer than two policies to order\n",
-                                       result.scenario.name, x);
+    comparison.markdown +=
+        fmt::format("- {} at x = {}: fewer than two policies to order\n", result.scenario.name, x);
     return;
   }
   const auto ours = ByAllocation(comparable, [&](GpuSharePolicy policy) {
@@ -216,8 +217,8 @@ void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comp
                                  [&](const FillPolicyResult& r) { return r.policy == policy; });
     return StatsAt(it->curves, x, FillMetric::kAllocation).mean;
   });
-  comparison.markdown += fmt::format("- {} at x = {}: ours {}", result.scenario.name, x,
-                                     OrderText(ours));
+  comparison.markdown +=
+      fmt::format("- {} at x = {}: ours {}", result.scenario.name, x, OrderText(ours));
   bool matches = FgdBestRandomWorst(ours);
   if (result.published) {
     const auto paper = ByAllocation(comparable, [&](GpuSharePolicy policy) {
@@ -226,8 +227,7 @@ void AddOrderLines(const FillScenarioResult& result, int x, FillComparison& comp
     comparison.markdown += fmt::format("; paper {}", OrderText(paper));
     matches = ours.front() == paper.front() && ours.back() == paper.back();
   }
-  comparison.markdown +=
-      fmt::format("; best and worst {}\n", matches ? "match" : "DO NOT match");
+  comparison.markdown += fmt::format("; best and worst {}\n", matches ? "match" : "DO NOT match");
   comparison.order_matches = comparison.order_matches && matches;
 }
 
@@ -250,8 +250,8 @@ FillComparison CompareWithPublished(const std::vector<FillScenarioResult>& resul
   md += "\n" + rule + "\n";
   for (const FillScenarioResult& result : results) {
     for (const FillPolicyResult& policy : result.policies) {
-      md += fmt::format("| {} | {} | {} |", result.scenario.name,
-                        GpuSharePolicyName(policy.policy), policy.seeds.size());
+      md += fmt::format("| {} | {} | {} |", result.scenario.name, GpuSharePolicyName(policy.policy),
+                        policy.seeds.size());
       const auto add = [&](bool allocation, int x, double tolerance) {
         const Cell cell{
             .ours = StatsAt(policy.curves, x,
@@ -296,17 +296,15 @@ void WriteFillStepsCsv(const std::vector<FillScenarioResult>& results, std::ostr
       for (std::size_t k = 0; k < policy.steps.size(); ++k) {
         for (std::size_t i = 0; i < policy.steps[k].size(); ++i) {
           const FillStep& step = policy.steps[k][i];
-          const double ratio =
-              step.idle_milli > 0
-                  ? 100 * step.fragmented_milli / static_cast<double>(step.idle_milli)
-                  : 0;
-          out << fmt::format("{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{}\n",
-                             result.scenario.name, GpuSharePolicyName(policy.policy),
-                             policy.seeds[k], i + 1, result.pod_names[step.pod],
-                             step.placed ? 1 : 0,
-                             100 * static_cast<double>(step.arrived_milli) / capacity,
-                             100 * static_cast<double>(step.allocated_milli) / capacity,
-                             100 * step.fragmented_milli / capacity, ratio, step.failed_pods);
+          const double ratio = step.idle_milli > 0 ? 100 * step.fragmented_milli /
+                                                         static_cast<double>(step.idle_milli)
+                                                   : 0;
+          out << fmt::format(
+              "{},{},{},{},{},{},{:.4f},{:.4f},{:.4f},{:.4f},{}\n", result.scenario.name,
+              GpuSharePolicyName(policy.policy), policy.seeds[k], i + 1, result.pod_names[step.pod],
+              step.placed ? 1 : 0, 100 * static_cast<double>(step.arrived_milli) / capacity,
+              100 * static_cast<double>(step.allocated_milli) / capacity,
+              100 * step.fragmented_milli / capacity, ratio, step.failed_pods);
         }
       }
     }

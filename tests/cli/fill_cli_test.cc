@@ -66,8 +66,8 @@ TEST_F(FillCliTest, OutputIsTheSameOnOneThreadAndOnTwoAndFilesAreWritten) {
   const std::string curves = dir_ + "/out/curves.csv";
   const std::string table = dir_ + "/out/table.md";
   const CommandResult one = Fleetsim(fmt::format("fill -j 1 '{}'", tiny_));
-  const CommandResult two = Fleetsim(fmt::format(
-      "fill -j 2 --seeds 2 '{}' --curves '{}' --markdown '{}'", tiny_, curves, table));
+  const CommandResult two = Fleetsim(
+      fmt::format("fill -j 2 --seeds 2 '{}' --curves '{}' --markdown '{}'", tiny_, curves, table));
   ASSERT_EQ(one.exit_code, 0) << one.err;
   ASSERT_EQ(two.exit_code, 0) << two.err;
   EXPECT_EQ(one.out, two.out);
@@ -87,10 +87,10 @@ TEST_F(FillCliTest, OutputIsTheSameOnOneThreadAndOnTwoAndFilesAreWritten) {
   EXPECT_EQ(rows.rfind("scenario,policy,seed,step,pod,placed,arrived_pct,", 0), 0U);
   EXPECT_NE(rows.find("\ntiny,fgd,42,1,pod-"), std::string::npos) << rows.substr(0, 300);
   // Two outputs to one file is a usage error.
-  EXPECT_EQ(Fleetsim(fmt::format("fill '{}' --steps '{}' --curves '{}'", tiny_, steps_file,
-                                 steps_file))
-                .exit_code,
-            2);
+  EXPECT_EQ(
+      Fleetsim(fmt::format("fill '{}' --steps '{}' --curves '{}'", tiny_, steps_file, steps_file))
+          .exit_code,
+      2);
   // --seeds overrides the scenario's count.
   const CommandResult three = Fleetsim(fmt::format("fill --seeds 3 '{}'", tiny_));
   EXPECT_NE(three.out.find("| tiny | fgd | 3 |"), std::string::npos) << three.out;
@@ -113,7 +113,8 @@ TEST_F(FillCliTest, ABadScenarioExitsOneWithEveryProblemAndWritesNothing) {
 
 TEST_F(FillCliTest, ABadPodRowNamesItsFileAndLine) {
   fs::copy(testing::DataPath("fill"), dir_ + "/fill");
-  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app) << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
+  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app)
+      << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
   const CommandResult r = Fleetsim(fmt::format("fill '{}/fill/tiny-fill.json'", dir_));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("pods.csv:14:"), std::string::npos) << r.err;
@@ -125,7 +126,8 @@ TEST_F(FillCliTest, OrdersReplayGivenArrivalsAndAMissingOrderFileStopsTheRun) {
   const std::string nodes = "node,node-a,2\nnode,node-b,0\nnode,node-c,1\n";
   // Seed 42: three whole-GPU pods of 8 cores each, then a 16-core 2-GPU pod.
   std::ofstream(dir_ + "/orders/tiny-42.csv")
-      << "kind,name,rank\npod,pod-02\npod,pod-02\npod,pod-02\npod,pod-04\n" << nodes;
+      << "kind,name,rank\npod,pod-02\npod,pod-02\npod,pod-02\npod,pod-04\n"
+      << nodes;
   const std::string curves = dir_ + "/curves.csv";
   const CommandResult missing =
       Fleetsim(fmt::format("fill '{}' --orders '{}/orders' --curves '{}'", tiny_, dir_, curves));
@@ -146,6 +148,13 @@ TEST_F(FillCliTest, OrdersReplayGivenArrivalsAndAMissingOrderFileStopsTheRun) {
   EXPECT_EQ(text.find("tiny,fgd,42,38,"), std::string::npos) << text;
 }
 
+TEST_F(FillCliTest, ArtifactStreamsAndOrdersTogetherAreAUsageError) {
+  const CommandResult r =
+      Fleetsim(fmt::format("fill '{}' --artifact-streams --orders '{}'", tiny_, dir_));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("excludes"), std::string::npos) << r.err;
+}
+
 TEST_F(FillCliTest, CheckExitsFiveWhenATargetIsMissed) {
   // The fixture's made-up paper values are far from ours.
   const CommandResult r = Fleetsim(fmt::format("fill --check '{}'", tiny_));
@@ -163,7 +172,8 @@ TEST_F(FillCliTest, OneFileByTwoPathsIsAUsageError) {
 
 TEST_F(FillCliTest, ValidateReadsTheFilesAFillScenarioNames) {
   fs::copy(testing::DataPath("fill"), dir_ + "/fill");
-  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app) << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
+  std::ofstream(dir_ + "/fill/pods.csv", std::ios::app)
+      << "pod-13,1000,1024,2,500,,LS,Running,0,1,0\n";
   const CommandResult r = Fleetsim(fmt::format("validate '{}/fill/tiny-fill.json'", dir_));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("pods.csv:14:"), std::string::npos) << r.err;
@@ -181,7 +191,8 @@ TEST_F(FillCliTest, ValidateAcceptsFillScenariosAndRunPointsToFill) {
 
 TEST_F(FillCliTest, TheRealOpenbTraceRanksFgdFirstAndRandomLast) {
   const std::string scenario = testing::SourcePath("scenarios/fill/openb-default.json");
-  if (!fs::exists(testing::SourcePath("../shared/traces/alibaba-openb/openb_pod_list_default.csv"))) {
+  if (!fs::exists(
+          testing::SourcePath("../shared/traces/alibaba-openb/openb_pod_list_default.csv"))) {
     GTEST_SKIP() << "the openb trace is not in ../shared/traces/alibaba-openb; skipped";
   }
   const CommandResult r = Fleetsim(fmt::format("fill --seeds 2 '{}'", scenario));
@@ -228,7 +239,8 @@ TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
   std::getline(paper_in, line);  // workload,sc_policy,tune,seed,0..130
   while (std::getline(paper_in, line)) {
     const std::vector<std::string> f = SplitCsv(line);
-    if (f[0] != "openb_pod_list_cpu050" || !names.contains(f[1]) || (f[3] != "42" && f[3] != "43")) {
+    if (f[0] != "openb_pod_list_cpu050" || !names.contains(f[1]) ||
+        (f[3] != "42" && f[3] != "43")) {
       continue;
     }
     for (int x = 0; x <= 130; ++x) {

@@ -12,8 +12,12 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
+
+#include "fleetsim/core/check.h"
 
 namespace fleetsim {
 
@@ -37,6 +41,8 @@ class GoMathRand {
   // Go's Shuffle of `items` (Fisher-Yates from the top, with its multiply-shift int31n).
   template <typename T>
   void Shuffle(std::vector<T>& items) {
+    FLEETSIM_CHECK(items.size() < (std::size_t{1} << 31),
+                   "Shuffle is implemented below 2^31 items");
     for (std::size_t i = items.size(); i > 1; --i) {
       const auto j = static_cast<std::size_t>(MultiplyShiftInt31n(static_cast<std::int32_t>(i)));
       std::swap(items[i - 1], items[j]);

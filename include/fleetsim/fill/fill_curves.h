@@ -1,7 +1,7 @@
 // From a fill run's steps to curves over the arrived GPU demand, as the paper's artifact
-// aggregates them (docs/validation.md "Curves"): each step falls in the bin x = its arrived
-// demand in % of GPU capacity, rounded half to even; a bin's value is the mean over its steps
-// (every step weighs the same, failed and CPU-only pods included), and an empty bin takes the
+// aggregates them (docs/validation.md#the-experiment, step 6): each step falls in the bin x = its
+// arrived demand in % of GPU capacity, rounded half to even; a bin's value is the mean over its
+// steps (every step weighs the same, failed and CPU-only pods included), and an empty bin takes the
 // steps of x-1..x+1. Then the mean and sample standard deviation of a bin over seeds.
 // Pure functions; thread-safe.
 #pragma once

@@ -1,7 +1,7 @@
 // A fill run's inputs given from outside instead of drawn from the seed: the arrival order and
-// the node tie rank, read from a fill order file (docs/scenario-format.md#fill-order-files). With
-// the order files tools/fgd-artifact-orders writes, fleetsim replays the very runs of the paper's
-// artifact, seed by seed (docs/validation.md "The artifact's own arrivals"). Pure functions.
+// the node tie rank, read from a fill order file (docs/scenario-format.md#fill-order-files), e.g.
+// another simulator's, to compare decisions on identical inputs. (The paper artifact's own come
+// from artifact_streams.h, no file needed.) Reads files; otherwise stateless.
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,8 @@
 namespace fleetsim {
 
 struct FillOrder {
-  std::vector<std::size_t> arrivals;     // indices into FillWorkload::pods, in arrival order
-  std::vector<std::uint32_t> tie_rank;   // per node of the workload: lower wins ties
+  std::vector<std::size_t> arrivals;    // indices into FillWorkload::pods, in arrival order
+  std::vector<std::uint32_t> tie_rank;  // per node of the workload: lower wins ties
 };
 
 // The order file of one scenario and seed in `dir`: "<dir>/<scenario>-<seed>.csv".

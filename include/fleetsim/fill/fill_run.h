@@ -1,4 +1,4 @@
-// One fill run (docs/validation.md "The fill experiment"): the arrival-only experiment of Weng et
+// One fill run (docs/validation.md#the-experiment): the arrival-only experiment of Weng et
 // al. (ATC'23). The pods, sorted by name, are shuffled with the seed; copies drawn uniformly with
 // replacement from the name-sorted list are appended until the GPU demand that arrived would pass
 // `target_share` of the cluster's GPU capacity (a list already above it is cut after the last pod

@@ -20,9 +20,9 @@ namespace fleetsim {
 struct FillPolicyResult {
   GpuSharePolicy policy = GpuSharePolicy::kFgd;
   std::vector<std::uint64_t> seeds{};
-  std::vector<FillCurve> curves{};          // per seed
-  std::vector<std::int64_t> failed_pods{};  // per seed, at the end of the run
-  std::vector<std::int64_t> pods{};         // per seed: pods that arrived
+  std::vector<FillCurve> curves{};             // per seed
+  std::vector<std::int64_t> failed_pods{};     // per seed, at the end of the run
+  std::vector<std::int64_t> pods{};            // per seed: pods that arrived
   std::vector<std::vector<FillStep>> steps{};  // per seed, when FillSuiteOptions::keep_steps
 };
 

@@ -48,14 +48,24 @@ class FillOrderTest : public ::testing::Test {
 
 TEST_F(FillOrderTest, ReadsArrivalsAndRanksByName) {
   FillOrder order;
-  ASSERT_EQ(LoadFillOrder(Write(std::string("kind,name,rank\npod,pod-03\npod,pod-01\npod,pod-03\n") +
-                                kNodeRows),
-                          workload_, order),
-            "");
+  ASSERT_EQ(
+      LoadFillOrder(
+          Write(std::string("kind,name,rank\npod,pod-03\npod,pod-01\npod,pod-03\n") + kNodeRows),
+          workload_, order),
+      "");
   // Pods are sorted by name in the workload: pod-01 is index 0, pod-03 index 2.
   EXPECT_EQ(order.arrivals, (std::vector<std::size_t>{2, 0, 2}));
   // Node-list order: node-a, node-b, node-c.
   EXPECT_EQ(order.tie_rank, (std::vector<std::uint32_t>{2, 1, 0}));
+}
+
+TEST_F(FillOrderTest, TakesAByteOrderMarkAndPodRowsWithAnEmptyRank) {
+  FillOrder order;
+  ASSERT_EQ(
+      LoadFillOrder(Write(std::string("\xEF\xBB\xBFkind,name,rank\r\npod,pod-02,\r\n") + kNodeRows),
+                    workload_, order),
+      "");
+  EXPECT_EQ(order.arrivals, (std::vector<std::size_t>{1}));
 }
 
 TEST_F(FillOrderTest, ReportsEachProblemWithItsLine) {
@@ -74,6 +84,8 @@ TEST_F(FillOrderTest, ReportsEachProblemWithItsLine) {
             "order.csv:3: expected a rank from 0 to 2, found \"x\"");
   EXPECT_EQ(ErrorOf(head + "node,node-a,1\nnode,node-b,1\n"),
             "order.csv:4: expected each rank once, found 1 again");
+  EXPECT_EQ(ErrorOf(head + "pod,pod-01,5\n"),
+            "order.csv:3: expected \"pod,NAME\" or \"node,NAME,RANK\", found \"pod,pod-01,5\"");
   EXPECT_EQ(ErrorOf(head + "job,pod-01\n"),
             "order.csv:3: expected \"pod,NAME\" or \"node,NAME,RANK\", found \"job,pod-01\"");
   EXPECT_EQ(ErrorOf(head + "node,node-a,0\nnode,node-b,1\n"),
@@ -85,7 +97,9 @@ TEST_F(FillOrderTest, ReportsEachProblemWithItsLine) {
 TEST_F(FillOrderTest, AMissingFileIsAnError) {
   FillOrder order;
   EXPECT_EQ(LoadFillOrder(dir_ + "/none.csv", workload_, order),
-            dir_ + "/none.csv: cannot read the fill order file");
+            dir_ + "/none.csv: cannot read the fill order file (no such file)");
+  EXPECT_EQ(LoadFillOrder(dir_, workload_, order),
+            dir_ + ": expected a fill order file, found a directory or special file");
   EXPECT_EQ(FillOrderPath("dir", "openb-default", 42), "dir/openb-default-42.csv");
 }
 
