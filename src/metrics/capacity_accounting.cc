@@ -69,8 +69,9 @@ void CapacityAccounting::OnRunStarted(const RunStarted& event) {
   queued_count_ = 0;
   idle_while_queued_ms_ = 0;
   useful_ms_.assign(event.jobs.size(), 0);
+  useful_work_ms_.assign(event.jobs.size(), 0);
   wave_instants_.clear();
-  weighted_useful_ms_ = 0;
+  weighted_work_ms_ = 0;
   summary_ = AccountingSummary{};
 }
 
@@ -161,8 +162,9 @@ void CapacityAccounting::OnJobSegmentEnded(const JobSegmentEnded& event) {
     }
   }
   if (!event.request.demand) {
-    weighted_useful_ms_ += static_cast<double>(event.request.priority) * event.summary.gpu_share *
-                           static_cast<double>(event.account.useful);
+    const double work = event.summary.work_rate * static_cast<double>(a.useful);
+    useful_work_ms_[event.job] += work;
+    weighted_work_ms_ += static_cast<double>(event.request.priority) * work;
   }
   if (event.request.demand && event.summary.gpu_share > 0) {
     SplitServiceUseful(event);
@@ -174,8 +176,9 @@ void CapacityAccounting::SplitServiceUseful(const JobSegmentEnded& event) {
   const SimDuration useful = event.account.useful;
   const auto served = static_cast<double>(ServedGpuMs(
       *event.request.demand, std::llround(held.gpu_share), event.time - useful, event.time));
-  weighted_useful_ms_ += static_cast<double>(event.request.priority) * served;
+  weighted_work_ms_ += static_cast<double>(event.request.priority) * served;
   useful_ms_[event.job] += served;
+  useful_work_ms_[event.job] += served;
   for (const auto& [pool, share] : held.share_by_pool) {
     const double pool_served = served * share / held.gpu_share;
     pool_ms_[pool].useful += pool_served;
@@ -242,6 +245,10 @@ double CapacityAccounting::UsefulGpuHours(JobIndex job) const {
   return useful_ms_[job] / kMillisPerHour;
 }
 
+double CapacityAccounting::UsefulWorkGpuHours(JobIndex job) const {
+  return useful_work_ms_[job] / kMillisPerHour;
+}
+
 void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   AccountingSummary& s = summary_;
   s.window_end = std::max(event.time, s.window_start);
@@ -269,7 +276,7 @@ void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   s.utilization = up_ms > 0 ? std::min(1.0, working_ms / up_ms) : 0;  // rounding never tops 1
   s.idle_while_queued_gpu_hours = idle_while_queued_ms_ / kMillisPerHour;
   s.idle_while_queued = up_ms > 0 ? idle_while_queued_ms_ / up_ms : 0;
-  s.priority_weighted_output = weighted_useful_ms_ / kMillisPerHour;
+  s.priority_weighted_output = weighted_work_ms_ / kMillisPerHour;
 
   s.counts.reclaim_waves = static_cast<std::int64_t>(wave_instants_.size());
 }

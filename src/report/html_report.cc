@@ -369,7 +369,7 @@ std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& p
   out += fmt::format(
       R"(<dl class="definitions">
 <dt>utilization</dt><dd>GPU-time doing work (useful, lost, overhead and reconfiguration) / GPU-time of the nodes that were up, over the window from the first submission to the end of the run. A real-time service's GPUs held above its demand (a reservation sitting idle) do not count.</dd>
-<dt>priority-weighted output</dt><dd>Σ over jobs of priority × useful GPU-hours: work that was kept (not lost to a stop, not spent pausing), and for real-time services the demand actually served.</dd>
+<dt>priority-weighted output</dt><dd>Σ over jobs of priority × useful work: work that was kept (not lost to a stop, not spent pausing), in GPU-hours for a job given a duration and in reference GPU-hours for a job given work (the same wherever it ran), and for real-time services the demand actually served.</dd>
 <dt>Δ vs {0}</dt><dd>utilization in percentage points (pp) and priority-weighted output in % against the {0} run of the same scenario.</dd>
 <dt>p99 wait</dt><dd>the 99th percentile (nearest rank) of start − submit over the jobs that started.</dd>
 <dt>unmet real-time</dt><dd>GPU-hours of real-time demand that were not served.</dd>

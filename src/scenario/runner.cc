@@ -84,6 +84,7 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   report.jobs = job_log.TakeRows();
   for (JobIndex job = 0; job < report.jobs.size(); ++job) {
     report.jobs[job].useful_gpu_hours = accounting.UsefulGpuHours(job);
+    report.jobs[job].useful_work_gpu_hours = accounting.UsefulWorkGpuHours(job);
   }
   report.tenant_fairness = TenantFairness(report.jobs, scenario.tenants);
   if (options.record_timeline) {

@@ -105,4 +105,12 @@ SimDuration RunTime(const SpeedModel& speed, const FleetLedger& ledger, const Jo
                         slowest, summary.domains);
 }
 
+double WorkRate(const JobTruth& truth, const PlacementSummary& summary, SimDuration run_time) {
+  if (truth.duration > 0) {
+    return summary.gpu_share;
+  }
+  return truth.work_gpu_hours * 3'600'000.0 /
+         static_cast<double>(std::max<SimDuration>(run_time, 1));
+}
+
 }  // namespace fleetsim

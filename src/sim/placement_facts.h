@@ -25,4 +25,8 @@ SimDuration RunTime(const SpeedModel& speed, const FleetLedger& ledger, const Jo
                     const JobTruth& truth, const Allocation& placement,
                     const PlacementSummary& summary);
 
+// PlacementSummary::work_rate of a job on a placement where it runs `run_time` (RunTime): the
+// summary's gpu_share for a job given a duration, work / run time for a job given work.
+double WorkRate(const JobTruth& truth, const PlacementSummary& summary, SimDuration run_time);
+
 }  // namespace fleetsim

@@ -432,6 +432,7 @@ void Simulation::BeginSegment(JobIndex job, SimDuration pause, PauseKind kind) {
   record.checkpoints = CheckpointsOn(requests_[job], running.placement);
   const SimDuration full =
       RunTime(speed_, ledger_, requests_[job], truths_[job], running.placement, record.summary);
+  record.summary.work_rate = WorkRate(truths_[job], record.summary, full);
   ScheduleCompletion(job,
                      record.progress.StartSegment(now_, full, pause, kind, record.checkpoints));
 }

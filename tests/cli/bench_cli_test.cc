@@ -2,10 +2,12 @@
 // file against its documented schema, the acceptance claims of the constraint-aware allocator,
 // the goldens (tests/golden/benchmark.json, compared exactly), byte-identical reruns, silence on a
 // non-terminal stderr, and clear errors for bad input. Also recomputes the headline metrics of a
-// run from its per-job output, independently of the code that computed them.
+// run from its per-job output, independently of the code that computed them, and checks that
+// jobs given work earn their work in the priority-weighted output wherever they ran.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -289,6 +291,45 @@ TEST_F(BenchCliTest, HeadlineMetricsRecomputeFromJobsCsvAndRealtimeCsv) {
     std::sort(waits.begin(), waits.end());
     const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(waits.size())));
     EXPECT_NEAR(m.at("wait_p99_s").get<double>(), waits.at(rank - 1), 1e-3);
+  }
+}
+
+// The extended spot-heavy scenario lists four jobs given work in reference GPU-hours, which run
+// on H100s, H200s or B200s at different speeds and across NVLink domains: each one that completed
+// earns exactly its work, whatever GPU-hours it took, and the priority-weighted output is
+// Σ priority x useful_work_gpu_hours over jobs.csv.
+TEST_F(BenchCliTest, OutputCountsTheWorkOfJobsGivenWorkWhereverTheyRan) {
+  const std::string scenario = SourcePath("scenarios/benchmark/extended/spot-heavy-training.json");
+  const json spec = json::parse(ReadFile(scenario));
+  std::map<std::string, double> work;
+  for (const json& job : spec.at("jobs")) {
+    work[job.at("id").get<std::string>()] = job.at("work_gpu_hours").get<double>();
+  }
+  const std::string out = dir_ + "/out";
+  const CommandResult r = Fleetsim(
+      fmt::format("run '{}' --policy first-fit,constraint-aware --out '{}'", scenario, out));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* policy : {"first-fit", "constraint-aware"}) {
+    SCOPED_TRACE(policy);
+    const std::string run = out + "/ext-spot-heavy-training/" + policy;
+    double weighted = 0;
+    std::int64_t completed_with_work = 0;
+    bool took_other_gpu_hours = false;
+    for (const auto& job : ReadCsv(run + "/jobs.csv")) {
+      const double useful_work = std::stod(job.at("useful_work_gpu_hours"));
+      weighted += std::stod(job.at("priority")) * useful_work;
+      const auto listed = work.find(job.at("id"));
+      if (listed == work.end() || job.at("state") != "completed") {
+        continue;
+      }
+      ++completed_with_work;
+      EXPECT_NEAR(useful_work, listed->second, 1e-3) << job.at("id");
+      took_other_gpu_hours |= std::abs(std::stod(job.at("useful_gpu_hours")) - listed->second) > 1;
+    }
+    EXPECT_GE(completed_with_work, 3);
+    EXPECT_TRUE(took_other_gpu_hours) << "some listed job ran at other than reference speed";
+    const json summary = json::parse(ReadFile(run + "/summary.json"));
+    EXPECT_NEAR(summary.at("metrics").at("priority_weighted_output").get<double>(), weighted, 1e-2);
   }
 }
 

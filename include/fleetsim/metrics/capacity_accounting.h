@@ -17,7 +17,9 @@
 // failures and the job stops they caused. From the same events it derives the headline
 // utilization (GPU-time spent working — useful, lost, overhead, reconfiguration — over the GPU-time
 // of up nodes: a real-time reservation held above demand does not count), each job's useful
-// GPU-hours, the priority-weighted output, and the idle GPU-time of up nodes while jobs were
+// GPU-hours and useful work (reference GPU-hours: a job given work earns its work, not the time
+// its GPUs took), the priority-weighted output (priority x useful work), and the idle GPU-time of
+// up nodes while jobs were
 // waiting in the queue. docs/metrics.md#capacity-accounting defines every figure. An observer; not
 // thread-safe; one per simulation.
 #pragma once
@@ -79,8 +81,8 @@ struct AccountingSummary {
   double idle_while_queued_gpu_hours = 0;
   // idle_while_queued_gpu_hours / (capacity - down); 0 when nothing was up.
   double idle_while_queued = 0;
-  // Σ over jobs of priority x their useful GPU-hours (served GPU-hours for real-time services):
-  // the priority-weighted output of docs/metrics.md.
+  // Σ over jobs of priority x their useful work in reference GPU-hours (served GPU-hours for
+  // real-time services): the priority-weighted output of docs/metrics.md.
   double priority_weighted_output = 0;
   InterruptionCounts counts{};
 };
@@ -104,6 +106,9 @@ class CapacityAccounting final : public SimulationObserver {
   const AccountingSummary& summary() const { return summary_; }
   // A job's useful GPU-hours (served GPU-hours for a real-time service), by job index.
   double UsefulGpuHours(JobIndex job) const;
+  // A job's useful work in reference GPU-hours: its useful time x PlacementSummary::work_rate,
+  // summed over segments (served GPU-hours for a real-time service), by job index.
+  double UsefulWorkGpuHours(JobIndex job) const;
 
  private:
   using ShareByPool = std::vector<std::pair<PoolIndex, double>>;
@@ -139,8 +144,9 @@ class CapacityAccounting final : public SimulationObserver {
   std::vector<bool> queued_;             // by job: submitted and waiting, now
   std::int64_t queued_count_ = 0;
   double idle_while_queued_ms_ = 0;
-  std::vector<double> useful_ms_;  // by job
-  double weighted_useful_ms_ = 0;  // Σ priority x useful GPU-ms
+  std::vector<double> useful_ms_;       // by job
+  std::vector<double> useful_work_ms_;  // by job: work kept, reference GPU-ms
+  double weighted_work_ms_ = 0;         // Σ priority x useful work (served GPU-ms for services)
   std::set<std::pair<SimTime, PoolIndex>> wave_instants_;
   AccountingSummary summary_;
 };

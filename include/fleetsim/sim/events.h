@@ -38,6 +38,11 @@ struct PlacementSummary {
   std::string gpu_models{};  // catalog models of its GPUs, distinct, '|'-joined in name order
   // gpu_share split by pool, ascending by pool (pools with no share left out).
   std::vector<std::pair<PoolIndex, double>> share_by_pool{};
+  // The job's work done per unit of running time on this placement, in reference GPUs (work in
+  // reference GPU-hours per hour): gpu_share for a job given a duration (its truth is GPU-time);
+  // for a job given work, the work over its run time here (GPUs x the slowest GPU's speed x the
+  // cross-domain factor). Set by the engine when the segment begins (WorkRate).
+  double work_rate = 0;
 };
 
 struct JobStarted {

@@ -33,12 +33,14 @@ PoolSpec TwoGpuNodes(const std::string& name, std::int64_t nodes) {
   return pool;
 }
 
+// A placement of a job given a duration: its work rate is its GPU share.
 PlacementSummary Holding(std::vector<std::pair<PoolIndex, double>> share_by_pool) {
   PlacementSummary summary;
   for (const auto& [pool, share] : share_by_pool) {
     summary.gpu_share += share;
   }
   summary.share_by_pool = std::move(share_by_pool);
+  summary.work_rate = summary.gpu_share;
   return summary;
 }
 
@@ -352,6 +354,60 @@ Workload WithPauses(Workload w) {
     }
   }
   return w;
+}
+
+// A job given work earns its work, not the GPU-time it took: output counts what was done.
+TEST(CapacityAccountingTest, OutputCountsWorkWhereTheGpuTimeDependsOnThePlacement) {
+  // 2 GPUs for 1 h at twice the reference speed: 2 useful GPU-h, 4 reference GPU-h of work.
+  const FleetLedger fleet(FleetSpec{.gpus = 4});
+  JobRequest train = Batch("train", 2);
+  train.priority = 3;
+  Feed feed(fleet, {train});
+  PlacementSummary fast = Holding({{0, 2}});
+  fast.work_rate = 4;
+  feed.Submit(0, 0);
+  feed.Start(0, 0, fast);
+  feed.Finish(kHour, 0, 0, fast, Account(kHour, 0, 0, 0));
+  const AccountingSummary s = feed.End(2 * kHour);
+  EXPECT_NEAR(feed.accounting().UsefulGpuHours(0), 2, kTolerance);
+  EXPECT_NEAR(feed.accounting().UsefulWorkGpuHours(0), 4, kTolerance);
+  EXPECT_NEAR(s.priority_weighted_output, 3 * 4, kTolerance);
+  EXPECT_NEAR(s.utilization, 2.0 / 8, kTolerance);  // utilization stays GPU-time
+}
+
+// The engine's work rates: the same 8 reference GPU-hours of training earn the same output on
+// an H100 node, on a B200 node (2.28x faster, fewer GPU-hours) and spread over two nodes (the
+// cross-domain factor 0.8: more GPU-hours).
+TEST(CapacityAccountingTest, TheEngineCreditsAJobGivenWorkWithItsWorkWhereverItRan) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* fifo = registry.Find("fifo");
+  struct Case {
+    const char* name;
+    FleetSpec fleet;
+    std::int64_t gpus;
+    double useful_gpu_hours;
+  };
+  const double b200 = 2250.0 / 989.0;
+  for (const Case& c :
+       {Case{"h100", testing::FleetOf({testing::CatalogPool("hgx-h100", 1)}), 8, 8.0},
+        Case{"b200", testing::FleetOf({testing::CatalogPool("hgx-b200", 1)}), 8, 8.0 / b200},
+        Case{"two h100 nodes", testing::FleetOf({testing::CatalogPool("hgx-h100", 2)}), 16,
+             8.0 / 0.8}}) {
+    SCOPED_TRACE(c.name);
+    Workload w;
+    Job& train = testing::AddWorkJob(w, "train", 0, c.gpus, 8.0);
+    train.request.kind = JobKind::kPretraining;
+    train.request.priority = 2;
+    Simulation sim(c.fleet, w, fifo->make(DefaultParams(*fifo)), "fifo",
+                   {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}});
+    CapacityAccounting accounting;
+    sim.AddObserver(&accounting);
+    ASSERT_TRUE(sim.RunUntilIdle().ok);
+    sim.Finish();
+    EXPECT_NEAR(accounting.UsefulGpuHours(0), c.useful_gpu_hours, 1e-5);
+    EXPECT_NEAR(accounting.UsefulWorkGpuHours(0), 8, 1e-5);
+    EXPECT_NEAR(accounting.summary().priority_weighted_output, 2 * 8, 1e-5);
+  }
 }
 
 class EngineAccountingTest : public ::testing::TestWithParam<std::string> {};
