@@ -40,7 +40,7 @@ namespace {
 struct RunArgs {
   std::vector<std::string> scenarios;
   std::vector<std::string> policies;
-  std::optional<std::string> seed;  // digits only; parsed by ParseSeed
+  std::optional<std::string> seed;  // "N" or "FIRST-LAST"; parsed by ParseSeeds
   std::string out_dir;
   bool strict = false;
   bool timing = false;
@@ -89,6 +89,28 @@ std::optional<std::uint64_t> ParseSeed(const std::string& text) {
   return value;
 }
 
+inline constexpr std::uint64_t kMaxSeedsPerRun = 100'000;
+
+// "N" -> {N}; "FIRST-LAST" (FIRST <= LAST, at most kMaxSeedsPerRun seeds) -> FIRST..LAST.
+std::optional<std::vector<std::uint64_t>> ParseSeeds(const std::string& text) {
+  const std::size_t dash = text.find('-');
+  if (dash == std::string::npos) {
+    const auto seed = ParseSeed(text);
+    return seed ? std::optional(std::vector<std::uint64_t>{*seed}) : std::nullopt;
+  }
+  const auto first = ParseSeed(text.substr(0, dash));
+  const auto last = ParseSeed(text.substr(dash + 1));
+  if (!first || !last || *first > *last || *last - *first >= kMaxSeedsPerRun) {
+    return std::nullopt;
+  }
+  std::vector<std::uint64_t> seeds;
+  for (std::uint64_t seed = *first; seed != *last; ++seed) {
+    seeds.push_back(seed);
+  }
+  seeds.push_back(*last);
+  return seeds;
+}
+
 class Cli {
  public:
   Cli(std::ostream& out, std::ostream& err, bool err_is_terminal)
@@ -113,7 +135,7 @@ class Cli {
         ->delimiter(',');
     run_cmd->add_option("-s,--seed", run.seed,
                         "Seed, an integer in [0, 18446744073709551615], overriding the "
-                        "scenario's");
+                        "scenario's; or a range FIRST-LAST: every run once per seed");
     run_cmd->add_option("-o,--out", run.out_dir, "Directory for summary.json and jobs.csv");
     run_cmd->add_flag("--strict", run.strict, "Treat unknown keys as errors");
     run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
@@ -378,16 +400,17 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
-    std::optional<std::uint64_t> seed;
+    std::vector<std::uint64_t> seeds;  // empty: each scenario's own
     if (args.seed) {
-      seed = ParseSeed(*args.seed);
-      if (!seed) {
+      const auto parsed = ParseSeeds(*args.seed);
+      if (!parsed) {
         fmt::print(err_,
-                   "fleetsim: --seed: expected an integer in [0, 18446744073709551615], "
-                   "found '{}'\n",
-                   *args.seed);
+                   "fleetsim: --seed: expected an integer in [0, 18446744073709551615] or a "
+                   "range FIRST-LAST of them (FIRST <= LAST, at most {} seeds), found '{}'\n",
+                   kMaxSeedsPerRun, *args.seed);
         return ToInt(ExitStatus::kUsage);
       }
+      seeds = *parsed;
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
     if (!scenarios) {
@@ -397,12 +420,13 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     const RunOptions options{.measure_wall_time = args.timing, .logger = logger_};
-    const auto reports = RunEach(*scenarios, *policies, seed, options);
+    const auto reports = RunEach(*scenarios, *policies, seeds, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);
     }
     fmt::print(out_, "{}", MetricsTable(*reports));
-    return args.out_dir.empty() ? ToInt(ExitStatus::kOk) : WriteOutputs(args.out_dir, *reports);
+    return args.out_dir.empty() ? ToInt(ExitStatus::kOk)
+                                : WriteOutputs(args.out_dir, *reports, seeds.size() > 1);
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
@@ -420,27 +444,31 @@ class Cli {
     return true;
   }
 
-  // Every scenario under every policy ("" = the scenario's own), with the scenario's seed unless
-  // `seed` overrides it; nullopt after printing an illegal policy decision. Shows progress on a
-  // terminal.
+  // Every scenario under every policy ("" = the scenario's own) and every seed of `seeds` (none:
+  // the scenario's own seed), in that order; nullopt after printing an illegal policy decision.
+  // Shows progress on a terminal.
   std::optional<std::vector<RunReport>> RunEach(const std::vector<Scenario>& scenarios,
                                                 const std::vector<std::string>& policies,
-                                                std::optional<std::uint64_t> seed,
+                                                const std::vector<std::uint64_t>& seeds,
                                                 RunOptions options) {
     std::vector<RunReport> reports;
-    const std::size_t total = scenarios.size() * policies.size();
+    const std::size_t total =
+        scenarios.size() * policies.size() * std::max<std::size_t>(1, seeds.size());
     for (const Scenario& scenario : scenarios) {
+      const std::vector<std::uint64_t> own{scenario.seed};
       for (const std::string& name : policies) {
         const PolicyChoice policy = ChoosePolicy(scenario, registry_, name);
-        ShowProgress(reports.size(), total, scenario.name, policy.name);
-        options.seed = seed.value_or(scenario.seed);
-        RunOutcome outcome = RunScenario(scenario, registry_, policy, options);
-        if (!outcome.ok) {
-          ShowProgress(total, total, "", "");
-          fmt::print(err_, "fleetsim: scenario '{}': {}\n", scenario.name, outcome.error);
-          return std::nullopt;
+        for (const std::uint64_t seed : seeds.empty() ? own : seeds) {
+          ShowProgress(reports.size(), total, scenario.name, policy.name);
+          options.seed = seed;
+          RunOutcome outcome = RunScenario(scenario, registry_, policy, options);
+          if (!outcome.ok) {
+            ShowProgress(total, total, "", "");
+            fmt::print(err_, "fleetsim: scenario '{}': {}\n", scenario.name, outcome.error);
+            return std::nullopt;
+          }
+          reports.push_back(std::move(outcome.report));
         }
-        reports.push_back(std::move(outcome.report));
       }
     }
     ShowProgress(total, total, "", "");
@@ -471,13 +499,17 @@ class Cli {
     }
   }
 
-  int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports) {
+  // One run: its files in `dir`; more: DIR/SCENARIO/POLICY/ (…/seed-N/ when runs differ by
+  // seed too) and comparison.csv.
+  int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports,
+                   bool seed_directories = false) {
     DirectorySink sink(dir);
     if (reports.size() == 1) {
       StageRun("", reports[0], sink);
     } else {
       for (const RunReport& r : reports) {
-        StageRun(r.scenario->name + "/" + r.policy.name + "/", r, sink);
+        const std::string seed = seed_directories ? fmt::format("seed-{}/", r.seed) : "";
+        StageRun(r.scenario->name + "/" + r.policy.name + "/" + seed, r, sink);
       }
       sink.Stage("comparison.csv", ComparisonCsv(reports));
     }
@@ -698,7 +730,7 @@ class Cli {
       WarnOfUnmatchedFigures(*published, *scenarios);
     }
     const RunOptions options{.logger = logger_, .record_timeline = !args.html_file.empty()};
-    const auto reports = RunEach(*scenarios, *policies, std::nullopt, options);
+    const auto reports = RunEach(*scenarios, *policies, {}, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);
     }

@@ -204,14 +204,42 @@ TEST_F(CliTest, PolicyOptionTakesOneNameEachTimeOrACommaList) {
          "policies, with a blank line between";
 }
 
+// --seed FIRST-LAST runs every scenario x policy once per seed, each into its own directory,
+// each run the same as a run given that one seed; comparison.csv has a row per run.
+TEST_F(CliTest, ASeedRangeRunsEverySeedIntoItsOwnDirectory) {
+  const CommandResult r = Fleetsim(fmt::format(
+      "run '{}' --policy fifo,first-fit --seed 3-5 --out '{}/r'", Example("poisson-64"), dir_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* policy : {"fifo", "first-fit"}) {
+    for (int seed = 3; seed <= 5; ++seed) {
+      EXPECT_TRUE(
+          fs::exists(fmt::format("{}/r/poisson-64/{}/seed-{}/jobs.csv", dir_, policy, seed)));
+    }
+  }
+  const std::string comparison = ReadFile(dir_ + "/r/comparison.csv");
+  EXPECT_EQ(std::count(comparison.begin(), comparison.end(), '\n'), 1 + 2 * 3) << comparison;
+  EXPECT_NE(comparison.find("\npoisson-64,first-fit,5,"), std::string::npos) << comparison;
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --policy first-fit --seed 4 --out '{}/one'",
+                                 Example("poisson-64"), dir_))
+                .exit_code,
+            0);
+  EXPECT_EQ(ReadFile(dir_ + "/one/summary.json"),
+            ReadFile(dir_ + "/r/poisson-64/first-fit/seed-4/summary.json"));
+  EXPECT_NE(ReadFile(dir_ + "/r/poisson-64/first-fit/seed-3/jobs.csv"),
+            ReadFile(dir_ + "/r/poisson-64/first-fit/seed-4/jobs.csv"));
+}
+
 TEST_F(CliTest, BadSeedIsAUsageError) {
-  for (const char* seed : {"-1", "1x", "18446744073709551616", "''"}) {
+  for (const char* seed :
+       {"-1", "1x", "18446744073709551616", "''", "5-3", "1-", "1-2-3", "0-100000"}) {
     const CommandResult r =
         Fleetsim(fmt::format("run '{}' --seed {}", Example("tiny-contended"), seed));
     EXPECT_EQ(r.exit_code, 2) << seed;
-    EXPECT_NE(r.err.find("fleetsim: --seed: expected an integer in [0, 18446744073709551615]"),
+    EXPECT_NE(r.err.find("fleetsim: --seed: expected an integer in [0, 18446744073709551615] "
+                         "or a range FIRST-LAST of them (FIRST <= LAST, at most 100000 seeds)"),
               std::string::npos)
         << r.err;
+    EXPECT_EQ(r.out, "");
   }
 }
 
