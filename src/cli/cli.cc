@@ -89,7 +89,8 @@ std::optional<std::uint64_t> ParseSeed(const std::string& text) {
   return value;
 }
 
-inline constexpr std::uint64_t kMaxSeedsPerRun = 100'000;
+// Every run of a range is kept in memory until its files are written: this bounds that.
+inline constexpr std::uint64_t kMaxSeedsPerRun = 1'000;
 
 // "N" -> {N}; "FIRST-LAST" (FIRST <= LAST, at most kMaxSeedsPerRun seeds) -> FIRST..LAST.
 std::optional<std::vector<std::uint64_t>> ParseSeeds(const std::string& text) {
@@ -425,8 +426,9 @@ class Cli {
       return ToInt(ExitStatus::kPolicyError);
     }
     fmt::print(out_, "{}", MetricsTable(*reports));
+    const bool seed_range = args.seed && args.seed->find('-') != std::string::npos;
     return args.out_dir.empty() ? ToInt(ExitStatus::kOk)
-                                : WriteOutputs(args.out_dir, *reports, seeds.size() > 1);
+                                : WriteOutputs(args.out_dir, *reports, seed_range);
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
@@ -499,12 +501,12 @@ class Cli {
     }
   }
 
-  // One run: its files in `dir`; more: DIR/SCENARIO/POLICY/ (…/seed-N/ when runs differ by
-  // seed too) and comparison.csv.
+  // One run: its files in `dir`; more: DIR/SCENARIO/POLICY/ and comparison.csv; for a seed range
+  // (however many runs), DIR/SCENARIO/POLICY/seed-N/ and comparison.csv.
   int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports,
                    bool seed_directories = false) {
     DirectorySink sink(dir);
-    if (reports.size() == 1) {
+    if (reports.size() == 1 && !seed_directories) {
       StageRun("", reports[0], sink);
     } else {
       for (const RunReport& r : reports) {

@@ -297,7 +297,8 @@ TEST_F(BenchCliTest, HeadlineMetricsRecomputeFromJobsCsvAndRealtimeCsv) {
 // The extended spot-heavy scenario lists four jobs given work in reference GPU-hours, which run
 // on H100s, H200s or B200s at different speeds and across NVLink domains: each one that completed
 // earns exactly its work, whatever GPU-hours it took, and the priority-weighted output is
-// Σ priority x useful_work_gpu_hours over jobs.csv.
+// Σ priority x useful_work_gpu_hours over jobs.csv. Under constraint-aware the 32-GPU pretraining
+// is interrupted and resumes on other GPUs (the frozen scenario's draws), and still earns its work.
 TEST_F(BenchCliTest, OutputCountsTheWorkOfJobsGivenWorkWhereverTheyRan) {
   const std::string scenario = SourcePath("scenarios/benchmark/extended/spot-heavy-training.json");
   const json spec = json::parse(ReadFile(scenario));
@@ -315,6 +316,7 @@ TEST_F(BenchCliTest, OutputCountsTheWorkOfJobsGivenWorkWhereverTheyRan) {
     double weighted = 0;
     std::int64_t completed_with_work = 0;
     bool took_other_gpu_hours = false;
+    bool completed_after_a_stop = false;
     for (const auto& job : ReadCsv(run + "/jobs.csv")) {
       const double useful_work = std::stod(job.at("useful_work_gpu_hours"));
       weighted += std::stod(job.at("priority")) * useful_work;
@@ -325,9 +327,13 @@ TEST_F(BenchCliTest, OutputCountsTheWorkOfJobsGivenWorkWhereverTheyRan) {
       ++completed_with_work;
       EXPECT_NEAR(useful_work, listed->second, 1e-3) << job.at("id");
       took_other_gpu_hours |= std::abs(std::stod(job.at("useful_gpu_hours")) - listed->second) > 1;
+      completed_after_a_stop |= job.at("interruptions") != "0";
     }
     EXPECT_GE(completed_with_work, 3);
     EXPECT_TRUE(took_other_gpu_hours) << "some listed job ran at other than reference speed";
+    if (std::string(policy) == "constraint-aware") {
+      EXPECT_TRUE(completed_after_a_stop);
+    }
     const json summary = json::parse(ReadFile(run + "/summary.json"));
     EXPECT_NEAR(summary.at("metrics").at("priority_weighted_output").get<double>(), weighted, 1e-2);
   }

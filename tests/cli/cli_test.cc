@@ -227,16 +227,23 @@ TEST_F(CliTest, ASeedRangeRunsEverySeedIntoItsOwnDirectory) {
             ReadFile(dir_ + "/r/poisson-64/first-fit/seed-4/summary.json"));
   EXPECT_NE(ReadFile(dir_ + "/r/poisson-64/first-fit/seed-3/jobs.csv"),
             ReadFile(dir_ + "/r/poisson-64/first-fit/seed-4/jobs.csv"));
+  // A range of one seed is still laid out by seed.
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --policy fifo --seed 7-7 --out '{}/single'",
+                                 Example("poisson-64"), dir_))
+                .exit_code,
+            0);
+  EXPECT_TRUE(fs::exists(dir_ + "/single/poisson-64/fifo/seed-7/summary.json"));
+  EXPECT_TRUE(fs::exists(dir_ + "/single/comparison.csv"));
 }
 
 TEST_F(CliTest, BadSeedIsAUsageError) {
   for (const char* seed :
-       {"-1", "1x", "18446744073709551616", "''", "5-3", "1-", "1-2-3", "0-100000"}) {
+       {"-1", "1x", "18446744073709551616", "''", "5-3", "1-", "1-2-3", "0-1000"}) {
     const CommandResult r =
         Fleetsim(fmt::format("run '{}' --seed {}", Example("tiny-contended"), seed));
     EXPECT_EQ(r.exit_code, 2) << seed;
     EXPECT_NE(r.err.find("fleetsim: --seed: expected an integer in [0, 18446744073709551615] "
-                         "or a range FIRST-LAST of them (FIRST <= LAST, at most 100000 seeds)"),
+                         "or a range FIRST-LAST of them (FIRST <= LAST, at most 1000 seeds)"),
               std::string::npos)
         << r.err;
     EXPECT_EQ(r.out, "");

@@ -17,11 +17,11 @@
 // failures and the job stops they caused. From the same events it derives the headline
 // utilization (GPU-time spent working — useful, lost, overhead, reconfiguration — over the GPU-time
 // of up nodes: a real-time reservation held above demand does not count), each job's useful
-// GPU-hours and useful work (reference GPU-hours: a job given work earns its work, not the time
-// its GPUs took), the priority-weighted output (priority x useful work), and the idle GPU-time of
-// up nodes while jobs were
-// waiting in the queue. docs/metrics.md#capacity-accounting defines every figure. An observer; not
-// thread-safe; one per simulation.
+// GPU-hours and useful work (a job given work earns its work in reference GPU-hours, not the time
+// its GPUs took; other jobs their useful GPU-hours), the priority-weighted output (priority x
+// useful work), and the idle GPU-time of up nodes while jobs were waiting in the queue.
+// docs/metrics.md#capacity-accounting defines every figure. An observer; not thread-safe; one per
+// simulation.
 #pragma once
 
 #include <cstdint>
@@ -81,7 +81,7 @@ struct AccountingSummary {
   double idle_while_queued_gpu_hours = 0;
   // idle_while_queued_gpu_hours / (capacity - down); 0 when nothing was up.
   double idle_while_queued = 0;
-  // Σ over jobs of priority x their useful work in reference GPU-hours (served GPU-hours for
+  // Σ over jobs of priority x their useful work (UsefulWorkGpuHours; served GPU-hours for
   // real-time services): the priority-weighted output of docs/metrics.md.
   double priority_weighted_output = 0;
   InterruptionCounts counts{};
@@ -106,8 +106,9 @@ class CapacityAccounting final : public SimulationObserver {
   const AccountingSummary& summary() const { return summary_; }
   // A job's useful GPU-hours (served GPU-hours for a real-time service), by job index.
   double UsefulGpuHours(JobIndex job) const;
-  // A job's useful work in reference GPU-hours: its useful time x PlacementSummary::work_rate,
-  // summed over segments (served GPU-hours for a real-time service), by job index.
+  // A job's useful work, by job index: its useful time x PlacementSummary::work_rate summed over
+  // segments (reference GPU-hours for a job given work, GPU-hours for one given a duration,
+  // served GPU-hours for a real-time service).
   double UsefulWorkGpuHours(JobIndex job) const;
 
  private:

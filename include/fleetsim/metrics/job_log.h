@@ -41,9 +41,9 @@ struct JobRecordRow {
   // Computing kept (for a real-time service: GPU-hours serving demand), GPU-equivalents x hours;
   // filled from CapacityAccounting by the runner.
   double useful_gpu_hours = 0;
-  // Its useful work in reference GPU-hours (useful time x the placement's work rate: for a job
-  // given work, the work kept; for a real-time service, GPU-hours of demand it served); filled
-  // from CapacityAccounting by the runner.
+  // Its useful work (useful time x the placement's work rate): for a job given work, the work kept
+  // in reference GPU-hours; otherwise useful_gpu_hours. Filled from CapacityAccounting by the
+  // runner.
   double useful_work_gpu_hours = 0;
   std::string reason;  // why the job was rejected, or why it is unfinished
   JobKind kind = JobKind::kUnspecified;

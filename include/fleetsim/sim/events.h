@@ -40,8 +40,9 @@ struct PlacementSummary {
   std::vector<std::pair<PoolIndex, double>> share_by_pool{};
   // The job's work done per unit of running time on this placement, in reference GPUs (work in
   // reference GPU-hours per hour): gpu_share for a job given a duration (its truth is GPU-time);
-  // for a job given work, the work over its run time here (GPUs x the slowest GPU's speed x the
-  // cross-domain factor). Set by the engine when the segment begins (WorkRate).
+  // for a job given work, the work over its run time here (GPUs x the slowest GPU's speed, times
+  // its share for a MIG instance or a fraction, x the cross-domain factor). Set by the engine
+  // when the segment begins (WorkRate).
   double work_rate = 0;
 };
 
