@@ -92,24 +92,30 @@ std::optional<std::uint64_t> ParseSeed(const std::string& text) {
 // Every run of a range is kept in memory until its files are written: this bounds that.
 inline constexpr std::uint64_t kMaxSeedsPerRun = 1'000;
 
+// What --seed asked for: one seed, or a range (whose runs are laid out by seed).
+struct SeedArg {
+  std::vector<std::uint64_t> seeds;
+  bool range = false;
+};
+
 // "N" -> {N}; "FIRST-LAST" (FIRST <= LAST, at most kMaxSeedsPerRun seeds) -> FIRST..LAST.
-std::optional<std::vector<std::uint64_t>> ParseSeeds(const std::string& text) {
+std::optional<SeedArg> ParseSeeds(const std::string& text) {
   const std::size_t dash = text.find('-');
   if (dash == std::string::npos) {
     const auto seed = ParseSeed(text);
-    return seed ? std::optional(std::vector<std::uint64_t>{*seed}) : std::nullopt;
+    return seed ? std::optional(SeedArg{.seeds = {*seed}, .range = false}) : std::nullopt;
   }
   const auto first = ParseSeed(text.substr(0, dash));
   const auto last = ParseSeed(text.substr(dash + 1));
   if (!first || !last || *first > *last || *last - *first >= kMaxSeedsPerRun) {
     return std::nullopt;
   }
-  std::vector<std::uint64_t> seeds;
+  SeedArg arg{.seeds = {}, .range = true};
   for (std::uint64_t seed = *first; seed != *last; ++seed) {
-    seeds.push_back(seed);
+    arg.seeds.push_back(seed);
   }
-  seeds.push_back(*last);
-  return seeds;
+  arg.seeds.push_back(*last);
+  return arg;
 }
 
 class Cli {
@@ -401,7 +407,7 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
-    std::vector<std::uint64_t> seeds;  // empty: each scenario's own
+    SeedArg seed;  // no seeds: each scenario's own
     if (args.seed) {
       const auto parsed = ParseSeeds(*args.seed);
       if (!parsed) {
@@ -411,7 +417,7 @@ class Cli {
                    kMaxSeedsPerRun, *args.seed);
         return ToInt(ExitStatus::kUsage);
       }
-      seeds = *parsed;
+      seed = *parsed;
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
     if (!scenarios) {
@@ -421,14 +427,13 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     const RunOptions options{.measure_wall_time = args.timing, .logger = logger_};
-    const auto reports = RunEach(*scenarios, *policies, seeds, options);
+    const auto reports = RunEach(*scenarios, *policies, seed.seeds, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);
     }
     fmt::print(out_, "{}", MetricsTable(*reports));
-    const bool seed_range = args.seed && args.seed->find('-') != std::string::npos;
     return args.out_dir.empty() ? ToInt(ExitStatus::kOk)
-                                : WriteOutputs(args.out_dir, *reports, seed_range);
+                                : WriteOutputs(args.out_dir, *reports, seed.range);
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
