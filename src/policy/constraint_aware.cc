@@ -398,21 +398,51 @@ class ConstraintAwarePolicy final : public Policy {
     return allocation;
   }
 
-  // Running services whose step-0 lanes differ from what they hold.
+  // Running services whose step-0 lanes differ from what they hold, in an order the engine can
+  // apply one by one: a resize comes after the resizes that release the lanes it takes (the plan
+  // may hand one service a lane another gives up in the same step). Resizes left waiting on each
+  // other in a cycle are not made: those services keep what they hold until the next plan.
   std::vector<Decision> Resizes(const ClusterView& view, const Translation& t, const Plan& plan) {
-    std::vector<Decision> decisions;
+    std::vector<std::size_t> pending;
+    std::vector<std::int64_t> holder(t.gpu_of_lane.size(), -1);  // lane -> pending service
     for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
       const PlanRealtimeJob& job = t.problem.realtime[k];
-      const std::vector<std::uint32_t>& lanes = plan.realtime[k][0];
-      if (job.lanes.empty() || !job.can_resize_now || lanes == job.lanes) {
-        continue;
+      if (!job.lanes.empty() && job.can_resize_now && plan.realtime[k][0] != job.lanes) {
+        pending.push_back(k);
+        for (const std::uint32_t lane : job.lanes) {
+          holder[lane] = static_cast<std::int64_t>(k);
+        }
       }
-      const JobIndex index = t.realtime_jobs[k];
-      const JobRequest& r = view.request(index);
-      changed_in_step_[index] = r.demand->StepIndex(view.now());
-      decisions.push_back(ResizeJob{index, AllocationOn(view, r, lanes, t.gpu_of_lane)});
+    }
+    std::vector<Decision> decisions;
+    for (bool progress = true; progress && !pending.empty();) {
+      progress = false;
+      for (auto it = pending.begin(); it != pending.end();) {
+        const auto k = static_cast<std::int64_t>(*it);
+        const std::vector<std::uint32_t>& lanes = plan.realtime[*it][0];
+        if (std::any_of(lanes.begin(), lanes.end(), [&](std::uint32_t lane) {
+              return holder[lane] >= 0 && holder[lane] != k;
+            })) {
+          ++it;
+          continue;
+        }
+        for (const std::uint32_t lane : t.problem.realtime[*it].lanes) {
+          holder[lane] = -1;
+        }
+        decisions.push_back(Resize(view, t, *it, lanes));
+        it = pending.erase(it);
+        progress = true;
+      }
     }
     return decisions;
+  }
+
+  Decision Resize(const ClusterView& view, const Translation& t, std::size_t k,
+                  const std::vector<std::uint32_t>& lanes) {
+    const JobIndex index = t.realtime_jobs[k];
+    const JobRequest& r = view.request(index);
+    changed_in_step_[index] = r.demand->StepIndex(view.now());
+    return ResizeJob{index, AllocationOn(view, r, lanes, t.gpu_of_lane)};
   }
 
   void Start(const ClusterView& view, JobIndex job, const std::vector<std::uint32_t>& lanes,

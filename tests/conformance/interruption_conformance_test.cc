@@ -1,0 +1,178 @@
+// The interruption conformance suite every registered policy must pass, on the scenarios that
+// take nodes away:
+//  - reproducers of illegal decisions found after interruptions (tests/data/repro/): each policy
+//    runs each of them on the seeds it failed on, and must end ok;
+//  - a chaos test: every scenario with interruptions (the examples, the extended suite and the
+//    reproducers) is run under a storm — spot reclaims ten times as frequent (at least one per
+//    node every 20 hours), four reclaim waves a day taking half of each spot pool, and hardware
+//    failures on every pool — over seeds 1-6, for every policy. Every run must end ok (no
+//    illegal decision) and its capacity accounting must close: the categories add up to the
+//    fleet's capacity over the window (docs/metrics.md#capacity-accounting), with no GPU-time
+//    negative.
+// Bounded for CI: the largest example is cut at two days of simulated time.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/scenario/runner.h"
+#include "fleetsim/scenario/scenario.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+Scenario Load(const std::string& path) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  LoadResult loaded = LoadScenarioFile(path, registry, {});
+  EXPECT_TRUE(loaded.scenario.has_value()) << path << ": " << loaded.file_error << " "
+                                           << loaded.diagnostics.Format(path);
+  return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
+}
+
+std::vector<std::string> PolicyNames() {
+  const PolicyRegistry registry = BuiltinPolicies();
+  std::vector<std::string> names;
+  for (const PolicyInfo& info : registry.policies()) {
+    names.push_back(info.name);
+  }
+  return names;
+}
+
+// Runs `scenario` under `policy` (defaults) with `seed`; checks the run and its accounting.
+void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy,
+                             std::uint64_t seed) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const RunOutcome outcome =
+      RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy), {.seed = seed});
+  const std::string where = fmt::format("{} / {} / seed {}", scenario.name, policy, seed);
+  ASSERT_TRUE(outcome.ok) << where << ": " << outcome.error;
+  const AccountingSummary& a = outcome.report.accounting;
+  const double capacity_s = a.total.capacity * 3600;
+  EXPECT_LE(std::abs(a.identity_gap_gpu_seconds), 1e-6 * std::max(1.0, capacity_s)) << where;
+  EXPECT_NEAR(a.total.Accounted(), a.total.capacity, 1e-6 * std::max(1.0, a.total.capacity))
+      << where;
+  for (const double hours : {a.total.useful, a.total.lost, a.total.overhead,
+                             a.total.reconfiguration, a.total.allocated_idle, a.total.idle,
+                             a.total.down}) {
+    EXPECT_GE(hours, -1e-9) << where;
+  }
+}
+
+struct ReproCase {
+  std::string policy;
+  std::uint64_t seed;
+};
+
+void PrintTo(const ReproCase& c, std::ostream* out) { *out << c.policy << " seed " << c.seed; }
+
+class ReclaimReproTest : public ::testing::TestWithParam<ReproCase> {};
+
+// Two real-time chat services on spot H100s: a reclaim restarts both on other GPUs, and at the
+// next demand step one grows onto a GPU the other gives up in the same step. A policy must order
+// such resizes (or not make them); constraint-aware once resized the growing one first (exit 3).
+TEST_P(ReclaimReproTest, ServicesResizedAfterAReclaimStayLegal) {
+  const Scenario scenario =
+      Load(testing::DataPath("repro/ca-illegal-resize/scenario.json"));
+  ExpectLegalAndAccounted(scenario, GetParam().policy, GetParam().seed);
+}
+
+std::vector<ReproCase> ReproCases() {
+  std::vector<ReproCase> cases;
+  for (const std::string& policy : PolicyNames()) {
+    for (const std::uint64_t seed : {1U, 2U, 3U}) {
+      cases.push_back({policy, seed});
+    }
+  }
+  return cases;
+}
+
+std::string Identifier(std::string name) {
+  std::replace_if(
+      name.begin(), name.end(), [](char ch) { return std::isalnum(ch) == 0; }, '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPolicies, ReclaimReproTest, ::testing::ValuesIn(ReproCases()),
+                         [](const ::testing::TestParamInfo<ReproCase>& info) {
+                           return fmt::format("{}_seed{}", Identifier(info.param.policy),
+                                              info.param.seed);
+                         });
+
+// ---- The chaos test. ----
+
+// The scenarios with interruptions, relative to the source tree.
+const std::vector<std::string>& StormScenarios() {
+  static const std::vector<std::string> paths = {
+      "scenarios/examples/spot-heavy.json",
+      "scenarios/examples/team-trace.json",
+      "scenarios/examples/mixed-fleet.json",
+      "scenarios/benchmark/extended/spot-heavy-training.json",
+      "tests/data/repro/ca-illegal-resize/scenario.json",
+  };
+  return paths;
+}
+
+constexpr SimDuration kHour = 3600 * kMillisPerSecond;
+
+// The scenario under a storm of reclaims and failures (see the file comment).
+Scenario WithStorm(Scenario scenario) {
+  for (PoolSpec& pool : scenario.fleet.pools) {
+    if (pool.tier == PriceTier::kSpot) {
+      SpotInterruptions& spot = pool.spot;
+      spot.per_node_hour = std::max(10 * spot.per_node_hour, 0.05);
+      spot.waves_per_day = 4;
+      spot.wave_nodes = std::max<std::int64_t>(1, pool.nodes / 2);
+      spot.notice = spot.notice > 0 ? spot.notice : 120 * kMillisPerSecond;
+      spot.replacement_delay = spot.replacement_delay > 0 ? spot.replacement_delay : kHour / 12;
+    }
+    pool.failures.per_gpu_hour = std::max(pool.failures.per_gpu_hour, 0.001);
+    pool.failures.repair = pool.failures.repair > 0 ? pool.failures.repair : 2 * kHour;
+  }
+  scenario.until = std::min(scenario.until, 48 * kHour);
+  return scenario;
+}
+
+struct ChaosCase {
+  std::string scenario;  // relative path
+  std::string policy;
+};
+
+void PrintTo(const ChaosCase& c, std::ostream* out) { *out << c.scenario << " " << c.policy; }
+
+class InterruptionChaosTest : public ::testing::TestWithParam<ChaosCase> {};
+
+TEST_P(InterruptionChaosTest, NoIllegalDecisionAndTheAccountingCloses) {
+  const Scenario scenario = WithStorm(Load(testing::SourcePath(GetParam().scenario)));
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    ExpectLegalAndAccounted(scenario, GetParam().policy, seed);
+  }
+}
+
+std::vector<ChaosCase> ChaosCases() {
+  std::vector<ChaosCase> cases;
+  for (const std::string& path : StormScenarios()) {
+    for (const std::string& policy : PolicyNames()) {
+      cases.push_back({path, policy});
+    }
+  }
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryInterruptedScenario, InterruptionChaosTest,
+                         ::testing::ValuesIn(ChaosCases()),
+                         [](const ::testing::TestParamInfo<ChaosCase>& info) {
+                           std::string file = info.param.scenario;
+                           file = file.substr(file.rfind('/') + 1);
+                           file = file.substr(0, file.rfind('.'));
+                           return Identifier(file + "_" + info.param.policy);
+                         });
+
+}  // namespace
+}  // namespace fleetsim
