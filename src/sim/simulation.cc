@@ -67,8 +67,10 @@ void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
 void Simulation::CountPending(EventKind kind, std::int64_t change) {
   switch (kind) {
     case EventKind::kArrival:
-    case EventKind::kSchedule:
       pending_job_events_ += change;
+      break;
+    case EventKind::kSchedule:
+      pending_calls_ += change;
       break;
     case EventKind::kCompletion:
     case EventKind::kJobLeaves:
@@ -129,7 +131,8 @@ RunStatus Simulation::RunUntil(SimTime limit) {
   while (true) {
     const std::optional<EventKey> next = events_.PeekKey();
     if (!next || next->time() > limit ||
-        (limit == kTimeNever && !AnyJobLeft() && pending_job_events_ == 0)) {
+        (limit == kTimeNever && !AnyJobLeft() && pending_job_events_ == 0 &&
+         (pending_calls_ == 0 || next->time() > now_))) {
       break;
     }
     if (Deadlocked()) {  // only the processes are left, and they would never start the queue
@@ -189,7 +192,8 @@ RunStatus Simulation::Dispatch(const EventPayload& payload) {
 }
 
 bool Simulation::Deadlocked() const {
-  return !queue_.empty() && pending_job_events_ == 0 && pending_node_returns_ == 0;
+  return !queue_.empty() && pending_job_events_ == 0 && pending_calls_ == 0 &&
+         pending_node_returns_ == 0;
 }
 
 RunStatus Simulation::DeadlockStatus() const {

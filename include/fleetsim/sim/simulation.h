@@ -208,11 +208,14 @@ class Simulation {
 
   std::unique_ptr<FleetProcesses> processes_;
   std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
-  // Scheduled events that move jobs along (arrivals, completions, wake-ups, leaves) and that
-  // bring capacity back (reclaims, nodes back); the process draws are neither. With no job left
-  // and no job event pending the run is over; with jobs queued and neither pending, nothing can
-  // ever start them.
+  // Scheduled events that move jobs along (arrivals, completions, leaves), policy calls
+  // (wake-ups) and events that bring capacity back (reclaims, nodes back); the process draws are
+  // none of these. With no job left and no job event pending the run is over once the calls due
+  // at this instant are made, whatever later wake-ups are pending (they would only stretch the
+  // window past the last event that matters);
+  // with jobs queued and none of the three pending, nothing can ever start them.
   std::int64_t pending_job_events_ = 0;
+  std::int64_t pending_calls_ = 0;
   std::int64_t pending_node_returns_ = 0;
 };
 

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "fleetsim/metrics/job_log.h"
+#include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/policy/registry.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"
@@ -149,6 +150,35 @@ TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
   ASSERT_TRUE(sim.RunUntilIdle().ok);
   EXPECT_EQ(calls, (std::vector<SimTime>{0, 30'000, 40'000}));
   EXPECT_EQ(sim.state(0), JobState::kCompleted);
+}
+
+// A wake-up asked for while a job waited, due after the last job finished: the run (and so the
+// metrics window) ends at the last completion, not at the wake-up.
+TEST(SimulationTest, AWakeUpDueAfterTheLastJobDoesNotExtendTheRun) {
+  Workload w;
+  AddJob(w, "a", 0, 2, 10);
+  AddJob(w, "b", 5, 2, 10);  // waits for a
+  std::vector<SimTime> calls;
+  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
+    calls.push_back(view.now());
+    std::vector<Decision> d;
+    if (!view.queue().empty() && view.fleet().IsFree(0)) {
+      d.push_back(Start(view.queue().front(), {0, 1}));
+    }
+    if (!view.queue().empty()) {
+      d.push_back(WakeAt{view.now() + SecondsToTime(3600)});
+    }
+    return d;
+  });
+  Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
+  RunMetrics metrics;
+  sim.AddObserver(&metrics);
+  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  EXPECT_EQ(sim.state(1), JobState::kCompleted);
+  EXPECT_EQ(sim.now(), 20'000);
+  EXPECT_EQ(metrics.summary().window_end, 20'000);
+  EXPECT_EQ(calls, (std::vector<SimTime>{0, 5'000, 10'000, 20'000}));  // the last call: at 20 s
 }
 
 TEST(SimulationTest, WakeUpAtAnInstantAlreadySeenDoesNotCallAgain) {
