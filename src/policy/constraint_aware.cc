@@ -23,6 +23,7 @@
 #include <bit>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "fleetsim/policy/horizon_plan.h"
 #include "fleetsim/policy/placement_rules.h"
@@ -43,6 +44,7 @@ struct Settings {
   SimDuration default_runtime = 0;
   std::int64_t max_planned_jobs = 0;
   double spot_risk_limit = 0;
+  SimDuration reserve_after = 0;
 };
 
 // Ceiling of a / b for a >= 0, b > 0.
@@ -291,20 +293,41 @@ class Translator {
     return lanes;
   }
 
-  // Queued jobs by priority (highest first), then queue order.
-  std::vector<JobIndex> ByPriority() const {
+  // The queued whole-GPU batch-like job that has waited longest, if its wait has reached
+  // reserve_after (ties: queue order), if any. Elastic services follow their demand and are never
+  // reserved.
+  std::optional<JobIndex> Starving() const {
+    std::optional<JobIndex> oldest;
+    for (const JobIndex job : view_.queue()) {
+      const JobRequest& r = view_.request(job);
+      if (TakesWholeGpus(r) && !IsElasticService(r) &&
+          view_.now() - r.submit >= settings_.reserve_after &&
+          (!oldest || r.submit < view_.request(*oldest).submit)) {
+        oldest = job;
+      }
+    }
+    return oldest;
+  }
+
+  // Queued jobs by priority (highest first), then queue order; the starving job, if any, first.
+  std::vector<JobIndex> ByPriority(std::optional<JobIndex> starving) const {
     std::vector<JobIndex> jobs(view_.queue().begin(), view_.queue().end());
-    std::stable_sort(jobs.begin(), jobs.end(), [this](JobIndex a, JobIndex b) {
+    std::stable_sort(jobs.begin(), jobs.end(), [&](JobIndex a, JobIndex b) {
+      if ((a == starving) != (b == starving)) {
+        return a == starving;
+      }
       return view_.request(a).priority > view_.request(b).priority;
     });
     return jobs;
   }
 
-  // Whole-GPU jobs beyond the first max_planned_jobs (by priority) are left out of this plan.
+  // Whole-GPU jobs beyond the first max_planned_jobs (the starving job first, then by priority)
+  // are left out of this plan. The starving job gets a reservation (PlanBatchJob::reserved).
   void AddQueued(Translation& t) {
     const std::int64_t offset = view_.now() - grid_start_;
+    const std::optional<JobIndex> starving = Starving();
     std::int64_t considered = 0;
-    for (const JobIndex job : ByPriority()) {
+    for (const JobIndex job : ByPriority(starving)) {
       const JobRequest& r = view_.request(job);
       if (!TakesWholeGpus(r)) {
         t.helper_jobs.push_back(job);
@@ -339,7 +362,8 @@ class Translator {
            .block = r.pow2_block,
            .one_domain = r.nvlink == NvlinkLocality::kRequired,
            .steps = std::max<std::int64_t>(1, CeilDiv(offset + run, settings_.step)),
-           .allowed = std::move(allowed)});
+           .allowed = std::move(allowed),
+           .reserved = job == starving});
       t.batch_jobs.push_back(job);
     }
   }
@@ -587,7 +611,18 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .doc = "A job without checkpoints is kept off a spot pool when the pool's known "
                        "reclaim rate makes a reclaim during its estimated run likelier than this "
                        "(if other accepted capacity could hold it); 1 turns this off, along with "
-                       "keeping such jobs on free non-spot GPUs first."}},
+                       "keeping such jobs on free non-spot GPUs first."},
+               {.name = "reserve_after_s",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{21600},
+                .min = 0,
+                .max = 31536000,
+                .doc = "The guarantee against starvation: the queued whole-GPU job that has "
+                       "waited longest, once its wait reaches this many seconds, gets a "
+                       "reservation (as backfill's): it is planned before every job of its "
+                       "priority or lower, at the earliest step it fits, and none of them may "
+                       "delay it; only higher priorities go first. 0 reserves for the "
+                       "longest-waiting job at every call."}},
           .make = [](const PolicyParams& params) {
             const Settings settings{
                 .step = IntParam(params, "step_s") * kMillisPerSecond,
@@ -598,7 +633,8 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .improve_evaluations = IntParam(params, "improve_evaluations"),
                 .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
                 .max_planned_jobs = IntParam(params, "max_planned_jobs"),
-                .spot_risk_limit = RealParam(params, "spot_risk_limit")};
+                .spot_risk_limit = RealParam(params, "spot_risk_limit"),
+                .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond};
             return std::make_unique<ConstraintAwarePolicy>(settings);
           }};
 }

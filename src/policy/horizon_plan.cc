@@ -458,11 +458,20 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
     return item < realtime ? problem.realtime[item].priority * problem.realtime_penalty
                            : problem.batch[item - realtime].priority;
   };
+  const auto reserved = [&](std::uint32_t item) {
+    return item >= realtime && problem.batch[item - realtime].reserved;
+  };
   std::stable_sort(choices.order.begin(), choices.order.end(),
                    [&](std::uint32_t a, std::uint32_t b) {
                      const bool a_rt = a < realtime;
                      const bool b_rt = b < realtime;
-                     return a_rt != b_rt ? a_rt : key(a) > key(b);
+                     if (a_rt != b_rt) {
+                       return a_rt;
+                     }
+                     if (key(a) != key(b)) {
+                       return key(a) > key(b);
+                     }
+                     return reserved(a) && !reserved(b);
                    });
   choices.smallest_size.assign(problem.batch.size(), false);
   return choices;
@@ -568,17 +577,45 @@ double PlanObjective(const PlanProblem& problem, const Plan& plan) {
 
 namespace {
 
+// Whether an order keeps every reservation: no unreserved batch job of the same or a lower
+// priority is placed before a reserved one.
+bool KeepsReservations(const PlanProblem& problem, const std::vector<std::uint32_t>& order) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  double lowest_unreserved = std::numeric_limits<double>::infinity();  // of the batch jobs so far
+  for (const std::uint32_t item : order) {
+    if (item < realtime) {
+      continue;
+    }
+    const PlanBatchJob& job = problem.batch[item - realtime];
+    if (job.reserved && lowest_unreserved <= job.priority) {
+      return false;
+    }
+    if (!job.reserved) {
+      lowest_unreserved = std::min(lowest_unreserved, job.priority);
+    }
+  }
+  return true;
+}
+
 // The local search's candidate moves, in a fixed order: each batch job moved to the front of the
-// batch jobs, each adjacent pair swapped, each elastic batch job's size preference flipped.
+// batch jobs, each adjacent pair swapped, each elastic batch job's size preference flipped; the
+// moves that would break a reservation are left out.
 std::vector<PlanChoices> Neighbours(const PlanProblem& problem, const PlanChoices& from) {
   std::vector<PlanChoices> moves;
   const std::size_t realtime = problem.realtime.size();
+  const bool any_reserved = std::any_of(problem.batch.begin(), problem.batch.end(),
+                                        [](const PlanBatchJob& job) { return job.reserved; });
+  const auto add = [&](PlanChoices&& move) {
+    if (!any_reserved || KeepsReservations(problem, move.order)) {
+      moves.push_back(std::move(move));
+    }
+  };
   for (std::size_t i = realtime + 1; i < from.order.size(); ++i) {
     PlanChoices moved = from;
     std::rotate(moved.order.begin() + static_cast<std::ptrdiff_t>(realtime),
                 moved.order.begin() + static_cast<std::ptrdiff_t>(i),
                 moved.order.begin() + static_cast<std::ptrdiff_t>(i + 1));
-    moves.push_back(std::move(moved));
+    add(std::move(moved));
   }
   for (std::size_t i = 1; i < from.order.size(); ++i) {
     if (i == realtime + 1) {
@@ -586,7 +623,7 @@ std::vector<PlanChoices> Neighbours(const PlanProblem& problem, const PlanChoice
     }
     PlanChoices swapped = from;
     std::swap(swapped.order[i - 1], swapped.order[i]);
-    moves.push_back(std::move(swapped));
+    add(std::move(swapped));
   }
   for (std::size_t j = 0; j < problem.batch.size(); ++j) {
     if (problem.batch[j].max_gpus > problem.batch[j].min_gpus) {

@@ -13,11 +13,14 @@
 //   sum over batch jobs of priority x sum over planned steps of d x (sum of its lanes' speeds)
 //   - realtime_penalty x sum over real-time jobs of priority x sum over steps of d x unmet GPUs.
 // BuildPlan (the fast heuristic) places jobs one by one in an order (real-time jobs by priority x
-// penalty and batch jobs by priority, descending; ties by input position); each batch job takes
+// penalty, then batch jobs by priority, descending; ties: reserved jobs first, then input
+// position); each batch job takes
 // the earliest step at which it fits, at the largest size that fits there, on the lanes that keep
 // the most useful free shapes (fragmentation-aware best fit). ImprovePlan is the improvement
 // phase: a deterministic first-improvement local search over the placement order (move a job
-// earlier, swap two jobs) and over elastic jobs' size choice, re-running the list scheduler for
+// earlier, swap two jobs; never one that puts a job of the same or a lower priority before a
+// reserved one) and over elastic jobs' size choice,
+// re-running the list scheduler for
 // each candidate and keeping only strict improvements, within an evaluation budget.
 // Value types and free functions; thread-safe (no shared state).
 #pragma once
@@ -52,6 +55,11 @@ struct PlanBatchJob {
   bool one_domain = false;  // all lanes in one NVLink domain
   std::int64_t steps = 1;   // estimated run length in steps (>= 1); may exceed the horizon
   LaneMask allowed{};       // lanes it accepts; empty: every lane
+  // A reservation: placed before every other batch job of the same or a lower priority, at the
+  // earliest step it fits around the work placed before it, and the local search never moves
+  // such a job ahead of it — so no job of its priority or lower can delay it (the
+  // constraint-aware policy's guarantee against starvation; higher priorities still go first).
+  bool reserved = false;
 };
 
 struct PlanRealtimeJob {

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
@@ -185,6 +187,50 @@ TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
   sim.Finish();
   EXPECT_EQ(log.rows()[2].start, kHourMs);
   EXPECT_EQ(log.rows()[1].start, 2 * kHourMs);
+}
+
+// A hand-made starvation case: on 8 GPUs, a stream of 2-GPU 3-hour jobs arrives every 45 minutes
+// for two days (enough to keep the fleet full), all of priority 1 like an 8-GPU 4-hour job
+// submitted at 00:30. fifo starts the wide job at 03:00. Without a reservation the planner keeps
+// filling the GPUs it waits for with stream jobs that arrived after it (an earlier start of small
+// work is worth more to the discounted plan than the wide job's later one), and it only starts
+// once the stream ends; with the default reservation (after 6 hours of waiting) it starts by the
+// time the jobs running at the reservation end.
+SimTime WideJobStart(std::optional<std::int64_t> reserve_after_s) {
+  Workload w;
+  for (int i = 0; i * 45 * 60 < 48 * 3600; ++i) {
+    AddJob(w, "small-" + std::to_string(i), i * 45 * 60, 2, 3 * kHour).request.walltime_estimate =
+        3 * kHourMs;
+  }
+  AddJob(w, "wide", 1800, 8, 4 * kHour).request.walltime_estimate = 4 * kHourMs;
+  SortBySubmit(w);
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("constraint-aware");
+  PolicyParams params = DefaultParams(*info);
+  if (reserve_after_s) {
+    params["reserve_after_s"] = *reserve_after_s;
+  }
+  Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
+  JobLog log;
+  sim.AddObserver(&log);
+  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  for (const JobRecordRow& row : log.rows()) {
+    if (row.id == "wide") {
+      return row.start;
+    }
+  }
+  return kTimeNever;
+}
+
+TEST(ConstraintAwareTest, AWideJobStarvedByLaterSmallJobsWithoutAReservation) {
+  EXPECT_GT(WideJobStart(std::int64_t{365} * 24 * 3600), 48 * kHourMs);
+}
+
+TEST(ConstraintAwareTest, TheReservationStartsALongWaitingWideJob) {
+  const SimTime start = WideJobStart(std::nullopt);
+  EXPECT_GE(start, 6 * kHourMs + kHourMs / 2);  // not reserved before its wait reaches 6 hours
+  EXPECT_LE(start, 6 * kHourMs + kHourMs / 2 + 3 * kHourMs);  // then the running jobs end
 }
 
 }  // namespace

@@ -314,6 +314,41 @@ TEST(HorizonPlanTest, ImprovementFindsABetterOrderAndIsDeterministic) {
   EXPECT_LE(a.evaluations, 50);
 }
 
+// Lane 3 is busy for two steps, so the 4-lane job (first in input order) can start at step 2 at
+// the earliest. The local search finds that a later 3-lane job of the same priority is worth more
+// started now, for three steps, pushing the wide job to step 3 (and the horizon cuts off its
+// loss): the pattern that starved wide jobs. Reserved, the wide job keeps step 2; a job of a
+// higher priority still goes first.
+TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
+  PlanProblem p;
+  p.steps = 8;
+  p.decay = 0.9;
+  p.lanes = Lanes(1, 4);
+  p.busy = {{3, 0, 2}};
+  p.batch = {Batch(3, 4, 6), Batch(3, 3, 3), Batch(1, 1, 3)};
+  const ImproveResult free_search = ImprovePlan(p, DefaultChoices(p), 200);
+  EXPECT_EQ(free_search.plan.batch[1].start_step, 0);
+  EXPECT_EQ(free_search.plan.batch[0].start_step, 3);
+  p.batch[0].reserved = true;
+  const ImproveResult reserved = ImprovePlan(p, DefaultChoices(p), 200);
+  EXPECT_EQ(Illegal(p, reserved.plan), "");
+  EXPECT_EQ(reserved.plan.batch[0].start_step, 2);
+  EXPECT_EQ(reserved.choices.order.front(), 0U);
+  p.batch[1].priority = 4;
+  const ImproveResult higher = ImprovePlan(p, DefaultChoices(p), 200);
+  EXPECT_EQ(higher.plan.batch[1].start_step, 0);
+  EXPECT_EQ(higher.plan.batch[0].start_step, 3);
+}
+
+// Ties in priority: a reserved job is placed first, whatever the input order.
+TEST(HorizonPlanTest, AReservedJobGoesFirstAmongItsPriority) {
+  PlanProblem p;
+  p.lanes = Lanes(1, 4);
+  p.batch = {Batch(2, 1, 1), Batch(1, 1, 1), Batch(1, 1, 1), Batch(3, 1, 1)};
+  p.batch[2].reserved = true;
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{3, 0, 2, 1}));
+}
+
 TEST(HorizonPlanTest, FasterLanesPreferred) {
   PlanProblem p;
   p.steps = 2;
