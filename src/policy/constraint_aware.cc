@@ -68,10 +68,58 @@ struct Translation {
   std::vector<JobIndex> helper_jobs;  // placed by the shared helper, by priority then queue order
 };
 
+// The lanes of a fleet, which never change during a run: built at the first call and kept.
+struct LaneLayout {
+  std::vector<PlanLane> lanes;
+  std::vector<GpuId> gpu_of_lane;
+  std::vector<std::int64_t> lane_of_gpu;  // -1: not a lane
+  std::vector<LaneMask> pool_lanes;       // by pool: its lanes
+  std::size_t words = 0;
+
+  explicit LaneLayout(const FleetLedger& ledger) {
+    double fastest = 0;
+    for (const PoolSpec& pool : ledger.pools()) {
+      fastest = std::max(fastest, pool.gpu.bf16_dense_tflops.value_or(0));
+    }
+    const auto gpus = static_cast<GpuId>(ledger.topology().gpus());
+    lane_of_gpu.assign(gpus, -1);
+    for (GpuId gpu = 0; gpu < gpus; ++gpu) {
+      const PoolIndex pool = ledger.PoolOfGpu(gpu);
+      if (!ledger.pools().empty() && ledger.pools()[pool].mig == MigMode::kStatic) {
+        continue;  // never whole
+      }
+      const std::uint32_t domain = ledger.topology().DomainOf(gpu);
+      const double tflops =
+          ledger.pools().empty() ? 0 : ledger.pools()[pool].gpu.bf16_dense_tflops.value_or(0);
+      lane_of_gpu[gpu] = static_cast<std::int64_t>(gpu_of_lane.size());
+      gpu_of_lane.push_back(gpu);
+      lanes.push_back({.domain = domain,
+                       .slot = gpu - ledger.topology().DomainGpus(domain).front(),
+                       .speed = fastest > 0 && tflops > 0 ? tflops / fastest : 1});
+    }
+    words = (gpu_of_lane.size() + 63) / 64;
+    pool_lanes.assign(std::max<std::size_t>(1, ledger.pools().size()), LaneMask(words, 0));
+    for (std::size_t lane = 0; lane < gpu_of_lane.size(); ++lane) {
+      const PoolIndex pool = ledger.pools().empty() ? 0 : ledger.PoolOfGpu(gpu_of_lane[lane]);
+      pool_lanes[pool][lane / 64] |= std::uint64_t{1} << (lane % 64);
+    }
+  }
+};
+
 class Translator {
  public:
-  Translator(const ClusterView& view, const Settings& settings)
-      : view_(view), settings_(settings), grid_start_(view.now() - view.now() % settings.step) {}
+  Translator(const ClusterView& view, const Settings& settings, const LaneLayout& layout)
+      : view_(view),
+        settings_(settings),
+        layout_(layout),
+        grid_start_(view.now() - view.now() % settings.step),
+        free_now_(layout.words, 0) {
+    for (std::size_t lane = 0; lane < layout.gpu_of_lane.size(); ++lane) {
+      if (view.fleet().IsFree(layout.gpu_of_lane[lane])) {
+        free_now_[lane / 64] |= std::uint64_t{1} << (lane % 64);
+      }
+    }
+  }
 
   SimTime grid_start() const { return grid_start_; }
 
@@ -104,35 +152,16 @@ class Translator {
     return r.walltime_estimate > 0 ? r.walltime_estimate : settings_.default_runtime;
   }
 
-  void AddLanes(Translation& t) {
-    const FleetLedger& ledger = view_.ledger();
-    double fastest = 0;
-    for (const PoolSpec& pool : ledger.pools()) {
-      fastest = std::max(fastest, pool.gpu.bf16_dense_tflops.value_or(0));
-    }
-    lane_of_gpu_.assign(static_cast<std::size_t>(ledger.topology().gpus()), -1);
-    for (GpuId gpu = 0; gpu < static_cast<GpuId>(ledger.topology().gpus()); ++gpu) {
-      const PoolIndex pool = ledger.PoolOfGpu(gpu);
-      if (!ledger.pools().empty() && ledger.pools()[pool].mig == MigMode::kStatic) {
-        continue;  // never whole
-      }
-      const std::uint32_t domain = ledger.topology().DomainOf(gpu);
-      const double tflops =
-          ledger.pools().empty() ? 0 : ledger.pools()[pool].gpu.bf16_dense_tflops.value_or(0);
-      lane_of_gpu_[gpu] = static_cast<std::int64_t>(t.gpu_of_lane.size());
-      t.gpu_of_lane.push_back(gpu);
-      t.problem.lanes.push_back({.domain = domain,
-                                 .slot = gpu - ledger.topology().DomainGpus(domain).front(),
-                                 .speed = fastest > 0 && tflops > 0 ? tflops / fastest : 1});
-    }
-    words_ = (t.gpu_of_lane.size() + 63) / 64;
+  void AddLanes(Translation& t) const {
+    t.problem.lanes = layout_.lanes;
+    t.gpu_of_lane = layout_.gpu_of_lane;
   }
 
   std::vector<std::uint32_t> LanesOf(const Allocation& placement) const {
     std::vector<std::uint32_t> lanes;
     for (const Grant& grant : placement.gpus) {
-      if (lane_of_gpu_[grant.gpu] >= 0) {
-        lanes.push_back(static_cast<std::uint32_t>(lane_of_gpu_[grant.gpu]));
+      if (layout_.lane_of_gpu[grant.gpu] >= 0) {
+        lanes.push_back(static_cast<std::uint32_t>(layout_.lane_of_gpu[grant.gpu]));
       }
     }
     std::sort(lanes.begin(), lanes.end());
@@ -238,10 +267,8 @@ class Translator {
   // Lanes of the mask whose GPUs are free now.
   std::int64_t FreeNow(const LaneMask& mask) const {
     std::int64_t free = 0;
-    for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
-      const std::int64_t lane = lane_of_gpu_[gpu];
-      free += lane >= 0 && ((mask[static_cast<std::size_t>(lane) / 64] >> (lane % 64)) & 1U) != 0 &&
-              view_.fleet().IsFree(gpu);
+    for (std::size_t w = 0; w < mask.size(); ++w) {
+      free += std::popcount(mask[w] & free_now_[w]);
     }
     return free;
   }
@@ -257,11 +284,15 @@ class Translator {
       pool_ok[p] = AcceptsPool(r, pool) && !(spot == SpotRule::kNone && is_spot) &&
                    !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool));
     }
-    LaneMask mask(words_, 0);
-    for (GpuId gpu = 0; gpu < lane_of_gpu_.size(); ++gpu) {
-      const std::int64_t lane = lane_of_gpu_[gpu];
-      if (lane >= 0 && (pool_ok.empty() || pool_ok[ledger.PoolOfGpu(gpu)])) {
-        mask[static_cast<std::size_t>(lane) / 64] |= std::uint64_t{1} << (lane % 64);
+    if (pool_ok.empty()) {
+      return layout_.pool_lanes.front();
+    }
+    LaneMask mask(layout_.words, 0);
+    for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
+      if (pool_ok[p]) {
+        for (std::size_t w = 0; w < mask.size(); ++w) {
+          mask[w] |= layout_.pool_lanes[p][w];
+        }
       }
     }
     return mask;
@@ -309,15 +340,41 @@ class Translator {
     return oldest;
   }
 
-  // Queued jobs by priority (highest first), then queue order; the starving job, if any, first.
-  std::vector<JobIndex> ByPriority(std::optional<JobIndex> starving) const {
-    std::vector<JobIndex> jobs(view_.queue().begin(), view_.queue().end());
-    std::stable_sort(jobs.begin(), jobs.end(), [&](JobIndex a, JobIndex b) {
-      if ((a == starving) != (b == starving)) {
-        return a == starving;
+  // The queued jobs a plan looks at, in the order it looks at them: the starving job (if any),
+  // then by priority (highest first), then queue order; of the jobs that take whole GPUs, only
+  // the first max_planned_jobs in that order. Selected in O(n log max_planned_jobs), so a long
+  // queue costs little more than a short one.
+  std::vector<JobIndex> Candidates(std::optional<JobIndex> starving) const {
+    struct Entry {
+      std::int64_t priority;
+      std::size_t position;
+      JobIndex job;
+    };
+    const auto before = [&](const Entry& a, const Entry& b) {
+      if ((a.job == starving) != (b.job == starving)) {
+        return a.job == starving;
       }
-      return view_.request(a).priority > view_.request(b).priority;
-    });
+      return a.priority != b.priority ? a.priority > b.priority : a.position < b.position;
+    };
+    std::vector<Entry> whole;
+    std::vector<Entry> other;
+    for (std::size_t i = 0; i < view_.queue().size(); ++i) {
+      const JobIndex job = view_.queue()[i];
+      const JobRequest& r = view_.request(job);
+      (TakesWholeGpus(r) ? whole : other).push_back({r.priority, i, job});
+    }
+    const auto kept = static_cast<std::ptrdiff_t>(
+        std::min<std::size_t>(whole.size(), static_cast<std::size_t>(settings_.max_planned_jobs)));
+    std::partial_sort(whole.begin(), whole.begin() + kept, whole.end(), before);
+    whole.resize(static_cast<std::size_t>(kept));
+    std::sort(other.begin(), other.end(), before);
+    std::vector<Entry> merged(whole.size() + other.size());
+    std::merge(whole.begin(), whole.end(), other.begin(), other.end(), merged.begin(), before);
+    std::vector<JobIndex> jobs;
+    jobs.reserve(merged.size());
+    for (const Entry& e : merged) {
+      jobs.push_back(e.job);
+    }
     return jobs;
   }
 
@@ -326,17 +383,12 @@ class Translator {
   void AddQueued(Translation& t) {
     const std::int64_t offset = view_.now() - grid_start_;
     const std::optional<JobIndex> starving = Starving();
-    std::int64_t considered = 0;
-    for (const JobIndex job : ByPriority(starving)) {
+    for (const JobIndex job : Candidates(starving)) {
       const JobRequest& r = view_.request(job);
       if (!TakesWholeGpus(r)) {
         t.helper_jobs.push_back(job);
         continue;
       }
-      if (considered == settings_.max_planned_jobs) {
-        continue;
-      }
-      ++considered;
       LaneMask allowed = Allowed(r);
       if (Count(allowed) < r.gpus) {
         t.helper_jobs.push_back(job);
@@ -370,9 +422,9 @@ class Translator {
 
   const ClusterView& view_;
   const Settings& settings_;
+  const LaneLayout& layout_;
   SimTime grid_start_;
-  std::vector<std::int64_t> lane_of_gpu_;  // -1: not a lane
-  std::size_t words_ = 0;
+  LaneMask free_now_;  // lanes whose GPUs are free now
 };
 
 class ConstraintAwarePolicy final : public Policy {
@@ -380,7 +432,10 @@ class ConstraintAwarePolicy final : public Policy {
   explicit ConstraintAwarePolicy(const Settings& settings) : settings_(settings) {}
 
   std::vector<Decision> Decide(const ClusterView& view) override {
-    Translator translator(view, settings_);
+    if (!layout_) {
+      layout_.emplace(view.ledger());
+    }
+    Translator translator(view, settings_, *layout_);
     const Translation t = translator.Translate(changed_in_step_);
     const Plan plan = MakePlan(view.now(), t.problem);
     std::vector<Decision> decisions = Resizes(view, t, plan);
@@ -537,6 +592,7 @@ class ConstraintAwarePolicy final : public Policy {
   }
 
   Settings settings_;
+  std::optional<LaneLayout> layout_;  // the fleet's lanes, from the first call on
   SimTime next_improvement_ = 0;
   std::map<JobIndex, std::int64_t> changed_in_step_;  // service -> demand step of its last change
 };

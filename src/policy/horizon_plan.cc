@@ -146,32 +146,59 @@ std::uint32_t FreeIn(const DomainRange& d, const LaneMask& free) {
   return static_cast<std::uint32_t>(CountRange(free, d.first, d.count));
 }
 
-// Domains that can take part: faster first, then the tightest fit (fewest free lanes), then the
-// lowest number.
-std::vector<std::pair<std::uint32_t, std::uint32_t>> DomainsByPreference(const Grid& grid,
-                                                                         const LaneMask& free,
-                                                                         std::uint32_t at_least) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> found;  // (domain, free lanes)
+// Whether domain a is preferred to domain b (each with its free lanes): faster first, then the
+// tightest fit (fewest free lanes), then the lowest number.
+bool Preferred(const Grid& grid, std::pair<std::uint32_t, std::uint32_t> a,
+               std::pair<std::uint32_t, std::uint32_t> b) {
+  const double sa = grid.domains()[a.first].speed;
+  const double sb = grid.domains()[b.first].speed;
+  if (sa != sb) {
+    return sa > sb;
+  }
+  return a.second != b.second ? a.second < b.second : a.first < b.first;
+}
+
+// The domains with at least `at_least` (and at least one) free lanes, as (domain, free lanes), in
+// preference order, into `found` (cleared first).
+void DomainsByPreference(const Grid& grid, const LaneMask& free, std::uint32_t at_least,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& found) {
+  found.clear();
   for (std::uint32_t d = 0; d < grid.domains().size(); ++d) {
     const std::uint32_t n = FreeIn(grid.domains()[d], free);
     if (n >= at_least && n > 0) {
       found.emplace_back(d, n);
     }
   }
-  std::stable_sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
-    const double sa = grid.domains()[a.first].speed;
-    const double sb = grid.domains()[b.first].speed;
-    return sa != sb ? sa > sb : a.second < b.second;
-  });
-  return found;
+  std::sort(found.begin(), found.end(),
+            [&](const auto& a, const auto& b) { return Preferred(grid, a, b); });
 }
+
+// The preferred domain with at least `at_least` free lanes, if any (DomainsByPreference's first).
+std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
+                                        std::uint32_t at_least) {
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> best;
+  for (std::uint32_t d = 0; d < grid.domains().size(); ++d) {
+    const std::uint32_t n = FreeIn(grid.domains()[d], free);
+    if (n >= at_least && n > 0 && (!best || Preferred(grid, {d, n}, *best))) {
+      best.emplace(d, n);
+    }
+  }
+  return best ? std::optional<std::uint32_t>(best->first) : std::nullopt;
+}
+
+// Scratch space of the functions below, kept per thread so that a plan allocates little (these
+// run for every job at every start step). None of them is re-entered while its buffer is in use.
+thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> domains_scratch;
+thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_scratch;
+thread_local LaneMask free_scratch;
 
 std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const LaneMask& free,
                                                       std::uint32_t size) {
   std::optional<std::vector<std::uint32_t>> best;
   std::uint32_t best_enclosing = 0;
   double best_speed = 0;
-  for (const auto& [domain, free_lanes] : DomainsByPreference(grid, free, size)) {
+  DomainsByPreference(grid, free, size, domains_scratch);
+  for (const auto& [domain, free_lanes] : domains_scratch) {
     const DomainRange& d = grid.domains()[domain];
     if (best && d.speed < best_speed) {
       break;  // never trade speed for shape
@@ -195,21 +222,21 @@ std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const La
   return best;
 }
 
-// `n` free lanes of one domain, those in the smallest free aligned blocks first.
-std::vector<std::uint32_t> LeastFragmenting(const DomainRange& d, const LaneMask& free,
-                                            std::uint32_t n) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> scored;  // (enclosing block, lane)
+// Appends `n` free lanes of one domain to `lanes`, those in the smallest free aligned blocks first.
+void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t n,
+                      std::vector<std::uint32_t>& lanes) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& scored = lanes_scratch;  // (block, lane)
+  scored.clear();
   for (std::uint32_t lane = d.first; lane < d.first + d.count; ++lane) {
     if (TestBit(free, lane)) {
       scored.emplace_back(EnclosingFreeBlock(d, free, lane, 1), lane);
     }
   }
-  std::sort(scored.begin(), scored.end());
-  std::vector<std::uint32_t> lanes;
-  for (std::uint32_t i = 0; i < n && i < scored.size(); ++i) {
-    lanes.push_back(scored[i].second);
+  const auto take = static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, scored.size()));
+  std::partial_sort(scored.begin(), scored.begin() + take, scored.end());
+  for (std::ptrdiff_t i = 0; i < take; ++i) {
+    lanes.push_back(scored[static_cast<std::size_t>(i)].second);
   }
-  return lanes;
 }
 
 std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const PlanBatchJob& job,
@@ -218,18 +245,17 @@ std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const Pl
   if (job.block) {
     return ChooseBlock(grid, free, n);
   }
-  const auto whole = DomainsByPreference(grid, free, n);
   std::vector<std::uint32_t> lanes;
-  if (!whole.empty()) {
-    lanes = LeastFragmenting(grid.domains()[whole.front().first], free, n);
+  if (const std::optional<std::uint32_t> best = BestDomain(grid, free, n)) {
+    LeastFragmenting(grid.domains()[*best], free, n, lanes);
   } else if (!job.one_domain) {
-    auto spread = DomainsByPreference(grid, free, 1);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>& spread = domains_scratch;
+    DomainsByPreference(grid, free, 1, spread);
     std::stable_sort(spread.begin(), spread.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
     for (const auto& [domain, free_lanes] : spread) {
-      const auto more = LeastFragmenting(grid.domains()[domain], free,
-                                         n - static_cast<std::uint32_t>(lanes.size()));
-      lanes.insert(lanes.end(), more.begin(), more.end());
+      LeastFragmenting(grid.domains()[domain], free, n - static_cast<std::uint32_t>(lanes.size()),
+                       lanes);
       if (lanes.size() == n) {
         break;
       }
@@ -242,18 +268,9 @@ std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const Pl
   return lanes;
 }
 
-// Sizes to try, preferred first: powers of two for blocks; all of [min, most] otherwise.
-std::vector<std::int64_t> Sizes(const PlanBatchJob& job, std::int64_t most, bool smallest_first) {
-  std::vector<std::int64_t> sizes;
-  for (std::int64_t n = std::min(job.max_gpus, most); n >= job.min_gpus; --n) {
-    if (!job.block || std::has_single_bit(static_cast<std::uint64_t>(n))) {
-      sizes.push_back(n);
-    }
-  }
-  if (smallest_first) {
-    std::reverse(sizes.begin(), sizes.end());
-  }
-  return sizes;
+// Whether size n is one a job may take: a power of two for blocks; any size otherwise.
+bool SizeAllowed(const PlanBatchJob& job, std::int64_t n) {
+  return !job.block || std::has_single_bit(static_cast<std::uint64_t>(n));
 }
 
 std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
@@ -265,7 +282,7 @@ std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
 }
 
 BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_first) {
-  LaneMask free;
+  LaneMask& free = free_scratch;
   for (std::int64_t start = 0; start < grid.steps(); ++start) {
     grid.FreeOver(start, start + job.steps, job.allowed, free);
     std::int64_t most = Count(free);
@@ -275,7 +292,15 @@ BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_fir
     if (most < job.min_gpus) {
       continue;
     }
-    for (const std::int64_t n : Sizes(job, most, smallest_first)) {
+    // Sizes to try, preferred first: the largest that fits, or the smallest when asked.
+    const std::int64_t largest = std::min(job.max_gpus, most);
+    const std::int64_t first = smallest_first ? job.min_gpus : largest;
+    const std::int64_t last = smallest_first ? largest : job.min_gpus;
+    const std::int64_t delta = smallest_first ? 1 : -1;
+    for (std::int64_t n = first; smallest_first ? n <= last : n >= last; n += delta) {
+      if (!SizeAllowed(job, n)) {
+        continue;
+      }
       if (std::optional<std::vector<std::uint32_t>> lanes = ChooseLanes(grid, job, free, n)) {
         for (const std::uint32_t lane : *lanes) {
           grid.Take(lane, start, start + job.steps);
