@@ -59,6 +59,11 @@ bool TakesWholeGpus(const JobRequest& r) {
   return !r.IsCpuOnly() && r.sharing == GpuSharing::kNone;
 }
 
+bool HasHostNeed(const JobRequest& r) { return HostNeedOf(r).any(); }
+
+// A running job the plan treats as a resizable service (PlanRealtimeJob), given its lanes.
+bool IsPlannedService(const JobRequest& r) { return IsElasticService(r) && !HasHostNeed(r); }
+
 // The problem for one call, and the maps back from plan items to jobs and GPUs.
 struct Translation {
   PlanProblem problem;
@@ -66,6 +71,39 @@ struct Translation {
   std::vector<JobIndex> batch_jobs;
   std::vector<JobIndex> realtime_jobs;
   std::vector<JobIndex> helper_jobs;  // placed by the shared helper, by priority then queue order
+};
+
+// What a plan asks of every queued job at every call, kept per job in a compact array (filled
+// the first time the job is seen: a request never changes), so that a call on a long queue
+// reads 24 bytes per job rather than each whole request.
+struct JobBrief {
+  std::int64_t priority = 0;
+  SimTime submit = 0;
+  bool known = false;
+  bool whole = false;       // TakesWholeGpus
+  bool reservable = false;  // whole and not an elastic service
+};
+
+class JobBriefs {
+ public:
+  const JobBrief& Of(const ClusterView& view, JobIndex job) {
+    if (job >= briefs_.size()) {
+      briefs_.resize(std::max<std::size_t>(job + 1, briefs_.size() * 2));
+    }
+    JobBrief& brief = briefs_[job];
+    if (!brief.known) {
+      const JobRequest& r = view.request(job);
+      brief = {.priority = r.priority,
+               .submit = r.submit,
+               .known = true,
+               .whole = TakesWholeGpus(r),
+               .reservable = TakesWholeGpus(r) && !IsElasticService(r)};
+    }
+    return brief;
+  }
+
+ private:
+  std::vector<JobBrief> briefs_;
 };
 
 // The lanes of a fleet, which never change during a run: built at the first call and kept.
@@ -108,10 +146,12 @@ struct LaneLayout {
 
 class Translator {
  public:
-  Translator(const ClusterView& view, const Settings& settings, const LaneLayout& layout)
+  Translator(const ClusterView& view, const Settings& settings, const LaneLayout& layout,
+             JobBriefs& briefs)
       : view_(view),
         settings_(settings),
         layout_(layout),
+        briefs_(briefs),
         grid_start_(view.now() - view.now() % settings.step),
         free_now_(layout.words, 0) {
     for (std::size_t lane = 0; lane < layout.gpu_of_lane.size(); ++lane) {
@@ -178,7 +218,7 @@ class Translator {
       for (const std::uint32_t lane : lanes) {
         covered[lane] = true;
       }
-      if (IsElasticService(r) && !HasHostNeed(r)) {
+      if (IsPlannedService(r)) {
         const auto it = changed_in_step.find(running.job);
         const std::int64_t demand_step = r.demand->StepIndex(view_.now());
         const bool at_boundary = view_.now() % r.demand->step == 0;
@@ -211,8 +251,6 @@ class Translator {
       t.problem.busy.push_back({lane, 0, end});
     }
   }
-
-  static bool HasHostNeed(const JobRequest& r) { return HostNeedOf(r).any(); }
 
   bool AllUp(const Allocation& placement) const {
     const FleetState& state = view_.fleet_state();
@@ -324,45 +362,42 @@ class Translator {
     return lanes;
   }
 
-  // The queued whole-GPU batch-like job that has waited longest, if its wait has reached
-  // reserve_after (ties: queue order), if any. Elastic services follow their demand and are never
-  // reserved.
-  std::optional<JobIndex> Starving() const {
-    std::optional<JobIndex> oldest;
-    for (const JobIndex job : view_.queue()) {
-      const JobRequest& r = view_.request(job);
-      if (TakesWholeGpus(r) && !IsElasticService(r) &&
-          view_.now() - r.submit >= settings_.reserve_after &&
-          (!oldest || r.submit < view_.request(*oldest).submit)) {
-        oldest = job;
-      }
-    }
-    return oldest;
-  }
-
-  // The queued jobs a plan looks at, in the order it looks at them: the starving job (if any),
-  // then by priority (highest first), then queue order; of the jobs that take whole GPUs, only
-  // the first max_planned_jobs in that order. Selected in O(n log max_planned_jobs), so a long
-  // queue costs little more than a short one.
-  std::vector<JobIndex> Candidates(std::optional<JobIndex> starving) const {
+  // The queued jobs a plan looks at, in the order it looks at them, and the starving job: the
+  // queued whole-GPU batch-like job that has waited longest, if its wait has reached
+  // reserve_after (ties: queue order; elastic services follow their demand and are never
+  // reserved). The order: the starving job first, then by priority (highest first), then queue
+  // order; of the jobs that take whole GPUs, only the first max_planned_jobs in that order.
+  // One pass over the queue and a partial sort, so a long queue costs little more than a short.
+  struct Candidates {
+    std::vector<JobIndex> jobs;
+    std::optional<JobIndex> starving;
+  };
+  Candidates SelectCandidates() const {
     struct Entry {
       std::int64_t priority;
       std::size_t position;
       JobIndex job;
     };
+    std::vector<Entry> whole;
+    std::vector<Entry> other;
+    Candidates c;
+    SimTime oldest_submit = 0;
+    for (std::size_t i = 0; i < view_.queue().size(); ++i) {
+      const JobIndex job = view_.queue()[i];
+      const JobBrief& brief = briefs_.Of(view_, job);
+      (brief.whole ? whole : other).push_back({brief.priority, i, job});
+      if (brief.reservable && view_.now() - brief.submit >= settings_.reserve_after &&
+          (!c.starving || brief.submit < oldest_submit)) {
+        c.starving = job;
+        oldest_submit = brief.submit;
+      }
+    }
     const auto before = [&](const Entry& a, const Entry& b) {
-      if ((a.job == starving) != (b.job == starving)) {
-        return a.job == starving;
+      if ((a.job == c.starving) != (b.job == c.starving)) {
+        return a.job == c.starving;
       }
       return a.priority != b.priority ? a.priority > b.priority : a.position < b.position;
     };
-    std::vector<Entry> whole;
-    std::vector<Entry> other;
-    for (std::size_t i = 0; i < view_.queue().size(); ++i) {
-      const JobIndex job = view_.queue()[i];
-      const JobRequest& r = view_.request(job);
-      (TakesWholeGpus(r) ? whole : other).push_back({r.priority, i, job});
-    }
     const auto kept = static_cast<std::ptrdiff_t>(
         std::min<std::size_t>(whole.size(), static_cast<std::size_t>(settings_.max_planned_jobs)));
     std::partial_sort(whole.begin(), whole.begin() + kept, whole.end(), before);
@@ -370,20 +405,20 @@ class Translator {
     std::sort(other.begin(), other.end(), before);
     std::vector<Entry> merged(whole.size() + other.size());
     std::merge(whole.begin(), whole.end(), other.begin(), other.end(), merged.begin(), before);
-    std::vector<JobIndex> jobs;
-    jobs.reserve(merged.size());
+    c.jobs.reserve(merged.size());
     for (const Entry& e : merged) {
-      jobs.push_back(e.job);
+      c.jobs.push_back(e.job);
     }
-    return jobs;
+    return c;
   }
 
   // Whole-GPU jobs beyond the first max_planned_jobs (the starving job first, then by priority)
   // are left out of this plan. The starving job gets a reservation (PlanBatchJob::reserved).
   void AddQueued(Translation& t) {
     const std::int64_t offset = view_.now() - grid_start_;
-    const std::optional<JobIndex> starving = Starving();
-    for (const JobIndex job : Candidates(starving)) {
+    const Candidates candidates = SelectCandidates();
+    const std::optional<JobIndex> starving = candidates.starving;
+    for (const JobIndex job : candidates.jobs) {
       const JobRequest& r = view_.request(job);
       if (!TakesWholeGpus(r)) {
         t.helper_jobs.push_back(job);
@@ -423,6 +458,7 @@ class Translator {
   const ClusterView& view_;
   const Settings& settings_;
   const LaneLayout& layout_;
+  JobBriefs& briefs_;
   SimTime grid_start_;
   LaneMask free_now_;  // lanes whose GPUs are free now
 };
@@ -435,7 +471,10 @@ class ConstraintAwarePolicy final : public Policy {
     if (!layout_) {
       layout_.emplace(view.ledger());
     }
-    Translator translator(view, settings_, *layout_);
+    if (NothingToPlan(view)) {
+      return DecideWithoutAPlan(view);
+    }
+    Translator translator(view, settings_, *layout_, briefs_);
     const Translation t = translator.Translate(changed_in_step_);
     const Plan plan = MakePlan(view.now(), t.problem);
     std::vector<Decision> decisions = Resizes(view, t, plan);
@@ -448,15 +487,57 @@ class ConstraintAwarePolicy final : public Policy {
     if (decisions.empty() && view.running().empty()) {
       StartWithHelper(view, {view.queue().begin(), view.queue().end()}, decisions);
     }
-    AddWakeUp(view, t, decisions);
+    AddWakeUp(view, decisions);
     return decisions;
   }
 
  private:
+  // Whether a plan could change nothing now: no lane is free, and no running service may be
+  // resized at this instant (none is at a demand-step boundary). Then no planned job can start
+  // at step 0 and no resize is due, so the call's decisions are the helper's alone — the same
+  // as with a plan, at a fraction of the cost on a saturated fleet.
+  bool NothingToPlan(const ClusterView& view) const {
+    if (view.running().empty()) {
+      return false;
+    }
+    for (const GpuId gpu : layout_->gpu_of_lane) {
+      if (view.fleet().IsFree(gpu)) {
+        return false;
+      }
+    }
+    return std::none_of(view.running().begin(), view.running().end(), [&](const RunningJob& j) {
+      const JobRequest& r = view.request(j.job);
+      return IsPlannedService(r) && view.now() % r.demand->step == 0;
+    });
+  }
+
+  // The call when NothingToPlan: the jobs the plan does not represent that do not take whole
+  // GPUs (MIG, fractions, CPU-only) go to the helper in the plan's order, and the improvement
+  // clock advances as a plan would have advanced it.
+  std::vector<Decision> DecideWithoutAPlan(const ClusterView& view) {
+    if (view.now() >= next_improvement_) {
+      next_improvement_ =
+          view.now() - view.now() % settings_.improve_period + settings_.improve_period;
+    }
+    std::vector<JobIndex> jobs;
+    for (const JobIndex job : view.queue()) {
+      if (!briefs_.Of(view, job).whole) {
+        jobs.push_back(job);
+      }
+    }
+    std::stable_sort(jobs.begin(), jobs.end(), [&](JobIndex a, JobIndex b) {
+      return briefs_.Of(view, a).priority > briefs_.Of(view, b).priority;
+    });
+    std::vector<Decision> decisions;
+    StartWithHelper(view, jobs, decisions);
+    AddWakeUp(view, decisions);
+    return decisions;
+  }
+
   Plan MakePlan(SimTime now, const PlanProblem& problem) {
     const PlanChoices choices = DefaultChoices(problem);
     if (now < next_improvement_) {
-      return BuildPlan(problem, choices);
+      return PlanFirstStep(problem, choices);
     }
     next_improvement_ = now - now % settings_.improve_period + settings_.improve_period;
     return ImprovePlan(problem, choices, settings_.improve_evaluations).plan;
@@ -574,15 +655,15 @@ class ConstraintAwarePolicy final : public Policy {
 
   // While jobs wait or services run: at the next demand-step boundary of a running service, and
   // at the next improvement time.
-  void AddWakeUp(const ClusterView& view, const Translation& t,
-                 std::vector<Decision>& decisions) const {
+  void AddWakeUp(const ClusterView& view, std::vector<Decision>& decisions) const {
     SimTime wake = kTimeNever;
     if (!view.queue().empty()) {
       wake = std::max(next_improvement_, view.now() + 1);
     }
-    for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
-      if (!t.problem.realtime[k].lanes.empty()) {
-        const SimDuration step = view.request(t.realtime_jobs[k]).demand->step;
+    for (const RunningJob& running : view.running()) {
+      const JobRequest& r = view.request(running.job);
+      if (IsPlannedService(r) && HoldsALane(running.placement)) {
+        const SimDuration step = r.demand->step;
         wake = std::min(wake, view.now() - view.now() % step + step);
       }
     }
@@ -591,8 +672,14 @@ class ConstraintAwarePolicy final : public Policy {
     }
   }
 
+  bool HoldsALane(const Allocation& placement) const {
+    return std::any_of(placement.gpus.begin(), placement.gpus.end(),
+                       [&](const Grant& g) { return layout_->lane_of_gpu[g.gpu] >= 0; });
+  }
+
   Settings settings_;
   std::optional<LaneLayout> layout_;  // the fleet's lanes, from the first call on
+  JobBriefs briefs_;
   SimTime next_improvement_ = 0;
   std::map<JobIndex, std::int64_t> changed_in_step_;  // service -> demand step of its last change
 };

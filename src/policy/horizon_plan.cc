@@ -84,7 +84,23 @@ class Grid {
   std::uint32_t lanes() const { return lanes_; }
   std::size_t words() const { return words_; }
   const std::vector<DomainRange>& domains() const { return domains_; }
+  // The domain holding `lane`.
+  const DomainRange& DomainOf(std::uint32_t lane) const {
+    const auto after = std::upper_bound(
+        domains_.begin(), domains_.end(), lane,
+        [](std::uint32_t l, const DomainRange& d) { return l < d.first; });
+    return *(after - 1);
+  }
 
+  // Whether every lane is taken at `step`.
+  bool NoneFree(std::int64_t step) const {
+    for (std::size_t w = 0; w < words_; ++w) {
+      if ((taken_[Index(step) + w] | ~all_[w]) != ~std::uint64_t{0}) {
+        return false;
+      }
+    }
+    return true;
+  }
   bool Free(std::uint32_t lane, std::int64_t step) const {
     return ((taken_[Index(step) + lane / 64] >> (lane % 64)) & 1U) == 0;
   }
@@ -239,6 +255,46 @@ void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t 
   }
 }
 
+// `n` lanes over several domains (no one domain has them), faster domains first, in as few
+// domains as possible and leaving as many domains whole as possible: while no domain can hold
+// the rest, it takes the domain with the most free lanes; the rest comes from the domain that
+// fits it most tightly.
+void SpreadLanes(const Grid& grid, const LaneMask& free, std::uint32_t n,
+                 std::vector<std::uint32_t>& lanes) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& spread = domains_scratch;
+  DomainsByPreference(grid, free, 1, spread);  // faster first, then fewest free lanes
+  std::vector<bool> used(spread.size(), false);
+  while (lanes.size() < n) {
+    const auto left = n - static_cast<std::uint32_t>(lanes.size());
+    std::optional<std::size_t> pick;
+    const auto speed = [&](std::size_t i) { return grid.domains()[spread[i].first].speed; };
+    for (std::size_t i = 0; i < spread.size(); ++i) {  // the tightest domain that fits the rest
+      if (!used[i] && spread[i].second >= left &&
+          (!pick || speed(i) > speed(*pick) ||
+           (speed(i) == speed(*pick) && spread[i].second < spread[*pick].second))) {
+        pick = i;
+      }
+    }
+    for (std::size_t i = 0; !pick && i < spread.size(); ++i) {  // else the one with the most
+      if (!used[i]) {
+        std::size_t most = i;
+        for (std::size_t k = i + 1; k < spread.size(); ++k) {
+          if (!used[k] && (speed(k) > speed(most) ||
+                           (speed(k) == speed(most) && spread[k].second > spread[most].second))) {
+            most = k;
+          }
+        }
+        pick = most;
+      }
+    }
+    if (!pick) {
+      return;
+    }
+    used[*pick] = true;
+    LeastFragmenting(grid.domains()[spread[*pick].first], free, left, lanes);
+  }
+}
+
 std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const PlanBatchJob& job,
                                                       const LaneMask& free, std::int64_t count) {
   const auto n = static_cast<std::uint32_t>(count);
@@ -249,17 +305,7 @@ std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const Pl
   if (const std::optional<std::uint32_t> best = BestDomain(grid, free, n)) {
     LeastFragmenting(grid.domains()[*best], free, n, lanes);
   } else if (!job.one_domain) {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>>& spread = domains_scratch;
-    DomainsByPreference(grid, free, 1, spread);
-    std::stable_sort(spread.begin(), spread.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-    for (const auto& [domain, free_lanes] : spread) {
-      LeastFragmenting(grid.domains()[domain], free, n - static_cast<std::uint32_t>(lanes.size()),
-                       lanes);
-      if (lanes.size() == n) {
-        break;
-      }
-    }
+    SpreadLanes(grid, free, n, lanes);
   }
   if (lanes.size() != n) {
     return std::nullopt;
@@ -411,14 +457,26 @@ std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob
     std::sort(lanes.begin(), lanes.end());
     return lanes;
   }
-  // Rank the other free lanes: how many steps from t they stay free, reserved ones first.
-  std::vector<std::pair<std::int64_t, std::uint32_t>> candidates;  // (-rank, lane)
+  // Rank the other free lanes: how many steps from t they stay free, reserved ones first; then
+  // the lanes in the smallest free aligned blocks (packing a service into domains already in
+  // use keeps whole domains and large blocks free for the jobs that need them); then the lowest.
+  struct Candidate {
+    std::int64_t rank;
+    std::uint32_t enclosing;
+    std::uint32_t lane;
+    bool operator<(const Candidate& o) const {
+      return rank != o.rank ? rank > o.rank
+                            : (enclosing != o.enclosing ? enclosing < o.enclosing : lane < o.lane);
+    }
+  };
+  std::vector<Candidate> candidates;
   for (std::size_t w = 0; w < free.size(); ++w) {
     for (std::uint64_t bits = free[w]; bits != 0; bits &= bits - 1) {
       const auto lane =
           static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
       const std::int64_t run = free_run[static_cast<std::size_t>(t) * grid.lanes() + lane];
-      candidates.emplace_back(-(run + (TestBit(reserved, lane) ? grid.steps() : 0)), lane);
+      candidates.push_back({run + (TestBit(reserved, lane) ? grid.steps() : 0),
+                            EnclosingFreeBlock(grid.DomainOf(lane), free, lane, 1), lane});
     }
   }
   const auto needed = static_cast<std::size_t>(count) - lanes.size();
@@ -426,7 +484,7 @@ std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob
       candidates.begin() + static_cast<std::ptrdiff_t>(std::min(needed, candidates.size()));
   std::partial_sort(candidates.begin(), last, candidates.end());
   for (auto it = candidates.begin(); it != last; ++it) {
-    lanes.push_back(it->second);
+    lanes.push_back(it->lane);
   }
   std::sort(lanes.begin(), lanes.end());
   return lanes;
@@ -585,6 +643,26 @@ Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices) {
     scheduler.Place(grid, choices, item, plan);
   }
   plan.objective = PlanObjective(problem, plan);
+  return plan;
+}
+
+Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
+  const ListScheduler scheduler(problem);
+  Grid grid = scheduler.empty_grid();
+  Plan plan = scheduler.EmptyPlan();
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  std::size_t last_realtime = 0;  // one past the last real-time item of the order
+  for (std::size_t i = 0; i < choices.order.size(); ++i) {
+    last_realtime = choices.order[i] < realtime ? i + 1 : last_realtime;
+  }
+  bool step0_full = false;
+  for (std::size_t i = 0; i < choices.order.size(); ++i) {
+    if (i >= last_realtime && step0_full) {
+      break;  // no later batch job can start at step 0, and nothing placed after depends on it
+    }
+    scheduler.Place(grid, choices, choices.order[i], plan);
+    step0_full = grid.NoneFree(0);
+  }
   return plan;
 }
 

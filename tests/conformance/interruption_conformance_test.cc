@@ -50,7 +50,8 @@ void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy
                              std::uint64_t seed) {
   const PolicyRegistry registry = BuiltinPolicies();
   const RunOutcome outcome =
-      RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy), {.seed = seed});
+      RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy),
+                  {.seed = seed, .measure_wall_time = false, .logger = nullptr});
   const std::string where = fmt::format("{} / {} / seed {}", scenario.name, policy, seed);
   ASSERT_TRUE(outcome.ok) << where << ": " << outcome.error;
   const AccountingSummary& a = outcome.report.accounting;
@@ -99,11 +100,12 @@ std::string Identifier(std::string name) {
   return name;
 }
 
+std::string ReproName(const ::testing::TestParamInfo<ReproCase>& param) {
+  return fmt::format("{}_seed{}", Identifier(param.param.policy), param.param.seed);
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPolicies, ReclaimReproTest, ::testing::ValuesIn(ReproCases()),
-                         [](const ::testing::TestParamInfo<ReproCase>& info) {
-                           return fmt::format("{}_seed{}", Identifier(info.param.policy),
-                                              info.param.seed);
-                         });
+                         ReproName);
 
 // ---- The chaos test. ----
 
@@ -165,14 +167,15 @@ std::vector<ChaosCase> ChaosCases() {
   return cases;
 }
 
+std::string ChaosName(const ::testing::TestParamInfo<ChaosCase>& param) {
+  std::string file = param.param.scenario;
+  file = file.substr(file.rfind('/') + 1);
+  file = file.substr(0, file.rfind('.'));
+  return Identifier(file + "_" + param.param.policy);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryInterruptedScenario, InterruptionChaosTest,
-                         ::testing::ValuesIn(ChaosCases()),
-                         [](const ::testing::TestParamInfo<ChaosCase>& info) {
-                           std::string file = info.param.scenario;
-                           file = file.substr(file.rfind('/') + 1);
-                           file = file.substr(0, file.rfind('.'));
-                           return Identifier(file + "_" + info.param.policy);
-                         });
+                         ::testing::ValuesIn(ChaosCases()), ChaosName);
 
 }  // namespace
 }  // namespace fleetsim

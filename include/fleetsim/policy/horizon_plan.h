@@ -111,6 +111,13 @@ PlanChoices DefaultChoices(const PlanProblem& problem);
 // The list scheduler under `choices`; the plan's objective is filled in.
 Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices);
 
+// BuildPlan's step 0, for a caller that commits only step 0: once no lane is free at step 0 and
+// no real-time job is left in the order, the batch jobs left are not placed (kNotPlanned: none
+// of them could start at step 0, and nothing placed after them depends on where they go). Every
+// batch job that BuildPlan starts at step 0 starts here on the same lanes, and every real-time
+// job gets the same lanes at every step. The objective is not computed (0).
+Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices);
+
 // The objective of a plan (as described above).
 double PlanObjective(const PlanProblem& problem, const Plan& plan);
 
