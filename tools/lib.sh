@@ -7,6 +7,7 @@ FLEETSIM_DEBIAN_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libboost-graph-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  coinor-libcbc-dev
 )
 
 # Debian 12 packages only the tests need: chromium renders the bench report headless

@@ -14,12 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "cli/bound_command.h"
 #include "cli/exit_status.h"
 #include "cli/fill_command.h"
 #include "cli/staged_outputs.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/bench_report.h"
+#include "fleetsim/report/bound_figures.h"
 #include "fleetsim/report/catalog_tables.h"
 #include "fleetsim/report/fleet_summary.h"
 #include "fleetsim/report/html_report.h"
@@ -57,6 +59,9 @@ struct ImportArgs {
 
 constexpr const char* kDefaultBenchDirectory = "scenarios/benchmark";
 constexpr const char* kPublishedFiguresFile = "published-figures.json";
+// The bounds of a suite (`fleetsim bound --json`), in a subdirectory so that the suite's
+// directory holds only scenarios and the published figures.
+constexpr const char* kBoundsFile = "bounds/bounds.json";
 
 struct BenchArgs {
   std::vector<std::string> paths;  // scenario files or directories of them
@@ -65,6 +70,7 @@ struct BenchArgs {
   std::string html_file;
   std::string out_dir;
   std::string published_file;
+  std::string bounds_file;
   bool strict = false;
 };
 
@@ -203,6 +209,12 @@ class Cli {
                           fmt::format("Published figures to show beside ours. Default: {} in "
                                       "the first directory given, when there is one",
                                       kPublishedFiguresFile));
+    bench_cmd->add_option(
+        "--bounds", bench.bounds_file,
+        fmt::format("Upper bounds on the output (written by 'fleetsim bound --json') to show "
+                    "each policy's share of. Default: {} in the first directory given, when "
+                    "there is one",
+                    kBoundsFile));
     bench_cmd->add_flag("--strict", bench.strict, "Treat unknown keys as errors");
 
     CompareArgs compare;
@@ -245,6 +257,35 @@ class Cli {
     fill_cmd->add_flag("--check", fill.check,
                        "Exit 5 unless every cell is within tolerance and the best and worst "
                        "policies match the paper's");
+
+    BoundArgs bound;
+    CLI::App* bound_cmd = app.add_subcommand(
+        "bound",
+        "The clairvoyant upper bound on each scenario's priority-weighted output (a MILP solved "
+        "with CBC), with its schedule");
+    bound_cmd->add_option("scenario", bound.scenarios, "Scenario files (JSON)")->required();
+    bound_cmd
+        ->add_option("--time-limit", bound.time_limit_s,
+                     "Seconds the solver may spend per scenario; when it stops there, the best "
+                     "bound and the best solution are reported with their gap. Default: 60")
+        ->check(CLI::Range(0.001, 1e6));
+    bound_cmd
+        ->add_option("--threads", bound.threads,
+                     "Solver threads per scenario (1, the default, searches the same way on "
+                     "every run)")
+        ->check(CLI::Range(1, 64));
+    bound_cmd
+        ->add_option("--step", bound.step_s,
+                     "Grid step in seconds. Default: the services' demand step, or 3600")
+        ->check(CLI::Range(1.0, 31536000.0));
+    bound_cmd
+        ->add_option("--cbc-option", bound.cbc_options,
+                     "A CBC parameter NAME=VALUE, as CBC's command line takes it (repeatable), "
+                     "to cross-check the solver with another search, e.g. cuts=off")
+        ->allow_extra_args(false);
+    bound_cmd->add_option("--json", bound.json_file,
+                          "Write the bounds as JSON to this file (what 'fleetsim bench' reads)");
+    bound_cmd->add_flag("--strict", bound.strict, "Treat unknown keys as errors");
 
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
@@ -299,6 +340,9 @@ class Cli {
     }
     if (fill_cmd->parsed()) {
       return RunFillCommand(fill, out_, err_);
+    }
+    if (bound_cmd->parsed()) {
+      return Bound(bound);
     }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
@@ -682,16 +726,16 @@ class Cli {
     return files;
   }
 
-  // The figures file asked for, else the one in the first directory given; nullopt if none.
-  static std::optional<std::string> PublishedFiguresPath(const BenchArgs& args,
-                                                         const std::vector<std::string>& paths) {
-    if (!args.published_file.empty()) {
-      return args.published_file;
+  // The file asked for (`given`), else `name` in the first directory given; nullopt if none.
+  static std::optional<std::string> SuiteFilePath(const std::string& given, const char* name,
+                                                  const std::vector<std::string>& paths) {
+    if (!given.empty()) {
+      return given;
     }
     for (const std::string& path : paths) {
       std::error_code error;
       if (std::filesystem::is_directory(path, error)) {
-        const auto file = std::filesystem::path(path) / kPublishedFiguresFile;
+        const auto file = std::filesystem::path(path) / name;
         if (std::filesystem::exists(file, error)) {
           return file.string();
         }
@@ -718,13 +762,23 @@ class Cli {
       return ToInt(ExitStatus::kInvalidInput);
     }
     std::optional<PublishedSet> published;
-    if (const auto figures_path = PublishedFiguresPath(args, paths)) {
+    if (const auto figures_path =
+            SuiteFilePath(args.published_file, kPublishedFiguresFile, paths)) {
       PublishedLoad load = LoadPublishedFigures(*figures_path);
       if (!load.error.empty()) {
         fmt::print(err_, "{}\n", load.error);
         return ToInt(ExitStatus::kInvalidInput);
       }
       published = std::move(load.figures);
+    }
+    std::optional<BoundFigures> bounds;
+    if (const auto bounds_path = SuiteFilePath(args.bounds_file, kBoundsFile, paths)) {
+      BoundFiguresLoad load = LoadBoundFigures(*bounds_path);
+      if (!load.error.empty()) {
+        fmt::print(err_, "{}\n", load.error);
+        return ToInt(ExitStatus::kInvalidInput);
+      }
+      bounds = std::move(load.figures);
     }
     const auto scenarios = LoadAll(*files, args.strict);
     if (!scenarios) {
@@ -736,13 +790,17 @@ class Cli {
     if (published) {
       WarnOfUnmatchedFigures(*published, *scenarios);
     }
+    if (bounds) {
+      WarnOfUnmatchedBounds(*bounds, *scenarios);
+    }
     const RunOptions options{.logger = logger_, .record_timeline = !args.html_file.empty()};
     const auto reports = RunEach(*scenarios, *policies, {}, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);
     }
-    fmt::print(out_, "{}", BenchTables(*reports, published ? &*published : nullptr));
-    return WriteBenchOutputs(args, *reports);
+    const BoundFigures* bound_figures = bounds ? &*bounds : nullptr;
+    fmt::print(out_, "{}", BenchTables(*reports, published ? &*published : nullptr, bound_figures));
+    return WriteBenchOutputs(args, *reports, bound_figures);
   }
 
   // --json, --html and --out, all staged first: a failure leaves none of them half-written.
@@ -779,12 +837,25 @@ class Cli {
     }
   }
 
+  // A bound for a scenario name that is not in the suite is never shown: say so.
+  void WarnOfUnmatchedBounds(const BoundFigures& bounds, const std::vector<Scenario>& suite) {
+    for (const auto& [name, bound] : bounds.scenarios) {
+      const bool found = std::any_of(suite.begin(), suite.end(),
+                                     [&](const Scenario& s) { return s.name == name; });
+      if (!found) {
+        fmt::print(err_, "fleetsim: warning: a bound for '{}', which no scenario here is named\n",
+                   name);
+      }
+    }
+  }
+
   // Stages --json and --html (creating their directories), writes --out, then renames the staged
   // files into place: a failure before the renames leaves no result file behind.
-  int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports) {
+  int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports,
+                        const BoundFigures* bounds) {
     std::vector<std::pair<std::string, std::string>> files;  // path, contents
     if (!args.json_file.empty()) {
-      files.emplace_back(args.json_file, BenchJson(reports));
+      files.emplace_back(args.json_file, BenchJson(reports, bounds));
     }
     if (!args.html_file.empty()) {
       files.emplace_back(args.html_file, BenchHtml(reports, HtmlReportOptions{}));
@@ -800,6 +871,21 @@ class Cli {
       }
     }
     return staged.Commit(err_);
+  }
+
+  int Bound(const BoundArgs& args) {
+    if (const std::string problem = BoundTargetProblem(args); !problem.empty()) {
+      fmt::print(err_, "fleetsim: {}\n", problem);
+      return ToInt(ExitStatus::kUsage);
+    }
+    const auto scenarios = LoadAll(args.scenarios, args.strict);
+    if (!scenarios) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (!NamesDiffer(*scenarios)) {
+      return ToInt(ExitStatus::kUsage);
+    }
+    return RunBoundCommand(args, *scenarios, args.scenarios, out_, err_);
   }
 
   int ListTraceFormats() {

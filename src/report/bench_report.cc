@@ -82,7 +82,16 @@ std::optional<double> OutputGainPercent(const RunReport& r, const RunReport& bas
   return 100.0 * (r.accounting.priority_weighted_output / base_output - 1.0);
 }
 
-std::string PolicyRow(const RunReport& r, const RunReport* base) {
+// Output / bound as a percentage, "*" when the bound is not proven optimal.
+std::string ShareOfBound(const RunReport& r, const BoundFigure& bound) {
+  if (bound.bound <= 0) {
+    return "n/a";
+  }
+  return fmt::format("{:.1f}%{}", 100.0 * r.accounting.priority_weighted_output / bound.bound,
+                     bound.proven_optimal ? "" : "*");
+}
+
+std::string PolicyRow(const RunReport& r, const RunReport* base, const BoundFigure* bound) {
   std::string delta_util = "";
   std::string delta_output = "";
   if (base != nullptr && base != &r) {
@@ -91,12 +100,25 @@ std::string PolicyRow(const RunReport& r, const RunReport* base) {
     delta_output = gain ? fmt::format("{:+.1f}%", *gain) : "n/a";
   }
   const MetricsSummary& m = r.metrics;
+  const std::string share = bound != nullptr ? fmt::format("  {:>8}", ShareOfBound(r, *bound)) : "";
   return fmt::format(
-      "  {:<17} {:>6.1f}%  {:>6}  {:>9.1f}  {:>8}  {:>9}  {:>10}  {:>10.2f}  {:>10}\n",
+      "  {:<17} {:>6.1f}%  {:>6}  {:>9.1f}  {:>8}{}  {:>9}  {:>10}  {:>10.2f}  {:>10}\n",
       r.policy.name, 100.0 * r.accounting.utilization, delta_util,
-      r.accounting.priority_weighted_output, delta_output,
+      r.accounting.priority_weighted_output, delta_output, share,
       fmt::format("{}/{}", m.jobs_completed, m.jobs_total), Hours(m.wait_p99_s),
       r.realtime.unmet_gpu_hours, Dollars(r.cost.total_usd));
+}
+
+// "bound (clairvoyant, fleetsim bound): 748.9, proven optimal".
+std::string BoundLine(const BoundFigure& bound) {
+  if (bound.proven_optimal) {
+    return fmt::format("  bound (clairvoyant, fleetsim bound): {:.1f}, proven optimal\n",
+                       bound.bound);
+  }
+  return fmt::format(
+      "  bound (clairvoyant, fleetsim bound): {:.1f}, not proven optimal (gap {:.2f} % to its "
+      "best solution): * shares are of this bound\n",
+      bound.bound, 100.0 * bound.gap);
 }
 
 // "post: fifo 53.6 % -> allocator 87.0 % (+33.4 pp); priority-weighted output +105.1 %".
@@ -109,14 +131,20 @@ std::string PublishedLine(const PublishedFigures& f) {
 }
 
 std::string ScenarioTable(const std::vector<const RunReport*>& runs,
-                          const std::vector<RunReport>& reports, const PublishedSet* published) {
+                          const std::vector<RunReport>& reports, const PublishedSet* published,
+                          const BoundFigures* bounds) {
   const Scenario& scenario = *runs.front()->scenario;
+  const BoundFigure* bound = BoundFor(*runs.front(), bounds);
   std::string out = fmt::format("{}\n", scenario.name);
-  out += fmt::format("  {:<17} {:>7}  {:>6}  {:>9}  {:>8}  {:>9}  {:>10}  {:>10}  {:>10}\n",
-                     "policy", "util", "Δ pp", "p-w output", "Δ %", "completed", "p99 wait",
-                     "unmet RT h", "cost");
+  out += fmt::format("  {:<17} {:>7}  {:>6}  {:>9}  {:>8}{}  {:>9}  {:>10}  {:>10}  {:>10}\n",
+                     "policy", "util", "Δ pp", "p-w output", "Δ %",
+                     bound != nullptr ? fmt::format("  {:>8}", "of bound") : "", "completed",
+                     "p99 wait", "unmet RT h", "cost");
   for (const RunReport* r : runs) {
-    out += PolicyRow(*r, BaselineFor(*r, reports));
+    out += PolicyRow(*r, BaselineFor(*r, reports), bound);
+  }
+  if (bound != nullptr) {
+    out += BoundLine(*bound);
   }
   if (published != nullptr) {
     if (const auto it = published->scenarios.find(scenario.name);
@@ -152,7 +180,7 @@ PublishedLoad LoadPublishedFigures(const std::string& path) {
   return {.figures = std::move(set), .error = ""};
 }
 
-std::vector<BenchMetric> BenchMetrics(const RunReport& r) {
+std::vector<BenchMetric> BenchMetrics(const RunReport& r, const BoundFigure* bound) {
   const MetricsSummary& m = r.metrics;
   const AccountingSummary& a = r.accounting;
   auto count = [](std::int64_t n) { return static_cast<double>(n); };
@@ -184,7 +212,20 @@ std::vector<BenchMetric> BenchMetrics(const RunReport& r) {
       {"jobs_interrupted", count(a.counts.jobs_interrupted), true},
       {"cost_usd", r.cost.total_usd},
       {"cost_per_useful_gpu_hour_usd", r.cost.per_useful_gpu_hour_usd},
+      {"bound", bound != nullptr ? std::optional(bound->bound) : std::nullopt},
+      {"bound_gap", bound != nullptr ? std::optional(bound->gap) : std::nullopt},
+      {"share_of_bound", bound != nullptr && bound->bound > 0
+                             ? std::optional(a.priority_weighted_output / bound->bound)
+                             : std::nullopt},
   };
+}
+
+const BoundFigure* BoundFor(const RunReport& report, const BoundFigures* bounds) {
+  if (bounds == nullptr) {
+    return nullptr;
+  }
+  const auto it = bounds->scenarios.find(report.scenario->name);
+  return it == bounds->scenarios.end() ? nullptr : &it->second;
 }
 
 const RunReport* BaselineFor(const RunReport& report, const std::vector<RunReport>& reports) {
@@ -196,7 +237,8 @@ const RunReport* BaselineFor(const RunReport& report, const std::vector<RunRepor
   return nullptr;
 }
 
-std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSet* published) {
+std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSet* published,
+                        const BoundFigures* bounds) {
   std::vector<std::vector<const RunReport*>> by_scenario;
   for (const RunReport& r : reports) {
     if (by_scenario.empty() || by_scenario.back().front()->scenario != r.scenario) {
@@ -206,16 +248,16 @@ std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSe
   }
   std::string out;
   for (const auto& runs : by_scenario) {
-    out += (out.empty() ? "" : "\n") + ScenarioTable(runs, reports, published);
+    out += (out.empty() ? "" : "\n") + ScenarioTable(runs, reports, published, bounds);
   }
   return out;
 }
 
-std::string BenchJson(const std::vector<RunReport>& reports) {
+std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures* bounds) {
   ordered_json results = ordered_json::array();
   for (const RunReport& r : reports) {
     ordered_json metrics = ordered_json::object();
-    for (const BenchMetric& metric : BenchMetrics(r)) {
+    for (const BenchMetric& metric : BenchMetrics(r, BoundFor(r, bounds))) {
       if (!metric.value) {
         metrics[metric.name] = nullptr;
       } else if (metric.count) {

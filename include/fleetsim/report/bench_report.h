@@ -3,8 +3,10 @@
 // against fifo (utilization in points, priority-weighted output in percent) and, where the
 // source post published figures for that scenario, those figures beside ours; and the
 // machine-readable results file (`--json`, docs/outputs.md#bench-json). Published figures come
-// from a small JSON file next to the scenarios (docs/benchmark.md#published-figures). Pure
-// functions of their inputs: reruns are byte-identical.
+// from a small JSON file next to the scenarios (docs/benchmark.md#published-figures); each
+// policy's share of the clairvoyant upper bound on the output, from the bounds file `fleetsim
+// bound --json` writes (report/bound_figures.h). Pure functions of their inputs: reruns are
+// byte-identical.
 #pragma once
 
 #include <map>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/report/bound_figures.h"
 #include "fleetsim/scenario/runner.h"
 
 namespace fleetsim {
@@ -47,17 +50,24 @@ struct BenchMetric {
   bool count = false;
 };
 
-// The metrics of one run, in the order --json writes them.
-std::vector<BenchMetric> BenchMetrics(const RunReport& report);
+// The metrics of one run, in the order --json writes them; `bound` is its scenario's bound, if
+// known (else bound, bound_gap and share_of_bound are null).
+std::vector<BenchMetric> BenchMetrics(const RunReport& report, const BoundFigure* bound = nullptr);
+
+// The bound of `report`'s scenario in `bounds`, if any.
+const BoundFigure* BoundFor(const RunReport& report, const BoundFigures* bounds);
 
 // The run of `kBaselinePolicy` on the same scenario as `report`, if `reports` has one.
 const RunReport* BaselineFor(const RunReport& report, const std::vector<RunReport>& reports);
 
-// The per-scenario tables (reports grouped by scenario, in order of first appearance).
-std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSet* published);
+// The per-scenario tables (reports grouped by scenario, in order of first appearance); a column
+// "of bound" (each policy's output as a share of its scenario's bound, marked * when the bound is
+// not proven optimal) and a line giving the bound, for the scenarios `bounds` has.
+std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSet* published,
+                        const BoundFigures* bounds = nullptr);
 
 // {"format_version", "fleetsim_version", "results": [{"scenario", "policy", "seed",
 // "metrics": {...}}]} — docs/outputs.md#bench-json.
-std::string BenchJson(const std::vector<RunReport>& reports);
+std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures* bounds = nullptr);
 
 }  // namespace fleetsim
