@@ -45,6 +45,7 @@ struct Settings {
   std::int64_t max_planned_jobs = 0;
   double spot_risk_limit = 0;
   SimDuration reserve_after = 0;
+  std::int64_t protected_starts = 0;
 };
 
 // Ceiling of a / b for a >= 0, b > 0.
@@ -534,13 +535,20 @@ class ConstraintAwarePolicy final : public Policy {
     return decisions;
   }
 
+  // The plan (step 0 only between improvement calls), then backfilled (BackfillFirstStep).
   Plan MakePlan(SimTime now, const PlanProblem& problem) {
-    const PlanChoices choices = DefaultChoices(problem);
+    PlanChoices choices = DefaultChoices(problem);
+    Plan plan;
     if (now < next_improvement_) {
-      return PlanFirstStep(problem, choices);
+      plan = PlanFirstStep(problem, choices);
+    } else {
+      next_improvement_ = now - now % settings_.improve_period + settings_.improve_period;
+      ImproveResult improved = ImprovePlan(problem, choices, settings_.improve_evaluations);
+      plan = std::move(improved.plan);
+      choices = std::move(improved.choices);
     }
-    next_improvement_ = now - now % settings_.improve_period + settings_.improve_period;
-    return ImprovePlan(problem, choices, settings_.improve_evaluations).plan;
+    BackfillFirstStep(problem, choices, settings_.protected_starts, plan);
+    return plan;
   }
 
   Allocation AllocationOn(const ClusterView& view, const JobRequest& r,
@@ -765,7 +773,18 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                        "reservation (as backfill's): it is planned before every job of its "
                        "priority or lower, at the earliest step it fits, and none of them may "
                        "delay it; only higher priorities go first. 0 reserves for the "
-                       "longest-waiting job at every call."}},
+                       "longest-waiting job at every call."},
+               {.name = "protected_starts",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{1},
+                .min = 0,
+                .max = 1000000,
+                .doc = "Backfill on the plan: a job the plan starts later, or not at all, "
+                       "starts now if it fits around the planned starts it may not delay — "
+                       "those of the first protected_starts jobs the plan starts later, of the "
+                       "reserved job and of every higher priority. 1 is EASY backfill's rule "
+                       "(only the first waiting job's start is held against its equals); "
+                       "1000000 holds every planned start (conservative)."}},
           .make = [](const PolicyParams& params) {
             const Settings settings{
                 .step = IntParam(params, "step_s") * kMillisPerSecond,
@@ -777,7 +796,8 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
                 .max_planned_jobs = IntParam(params, "max_planned_jobs"),
                 .spot_risk_limit = RealParam(params, "spot_risk_limit"),
-                .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond};
+                .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond,
+                .protected_starts = IntParam(params, "protected_starts")};
             return std::make_unique<ConstraintAwarePolicy>(settings);
           }};
 }

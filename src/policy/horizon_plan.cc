@@ -666,6 +666,100 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
   return plan;
 }
 
+namespace {
+
+// The batch job `job` started at step 0 on `grid` if it fits there (sizes as PlaceBatch tries
+// them), else nothing.
+std::optional<std::vector<std::uint32_t>> FitNow(const Grid& grid, const PlanBatchJob& job,
+                                                 bool smallest_first) {
+  LaneMask& free = free_scratch;
+  grid.FreeOver(0, job.steps, job.allowed, free);
+  std::int64_t most = Count(free);
+  if (most >= job.min_gpus && (job.block || job.one_domain)) {
+    most = LargestDomainFree(grid, free);
+  }
+  const std::int64_t largest = std::min(job.max_gpus, most);
+  if (largest < job.min_gpus) {
+    return std::nullopt;
+  }
+  const std::int64_t first = smallest_first ? job.min_gpus : largest;
+  const std::int64_t last = smallest_first ? largest : job.min_gpus;
+  const std::int64_t delta = smallest_first ? 1 : -1;
+  for (std::int64_t n = first; smallest_first ? n <= last : n >= last; n += delta) {
+    if (SizeAllowed(job, n)) {
+      if (auto lanes = ChooseLanes(grid, job, free, n)) {
+        return lanes;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
+  for (const std::uint32_t lane : placed.lanes) {
+    grid.Take(lane, placed.start_step, placed.start_step + job.steps);
+  }
+}
+
+}  // namespace
+
+void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
+                       std::int64_t protected_jobs, Plan& plan) {
+  const ListScheduler scheduler(problem);
+  Grid grid = scheduler.empty_grid();
+  for (std::size_t k = 0; k < plan.realtime.size(); ++k) {
+    for (std::int64_t t = 0; t < problem.steps; ++t) {
+      for (const std::uint32_t lane : plan.realtime[k][static_cast<std::size_t>(t)]) {
+        grid.Take(lane, t, t + 1);
+      }
+    }
+  }
+  // The waiting jobs (planned after step 0, or not at all) in the plan's order; the protected
+  // ones' planned starts are on the grid from the outset.
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  std::vector<std::uint32_t> waiting;
+  std::vector<bool> on_grid(problem.batch.size(), false);
+  std::int64_t protected_left = protected_jobs;
+  for (const std::uint32_t item : choices.order) {
+    if (item < realtime) {
+      continue;
+    }
+    const std::uint32_t j = item - realtime;
+    const BatchPlacement& placed = plan.batch[j];
+    if (placed.start_step == 0) {
+      TakeBatch(grid, problem.batch[j], placed);
+      on_grid[j] = true;
+      continue;
+    }
+    waiting.push_back(j);
+    if (placed.start_step != kNotPlanned && (problem.batch[j].reserved || protected_left > 0)) {
+      protected_left -= problem.batch[j].reserved ? 0 : 1;
+      TakeBatch(grid, problem.batch[j], placed);
+      on_grid[j] = true;
+    }
+  }
+  // Each waiting job not on the grid starts now if it fits around the work on the grid and the
+  // planned starts of every waiting job of a higher priority.
+  for (const std::uint32_t j : waiting) {
+    const PlanBatchJob& job = problem.batch[j];
+    for (const std::uint32_t i : waiting) {
+      if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned &&
+          problem.batch[i].priority > job.priority) {
+        TakeBatch(grid, problem.batch[i], plan.batch[i]);
+        on_grid[i] = true;
+      }
+    }
+    if (on_grid[j]) {
+      continue;
+    }
+    if (auto lanes = FitNow(grid, job, choices.smallest_size[j])) {
+      plan.batch[j] = {0, std::move(*lanes)};
+      TakeBatch(grid, job, plan.batch[j]);
+      on_grid[j] = true;
+    }
+  }
+}
+
 double PlanObjective(const PlanProblem& problem, const Plan& plan) {
   const std::vector<double> weight = Weights(problem);
   double value = 0;

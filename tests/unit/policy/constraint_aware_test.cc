@@ -233,6 +233,47 @@ TEST(ConstraintAwareTest, TheReservationStartsALongWaitingWideJob) {
   EXPECT_LE(start, 6 * kHourMs + kHourMs / 2 + 3 * kHourMs);  // then the running jobs end
 }
 
+// Backfill on the plan (protected_starts), the mixed-fleet case in miniature: on 8 GPUs a 6-GPU
+// job without an estimate runs for 10 hours, but the plan expects it to end within the hour (the
+// default run time, then "within the current step" once it overruns). Queued behind it, all of
+// priority 1: a 6-GPU job, an 8-GPU job, and a 2-GPU job estimated at 3 hours. Holding every
+// planned start (as conservative backfill does), the two free GPUs wait for the 8-GPU job's start,
+// planned a step later again and again; with the first waiting job's start protected (EASY), the
+// 2-GPU job starts at once, on GPUs the 6-GPU job's planned start does not need. (Without the
+// local search, which here finds the early start too, at its next run.)
+SimTime NarrowJobStart(std::int64_t protected_starts) {
+  Workload w;
+  AddJob(w, "running", 0, 6, 10 * kHour);
+  AddJob(w, "six", 60, 6, kHour);
+  AddJob(w, "eight", 120, 8, kHour);
+  AddJob(w, "narrow", 180, 2, 2 * kHour).request.walltime_estimate = 3 * kHourMs;
+  SortBySubmit(w);
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("constraint-aware");
+  PolicyParams params = DefaultParams(*info);
+  params["protected_starts"] = protected_starts;
+  params["improve_evaluations"] = std::int64_t{1};  // the list scheduler's plan alone
+  Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
+  JobLog log;
+  sim.AddObserver(&log);
+  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  for (const JobRecordRow& row : log.rows()) {
+    if (row.id == "narrow") {
+      return row.start;
+    }
+  }
+  return kTimeNever;
+}
+
+TEST(ConstraintAwareTest, HoldingEveryPlannedStartLeavesGpusIdleOnGuessedRunTimes) {
+  EXPECT_GE(NarrowJobStart(1000000), kHourMs);
+}
+
+TEST(ConstraintAwareTest, BackfillStartsWhatDelaysOnlyUnprotectedStarts) {
+  EXPECT_EQ(NarrowJobStart(1), 180 * 1000);
+}
+
 }  // namespace
 }  // namespace fleetsim
 

@@ -188,6 +188,24 @@ PlanProblem RandomProblem(std::uint64_t seed) {
   return p;
 }
 
+// The plan of `improved` backfilled with `protected_jobs` protected starts, reduced to what it
+// starts at step 0 (and its real-time jobs); every job it started at step 0 still starts there, on
+// the same lanes.
+Plan StartsNow(const PlanProblem& p, const ImproveResult& improved, std::int64_t protected_jobs) {
+  Plan plan = improved.plan;
+  BackfillFirstStep(p, improved.choices, protected_jobs, plan);
+  for (std::size_t j = 0; j < p.batch.size(); ++j) {
+    if (improved.plan.batch[j].start_step == 0) {
+      EXPECT_EQ(plan.batch[j].start_step, 0);
+      EXPECT_EQ(plan.batch[j].lanes, improved.plan.batch[j].lanes);
+    }
+    if (plan.batch[j].start_step != 0) {
+      plan.batch[j] = {};
+    }
+  }
+  return plan;
+}
+
 TEST(HorizonPlanTest, EveryPlanIsLegalOnRandomProblems) {
   std::int64_t planned = 0;
   std::int64_t service_steps = 0;
@@ -207,6 +225,10 @@ TEST(HorizonPlanTest, EveryPlanIsLegalOnRandomProblems) {
     EXPECT_GE(improved.plan.objective, fast.objective - 1e-9 * std::abs(fast.objective))
         << "seed " << seed;
     EXPECT_DOUBLE_EQ(improved.plan.objective, PlanObjective(p, improved.plan));
+    for (const std::int64_t protected_jobs : {0, 1, 3}) {
+      EXPECT_EQ(Illegal(p, StartsNow(p, improved, protected_jobs)), "")
+          << "seed " << seed << " (backfilled, " << protected_jobs << " protected)";
+    }
   }
   EXPECT_GT(planned, 1000);  // the problems are not trivially empty
   EXPECT_GT(service_steps, 500);
@@ -214,9 +236,11 @@ TEST(HorizonPlanTest, EveryPlanIsLegalOnRandomProblems) {
 
 // PlanFirstStep commits what BuildPlan commits: the same step-0 starts on the same lanes, and the
 // same lanes for every real-time job at every step, on the random problems, with the default
-// order and with one where a batch job comes before a real-time job.
+// order and with one where a batch job comes before a real-time job; and so do both once
+// backfilled.
 TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
   std::int64_t started = 0;
+  std::int64_t backfilled = 0;  // jobs the backfill starts at step 0 that the plan does not
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     const PlanProblem p = RandomProblem(seed);
     std::vector<PlanChoices> orders = {DefaultChoices(p)};
@@ -238,9 +262,24 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
         }
       }
       EXPECT_EQ(first.realtime, full.realtime) << "seed " << seed;
+      for (const std::int64_t protected_jobs : {0, 1}) {
+        Plan full_backfilled = full;
+        Plan first_backfilled = first;
+        BackfillFirstStep(p, choices, protected_jobs, full_backfilled);
+        BackfillFirstStep(p, choices, protected_jobs, first_backfilled);
+        for (std::size_t j = 0; j < p.batch.size(); ++j) {
+          const bool at_zero = full_backfilled.batch[j].start_step == 0;
+          backfilled += at_zero && full.batch[j].start_step != 0 ? 1 : 0;
+          EXPECT_EQ(first_backfilled.batch[j].start_step == 0, at_zero) << "seed " << seed;
+          if (at_zero) {
+            EXPECT_EQ(first_backfilled.batch[j].lanes, full_backfilled.batch[j].lanes);
+          }
+        }
+      }
     }
   }
   EXPECT_GT(started, 200);
+  EXPECT_GT(backfilled, 5);
 }
 
 TEST(HorizonPlanTest, HigherPriorityClaimsFirst) {
@@ -369,6 +408,53 @@ TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
   const ImproveResult higher = ImprovePlan(p, DefaultChoices(p), 200);
   EXPECT_EQ(higher.plan.batch[1].start_step, 0);
   EXPECT_EQ(higher.plan.batch[0].start_step, 3);
+}
+
+// Backfill on a plan. Four lanes, lanes 0 and 1 busy until step 2. A (2 GPUs, 1 step, only lanes
+// 0-1) is planned at step 2; B (4 GPUs, 2 steps) at step 3; C (2 GPUs, 4 steps) fits on lanes
+// 2-3 now but would delay B, so the plan puts it after B. All of priority 1, in that order.
+PlanProblem BackfillCase() {
+  PlanProblem p;
+  p.steps = 8;
+  p.lanes = Lanes(1, 4);
+  p.busy = {{0, 0, 2}, {1, 0, 2}};
+  PlanBatchJob a = Batch(1, 2, 1);
+  a.allowed = {0b0011};
+  p.batch = {a, Batch(1, 4, 2), Batch(1, 2, 4)};
+  return p;
+}
+
+std::int64_t StartAfterBackfill(const PlanProblem& p, std::int64_t protected_jobs,
+                                std::size_t job) {
+  const PlanChoices choices = DefaultChoices(p);
+  Plan plan = BuildPlan(p, choices);
+  BackfillFirstStep(p, choices, protected_jobs, plan);
+  return plan.batch[job].start_step;
+}
+
+TEST(HorizonPlanTest, BackfillStartsAJobThatDelaysOnlyUnprotectedStarts) {
+  PlanProblem p = BackfillCase();
+  const Plan plan = BuildPlan(p, DefaultChoices(p));
+  ASSERT_EQ(plan.batch[0].start_step, 2);
+  ASSERT_EQ(plan.batch[1].start_step, 3);
+  ASSERT_EQ(plan.batch[2].start_step, 5);
+  EXPECT_EQ(StartAfterBackfill(p, 1000000, 2), 5);  // every planned start held: conservative
+  EXPECT_EQ(StartAfterBackfill(p, 2, 2), 5);        // A and B protected
+  EXPECT_EQ(StartAfterBackfill(p, 1, 2), 0);        // only A (EASY): C delays B, not A
+  EXPECT_EQ(StartAfterBackfill(p, 0, 2), 0);
+  // When A takes all four lanes at step 2, C would delay A too: with A protected it waits.
+  p.batch[0] = Batch(1, 4, 1);
+  EXPECT_EQ(StartAfterBackfill(p, 1, 2), 5);
+  EXPECT_EQ(StartAfterBackfill(p, 0, 2), 0);
+}
+
+TEST(HorizonPlanTest, BackfillNeverDelaysAHigherPriorityOrAReservation) {
+  PlanProblem p = BackfillCase();
+  p.batch[1].priority = 2;  // B first, at step 2; A after it
+  EXPECT_NE(StartAfterBackfill(p, 0, 2), 0);
+  p.batch[1].priority = 1;
+  p.batch[1].reserved = true;  // B first among its equals, and no one may delay it
+  EXPECT_NE(StartAfterBackfill(p, 0, 2), 0);
 }
 
 // Ties in priority: a reserved job is placed first, whatever the input order.
