@@ -16,12 +16,14 @@
 //    go to the shared placement helper after the planned starts, in queue order;
 //  - the improvement phase (local search) runs at most once every improve_period_s;
 //  - what it may know of interruptions, it uses: GPUs of a node announced for reclaim or down are
-//    busy until the node is expected back, and a job without checkpoints takes free non-spot
-//    GPUs first and stays off a spot pool whose known reclaim rate makes losing its run likely
-//    (spot_risk_limit). It never sees when the next reclaim or failure will come.
+//    busy until the node is expected back, and a job without checkpoints that a spot pool's known
+//    reclaim rate makes likely to lose its run (spot_risk_limit) takes free non-spot GPUs first
+//    and stays off that pool while other capacity is expected to finish it sooner. It never sees
+//    when the next reclaim or failure will come.
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -171,6 +173,7 @@ class Translator {
     t.problem.realtime_penalty = settings_.realtime_penalty;
     AddLanes(t);
     AddRunning(t, changed_in_step);
+    NoteLaneFreeSteps(t);
     AddQueued(t);
     return t;
   }
@@ -285,22 +288,59 @@ class Translator {
             .allowed = Allowed(r)};
   }
 
-  // The lanes the job accepts; without the risky spot lanes (TooRiskyOnSpot) when it still
-  // fits on the others.
   // The lanes the job accepts. A job without checkpoints (which a reclaim costs its whole run)
-  // is kept off spot lanes when other lanes it accepts are free for it now, and off risky spot
-  // lanes (TooRiskyOnSpot) whenever other lanes could hold it at all.
+  // that some spot pool it accepts makes likely to lose its run is kept off spot lanes when other
+  // lanes it accepts are free for it now, and off the risky spot pools (TooRiskyOnSpot) when
+  // other lanes could hold it and are expected to finish it sooner. Other jobs take any lane: a
+  // short run on spot leaves the non-spot GPUs to the jobs that may not use spot at all.
   LaneMask Allowed(const JobRequest& r) const {
     LaneMask all = LanesAccepting(r, SpotRule::kAny);
     if (settings_.spot_risk_limit >= 1 || r.checkpoint_interval > 0 || r.demand) {
       return all;
     }
+    const LaneMask likely_kept = LanesAccepting(r, SpotRule::kNotRisky,
+                                                -std::numeric_limits<double>::infinity());
+    if (Count(likely_kept) == Count(all)) {
+      return all;  // no spot pool it accepts makes a reclaim during its run likely
+    }
     LaneMask off_spot = LanesAccepting(r, SpotRule::kNone);
     if (FreeNow(off_spot) >= r.gpus) {
       return off_spot;
     }
-    LaneMask safe = LanesAccepting(r, SpotRule::kNotRisky);
+    LaneMask safe = LanesAccepting(r, SpotRule::kNotRisky, SafeWaitHours(off_spot, r.gpus));
     return Count(safe) >= r.gpus && Count(safe) < Count(all) ? safe : all;
+  }
+
+  // How long until `gpus` lanes of `mask` are free, in hours, by the estimated ends of the work
+  // running on them now (what is queued is not counted); infinite if the mask has fewer lanes.
+  double SafeWaitHours(const LaneMask& mask, std::int64_t gpus) const {
+    std::vector<std::int64_t> free_steps;
+    for (std::uint32_t lane = 0; lane < lane_free_step_.size(); ++lane) {
+      if (((mask[lane / 64] >> (lane % 64)) & 1U) != 0) {
+        free_steps.push_back(lane_free_step_[lane]);
+      }
+    }
+    if (static_cast<std::int64_t>(free_steps.size()) < gpus || gpus <= 0) {
+      return std::numeric_limits<double>::infinity();
+    }
+    const auto nth = free_steps.begin() + (gpus - 1);
+    std::nth_element(free_steps.begin(), nth, free_steps.end());
+    const SimTime at = grid_start_ + *nth * settings_.step;
+    return static_cast<double>(std::max<SimTime>(0, at - view_.now())) / 3'600'000.0;
+  }
+
+  // Per lane, the first step at which the work the plan cannot move (running jobs and services,
+  // nodes out) leaves it, by their estimates: 0 for a lane free now.
+  void NoteLaneFreeSteps(const Translation& t) {
+    lane_free_step_.assign(t.gpu_of_lane.size(), 0);
+    for (const PlanBusy& b : t.problem.busy) {
+      lane_free_step_[b.lane] = std::max(lane_free_step_[b.lane], b.end_step);
+    }
+    for (const PlanRealtimeJob& service : t.problem.realtime) {
+      for (const std::uint32_t lane : service.lanes) {
+        lane_free_step_[lane] = std::max(lane_free_step_[lane], service.end_step);
+      }
+    }
   }
 
   // Lanes of the mask whose GPUs are free now.
@@ -314,14 +354,14 @@ class Translator {
 
   enum class SpotRule : std::uint8_t { kAny, kNotRisky, kNone };
 
-  LaneMask LanesAccepting(const JobRequest& r, SpotRule spot) const {
+  LaneMask LanesAccepting(const JobRequest& r, SpotRule spot, double safe_wait_hours = 0) const {
     const FleetLedger& ledger = view_.ledger();
     std::vector<bool> pool_ok(ledger.pools().size(), true);  // decided once per pool
     for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
       const PoolSpec& pool = ledger.pools()[p];
       const bool is_spot = pool.tier == PriceTier::kSpot;
       pool_ok[p] = AcceptsPool(r, pool) && !(spot == SpotRule::kNone && is_spot) &&
-                   !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool));
+                   !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool, safe_wait_hours));
     }
     if (pool_ok.empty()) {
       return layout_.pool_lanes.front();
@@ -337,11 +377,13 @@ class Translator {
     return mask;
   }
 
-  // A job that keeps no checkpoints loses its whole run to a reclaim: on a spot pool whose
-  // known reclaim rate (per node-hour, the pool's history) makes a reclaim during its estimated
-  // run likelier than spot_risk_limit, it had better wait for other capacity. Real-time services
-  // keep no state and are never held back.
-  bool TooRiskyOnSpot(const JobRequest& r, const PoolSpec& pool) const {
+  // A job that keeps no checkpoints loses its whole run to a reclaim and starts again. On a spot
+  // pool whose known reclaim rate λ (per node-hour: the pool's history and its waves) makes a
+  // reclaim during its estimated run T likelier than spot_risk_limit, it is expected to finish
+  // after (e^{λT} - 1) / λ hours (restarts from scratch under reclaims at rate λ); it had better
+  // wait for other capacity when that capacity is expected to finish it sooner: after
+  // `safe_wait_hours` plus T. Real-time services keep no state and are never held back.
+  bool TooRiskyOnSpot(const JobRequest& r, const PoolSpec& pool, double safe_wait_hours) const {
     if (pool.tier != PriceTier::kSpot || r.checkpoint_interval > 0 || r.demand) {
       return false;
     }
@@ -352,7 +394,10 @@ class Translator {
                                                static_cast<double>(pool.nodes))
                        : 0;
     const double rate = pool.spot.per_node_hour + waves_per_node_hour;
-    return 1.0 - std::exp(-rate * run_hours) > settings_.spot_risk_limit;
+    if (rate <= 0 || -std::expm1(-rate * run_hours) <= settings_.spot_risk_limit) {
+      return false;
+    }
+    return std::expm1(rate * run_hours) / rate > safe_wait_hours + run_hours;
   }
 
   static std::int64_t Count(const LaneMask& mask) {
@@ -462,6 +507,7 @@ class Translator {
   JobBriefs& briefs_;
   SimTime grid_start_;
   LaneMask free_now_;  // lanes whose GPUs are free now
+  std::vector<std::int64_t> lane_free_step_;  // NoteLaneFreeSteps
 };
 
 class ConstraintAwarePolicy final : public Policy {
@@ -761,8 +807,10 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .max = 1,
                 .doc = "A job without checkpoints is kept off a spot pool when the pool's known "
                        "reclaim rate makes a reclaim during its estimated run likelier than this "
-                       "(if other accepted capacity could hold it); 1 turns this off, along with "
-                       "keeping such jobs on free non-spot GPUs first."},
+                       "and other accepted capacity is expected to finish it sooner (its wait for "
+                       "that capacity plus its run, against the expected time to finish on spot, "
+                       "restarting after each reclaim); such a job also takes free non-spot GPUs "
+                       "first. 1 turns both off."},
                {.name = "reserve_after_s",
                 .type = ParamType::kInt,
                 .default_value = std::int64_t{21600},

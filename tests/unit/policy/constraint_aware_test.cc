@@ -343,6 +343,36 @@ TEST(ConstraintAwareTest, WaitsForSafeCapacityRatherThanRiskALongRunOnSpot) {
   EXPECT_EQ(pools.at("long-saved"), "spot");
 }
 
+// A 3-hour job without checkpoints and a spot node reclaimed about every 2.5 hours (λ = 0.4 per
+// hour): a reclaim during its run is likely (P = 0.70 > 0.5), and on spot it is expected to finish
+// after (e^{1.2} - 1) / 0.4 = 5.8 hours. The reserved node is held by a job estimated to end after
+// `blocker_hours`: waiting for it finishes the job after blocker_hours + 3.
+std::string PoolOfAThreeHourBareJob(double blocker_hours) {
+  PoolSpec spot = testing::CatalogPool("hgx-h100", 1, "spot");
+  spot.tier = PriceTier::kSpot;
+  spot.spot = {.per_node_hour = 0.4, .notice = 120'000, .replacement_delay = 600'000};
+  PoolSpec reserved = testing::CatalogPool("hgx-h100", 1, "reserved");
+  reserved.tier = PriceTier::kReserved;
+  Workload w;
+  Job& blocker = AddJob(w, "blocker", 0, 8, blocker_hours * kHour);
+  blocker.request.spot_eligible = false;
+  blocker.request.walltime_estimate = static_cast<SimDuration>(blocker_hours * kHourMs);
+  AddJob(w, "bare", 1, 4, 3 * kHour).request.walltime_estimate = 3 * kHourMs;
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("constraint-aware");
+  Simulation sim(testing::FleetOf({spot, reserved}), w, info->make(DefaultParams(*info)),
+                 "constraint-aware");
+  StartPools pools;
+  sim.AddObserver(&pools);
+  EXPECT_TRUE(sim.RunUntil(static_cast<SimTime>((blocker_hours + 0.5) * kHourMs)).ok);
+  return pools.pool.contains("bare") ? pools.pool.at("bare") : "";
+}
+
+TEST(ConstraintAwareTest, TakesRiskySpotWhenSafeCapacityIsFurtherAwayThanTheExpectedLoss) {
+  EXPECT_EQ(PoolOfAThreeHourBareJob(48), "spot");      // 51 h against 5.8 h
+  EXPECT_EQ(PoolOfAThreeHourBareJob(1), "reserved");   // 4 h against 5.8 h: it waits
+}
+
 TEST(ConstraintAwareTest, RunsOnRiskySpotCapacityWhenNothingElseIsAccepted) {
   EXPECT_EQ(PoolsChosen(0.5, false, /*with_reserved=*/false).at("long-bare"), "spot");
 }
