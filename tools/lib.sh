@@ -11,8 +11,9 @@ FLEETSIM_DEBIAN_PACKAGES=(
 )
 
 # Debian 12 packages only the tests need: chromium renders the bench report headless
-# (tests/unit/report/html_render_test.cc).
-FLEETSIM_TEST_PACKAGES=(chromium)
+# (tests/unit/report/html_render_test.cc); python3 runs tools/random-family
+# (tests/cli/random_family_cli_test.cc).
+FLEETSIM_TEST_PACKAGES=(chromium python3)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the

@@ -196,6 +196,29 @@ TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
 // work is worth more to the discounted plan than the wide job's later one), and it only starts
 // once the stream ends; with the default reservation (after 6 hours of waiting) it starts by the
 // time the jobs running at the reservation end.
+// When job `id` starts when constraint-aware, with its default parameters but `overrides`, runs
+// `w` on 8 GPUs until no job is left (kTimeNever: it never starts).
+SimTime StartUnderConstraintAware(const Workload& w, const PolicyParams& overrides,
+                                  const std::string& id) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo* info = registry.Find("constraint-aware");
+  PolicyParams params = DefaultParams(*info);
+  for (const auto& [name, value] : overrides) {
+    params[name] = value;
+  }
+  Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
+  JobLog log;
+  sim.AddObserver(&log);
+  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  sim.Finish();
+  for (const JobRecordRow& row : log.rows()) {
+    if (row.id == id) {
+      return row.start;
+    }
+  }
+  return kTimeNever;
+}
+
 SimTime WideJobStart(std::optional<std::int64_t> reserve_after_s) {
   Workload w;
   for (int i = 0; i * 45 * 60 < 48 * 3600; ++i) {
@@ -204,23 +227,11 @@ SimTime WideJobStart(std::optional<std::int64_t> reserve_after_s) {
   }
   AddJob(w, "wide", 1800, 8, 4 * kHour).request.walltime_estimate = 4 * kHourMs;
   SortBySubmit(w);
-  const PolicyRegistry registry = BuiltinPolicies();
-  const PolicyInfo* info = registry.Find("constraint-aware");
-  PolicyParams params = DefaultParams(*info);
+  PolicyParams overrides;
   if (reserve_after_s) {
-    params["reserve_after_s"] = *reserve_after_s;
+    overrides["reserve_after_s"] = *reserve_after_s;
   }
-  Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
-  JobLog log;
-  sim.AddObserver(&log);
-  EXPECT_TRUE(sim.RunUntilIdle().ok);
-  sim.Finish();
-  for (const JobRecordRow& row : log.rows()) {
-    if (row.id == "wide") {
-      return row.start;
-    }
-  }
-  return kTimeNever;
+  return StartUnderConstraintAware(w, overrides, "wide");
 }
 
 TEST(ConstraintAwareTest, AWideJobStarvedByLaterSmallJobsWithoutAReservation) {
@@ -248,22 +259,10 @@ SimTime NarrowJobStart(std::int64_t protected_starts) {
   AddJob(w, "eight", 120, 8, kHour);
   AddJob(w, "narrow", 180, 2, 2 * kHour).request.walltime_estimate = 3 * kHourMs;
   SortBySubmit(w);
-  const PolicyRegistry registry = BuiltinPolicies();
-  const PolicyInfo* info = registry.Find("constraint-aware");
-  PolicyParams params = DefaultParams(*info);
-  params["protected_starts"] = protected_starts;
-  params["improve_evaluations"] = std::int64_t{1};  // the list scheduler's plan alone
-  Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
-  JobLog log;
-  sim.AddObserver(&log);
-  EXPECT_TRUE(sim.RunUntilIdle().ok);
-  sim.Finish();
-  for (const JobRecordRow& row : log.rows()) {
-    if (row.id == "narrow") {
-      return row.start;
-    }
-  }
-  return kTimeNever;
+  PolicyParams overrides;
+  overrides["protected_starts"] = protected_starts;
+  overrides["improve_evaluations"] = std::int64_t{1};  // the list scheduler's plan alone
+  return StartUnderConstraintAware(w, overrides, "narrow");
 }
 
 TEST(ConstraintAwareTest, HoldingEveryPlannedStartLeavesGpusIdleOnGuessedRunTimes) {
