@@ -6,15 +6,15 @@
 #include <cmath>
 #include <set>
 
-#include "bound/cbc_milp.h"
+#include "milp/cbc_milp.h"
 
 namespace fleetsim {
 
 namespace {
 
-using bound::Milp;
-using bound::MilpColumn;
-using bound::MilpRow;
+using milp::Milp;
+using milp::MilpColumn;
+using milp::MilpRow;
 
 constexpr double kMillisPerHour = 3600.0 * 1000.0;
 
@@ -402,11 +402,11 @@ BoundResult SolveBound(const BoundProblem& problem, const BoundOptions& options)
   ModelBuilder builder(problem);
   builder.Build();
   const Milp& milp = builder.milp();
-  const bound::MilpSolution solution =
-      bound::SolveMilp(milp, {.time_limit_s = options.time_limit_s,
+  const milp::MilpSolution solution =
+      milp::SolveMilp(milp, {.time_limit_s = options.time_limit_s,
                               .threads = options.threads,
                               .parameters = options.solver_parameters});
-  const double lp_bound = bound::SolveLpRelaxation(milp);
+  const double lp_bound = milp::SolveLpRelaxation(milp);
 
   BoundResult result;
   result.scenario = problem.scenario;

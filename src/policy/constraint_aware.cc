@@ -30,6 +30,7 @@
 #include "fleetsim/policy/horizon_plan.h"
 #include "fleetsim/policy/placement_rules.h"
 #include "fleetsim/policy/policy.h"
+#include "fleetsim/policy/window_milp.h"
 #include "policy/builtin.h"
 
 namespace fleetsim {
@@ -48,6 +49,8 @@ struct Settings {
   double spot_risk_limit = 0;
   SimDuration reserve_after = 0;
   std::int64_t protected_starts = 0;
+  std::int64_t full_mode_steps = 0;  // 0: off
+  std::int64_t full_mode_max_nodes = 0;
 };
 
 // Ceiling of a / b for a >= 0, b > 0.
@@ -581,6 +584,22 @@ class ConstraintAwarePolicy final : public Policy {
     return decisions;
   }
 
+  // Full mode: the plan of the order the window model suggests (window_milp.h) replaces `plan`
+  // if its objective is higher.
+  void TryWindowMilp(const PlanProblem& problem, Plan& plan, PlanChoices& choices) const {
+    const std::optional<PlanChoices> order = WindowMilpOrder(
+        problem, plan, choices,
+        {.window_steps = settings_.full_mode_steps, .max_nodes = settings_.full_mode_max_nodes});
+    if (!order) {
+      return;
+    }
+    Plan candidate = BuildPlan(problem, *order);
+    if (candidate.objective > plan.objective + 1e-9 * std::abs(plan.objective)) {
+      plan = std::move(candidate);
+      choices = *order;
+    }
+  }
+
   // The plan (step 0 only between improvement calls), then backfilled (BackfillFirstStep).
   Plan MakePlan(SimTime now, const PlanProblem& problem) {
     PlanChoices choices = DefaultChoices(problem);
@@ -592,6 +611,9 @@ class ConstraintAwarePolicy final : public Policy {
       ImproveResult improved = ImprovePlan(problem, choices, settings_.improve_evaluations);
       plan = std::move(improved.plan);
       choices = std::move(improved.choices);
+      if (settings_.full_mode_steps > 0) {
+        TryWindowMilp(problem, plan, choices);
+      }
     }
     BackfillFirstStep(problem, choices, settings_.protected_starts, plan);
     return plan;
@@ -832,7 +854,22 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                        "those of the first protected_starts jobs the plan starts later, of the "
                        "reserved job and of every higher priority. 1 is EASY backfill's rule "
                        "(only the first waiting job's start is held against its equals); "
-                       "1000000 holds every planned start (conservative)."}},
+                       "1000000 holds every planned start (conservative)."},
+               {.name = "full_mode_steps",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{0},
+                .min = 0,
+                .max = 1000,
+                .doc = "Full mode: at each improvement call, a MILP of this many steps ahead "
+                       "(GPU counts per step, solved with CBC) suggests an order for the list "
+                       "scheduler, whose plan is kept if its objective is higher. 0: off."},
+               {.name = "full_mode_max_nodes",
+                .type = ParamType::kInt,
+                .default_value = std::int64_t{200},
+                .min = 1,
+                .max = 1000000,
+                .doc = "Branch-and-bound nodes full mode's solver may explore per call (its "
+                       "budget; deterministic, unlike a time limit)."}},
           .make = [](const PolicyParams& params) {
             const Settings settings{
                 .step = IntParam(params, "step_s") * kMillisPerSecond,
@@ -845,7 +882,9 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .max_planned_jobs = IntParam(params, "max_planned_jobs"),
                 .spot_risk_limit = RealParam(params, "spot_risk_limit"),
                 .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond,
-                .protected_starts = IntParam(params, "protected_starts")};
+                .protected_starts = IntParam(params, "protected_starts"),
+                .full_mode_steps = IntParam(params, "full_mode_steps"),
+                .full_mode_max_nodes = IntParam(params, "full_mode_max_nodes")};
             return std::make_unique<ConstraintAwarePolicy>(settings);
           }};
 }

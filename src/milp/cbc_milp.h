@@ -1,8 +1,9 @@
 // A mixed-integer linear program, built column by column and row by row, and its solution with
-// COIN-OR CBC (through CBC's C interface, Cbc_C_Interface.h). The one file of the bound module
-// that sees CBC: the model is plain data, so it can be built and inspected without a solver.
-// Private to the bound module. Milp is a value type; SolveMilp owns its CBC model for the call
-// and is safe to call from several threads at once (each call has its own model).
+// COIN-OR CBC (through CBC's C interface, Cbc_C_Interface.h). The milp module is the one that
+// sees CBC: the model is plain data, so it can be built and inspected without a solver. Used by
+// the bound module (the clairvoyant upper bound) and by constraint-aware's full mode. Milp is a
+// value type; SolveMilp owns its CBC model for the call and is safe to call from several threads
+// at once (each call has its own model).
 #pragma once
 
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace fleetsim::bound {
+namespace fleetsim::milp {
 
 inline constexpr double kMilpInfinity = 1e30;
 
@@ -43,6 +44,9 @@ struct Milp {
 
 struct MilpOptions {
   double time_limit_s = 60;  // the search stops here; what it has is then reported
+  // Branch-and-bound nodes the search may explore (0: no limit). With one thread a node limit
+  // stops the search at the same point on every run, which a time limit does not.
+  std::int64_t max_nodes = 0;
   int threads = 1;           // CBC's branch-and-bound threads
   // More CBC parameters (name, value), as CBC's command line takes them, after ours.
   std::vector<std::pair<std::string, std::string>> parameters{};
@@ -53,6 +57,7 @@ struct MilpSolution {
   bool proven_optimal = false;  // the search finished: objective is the optimum
   bool infeasible = false;      // proven to have no solution
   bool time_limit = false;      // stopped by the time limit
+  bool node_limit = false;      // stopped by the node limit
   double objective = 0;         // of the best solution
   // The best bound on the optimum the search proved (>= objective when maximizing). Equal to
   // the objective when proven optimal.
@@ -80,4 +85,4 @@ double SolveLpRelaxation(const Milp& milp);
 // The largest violation by `values` of a row, a column bound or integrality (0 when feasible).
 double MaxViolation(const Milp& milp, const std::vector<double>& values);
 
-}  // namespace fleetsim::bound
+}  // namespace fleetsim::milp

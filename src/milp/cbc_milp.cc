@@ -1,7 +1,7 @@
 // SolveMilp: the Milp handed to CBC's C interface as a column-major matrix, solved by CbcMain1
 // (cuts and heuristics at CBC's defaults, preprocessing off: see SolveMilp), read back and
 // checked against every row of the model.
-#include "bound/cbc_milp.h"
+#include "milp/cbc_milp.h"
 
 #include <coin/Cbc_C_Interface.h>
 #include <fmt/format.h>
@@ -24,7 +24,7 @@ extern "C" const char* __lsan_default_suppressions() {
 }
 #endif
 
-namespace fleetsim::bound {
+namespace fleetsim::milp {
 
 namespace {
 
@@ -149,6 +149,9 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
   Cbc_setParameter(m, "allowableGap", "1e-9");
   Cbc_setParameter(m, "sec", fmt::format("{}", options.time_limit_s).c_str());
   Cbc_setMaximumSeconds(m, options.time_limit_s);
+  if (options.max_nodes > 0) {
+    Cbc_setMaximumNodes(m, static_cast<int>(std::min<std::int64_t>(options.max_nodes, 1 << 30)));
+  }
   if (options.threads > 1) {
     Cbc_setParameter(m, "threads", fmt::format("{}", options.threads).c_str());
   }
@@ -166,6 +169,7 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
   solution.proven_optimal = Cbc_isProvenOptimal(m) != 0;
   solution.infeasible = Cbc_isProvenInfeasible(m) != 0;
   solution.time_limit = Cbc_isSecondsLimitReached(m) != 0;
+  solution.node_limit = Cbc_isNodeLimitReached(m) != 0;
   solution.nodes = Cbc_getNodeCount(m);
   const double* best = Cbc_bestSolution(m);
   solution.has_solution = best != nullptr;
@@ -182,4 +186,4 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
   return solution;
 }
 
-}  // namespace fleetsim::bound
+}  // namespace fleetsim::milp
