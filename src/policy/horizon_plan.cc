@@ -327,32 +327,47 @@ std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
   return most;
 }
 
-BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_first) {
+// The lanes `job` takes if it starts at `start` on `grid`, at the first size that fits in the
+// order of preference (the largest that fits, or the smallest when asked), or nothing.
+std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatchJob& job,
+                                                std::int64_t start, bool smallest_first) {
   LaneMask& free = free_scratch;
-  for (std::int64_t start = 0; start < grid.steps(); ++start) {
-    grid.FreeOver(start, start + job.steps, job.allowed, free);
-    std::int64_t most = Count(free);
-    if (most >= job.min_gpus && (job.block || job.one_domain)) {
-      most = LargestDomainFree(grid, free);
-    }
-    if (most < job.min_gpus) {
+  grid.FreeOver(start, start + job.steps, job.allowed, free);
+  std::int64_t most = Count(free);
+  if (most >= job.min_gpus && (job.block || job.one_domain)) {
+    most = LargestDomainFree(grid, free);
+  }
+  if (most < job.min_gpus) {
+    return std::nullopt;
+  }
+  const std::int64_t largest = std::min(job.max_gpus, most);
+  const std::int64_t first = smallest_first ? job.min_gpus : largest;
+  const std::int64_t last = smallest_first ? largest : job.min_gpus;
+  const std::int64_t delta = smallest_first ? 1 : -1;
+  for (std::int64_t n = first; smallest_first ? n <= last : n >= last; n += delta) {
+    if (!SizeAllowed(job, n)) {
       continue;
     }
-    // Sizes to try, preferred first: the largest that fits, or the smallest when asked.
-    const std::int64_t largest = std::min(job.max_gpus, most);
-    const std::int64_t first = smallest_first ? job.min_gpus : largest;
-    const std::int64_t last = smallest_first ? largest : job.min_gpus;
-    const std::int64_t delta = smallest_first ? 1 : -1;
-    for (std::int64_t n = first; smallest_first ? n <= last : n >= last; n += delta) {
-      if (!SizeAllowed(job, n)) {
-        continue;
-      }
-      if (std::optional<std::vector<std::uint32_t>> lanes = ChooseLanes(grid, job, free, n)) {
-        for (const std::uint32_t lane : *lanes) {
-          grid.Take(lane, start, start + job.steps);
-        }
-        return {start, std::move(*lanes)};
-      }
+    if (std::optional<std::vector<std::uint32_t>> lanes = ChooseLanes(grid, job, free, n)) {
+      return lanes;
+    }
+  }
+  return std::nullopt;
+}
+
+void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
+  for (const std::uint32_t lane : placed.lanes) {
+    grid.Take(lane, placed.start_step, placed.start_step + job.steps);
+  }
+}
+
+// `job` at the earliest step it fits, taken on the grid.
+BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_first) {
+  for (std::int64_t start = 0; start < grid.steps(); ++start) {
+    if (std::optional<std::vector<std::uint32_t>> lanes = FitAt(grid, job, start, smallest_first)) {
+      BatchPlacement placed{start, std::move(*lanes)};
+      TakeBatch(grid, job, placed);
+      return placed;
     }
   }
   return {};
@@ -666,43 +681,6 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
   return plan;
 }
 
-namespace {
-
-// The batch job `job` started at step 0 on `grid` if it fits there (sizes as PlaceBatch tries
-// them), else nothing.
-std::optional<std::vector<std::uint32_t>> FitNow(const Grid& grid, const PlanBatchJob& job,
-                                                 bool smallest_first) {
-  LaneMask& free = free_scratch;
-  grid.FreeOver(0, job.steps, job.allowed, free);
-  std::int64_t most = Count(free);
-  if (most >= job.min_gpus && (job.block || job.one_domain)) {
-    most = LargestDomainFree(grid, free);
-  }
-  const std::int64_t largest = std::min(job.max_gpus, most);
-  if (largest < job.min_gpus) {
-    return std::nullopt;
-  }
-  const std::int64_t first = smallest_first ? job.min_gpus : largest;
-  const std::int64_t last = smallest_first ? largest : job.min_gpus;
-  const std::int64_t delta = smallest_first ? 1 : -1;
-  for (std::int64_t n = first; smallest_first ? n <= last : n >= last; n += delta) {
-    if (SizeAllowed(job, n)) {
-      if (auto lanes = ChooseLanes(grid, job, free, n)) {
-        return lanes;
-      }
-    }
-  }
-  return std::nullopt;
-}
-
-void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
-  for (const std::uint32_t lane : placed.lanes) {
-    grid.Take(lane, placed.start_step, placed.start_step + job.steps);
-  }
-}
-
-}  // namespace
-
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan) {
   const ListScheduler scheduler(problem);
@@ -752,7 +730,7 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     if (on_grid[j]) {
       continue;
     }
-    if (auto lanes = FitNow(grid, job, choices.smallest_size[j])) {
+    if (auto lanes = FitAt(grid, job, 0, choices.smallest_size[j])) {
       plan.batch[j] = {0, std::move(*lanes)};
       TakeBatch(grid, job, plan.batch[j]);
       on_grid[j] = true;
