@@ -32,6 +32,7 @@
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/policy/window_milp.h"
 #include "policy/builtin.h"
+#include "policy/running_work.h"
 
 namespace fleetsim {
 
@@ -71,9 +72,9 @@ bool HasHostNeed(const JobRequest& r) { return HostNeedOf(r).any(); }
 bool IsPlannedService(const JobRequest& r) { return IsElasticService(r) && !HasHostNeed(r); }
 
 // The problem for one call, and the maps back from plan items to jobs and GPUs.
+// Kept by the policy from call to call: the lanes and their shape are set once.
 struct Translation {
   PlanProblem problem;
-  std::vector<GpuId> gpu_of_lane;
   std::vector<JobIndex> batch_jobs;
   std::vector<JobIndex> realtime_jobs;
   std::vector<JobIndex> helper_jobs;  // placed by the shared helper, by priority then queue order
@@ -112,73 +113,63 @@ class JobBriefs {
   std::vector<JobBrief> briefs_;
 };
 
-// The lanes of a fleet, which never change during a run: built at the first call and kept.
-struct LaneLayout {
-  std::vector<PlanLane> lanes;
-  std::vector<GpuId> gpu_of_lane;
-  std::vector<std::int64_t> lane_of_gpu;  // -1: not a lane
-  std::vector<LaneMask> pool_lanes;       // by pool: its lanes
-  std::size_t words = 0;
+// A run time for a job: its walltime estimate, else the default.
+SimDuration Estimate(const Settings& settings, const JobRequest& r) {
+  return r.walltime_estimate > 0 ? r.walltime_estimate : settings.default_runtime;
+}
 
-  explicit LaneLayout(const FleetLedger& ledger) {
-    double fastest = 0;
-    for (const PoolSpec& pool : ledger.pools()) {
-      fastest = std::max(fastest, pool.gpu.bf16_dense_tflops.value_or(0));
+// How the plan sees a running job: a service without an estimate runs past the horizon; other
+// jobs until their estimate (or the default run time).
+RunningRole RoleOf(const Settings& settings, const JobRequest& r, SimTime start) {
+  const std::int64_t end = r.demand && r.walltime_estimate == 0
+                               ? kPinnedForever
+                               : CeilDiv(start + Estimate(settings, r), settings.step);
+  return {.service = IsPlannedService(r), .end_step = end};
+}
+
+// The lanes whose GPUs are free (whole) now.
+LaneMask FreeLanes(const ClusterView& view, const LaneLayout& layout) {
+  LaneMask free(layout.words, 0);
+  if (layout.identity) {
+    const std::span<const std::uint64_t> busy = view.fleet().busy_words();
+    for (std::size_t w = 0; w < layout.words; ++w) {
+      free[w] = ~busy[w] & layout.all[w];
     }
-    const auto gpus = static_cast<GpuId>(ledger.topology().gpus());
-    lane_of_gpu.assign(gpus, -1);
-    for (GpuId gpu = 0; gpu < gpus; ++gpu) {
-      const PoolIndex pool = ledger.PoolOfGpu(gpu);
-      if (!ledger.pools().empty() && ledger.pools()[pool].mig == MigMode::kStatic) {
-        continue;  // never whole
-      }
-      const std::uint32_t domain = ledger.topology().DomainOf(gpu);
-      const double tflops =
-          ledger.pools().empty() ? 0 : ledger.pools()[pool].gpu.bf16_dense_tflops.value_or(0);
-      lane_of_gpu[gpu] = static_cast<std::int64_t>(gpu_of_lane.size());
-      gpu_of_lane.push_back(gpu);
-      lanes.push_back({.domain = domain,
-                       .slot = gpu - ledger.topology().DomainGpus(domain).front(),
-                       .speed = fastest > 0 && tflops > 0 ? tflops / fastest : 1});
-    }
-    words = (gpu_of_lane.size() + 63) / 64;
-    pool_lanes.assign(std::max<std::size_t>(1, ledger.pools().size()), LaneMask(words, 0));
-    for (std::size_t lane = 0; lane < gpu_of_lane.size(); ++lane) {
-      const PoolIndex pool = ledger.pools().empty() ? 0 : ledger.PoolOfGpu(gpu_of_lane[lane]);
-      pool_lanes[pool][lane / 64] |= std::uint64_t{1} << (lane % 64);
+    return free;
+  }
+  for (std::size_t lane = 0; lane < layout.gpu_of_lane.size(); ++lane) {
+    if (view.fleet().IsFree(layout.gpu_of_lane[lane])) {
+      free[lane / 64] |= std::uint64_t{1} << (lane % 64);
     }
   }
-};
+  return free;
+}
 
 class Translator {
  public:
   Translator(const ClusterView& view, const Settings& settings, const LaneLayout& layout,
-             JobBriefs& briefs)
+             RunningWork& running, JobBriefs& briefs, LaneMask free_now)
       : view_(view),
         settings_(settings),
         layout_(layout),
+        running_(running),
         briefs_(briefs),
         grid_start_(view.now() - view.now() % settings.step),
-        free_now_(layout.words, 0) {
-    for (std::size_t lane = 0; lane < layout.gpu_of_lane.size(); ++lane) {
-      if (view.fleet().IsFree(layout.gpu_of_lane[lane])) {
-        free_now_[lane / 64] |= std::uint64_t{1} << (lane % 64);
-      }
-    }
-  }
+        free_now_(std::move(free_now)) {}
 
-  SimTime grid_start() const { return grid_start_; }
-
-  Translation Translate(const std::map<JobIndex, std::int64_t>& changed_in_step) {
-    Translation t;
+  // Fills `t` (whose lanes are the layout's) for this call.
+  void Translate(const std::map<JobIndex, std::int64_t>& changed_in_step, Translation& t) {
     t.problem.steps = settings_.steps;
     t.problem.decay = settings_.decay;
     t.problem.realtime_penalty = settings_.realtime_penalty;
-    AddLanes(t);
+    t.problem.busy.clear();
+    t.problem.batch.clear();
+    t.problem.realtime.clear();
+    t.batch_jobs.clear();
+    t.realtime_jobs.clear();
+    t.helper_jobs.clear();
     AddRunning(t, changed_in_step);
-    NoteLaneFreeSteps(t);
     AddQueued(t);
-    return t;
   }
 
  private:
@@ -187,75 +178,36 @@ class Translator {
     return std::max<std::int64_t>(
         1, CeilDiv(std::max<SimTime>(time - grid_start_, 1), settings_.step));
   }
-  // A service without an estimate runs past the horizon; other jobs until their estimate (or the
-  // default run time), and at least through the current step.
+  // RoleOf's end, relative to this call's grid, and at least through the current step.
   std::int64_t RunningEndStep(const JobRequest& r, SimTime start) const {
     if (r.demand && r.walltime_estimate == 0) {
       return settings_.steps;
     }
     return EndStep(std::max(start + Estimate(r), view_.now() + 1));
   }
-  SimDuration Estimate(const JobRequest& r) const {
-    return r.walltime_estimate > 0 ? r.walltime_estimate : settings_.default_runtime;
-  }
+  SimDuration Estimate(const JobRequest& r) const { return fleetsim::Estimate(settings_, r); }
+  std::int64_t FirstStep() const { return grid_start_ / settings_.step; }
+  // A node that is out is expected back (its GPUs busy until then) at this step of the grid.
+  std::int64_t NodeBackStep(NodeId node) const { return EndStep(view_.ledger().NodeBackAt(node)); }
 
-  void AddLanes(Translation& t) const {
-    t.problem.lanes = layout_.lanes;
-    t.gpu_of_lane = layout_.gpu_of_lane;
-  }
-
-  std::vector<std::uint32_t> LanesOf(const Allocation& placement) const {
-    std::vector<std::uint32_t> lanes;
-    for (const Grant& grant : placement.gpus) {
-      if (layout_.lane_of_gpu[grant.gpu] >= 0) {
-        lanes.push_back(static_cast<std::uint32_t>(layout_.lane_of_gpu[grant.gpu]));
-      }
-    }
-    std::sort(lanes.begin(), lanes.end());
-    lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-    return lanes;
-  }
-
+  // The work the plan cannot move, from the running-work index: pinned lanes as bitsets, and the
+  // running services as real-time jobs on the lanes they hold.
   void AddRunning(Translation& t, const std::map<JobIndex, std::int64_t>& changed_in_step) {
-    std::vector<bool> covered(t.gpu_of_lane.size(), false);
-    for (const RunningJob& running : view_.running()) {
-      const JobRequest& r = view_.request(running.job);
-      const std::int64_t end = RunningEndStep(r, running.start);
-      std::vector<std::uint32_t> lanes = LanesOf(running.placement);
-      for (const std::uint32_t lane : lanes) {
-        covered[lane] = true;
-      }
-      if (IsPlannedService(r)) {
-        const auto it = changed_in_step.find(running.job);
-        const std::int64_t demand_step = r.demand->StepIndex(view_.now());
-        const bool at_boundary = view_.now() % r.demand->step == 0;
-        PlanRealtimeJob job = Service(r, end);
-        job.lanes = std::move(lanes);
-        // A service leaving, or holding GPUs on a node that is out, keeps what it holds: the
-        // engine would not grant its own GPUs on that node again.
-        job.can_resize_now = at_boundary && !running.leaving && AllUp(running.placement) &&
-                             (it == changed_in_step.end() || it->second != demand_step);
-        t.problem.realtime.push_back(std::move(job));
-        t.realtime_jobs.push_back(running.job);
-        continue;
-      }
-      for (const std::uint32_t lane : lanes) {
-        t.problem.busy.push_back({lane, 0, end});
-      }
-    }
-    const FleetLedger& ledger = view_.ledger();
-    for (std::uint32_t lane = 0; lane < t.gpu_of_lane.size(); ++lane) {
-      const GpuId gpu = t.gpu_of_lane[lane];
-      if (covered[lane] || view_.fleet().IsFree(gpu)) {
-        continue;
-      }
-      const NodeId node = ledger.state().NodeOf(gpu);
-      // A node announced for reclaim or down is out until it is expected back; a GPU taken
-      // otherwise (MIG mode, a share) is busy for now.
-      const std::int64_t end = ledger.state().IsUp(node)
-                                   ? 1
-                                   : std::max<std::int64_t>(1, EndStep(ledger.NodeBackAt(node)));
-      t.problem.busy.push_back({lane, 0, end});
+    running_.Pinned(FirstStep(), free_now_, [&](NodeId node) { return NodeBackStep(node); },
+                    t.problem.pinned);
+    for (const RunningJob* running : running_.Services()) {
+      const JobRequest& r = view_.request(running->job);
+      const auto it = changed_in_step.find(running->job);
+      const std::int64_t demand_step = r.demand->StepIndex(view_.now());
+      const bool at_boundary = view_.now() % r.demand->step == 0;
+      PlanRealtimeJob job = Service(r, RunningEndStep(r, running->start));
+      job.lanes = layout_.LanesOf(running->placement);
+      // A service leaving, or holding GPUs on a node that is out, keeps what it holds: the
+      // engine would not grant its own GPUs on that node again.
+      job.can_resize_now = at_boundary && !running->leaving && AllUp(running->placement) &&
+                           (it == changed_in_step.end() || it->second != demand_step);
+      t.problem.realtime.push_back(std::move(job));
+      t.realtime_jobs.push_back(running->job);
     }
   }
 
@@ -318,9 +270,10 @@ class Translator {
   // running on them now (what is queued is not counted); infinite if the mask has fewer lanes.
   double SafeWaitHours(const LaneMask& mask, std::int64_t gpus) const {
     std::vector<std::int64_t> free_steps;
-    for (std::uint32_t lane = 0; lane < lane_free_step_.size(); ++lane) {
+    const std::vector<std::int64_t>& lane_free_step = LaneFreeSteps();
+    for (std::uint32_t lane = 0; lane < lane_free_step.size(); ++lane) {
       if (((mask[lane / 64] >> (lane % 64)) & 1U) != 0) {
-        free_steps.push_back(lane_free_step_[lane]);
+        free_steps.push_back(lane_free_step[lane]);
       }
     }
     if (static_cast<std::int64_t>(free_steps.size()) < gpus || gpus <= 0) {
@@ -333,17 +286,14 @@ class Translator {
   }
 
   // Per lane, the first step at which the work the plan cannot move (running jobs and services,
-  // nodes out) leaves it, by their estimates: 0 for a lane free now.
-  void NoteLaneFreeSteps(const Translation& t) {
-    lane_free_step_.assign(t.gpu_of_lane.size(), 0);
-    for (const PlanBusy& b : t.problem.busy) {
-      lane_free_step_[b.lane] = std::max(lane_free_step_[b.lane], b.end_step);
+  // nodes out) leaves it, by their estimates: 0 for a lane free now. Worked out (O(lanes)) at the
+  // first call of a run that needs it.
+  const std::vector<std::int64_t>& LaneFreeSteps() const {
+    if (!lane_free_step_) {
+      lane_free_step_ = running_.LaneFreeSteps(
+          FirstStep(), free_now_, [&](NodeId node) { return NodeBackStep(node); }, view_);
     }
-    for (const PlanRealtimeJob& service : t.problem.realtime) {
-      for (const std::uint32_t lane : service.lanes) {
-        lane_free_step_[lane] = std::max(lane_free_step_[lane], service.end_step);
-      }
-    }
+    return *lane_free_step_;
   }
 
   // Lanes of the mask whose GPUs are free now.
@@ -507,10 +457,11 @@ class Translator {
   const ClusterView& view_;
   const Settings& settings_;
   const LaneLayout& layout_;
+  RunningWork& running_;
   JobBriefs& briefs_;
   SimTime grid_start_;
   LaneMask free_now_;  // lanes whose GPUs are free now
-  std::vector<std::int64_t> lane_free_step_;  // NoteLaneFreeSteps
+  mutable std::optional<std::vector<std::int64_t>> lane_free_step_;  // LaneFreeSteps
 };
 
 class ConstraintAwarePolicy final : public Policy {
@@ -520,12 +471,20 @@ class ConstraintAwarePolicy final : public Policy {
   std::vector<Decision> Decide(const ClusterView& view) override {
     if (!layout_) {
       layout_.emplace(view.ledger());
+      running_.emplace(*layout_, settings_.steps);
+      t_.problem.lanes = layout_->lanes;
+      t_.problem.shape = layout_->shape;
     }
-    if (NothingToPlan(view)) {
+    running_->Update(view, [&](const RunningJob& running) {
+      return RoleOf(settings_, view.request(running.job), running.start);
+    });
+    LaneMask free_now = FreeLanes(view, *layout_);
+    if (NothingToPlan(view, free_now)) {
       return DecideWithoutAPlan(view);
     }
-    Translator translator(view, settings_, *layout_, briefs_);
-    const Translation t = translator.Translate(changed_in_step_);
+    Translator translator(view, settings_, *layout_, *running_, briefs_, std::move(free_now));
+    translator.Translate(changed_in_step_, t_);
+    const Translation& t = t_;
     const Plan plan = MakePlan(view.now(), t.problem);
     std::vector<Decision> decisions = Resizes(view, t, plan);
     if (!decisions.empty()) {
@@ -546,18 +505,14 @@ class ConstraintAwarePolicy final : public Policy {
   // resized at this instant (none is at a demand-step boundary). Then no planned job can start
   // at step 0 and no resize is due, so the call's decisions are the helper's alone — the same
   // as with a plan, at a fraction of the cost on a saturated fleet.
-  bool NothingToPlan(const ClusterView& view) const {
-    if (view.running().empty()) {
+  bool NothingToPlan(const ClusterView& view, const LaneMask& free_now) const {
+    if (view.running().empty() ||
+        std::any_of(free_now.begin(), free_now.end(), [](std::uint64_t w) { return w != 0; })) {
       return false;
     }
-    for (const GpuId gpu : layout_->gpu_of_lane) {
-      if (view.fleet().IsFree(gpu)) {
-        return false;
-      }
-    }
-    return std::none_of(view.running().begin(), view.running().end(), [&](const RunningJob& j) {
-      const JobRequest& r = view.request(j.job);
-      return IsPlannedService(r) && view.now() % r.demand->step == 0;
+    const std::vector<const RunningJob*> services = running_->Services();
+    return std::none_of(services.begin(), services.end(), [&](const RunningJob* j) {
+      return view.now() % view.request(j->job).demand->step == 0;
     });
   }
 
@@ -639,8 +594,11 @@ class ConstraintAwarePolicy final : public Policy {
   // may hand one service a lane another gives up in the same step). Resizes left waiting on each
   // other in a cycle are not made: those services keep what they hold until the next plan.
   std::vector<Decision> Resizes(const ClusterView& view, const Translation& t, const Plan& plan) {
+    if (t.realtime_jobs.empty()) {
+      return {};
+    }
     std::vector<std::size_t> pending;
-    std::vector<std::int64_t> holder(t.gpu_of_lane.size(), -1);  // lane -> pending service
+    std::vector<std::int64_t> holder(layout_->gpu_of_lane.size(), -1);  // lane -> pending service
     for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
       const PlanRealtimeJob& job = t.problem.realtime[k];
       if (!job.lanes.empty() && job.can_resize_now && plan.realtime[k][0] != job.lanes) {
@@ -678,13 +636,13 @@ class ConstraintAwarePolicy final : public Policy {
     const JobIndex index = t.realtime_jobs[k];
     const JobRequest& r = view.request(index);
     changed_in_step_[index] = r.demand->StepIndex(view.now());
-    return ResizeJob{index, AllocationOn(view, r, lanes, t.gpu_of_lane)};
+    return ResizeJob{index, AllocationOn(view, r, lanes, layout_->gpu_of_lane)};
   }
 
   void Start(const ClusterView& view, JobIndex job, const std::vector<std::uint32_t>& lanes,
-             const Translation& t, std::vector<Decision>& decisions) {
+             std::vector<Decision>& decisions) {
     const JobRequest& r = view.request(job);
-    Allocation allocation = AllocationOn(view, r, lanes, t.gpu_of_lane);
+    Allocation allocation = AllocationOn(view, r, lanes, layout_->gpu_of_lane);
     if (!view.planner().Hold(allocation).empty()) {
       std::optional<Allocation> placed = view.planner().Place(r);
       if (!placed) {
@@ -703,7 +661,7 @@ class ConstraintAwarePolicy final : public Policy {
                     std::vector<Decision>& decisions) {
     for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
       if (t.problem.realtime[k].lanes.empty() && !plan.realtime[k][0].empty()) {
-        Start(view, t.realtime_jobs[k], plan.realtime[k][0], t, decisions);
+        Start(view, t.realtime_jobs[k], plan.realtime[k][0], decisions);
       }
     }
     std::vector<std::size_t> starting;
@@ -716,7 +674,7 @@ class ConstraintAwarePolicy final : public Policy {
       return t.problem.batch[a].priority > t.problem.batch[b].priority;
     });
     for (const std::size_t j : starting) {
-      Start(view, t.batch_jobs[j], plan.batch[j].lanes, t, decisions);
+      Start(view, t.batch_jobs[j], plan.batch[j].lanes, decisions);
     }
   }
 
@@ -736,9 +694,9 @@ class ConstraintAwarePolicy final : public Policy {
     if (!view.queue().empty()) {
       wake = std::max(next_improvement_, view.now() + 1);
     }
-    for (const RunningJob& running : view.running()) {
-      const JobRequest& r = view.request(running.job);
-      if (IsPlannedService(r) && HoldsALane(running.placement)) {
+    for (const RunningJob* running : running_->Services()) {
+      const JobRequest& r = view.request(running->job);
+      if (HoldsALane(running->placement)) {
         const SimDuration step = r.demand->step;
         wake = std::min(wake, view.now() - view.now() % step + step);
       }
@@ -755,6 +713,8 @@ class ConstraintAwarePolicy final : public Policy {
 
   Settings settings_;
   std::optional<LaneLayout> layout_;  // the fleet's lanes, from the first call on
+  std::optional<RunningWork> running_;  // the running work on them, kept up to date
+  Translation t_;                       // this call's problem (the lanes set once)
   JobBriefs briefs_;
   SimTime next_improvement_ = 0;
   std::map<JobIndex, std::int64_t> changed_in_step_;  // service -> demand step of its last change

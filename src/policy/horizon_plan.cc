@@ -10,6 +10,8 @@
 #include <numeric>
 #include <optional>
 
+#include "fleetsim/core/check.h"
+
 namespace fleetsim {
 
 namespace {
@@ -47,12 +49,54 @@ std::int64_t CountRange(const LaneMask& mask, std::uint32_t first, std::uint32_t
   return n;
 }
 
-// A domain's lanes: [first, first + count).
-struct DomainRange {
-  std::uint32_t first = 0;
-  std::uint32_t count = 0;
-  double speed = 0;  // mean lane speed
+}  // namespace
+
+struct PlanShape {
+  // A domain's lanes: [first, first + count).
+  struct Domain {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+    double speed = 0;  // mean lane speed
+  };
+  std::vector<Domain> domains;
+  std::vector<std::uint32_t> domain_of_lane;
+  // By domain: the rank of its speed among the fleet's domain speeds, fastest first (0).
+  std::vector<std::uint32_t> speed_rank;
+  LaneMask all;  // every lane
 };
+
+std::shared_ptr<const PlanShape> MakePlanShape(const std::vector<PlanLane>& lanes) {
+  FLEETSIM_CHECK(lanes.size() < (std::size_t{1} << 24), "a plan holds fewer than 2^24 lanes");
+  auto shape = std::make_shared<PlanShape>();
+  shape->all.assign((lanes.size() + 63) / 64, 0);
+  for (std::uint32_t lane = 0; lane < lanes.size(); ++lane) {
+    SetBit(shape->all, lane);
+    const PlanLane& l = lanes[lane];
+    if (shape->domains.empty() || lanes[lane - 1].domain != l.domain) {
+      shape->domains.push_back({lane, 0, 0});
+    }
+    ++shape->domains.back().count;
+    shape->domains.back().speed += l.speed;
+  }
+  std::vector<double> speeds;
+  for (PlanShape::Domain& d : shape->domains) {
+    d.speed /= d.count;
+    speeds.push_back(d.speed);
+    shape->domain_of_lane.insert(shape->domain_of_lane.end(), d.count,
+                                 static_cast<std::uint32_t>(speeds.size() - 1));
+  }
+  std::sort(speeds.begin(), speeds.end(), std::greater<>());
+  speeds.erase(std::unique(speeds.begin(), speeds.end()), speeds.end());
+  for (const PlanShape::Domain& d : shape->domains) {
+    shape->speed_rank.push_back(static_cast<std::uint32_t>(
+        std::find(speeds.begin(), speeds.end(), d.speed) - speeds.begin()));
+  }
+  return shape;
+}
+
+namespace {
+
+using DomainRange = PlanShape::Domain;
 
 // The occupancy grid and the fleet's shape; one per list schedule.
 class Grid {
@@ -61,20 +105,13 @@ class Grid {
       : steps_(problem.steps),
         lanes_(static_cast<std::uint32_t>(problem.lanes.size())),
         words_((problem.lanes.size() + 63) / 64),
-        taken_(static_cast<std::size_t>(problem.steps) * words_, 0),
-        all_(words_, 0) {
-    for (std::uint32_t lane = 0; lane < lanes_; ++lane) {
-      SetBit(all_, lane);
-      const PlanLane& l = problem.lanes[lane];
-      if (domains_.empty() || problem.lanes[lane - 1].domain != l.domain) {
-        domains_.push_back({lane, 0, 0});
-      }
-      ++domains_.back().count;
-      domains_.back().speed += l.speed;
-    }
-    for (DomainRange& d : domains_) {
-      d.speed /= d.count;
-    }
+        shape_(problem.shape ? problem.shape : MakePlanShape(problem.lanes)),
+        taken_(problem.pinned.empty() ? std::vector<std::uint64_t>(
+                                            static_cast<std::size_t>(problem.steps) * words_, 0)
+                                      : problem.pinned) {
+    FLEETSIM_CHECK(taken_.size() == static_cast<std::size_t>(steps_) * words_,
+                   "a plan problem's pinned lanes must hold one bitset per step");
+    free_count_.assign(static_cast<std::size_t>(steps_), kNotCounted);
     for (const PlanBusy& b : problem.busy) {
       Take(b.lane, b.first_step, b.end_step);
     }
@@ -83,41 +120,54 @@ class Grid {
   std::int64_t steps() const { return steps_; }
   std::uint32_t lanes() const { return lanes_; }
   std::size_t words() const { return words_; }
-  const std::vector<DomainRange>& domains() const { return domains_; }
+  const std::vector<DomainRange>& domains() const { return shape_->domains; }
+  const PlanShape& shape() const { return *shape_; }
   // The domain holding `lane`.
   const DomainRange& DomainOf(std::uint32_t lane) const {
     const auto after = std::upper_bound(
-        domains_.begin(), domains_.end(), lane,
+        domains().begin(), domains().end(), lane,
         [](std::uint32_t l, const DomainRange& d) { return l < d.first; });
     return *(after - 1);
   }
 
   // Whether every lane is taken at `step`.
-  bool NoneFree(std::int64_t step) const {
-    for (std::size_t w = 0; w < words_; ++w) {
-      if ((taken_[Index(step) + w] | ~all_[w]) != ~std::uint64_t{0}) {
-        return false;
+  bool NoneFree(std::int64_t step) const { return FreeCount(step) == 0; }
+  // How many lanes are free at `step` (counted at the first question, then kept up to date).
+  std::int64_t FreeCount(std::int64_t step) const {
+    std::int64_t& count = free_count_[static_cast<std::size_t>(step)];
+    if (count == kNotCounted) {
+      count = 0;
+      for (std::size_t w = 0; w < words_; ++w) {
+        count += std::popcount(shape_->all[w] & ~taken_[Index(step) + w]);
       }
     }
-    return true;
+    return count;
   }
   bool Free(std::uint32_t lane, std::int64_t step) const {
     return ((taken_[Index(step) + lane / 64] >> (lane % 64)) & 1U) == 0;
   }
   void Take(std::uint32_t lane, std::int64_t first, std::int64_t end) {
+    const std::uint64_t bit = std::uint64_t{1} << (lane % 64);
     for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
-      taken_[Index(t) + lane / 64] |= std::uint64_t{1} << (lane % 64);
+      std::uint64_t& word = taken_[Index(t) + lane / 64];
+      std::int64_t& count = free_count_[static_cast<std::size_t>(t)];
+      count -= count != kNotCounted && (word & bit) == 0 ? 1 : 0;
+      word |= bit;
     }
   }
   void Give(std::uint32_t lane, std::int64_t first, std::int64_t end) {
+    const std::uint64_t bit = std::uint64_t{1} << (lane % 64);
     for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
-      taken_[Index(t) + lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
+      std::uint64_t& word = taken_[Index(t) + lane / 64];
+      std::int64_t& count = free_count_[static_cast<std::size_t>(t)];
+      count += count != kNotCounted && (word & bit) != 0 ? 1 : 0;
+      word &= ~bit;
     }
   }
   // Lanes of `allowed` (empty: all) free at every step of [first, end) (clipped to the horizon).
   void FreeOver(std::int64_t first, std::int64_t end, const LaneMask& allowed,
                 LaneMask& out) const {
-    const LaneMask& base = allowed.empty() ? all_ : allowed;
+    const LaneMask& base = allowed.empty() ? shape_->all : allowed;
     out.resize(words_);
     std::copy(base.begin(), base.end(), out.begin());
     for (std::int64_t t = first; t < std::min(end, steps_); ++t) {
@@ -133,9 +183,10 @@ class Grid {
   std::int64_t steps_;
   std::uint32_t lanes_;
   std::size_t words_;
-  std::vector<std::uint64_t> taken_;  // [step][word]
-  LaneMask all_;
-  std::vector<DomainRange> domains_;
+  std::shared_ptr<const PlanShape> shape_;
+  std::vector<std::uint64_t> taken_;     // [step][word]
+  static constexpr std::int64_t kNotCounted = -1;
+  mutable std::vector<std::int64_t> free_count_;  // by step: lanes not taken, or kNotCounted
 };
 
 bool AllFree(const LaneMask& free, std::uint32_t first, std::uint32_t count) {
@@ -159,47 +210,82 @@ std::uint32_t EnclosingFreeBlock(const DomainRange& d, const LaneMask& free, std
 }
 
 std::uint32_t FreeIn(const DomainRange& d, const LaneMask& free) {
+  const std::uint32_t bit = d.first % 64;
+  if (bit + d.count <= 64) {  // the common case: the domain lies in one word
+    const std::uint64_t lanes =
+        d.count == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << d.count) - 1) << bit;
+    return static_cast<std::uint32_t>(std::popcount(free[d.first / 64] & lanes));
+  }
   return static_cast<std::uint32_t>(CountRange(free, d.first, d.count));
 }
 
-// Whether domain a is preferred to domain b (each with its free lanes): faster first, then the
-// tightest fit (fewest free lanes), then the lowest number.
-bool Preferred(const Grid& grid, std::pair<std::uint32_t, std::uint32_t> a,
-               std::pair<std::uint32_t, std::uint32_t> b) {
-  const double sa = grid.domains()[a.first].speed;
-  const double sb = grid.domains()[b.first].speed;
-  if (sa != sb) {
-    return sa > sb;
+// Calls fn(domain, free lanes) for every domain with a free lane in `free`, in domain order, until
+// fn returns false. It visits only the words of `free` that hold a free lane, so a nearly full
+// fleet costs little.
+template <class Fn>
+void ForEachDomainWithFree(const Grid& grid, const LaneMask& free, Fn&& fn) {
+  const PlanShape& shape = grid.shape();
+  std::uint32_t lane = 0;
+  while (lane < grid.lanes()) {
+    std::size_t w = lane / 64;
+    std::uint64_t bits = free[w] & (~std::uint64_t{0} << (lane % 64));
+    while (bits == 0) {
+      if (++w >= free.size()) {
+        return;
+      }
+      bits = free[w];
+    }
+    const auto first_free =
+        static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+    const std::uint32_t d = shape.domain_of_lane[first_free];
+    const DomainRange& range = shape.domains[d];
+    if (!fn(d, FreeIn(range, free))) {
+      return;
+    }
+    lane = range.first + range.count;
   }
-  return a.second != b.second ? a.second < b.second : a.first < b.first;
+}
+
+// A domain's place in the order of preference, as one integer (smaller: preferred): faster
+// first, then the tightest fit (fewest free lanes), then the lowest number.
+std::uint64_t PreferenceKey(const Grid& grid, std::uint32_t domain, std::uint32_t free_lanes) {
+  return (std::uint64_t{grid.shape().speed_rank[domain]} << 48) |
+         (std::uint64_t{free_lanes} << 24) | domain;
 }
 
 // The domains with at least `at_least` (and at least one) free lanes, as (domain, free lanes), in
 // preference order, into `found` (cleared first).
 void DomainsByPreference(const Grid& grid, const LaneMask& free, std::uint32_t at_least,
                          std::vector<std::pair<std::uint32_t, std::uint32_t>>& found) {
-  found.clear();
-  for (std::uint32_t d = 0; d < grid.domains().size(); ++d) {
-    const std::uint32_t n = FreeIn(grid.domains()[d], free);
-    if (n >= at_least && n > 0) {
-      found.emplace_back(d, n);
+  thread_local std::vector<std::uint64_t> keys;
+  keys.clear();
+  ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t n) {
+    if (n >= at_least) {
+      keys.push_back(PreferenceKey(grid, d, n));
     }
+    return true;
+  });
+  std::sort(keys.begin(), keys.end());
+  found.clear();
+  for (const std::uint64_t key : keys) {
+    found.emplace_back(static_cast<std::uint32_t>(key & 0xFFFFFF),
+                       static_cast<std::uint32_t>((key >> 24) & 0xFFFFFF));
   }
-  std::sort(found.begin(), found.end(),
-            [&](const auto& a, const auto& b) { return Preferred(grid, a, b); });
 }
 
 // The preferred domain with at least `at_least` free lanes, if any (DomainsByPreference's first).
 std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
                                         std::uint32_t at_least) {
-  std::optional<std::pair<std::uint32_t, std::uint32_t>> best;
-  for (std::uint32_t d = 0; d < grid.domains().size(); ++d) {
-    const std::uint32_t n = FreeIn(grid.domains()[d], free);
-    if (n >= at_least && n > 0 && (!best || Preferred(grid, {d, n}, *best))) {
-      best.emplace(d, n);
+  std::optional<std::uint64_t> best;
+  ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t n) {
+    if (n >= at_least && (!best || PreferenceKey(grid, d, n) < *best)) {
+      best = PreferenceKey(grid, d, n);
     }
-  }
-  return best ? std::optional<std::uint32_t>(best->first) : std::nullopt;
+    // A domain of the fastest kind that fits exactly comes before every later one.
+    return !(grid.shape().speed_rank[d] == 0 && n == std::max<std::uint32_t>(at_least, 1));
+  });
+  return best ? std::optional<std::uint32_t>(static_cast<std::uint32_t>(*best & 0xFFFFFF))
+              : std::nullopt;
 }
 
 // Scratch space of the functions below, kept per thread so that a plan allocates little (these
@@ -261,8 +347,14 @@ void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t 
 // fits it most tightly.
 void SpreadLanes(const Grid& grid, const LaneMask& free, std::uint32_t n,
                  std::vector<std::uint32_t>& lanes) {
+  // Every domain with a free lane, in domain order: on equal speed and free lanes, the loops
+  // below keep the first they meet, the lowest-numbered domain, as the order of preference does.
   std::vector<std::pair<std::uint32_t, std::uint32_t>>& spread = domains_scratch;
-  DomainsByPreference(grid, free, 1, spread);  // faster first, then fewest free lanes
+  spread.clear();
+  ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t free_lanes) {
+    spread.emplace_back(d, free_lanes);
+    return true;
+  });
   std::vector<bool> used(spread.size(), false);
   while (lanes.size() < n) {
     const auto left = n - static_cast<std::uint32_t>(lanes.size());
@@ -321,9 +413,10 @@ bool SizeAllowed(const PlanBatchJob& job, std::int64_t n) {
 
 std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
   std::int64_t most = 0;
-  for (const DomainRange& d : grid.domains()) {
-    most = std::max(most, CountRange(free, d.first, d.count));
-  }
+  ForEachDomainWithFree(grid, free, [&](std::uint32_t, std::uint32_t n) {
+    most = std::max<std::int64_t>(most, n);
+    return true;
+  });
   return most;
 }
 
@@ -331,6 +424,11 @@ std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
 // order of preference (the largest that fits, or the smallest when asked), or nothing.
 std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatchJob& job,
                                                 std::int64_t start, bool smallest_first) {
+  for (std::int64_t t = start; t < std::min(start + job.steps, grid.steps()); ++t) {
+    if (grid.FreeCount(t) < job.min_gpus) {
+      return std::nullopt;  // too few lanes free at one of its steps, whatever it accepts
+    }
+  }
   LaneMask& free = free_scratch;
   grid.FreeOver(start, start + job.steps, job.allowed, free);
   std::int64_t most = Count(free);

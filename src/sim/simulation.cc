@@ -266,6 +266,7 @@ void Simulation::RemoveFromRunning(JobIndex job) {
   const std::size_t index = jobs_[job].running_slot;
   RunningJob& slot = running_[index];
   ledger_.Release(slot.placement);
+  changes_.placements.push_back({.job = job, .start = slot.start, .placement = {}});
   if (index != running_.size() - 1) {
     slot = std::move(running_.back());
     jobs_[slot.job].running_slot = index;
@@ -423,6 +424,7 @@ void Simulation::StartNow(StartJob& start, bool held) {
     ledger_.Apply(start.placement);
   }
   running_.push_back({start.job, now_, std::move(start.placement)});
+  changes_.placements.push_back(running_.back());
   BeginSegment(start.job, RestartPause(start.job), PauseKind::kRestart);
   Publish(&SimulationObserver::OnJobStarted, JobStarted{now_, start.job, requests_[start.job],
                                                         running_.back().placement, record.summary});
@@ -575,6 +577,7 @@ std::string Simulation::Resize(ResizeJob& resize) {
   }
   PublishSegmentEnd(job, SegmentEnd::kResized, record.progress.EndSegment(now_, Keep::kAll));
   running.placement = std::move(resize.placement);
+  changes_.placements.push_back(running);
   BeginSegment(job, request.restart_cost, PauseKind::kReconfiguration);
   Publish(&SimulationObserver::OnJobResized,
           JobResized{now_, job, request, running.placement, record.summary});
@@ -660,6 +663,7 @@ void Simulation::GiveNotice(NodeId node, bool wave) {
     }
     record.leaving_since = now_;
     RunningOf(job).leaving = true;
+    changes_.placements.push_back(RunningOf(job));
     const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
     Schedule(now_ + cost, Phase::kFleet, {EventKind::kJobLeaves, job, job_generation});
   }

@@ -9,6 +9,9 @@
 //    illegal decision) and its capacity accounting must close: the categories add up to the
 //    fleet's capacity over the window (docs/metrics.md#capacity-accounting), with no GPU-time
 //    negative.
+//  - the view's placement changes (ChangesSinceLastCall::placements), replayed call after call
+//    over what the previous call saw, give exactly the running jobs the next call sees, under the
+//    same storms, for every policy (policies keep indexes of the running work from them).
 // Bounded for CI: the largest example is cut at two days of simulated time.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -20,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/policy/policy.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
@@ -175,6 +179,80 @@ std::string ChaosName(const ::testing::TestParamInfo<ChaosCase>& param) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryInterruptedScenario, InterruptionChaosTest,
+                         ::testing::ValuesIn(ChaosCases()), ChaosName);
+
+// ---- Placement changes. ----
+
+bool SameRunning(const RunningJob& a, const RunningJob& b) {
+  return a.job == b.job && a.start == b.start && a.leaving == b.leaving &&
+         DescribeAllocation(a.placement) == DescribeAllocation(b.placement);
+}
+
+// Wraps a policy: at every call, replays the view's placement changes over the running jobs of
+// the previous call (in the engine's order: a start appends, a release moves the last job into
+// the released slot) and counts the calls at which the result differs from view.running().
+class PlacementReplay final : public Policy {
+ public:
+  PlacementReplay(std::unique_ptr<Policy> inner, std::int64_t& calls, std::int64_t& mismatches)
+      : inner_(std::move(inner)), calls_(calls), mismatches_(mismatches) {}
+
+  std::vector<Decision> Decide(const ClusterView& view) override {
+    for (const RunningJob& change : view.changes().placements) {
+      const auto at = std::find_if(running_.begin(), running_.end(),
+                                   [&](const RunningJob& r) { return r.job == change.job; });
+      if (change.placement.gpus.empty() && change.placement.nodes.empty()) {
+        if (at != running_.end()) {
+          *at = running_.back();
+          running_.pop_back();
+        }
+      } else if (at != running_.end()) {
+        *at = change;
+      } else {
+        running_.push_back(change);
+      }
+    }
+    ++calls_;
+    if (!std::equal(running_.begin(), running_.end(), view.running().begin(),
+                    view.running().end(), SameRunning)) {
+      ++mismatches_;
+      running_.assign(view.running().begin(), view.running().end());
+    }
+    return inner_->Decide(view);
+  }
+
+ private:
+  std::unique_ptr<Policy> inner_;
+  std::vector<RunningJob> running_;
+  std::int64_t& calls_;
+  std::int64_t& mismatches_;
+};
+
+class PlacementChangesTest : public ::testing::TestWithParam<ChaosCase> {};
+
+TEST_P(PlacementChangesTest, ReplayedTheyGiveTheRunningJobs) {
+  const Scenario scenario = WithStorm(Load(testing::SourcePath(GetParam().scenario)));
+  PolicyRegistry registry = BuiltinPolicies();
+  const PolicyInfo inner = *registry.Find(GetParam().policy);
+  std::int64_t calls = 0;
+  std::int64_t mismatches = 0;
+  registry.Add({.name = "placement-replay",
+                .summary = "test wrapper",
+                .params = {},
+                .make = [&](const PolicyParams&) {
+                  return std::make_unique<PlacementReplay>(inner.make(DefaultParams(inner)),
+                                                           calls, mismatches);
+                }});
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const RunOutcome outcome =
+        RunScenario(scenario, registry, ChoosePolicy(scenario, registry, "placement-replay"),
+                    {.seed = seed, .measure_wall_time = false, .logger = nullptr});
+    ASSERT_TRUE(outcome.ok) << outcome.error;
+  }
+  EXPECT_GT(calls, 0);
+  EXPECT_EQ(mismatches, 0) << "of " << calls << " calls";
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryInterruptedScenario, PlacementChangesTest,
                          ::testing::ValuesIn(ChaosCases()), ChaosName);
 
 }  // namespace

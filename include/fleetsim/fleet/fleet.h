@@ -23,6 +23,9 @@ class AllocationState {
   std::int64_t busy_count() const { return capacity_ - free_; }
   bool IsFree(GpuId gpu) const;
   bool IsValid(GpuId gpu) const { return gpu < capacity_; }
+  // The busy set as a bitset: GPU g is busy when bit g % 64 of word g / 64 is set (bits past
+  // capacity() are clear).
+  std::span<const std::uint64_t> busy_words() const { return busy_words_; }
 
   // The `count` lowest-numbered free GPUs, or an empty vector when fewer are free.
   std::vector<GpuId> LowestFree(std::int64_t count) const;

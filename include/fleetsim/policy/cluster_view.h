@@ -39,6 +39,11 @@ struct ChangesSinceLastCall {
   std::vector<JobIndex> finished;
   std::vector<JobIndex> preempted;    // back in the queue (stopped by a policy, reclaim or failure)
   std::vector<NodeId> nodes_changed;  // announced for reclaim, gone down or come back
+  // Every change of a running job, in event order: a start, a resize or the start of its leave
+  // (the job as it then runs), or a release (finished or preempted: `placement` empty). Replaying them over
+  // the running jobs of the previous call gives running(), so a policy can keep its own index
+  // of the running work up to date without reading every running job at every call.
+  std::vector<RunningJob> placements;
 };
 
 class ClusterView {

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace fleetsim {
@@ -75,12 +76,25 @@ struct PlanRealtimeJob {
   LaneMask allowed{};
 };
 
+// The fleet's shape as the planner sees it: the lanes grouped into their NVLink domains.
+struct PlanShape;
+
+// The shape of `lanes` (O(lanes)), for a caller that plans on the same lanes many times.
+std::shared_ptr<const PlanShape> MakePlanShape(const std::vector<PlanLane>& lanes);
+
 struct PlanProblem {
   std::int64_t steps = 24;
   double decay = 0.95;
   double realtime_penalty = 8;
   std::vector<PlanLane> lanes{};
+  // MakePlanShape(lanes), or null: then each plan derives it (a caller re-planning the same
+  // fleet at every call keeps one, so that a call costs nothing per lane).
+  std::shared_ptr<const PlanShape> shape{};
   std::vector<PlanBusy> busy{};
+  // Work that cannot move as bitsets, the form in which a caller keeps it between calls: empty,
+  // or per step (step after step) the lanes taken at that step, ceil(lanes / 64) words each;
+  // a lane bit set here is taken just as a `busy` entry takes it (both apply).
+  std::vector<std::uint64_t> pinned{};
   std::vector<PlanBatchJob> batch{};
   std::vector<PlanRealtimeJob> realtime{};
 };
