@@ -6,7 +6,7 @@
 //    96-98 % busy (constraint-aware's target: within 3x of backfill); fails when
 //    ../shared/traces is absent;
 //  - BM_Scale100k: bench/macro/hgx-20k-100k.json, 100,000 jobs on 20,000 GPUs at ~95 % offered
-//    load (the 1M version, hgx-20k-1m.json, is timed with `fleetsim run --timing`: see
+//    load, under fifo and constraint-aware (the 1M version, hgx-20k-1m.json, is timed with `fleetsim run --timing`: see
 //    docs/benchmarks.md).
 #include <benchmark/benchmark.h>
 
@@ -71,6 +71,9 @@ BENCHMARK_CAPTURE(BM_ItpSaturated, constraint_aware, std::string("constraint-awa
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 BENCHMARK_CAPTURE(BM_Scale100k, fifo, std::string("fifo"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_Scale100k, constraint_aware, std::string("constraint-aware"))
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

@@ -32,6 +32,7 @@
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/policy/window_milp.h"
 #include "policy/builtin.h"
+#include "policy/queue_index.h"
 #include "policy/running_work.h"
 
 namespace fleetsim {
@@ -80,38 +81,13 @@ struct Translation {
   std::vector<JobIndex> helper_jobs;  // placed by the shared helper, by priority then queue order
 };
 
-// What a plan asks of every queued job at every call, kept per job in a compact array (filled
-// the first time the job is seen: a request never changes), so that a call on a long queue
-// reads 24 bytes per job rather than each whole request.
-struct JobBrief {
-  std::int64_t priority = 0;
-  SimTime submit = 0;
-  bool known = false;
-  bool whole = false;       // TakesWholeGpus
-  bool reservable = false;  // whole and not an elastic service
-};
-
-class JobBriefs {
- public:
-  const JobBrief& Of(const ClusterView& view, JobIndex job) {
-    if (job >= briefs_.size()) {
-      briefs_.resize(std::max<std::size_t>(job + 1, briefs_.size() * 2));
-    }
-    JobBrief& brief = briefs_[job];
-    if (!brief.known) {
-      const JobRequest& r = view.request(job);
-      brief = {.priority = r.priority,
-               .submit = r.submit,
-               .known = true,
-               .whole = TakesWholeGpus(r),
-               .reservable = TakesWholeGpus(r) && !IsElasticService(r)};
-    }
-    return brief;
-  }
-
- private:
-  std::vector<JobBrief> briefs_;
-};
+// What the queue index keeps of a job.
+QueuedJobBrief BriefOf(const JobRequest& r) {
+  return {.priority = r.priority,
+          .submit = r.submit,
+          .whole = TakesWholeGpus(r),
+          .reservable = TakesWholeGpus(r) && !IsElasticService(r)};
+}
 
 // A run time for a job: its walltime estimate, else the default.
 SimDuration Estimate(const Settings& settings, const JobRequest& r) {
@@ -145,15 +121,27 @@ LaneMask FreeLanes(const ClusterView& view, const LaneLayout& layout) {
   return free;
 }
 
+// A set of lanes jobs accept, and how many there are.
+struct AcceptedLanes {
+  LaneMask mask;
+  std::int64_t count = 0;
+};
+
+// The lane sets of the pool sets jobs accept (by pool: accepted or not), kept for the run: the
+// pools' lanes never change, and most jobs accept one of a few sets.
+using AcceptedLaneSets = std::map<std::vector<bool>, AcceptedLanes>;
+
 class Translator {
  public:
   Translator(const ClusterView& view, const Settings& settings, const LaneLayout& layout,
-             RunningWork& running, JobBriefs& briefs, LaneMask free_now)
+             RunningWork& running, const QueueIndex& queue, AcceptedLaneSets& accepted,
+             LaneMask free_now)
       : view_(view),
         settings_(settings),
         layout_(layout),
         running_(running),
-        briefs_(briefs),
+        queue_(queue),
+        accepted_(accepted),
         grid_start_(view.now() - view.now() % settings.step),
         free_now_(std::move(free_now)) {}
 
@@ -240,7 +228,7 @@ class Translator {
             .end_step = end_step,
             .lanes = {},
             .can_resize_now = false,
-            .allowed = Allowed(r)};
+            .allowed = PlanMask(Allowed(r))};
   }
 
   // The lanes the job accepts. A job without checkpoints (which a reclaim costs its whole run)
@@ -248,22 +236,29 @@ class Translator {
   // lanes it accepts are free for it now, and off the risky spot pools (TooRiskyOnSpot) when
   // other lanes could hold it and are expected to finish it sooner. Other jobs take any lane: a
   // short run on spot leaves the non-spot GPUs to the jobs that may not use spot at all.
-  LaneMask Allowed(const JobRequest& r) const {
-    LaneMask all = LanesAccepting(r, SpotRule::kAny);
+  const AcceptedLanes& Allowed(const JobRequest& r) const {
+    const AcceptedLanes& all = LanesAccepting(r, SpotRule::kAny);
     if (settings_.spot_risk_limit >= 1 || r.checkpoint_interval > 0 || r.demand) {
       return all;
     }
-    const LaneMask likely_kept = LanesAccepting(r, SpotRule::kNotRisky,
-                                                -std::numeric_limits<double>::infinity());
-    if (Count(likely_kept) == Count(all)) {
+    const AcceptedLanes& likely_kept = LanesAccepting(r, SpotRule::kNotRisky,
+                                                      -std::numeric_limits<double>::infinity());
+    if (likely_kept.count == all.count) {
       return all;  // no spot pool it accepts makes a reclaim during its run likely
     }
-    LaneMask off_spot = LanesAccepting(r, SpotRule::kNone);
-    if (FreeNow(off_spot) >= r.gpus) {
+    const AcceptedLanes& off_spot = LanesAccepting(r, SpotRule::kNone);
+    if (FreeNow(off_spot.mask) >= r.gpus) {
       return off_spot;
     }
-    LaneMask safe = LanesAccepting(r, SpotRule::kNotRisky, SafeWaitHours(off_spot, r.gpus));
-    return Count(safe) >= r.gpus && Count(safe) < Count(all) ? safe : all;
+    const AcceptedLanes& safe =
+        LanesAccepting(r, SpotRule::kNotRisky, SafeWaitHours(off_spot.mask, r.gpus));
+    return safe.count >= r.gpus && safe.count < all.count ? safe : all;
+  }
+
+  // A plan's form of a set of lanes: empty when it is every lane.
+  LaneMask PlanMask(const AcceptedLanes& lanes) const {
+    return lanes.count == static_cast<std::int64_t>(layout_.gpu_of_lane.size()) ? LaneMask{}
+                                                                                 : lanes.mask;
   }
 
   // How long until `gpus` lanes of `mask` are free, in hours, by the estimated ends of the work
@@ -307,7 +302,8 @@ class Translator {
 
   enum class SpotRule : std::uint8_t { kAny, kNotRisky, kNone };
 
-  LaneMask LanesAccepting(const JobRequest& r, SpotRule spot, double safe_wait_hours = 0) const {
+  const AcceptedLanes& LanesAccepting(const JobRequest& r, SpotRule spot,
+                                      double safe_wait_hours = 0) const {
     const FleetLedger& ledger = view_.ledger();
     std::vector<bool> pool_ok(ledger.pools().size(), true);  // decided once per pool
     for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
@@ -317,17 +313,21 @@ class Translator {
                    !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool, safe_wait_hours));
     }
     if (pool_ok.empty()) {
-      return layout_.pool_lanes.front();
+      pool_ok.push_back(true);  // a fleet without pools: every lane
     }
-    LaneMask mask(layout_.words, 0);
-    for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
-      if (pool_ok[p]) {
-        for (std::size_t w = 0; w < mask.size(); ++w) {
-          mask[w] |= layout_.pool_lanes[p][w];
+    const auto [it, added] = accepted_.try_emplace(pool_ok);
+    if (added) {
+      it->second.mask.assign(layout_.words, 0);
+      for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
+        if (pool_ok[p]) {
+          for (std::size_t w = 0; w < layout_.words; ++w) {
+            it->second.mask[w] |= layout_.pool_lanes[p][w];
+          }
         }
       }
+      it->second.count = Count(it->second.mask);
     }
-    return mask;
+    return it->second;
   }
 
   // A job that keeps no checkpoints loses its whole run to a reclaim and starts again. On a spot
@@ -366,46 +366,35 @@ class Translator {
   // reserve_after (ties: queue order; elastic services follow their demand and are never
   // reserved). The order: the starving job first, then by priority (highest first), then queue
   // order; of the jobs that take whole GPUs, only the first max_planned_jobs in that order.
-  // One pass over the queue and a partial sort, so a long queue costs little more than a short.
+  // Read from the queue index, so a long queue costs no more than a short one.
   struct Candidates {
     std::vector<JobIndex> jobs;
     std::optional<JobIndex> starving;
   };
   Candidates SelectCandidates() const {
-    struct Entry {
-      std::int64_t priority;
-      std::size_t position;
-      JobIndex job;
-    };
-    std::vector<Entry> whole;
-    std::vector<Entry> other;
     Candidates c;
-    SimTime oldest_submit = 0;
-    for (std::size_t i = 0; i < view_.queue().size(); ++i) {
-      const JobIndex job = view_.queue()[i];
-      const JobBrief& brief = briefs_.Of(view_, job);
-      (brief.whole ? whole : other).push_back({brief.priority, i, job});
-      if (brief.reservable && view_.now() - brief.submit >= settings_.reserve_after &&
-          (!c.starving || brief.submit < oldest_submit)) {
-        c.starving = job;
-        oldest_submit = brief.submit;
+    if (!queue_.reservable().empty()) {
+      const JobIndex oldest = *queue_.reservable().begin();
+      if (view_.now() - queue_.BriefOf(oldest).submit >= settings_.reserve_after) {
+        c.starving = oldest;
       }
     }
-    const auto before = [&](const Entry& a, const Entry& b) {
-      if ((a.job == c.starving) != (b.job == c.starving)) {
-        return a.job == c.starving;
+    const auto kept = static_cast<std::size_t>(std::min<std::int64_t>(
+        static_cast<std::int64_t>(queue_.whole().size()), settings_.max_planned_jobs));
+    std::vector<QueueIndex::Entry> whole;
+    for (auto it = queue_.whole().begin();
+         it != queue_.whole().end() && whole.size() + (c.starving ? 1 : 0) < kept; ++it) {
+      if (it->job != c.starving) {
+        whole.push_back(*it);
       }
-      return a.priority != b.priority ? a.priority > b.priority : a.position < b.position;
-    };
-    const auto kept = static_cast<std::ptrdiff_t>(
-        std::min<std::size_t>(whole.size(), static_cast<std::size_t>(settings_.max_planned_jobs)));
-    std::partial_sort(whole.begin(), whole.begin() + kept, whole.end(), before);
-    whole.resize(static_cast<std::size_t>(kept));
-    std::sort(other.begin(), other.end(), before);
-    std::vector<Entry> merged(whole.size() + other.size());
-    std::merge(whole.begin(), whole.end(), other.begin(), other.end(), merged.begin(), before);
-    c.jobs.reserve(merged.size());
-    for (const Entry& e : merged) {
+    }
+    if (c.starving) {
+      c.jobs.push_back(*c.starving);
+    }
+    std::vector<QueueIndex::Entry> merged(whole.size() + queue_.other().size());
+    std::merge(whole.begin(), whole.end(), queue_.other().begin(), queue_.other().end(),
+               merged.begin());
+    for (const QueueIndex::Entry& e : merged) {
       c.jobs.push_back(e.job);
     }
     return c;
@@ -423,11 +412,12 @@ class Translator {
         t.helper_jobs.push_back(job);
         continue;
       }
-      LaneMask allowed = Allowed(r);
-      if (Count(allowed) < r.gpus) {
+      const AcceptedLanes& accepted = Allowed(r);
+      if (accepted.count < r.gpus) {
         t.helper_jobs.push_back(job);
         continue;
       }
+      LaneMask allowed = PlanMask(accepted);
       const bool has_estimate = r.walltime_estimate > 0;
       if (IsElasticService(r)) {
         const std::int64_t end =
@@ -458,7 +448,8 @@ class Translator {
   const Settings& settings_;
   const LaneLayout& layout_;
   RunningWork& running_;
-  JobBriefs& briefs_;
+  const QueueIndex& queue_;
+  AcceptedLaneSets& accepted_;
   SimTime grid_start_;
   LaneMask free_now_;  // lanes whose GPUs are free now
   mutable std::optional<std::vector<std::int64_t>> lane_free_step_;  // LaneFreeSteps
@@ -478,11 +469,14 @@ class ConstraintAwarePolicy final : public Policy {
     running_->Update(view, [&](const RunningJob& running) {
       return RoleOf(settings_, view.request(running.job), running.start);
     });
+    queue_.Update(
+        view, [&](JobIndex job) { return running_->Runs(job); }, BriefOf);
     LaneMask free_now = FreeLanes(view, *layout_);
     if (NothingToPlan(view, free_now)) {
       return DecideWithoutAPlan(view);
     }
-    Translator translator(view, settings_, *layout_, *running_, briefs_, std::move(free_now));
+    Translator translator(view, settings_, *layout_, *running_, queue_, accepted_,
+                          std::move(free_now));
     translator.Translate(changed_in_step_, t_);
     const Translation& t = t_;
     const Plan plan = MakePlan(view.now(), t.problem);
@@ -525,14 +519,9 @@ class ConstraintAwarePolicy final : public Policy {
           view.now() - view.now() % settings_.improve_period + settings_.improve_period;
     }
     std::vector<JobIndex> jobs;
-    for (const JobIndex job : view.queue()) {
-      if (!briefs_.Of(view, job).whole) {
-        jobs.push_back(job);
-      }
+    for (const QueueIndex::Entry& e : queue_.other()) {
+      jobs.push_back(e.job);
     }
-    std::stable_sort(jobs.begin(), jobs.end(), [&](JobIndex a, JobIndex b) {
-      return briefs_.Of(view, a).priority > briefs_.Of(view, b).priority;
-    });
     std::vector<Decision> decisions;
     StartWithHelper(view, jobs, decisions);
     AddWakeUp(view, decisions);
@@ -715,7 +704,8 @@ class ConstraintAwarePolicy final : public Policy {
   std::optional<LaneLayout> layout_;  // the fleet's lanes, from the first call on
   std::optional<RunningWork> running_;  // the running work on them, kept up to date
   Translation t_;                       // this call's problem (the lanes set once)
-  JobBriefs briefs_;
+  AcceptedLaneSets accepted_;
+  QueueIndex queue_;  // the queued jobs, kept up to date
   SimTime next_improvement_ = 0;
   std::map<JobIndex, std::int64_t> changed_in_step_;  // service -> demand step of its last change
 };

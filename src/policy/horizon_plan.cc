@@ -4,6 +4,7 @@
 #include "fleetsim/policy/horizon_plan.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -324,9 +325,50 @@ std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const La
   return best;
 }
 
+// LeastFragmenting for a domain that lies in one word, on bits: level k holds the lanes whose
+// enclosing free aligned block (EnclosingFreeBlock) has at least 2^k lanes; the lanes whose block
+// has exactly 2^k are taken before those of 2^(k+1), lowest lane first, as the general case
+// orders them.
+void LeastFragmentingInWord(const DomainRange& d, const LaneMask& free, std::uint32_t n,
+                            std::vector<std::uint32_t>& lanes) {
+  const std::uint32_t shift = d.first % 64;
+  const std::uint64_t in_domain =
+      d.count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d.count) - 1;
+  const std::uint64_t x = (free[d.first / 64] >> shift) & in_domain;
+  std::array<std::uint64_t, 8> level{};  // level[k]: lanes in a free aligned block of 2^k
+  level[0] = x;
+  std::size_t levels = 1;
+  for (std::uint32_t m = 2; m <= d.count && level[levels - 1] != 0; m *= 2) {
+    std::uint64_t full = x;  // bit i: lanes [i, i + m) all free
+    for (std::uint32_t s = 1; s < m; s <<= 1) {
+      full &= full >> s;
+    }
+    std::uint64_t starts = 0;  // aligned block starts that fit in the domain
+    for (std::uint32_t i = 0; i + m <= d.count; i += m) {
+      starts |= std::uint64_t{1} << i;
+    }
+    std::uint64_t spread = full & starts;
+    for (std::uint32_t s = 1; s < m; s <<= 1) {
+      spread |= spread << s;
+    }
+    level[levels++] = spread;
+  }
+  std::uint32_t taken = 0;
+  for (std::size_t k = 0; k < levels && taken < n; ++k) {
+    for (std::uint64_t bits = level[k] & ~(k + 1 < levels ? level[k + 1] : 0);
+         bits != 0 && taken < n; bits &= bits - 1, ++taken) {
+      lanes.push_back(d.first + static_cast<std::uint32_t>(std::countr_zero(bits)));
+    }
+  }
+}
+
 // Appends `n` free lanes of one domain to `lanes`, those in the smallest free aligned blocks first.
 void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t n,
                       std::vector<std::uint32_t>& lanes) {
+  if (d.first % 64 + d.count <= 64) {
+    LeastFragmentingInWord(d, free, n, lanes);
+    return;
+  }
   std::vector<std::pair<std::uint32_t, std::uint32_t>>& scored = lanes_scratch;  // (block, lane)
   scored.clear();
   for (std::uint32_t lane = d.first; lane < d.first + d.count; ++lane) {
@@ -349,41 +391,43 @@ void SpreadLanes(const Grid& grid, const LaneMask& free, std::uint32_t n,
                  std::vector<std::uint32_t>& lanes) {
   // Every domain with a free lane, in domain order: on equal speed and free lanes, the loops
   // below keep the first they meet, the lowest-numbered domain, as the order of preference does.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>>& spread = domains_scratch;
+  struct Candidate {
+    std::uint32_t domain;
+    std::uint32_t free_lanes;
+    std::uint32_t speed_rank;  // equal ranks: equal speeds
+    bool used;
+  };
+  thread_local std::vector<Candidate> spread;
   spread.clear();
   ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t free_lanes) {
-    spread.emplace_back(d, free_lanes);
+    spread.push_back({d, free_lanes, grid.shape().speed_rank[d], false});
     return true;
   });
-  std::vector<bool> used(spread.size(), false);
   while (lanes.size() < n) {
     const auto left = n - static_cast<std::uint32_t>(lanes.size());
-    std::optional<std::size_t> pick;
-    const auto speed = [&](std::size_t i) { return grid.domains()[spread[i].first].speed; };
-    for (std::size_t i = 0; i < spread.size(); ++i) {  // the tightest domain that fits the rest
-      if (!used[i] && spread[i].second >= left &&
-          (!pick || speed(i) > speed(*pick) ||
-           (speed(i) == speed(*pick) && spread[i].second < spread[*pick].second))) {
-        pick = i;
+    // The tightest domain that fits the rest (fastest first), else the one with the most free.
+    Candidate* tightest = nullptr;
+    Candidate* most = nullptr;
+    for (Candidate& c : spread) {
+      if (c.used) {
+        continue;
+      }
+      if (c.free_lanes >= left &&
+          (tightest == nullptr || c.speed_rank < tightest->speed_rank ||
+           (c.speed_rank == tightest->speed_rank && c.free_lanes < tightest->free_lanes))) {
+        tightest = &c;
+      }
+      if (most == nullptr || c.speed_rank < most->speed_rank ||
+          (c.speed_rank == most->speed_rank && c.free_lanes > most->free_lanes)) {
+        most = &c;
       }
     }
-    for (std::size_t i = 0; !pick && i < spread.size(); ++i) {  // else the one with the most
-      if (!used[i]) {
-        std::size_t most = i;
-        for (std::size_t k = i + 1; k < spread.size(); ++k) {
-          if (!used[k] && (speed(k) > speed(most) ||
-                           (speed(k) == speed(most) && spread[k].second > spread[most].second))) {
-            most = k;
-          }
-        }
-        pick = most;
-      }
-    }
-    if (!pick) {
+    Candidate* pick = tightest != nullptr ? tightest : most;
+    if (pick == nullptr) {
       return;
     }
-    used[*pick] = true;
-    LeastFragmenting(grid.domains()[spread[*pick].first], free, left, lanes);
+    pick->used = true;
+    LeastFragmenting(grid.domains()[pick->domain], free, left, lanes);
   }
 }
 
@@ -717,6 +761,8 @@ class ListScheduler {
   }
 
   const Grid& empty_grid() const { return empty_; }
+  // The empty grid, for a caller that needs it once (empty_grid() is not usable after it).
+  Grid TakeEmptyGrid() { return std::move(empty_); }
 
   // Places `item` on `grid`, writes its placement into `plan`; returns its objective term.
   double Place(Grid& grid, const PlanChoices& choices, std::uint32_t item, Plan& plan) const {
@@ -749,8 +795,8 @@ class ListScheduler {
 }  // namespace
 
 Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices) {
-  const ListScheduler scheduler(problem);
-  Grid grid = scheduler.empty_grid();
+  ListScheduler scheduler(problem);
+  Grid grid = scheduler.TakeEmptyGrid();
   Plan plan = scheduler.EmptyPlan();
   for (const std::uint32_t item : choices.order) {
     scheduler.Place(grid, choices, item, plan);
@@ -760,8 +806,8 @@ Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices) {
 }
 
 Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
-  const ListScheduler scheduler(problem);
-  Grid grid = scheduler.empty_grid();
+  ListScheduler scheduler(problem);
+  Grid grid = scheduler.TakeEmptyGrid();
   Plan plan = scheduler.EmptyPlan();
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
   std::size_t last_realtime = 0;  // one past the last real-time item of the order
@@ -781,8 +827,8 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
 
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan) {
-  const ListScheduler scheduler(problem);
-  Grid grid = scheduler.empty_grid();
+  ListScheduler scheduler(problem);
+  Grid grid = scheduler.TakeEmptyGrid();
   for (std::size_t k = 0; k < plan.realtime.size(); ++k) {
     for (std::int64_t t = 0; t < problem.steps; ++t) {
       for (const std::uint32_t lane : plan.realtime[k][static_cast<std::size_t>(t)]) {

@@ -76,6 +76,7 @@ class RunningWork {
   // The running services, in the view's running order.
   std::vector<const RunningJob*> Services() const;
   std::size_t running() const { return slots_.size(); }
+  bool Runs(JobIndex job) const { return entries_.contains(job); }
 
  private:
   struct Entry {

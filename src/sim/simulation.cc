@@ -759,9 +759,10 @@ void Simulation::CheckInvariants() const {
   FLEETSIM_CHECK(planner_.holds() == 0, "a policy's hold outlived its call");
 }
 
+// The queue is in submission order, which is index order (arrivals append, ReturnToQueue keeps it).
 void Simulation::RemoveFromQueue(JobIndex job) {
-  const auto it = std::find(queue_.begin(), queue_.end(), job);
-  FLEETSIM_CHECK(it != queue_.end(), "a queued job is missing from the queue");
+  const auto it = std::lower_bound(queue_.begin(), queue_.end(), job);
+  FLEETSIM_CHECK(it != queue_.end() && *it == job, "a queued job is missing from the queue");
   queue_.erase(it);
 }
 
