@@ -63,6 +63,8 @@ struct PlanShape {
   std::vector<std::uint32_t> domain_of_lane;
   // By domain: the rank of its speed among the fleet's domain speeds, fastest first (0).
   std::vector<std::uint32_t> speed_rank;
+  std::uint32_t most_lanes = 0;          // the largest domain's lanes
+  std::uint32_t most_fastest_lanes = 0;  // the largest fastest (rank 0) domain's lanes
   LaneMask all;  // every lane
 };
 
@@ -91,6 +93,10 @@ std::shared_ptr<const PlanShape> MakePlanShape(const std::vector<PlanLane>& lane
   for (const PlanShape::Domain& d : shape->domains) {
     shape->speed_rank.push_back(static_cast<std::uint32_t>(
         std::find(speeds.begin(), speeds.end(), d.speed) - speeds.begin()));
+    shape->most_lanes = std::max(shape->most_lanes, d.count);
+    if (shape->speed_rank.back() == 0) {
+      shape->most_fastest_lanes = std::max(shape->most_fastest_lanes, d.count);
+    }
   }
   return shape;
 }
@@ -389,45 +395,48 @@ void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t 
 // fits it most tightly.
 void SpreadLanes(const Grid& grid, const LaneMask& free, std::uint32_t n,
                  std::vector<std::uint32_t>& lanes) {
-  // Every domain with a free lane, in domain order: on equal speed and free lanes, the loops
-  // below keep the first they meet, the lowest-numbered domain, as the order of preference does.
   struct Candidate {
     std::uint32_t domain;
     std::uint32_t free_lanes;
     std::uint32_t speed_rank;  // equal ranks: equal speeds
-    bool used;
   };
-  thread_local std::vector<Candidate> spread;
-  spread.clear();
-  ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t free_lanes) {
-    spread.push_back({d, free_lanes, grid.shape().speed_rank[d], false});
-    return true;
-  });
+  const PlanShape& shape = grid.shape();
+  thread_local std::vector<std::uint32_t> used;  // the domains taken so far
+  used.clear();
   while (lanes.size() < n) {
     const auto left = n - static_cast<std::uint32_t>(lanes.size());
-    // The tightest domain that fits the rest (fastest first), else the one with the most free.
-    Candidate* tightest = nullptr;
-    Candidate* most = nullptr;
-    for (Candidate& c : spread) {
-      if (c.used) {
-        continue;
+    // The tightest domain that fits the rest (fastest first), else the one with the most free;
+    // on equal speed and free lanes, the lowest-numbered (the first met, in domain order). A
+    // fastest domain that fits exactly, or holds the most any fastest domain can when none can
+    // fit the rest, is the answer: the scan stops there.
+    const bool none_fits = left > shape.most_lanes;
+    std::optional<Candidate> tightest;
+    std::optional<Candidate> most;
+    ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t free_lanes) {
+      if (std::find(used.begin(), used.end(), d) != used.end()) {
+        return true;
       }
+      const Candidate c{d, free_lanes, shape.speed_rank[d]};
       if (c.free_lanes >= left &&
-          (tightest == nullptr || c.speed_rank < tightest->speed_rank ||
+          (!tightest || c.speed_rank < tightest->speed_rank ||
            (c.speed_rank == tightest->speed_rank && c.free_lanes < tightest->free_lanes))) {
-        tightest = &c;
+        tightest = c;
       }
-      if (most == nullptr || c.speed_rank < most->speed_rank ||
+      if (!most || c.speed_rank < most->speed_rank ||
           (c.speed_rank == most->speed_rank && c.free_lanes > most->free_lanes)) {
-        most = &c;
+        most = c;
       }
-    }
-    Candidate* pick = tightest != nullptr ? tightest : most;
-    if (pick == nullptr) {
+      const bool exact = tightest && tightest->speed_rank == 0 && tightest->free_lanes == left;
+      const bool fullest =
+          none_fits && most->speed_rank == 0 && most->free_lanes == shape.most_fastest_lanes;
+      return !exact && !fullest;
+    });
+    const std::optional<Candidate> pick = tightest ? tightest : most;
+    if (!pick) {
       return;
     }
-    pick->used = true;
-    LeastFragmenting(grid.domains()[pick->domain], free, left, lanes);
+    used.push_back(pick->domain);
+    LeastFragmenting(shape.domains[pick->domain], free, left, lanes);
   }
 }
 
