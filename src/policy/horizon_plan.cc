@@ -150,6 +150,8 @@ class Grid {
     }
     return count;
   }
+  // Whether the same lanes are taken at every step as on `other` (a grid of the same problem).
+  bool SameOccupancy(const Grid& other) const { return taken_ == other.taken_; }
   bool Free(std::uint32_t lane, std::int64_t step) const {
     return ((taken_[Index(step) + lane / 64] >> (lane % 64)) & 1U) == 0;
   }
@@ -998,11 +1000,31 @@ std::size_t FirstDifference(const PlanProblem& problem, const PlanChoices& a,
   return a.order.size();
 }
 
+// One past the last position where the candidate places an item differently.
+std::size_t EndOfDifference(const PlanProblem& problem, const PlanChoices& a,
+                            const PlanChoices& b) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  for (std::size_t i = a.order.size(); i > 0; --i) {
+    const std::uint32_t item = a.order[i - 1];
+    if (item != b.order[i - 1] || (item >= realtime && a.smallest_size[item - realtime] !=
+                                                           b.smallest_size[item - realtime])) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+// The candidate's objective, placing the items from `from` on. Past `end` (where it places the
+// items as the incumbent does), if the grid is the incumbent's there, every later item is placed
+// as in the incumbent: their value is the incumbent's.
 double Evaluate(const ListScheduler& scheduler, const Incumbent& incumbent,
-                const PlanChoices& candidate, std::size_t from, Plan& scratch) {
+                const PlanChoices& candidate, std::size_t from, std::size_t end, Plan& scratch) {
   Grid grid = incumbent.grid_before[from];
   double value = incumbent.value_before[from];
   for (std::size_t i = from; i < candidate.order.size(); ++i) {
+    if (i == end && grid.SameOccupancy(incumbent.grid_before[i])) {
+      return value + (incumbent.value_before.back() - incumbent.value_before[i]);
+    }
     value += scheduler.Place(grid, candidate, candidate.order[i], scratch);
   }
   return value;
@@ -1026,7 +1048,8 @@ ImproveResult ImprovePlan(const PlanProblem& problem, const PlanChoices& start,
       }
       ++evaluations;
       const std::size_t from = FirstDifference(problem, best.choices, candidate);
-      if (Evaluate(scheduler, best, candidate, from, scratch) >
+      const std::size_t end = EndOfDifference(problem, best.choices, candidate);
+      if (Evaluate(scheduler, best, candidate, from, end, scratch) >
           objective + 1e-9 * std::abs(objective)) {
         best = Schedule(scheduler, std::move(candidate));
         improved = true;
