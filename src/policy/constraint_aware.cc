@@ -549,7 +549,7 @@ class ConstraintAwarePolicy final : public Policy {
     PlanChoices choices = DefaultChoices(problem);
     Plan plan;
     if (now < next_improvement_) {
-      plan = PlanFirstStep(problem, choices);
+      plan = PlanFirstStep(problem, choices, settings_.protected_starts);
     } else {
       next_improvement_ = now - now % settings_.improve_period + settings_.improve_period;
       ImproveResult improved = ImprovePlan(problem, choices, settings_.improve_evaluations);

@@ -816,22 +816,44 @@ Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices) {
   return plan;
 }
 
-Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices) {
+Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
+                   std::int64_t protected_jobs) {
   ListScheduler scheduler(problem);
   Grid grid = scheduler.TakeEmptyGrid();
   Plan plan = scheduler.EmptyPlan();
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  const std::size_t items = choices.order.size();
   std::size_t last_realtime = 0;  // one past the last real-time item of the order
-  for (std::size_t i = 0; i < choices.order.size(); ++i) {
-    last_realtime = choices.order[i] < realtime ? i + 1 : last_realtime;
+  std::size_t last_reserved = 0;  // one past the last reserved batch job
+  // fewest_after[i]: the smallest min_gpus of the batch jobs at positions i and later.
+  std::vector<std::int64_t> fewest_after(items + 1, std::numeric_limits<std::int64_t>::max());
+  for (std::size_t i = items; i > 0; --i) {
+    const std::uint32_t item = choices.order[i - 1];
+    const bool batch = item >= realtime;
+    last_realtime = !batch ? std::max(last_realtime, i) : last_realtime;
+    last_reserved =
+        batch && problem.batch[item - realtime].reserved ? std::max(last_reserved, i) : last_reserved;
+    fewest_after[i - 1] = std::min(
+        fewest_after[i], batch ? problem.batch[item - realtime].min_gpus
+                               : std::numeric_limits<std::int64_t>::max());
   }
-  bool step0_full = false;
-  for (std::size_t i = 0; i < choices.order.size(); ++i) {
-    if (i >= last_realtime && step0_full) {
-      break;  // no later batch job can start at step 0, and nothing placed after depends on it
+  std::int64_t planned_later = 0;  // batch jobs placed after step 0 (not reserved)
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i >= last_realtime) {
+      const std::int64_t free_now = grid.FreeCount(0);
+      // No later batch job can start at step 0; and either no backfill can start one either
+      // (step 0 is full), or the planned starts backfill protects are all placed already.
+      if (free_now == 0 || (free_now < fewest_after[i] && i >= last_reserved &&
+                            planned_later >= protected_jobs)) {
+        break;
+      }
     }
-    scheduler.Place(grid, choices, choices.order[i], plan);
-    step0_full = grid.NoneFree(0);
+    const std::uint32_t item = choices.order[i];
+    scheduler.Place(grid, choices, item, plan);
+    if (item >= realtime && !problem.batch[item - realtime].reserved &&
+        plan.batch[item - realtime].start_step > 0) {
+      ++planned_later;
+    }
   }
   return plan;
 }

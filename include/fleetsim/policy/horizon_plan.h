@@ -125,12 +125,17 @@ PlanChoices DefaultChoices(const PlanProblem& problem);
 // The list scheduler under `choices`; the plan's objective is filled in.
 Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices);
 
-// BuildPlan's step 0, for a caller that commits only step 0: once no lane is free at step 0 and
-// no real-time job is left in the order, the batch jobs left are not placed (kNotPlanned: none
-// of them could start at step 0, and nothing placed after them depends on where they go). Every
-// batch job that BuildPlan starts at step 0 starts here on the same lanes, and every real-time
-// job gets the same lanes at every step. The objective is not computed (0).
-Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices);
+// BuildPlan's step 0, for a caller that commits only step 0 after BackfillFirstStep with
+// `protected_jobs`: once no real-time job is left in the order and either no lane is free at
+// step 0, or fewer lanes are free there than any batch job left needs, the reserved job and the
+// first `protected_jobs` jobs planned later have been placed, the batch jobs left are not placed
+// (kNotPlanned: none of them could start at step 0, and neither the step-0 starts nor what
+// BackfillFirstStep then starts depend on where they go). Every batch job that BuildPlan starts
+// at step 0 starts here on the same lanes, every real-time job gets the same lanes at every
+// step, and BackfillFirstStep starts the same jobs on the same lanes after either. The
+// objective is not computed (0).
+Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
+                   std::int64_t protected_jobs);
 
 // Backfill on a plan, as EASY backfill does on a queue: every batch job the plan does not start
 // at step 0 (planned later, or not at all) starts at step 0 if it fits there, in the plan's order,

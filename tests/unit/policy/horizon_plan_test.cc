@@ -5,6 +5,7 @@
 // improvement phase that never lowers the objective and is deterministic.
 #include "fleetsim/policy/horizon_plan.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -237,10 +238,12 @@ TEST(HorizonPlanTest, EveryPlanIsLegalOnRandomProblems) {
 // PlanFirstStep commits what BuildPlan commits: the same step-0 starts on the same lanes, and the
 // same lanes for every real-time job at every step, on the random problems, with the default
 // order and with one where a batch job comes before a real-time job; and so do both once
-// backfilled.
+// backfilled with the number of protected jobs PlanFirstStep was told of. It also places fewer
+// jobs than BuildPlan on some problems (it stops early), or it would prove nothing.
 TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
   std::int64_t started = 0;
   std::int64_t backfilled = 0;  // jobs the backfill starts at step 0 that the plan does not
+  std::int64_t left_out = 0;    // jobs BuildPlan places that PlanFirstStep does not
   for (std::uint64_t seed = 1; seed <= 400; ++seed) {
     const PlanProblem p = RandomProblem(seed);
     std::vector<PlanChoices> orders = {DefaultChoices(p)};
@@ -252,17 +255,22 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
     }
     for (const PlanChoices& choices : orders) {
       const Plan full = BuildPlan(p, choices);
-      const Plan first = PlanFirstStep(p, choices);
-      for (std::size_t j = 0; j < p.batch.size(); ++j) {
-        const bool at_zero = full.batch[j].start_step == 0;
-        started += at_zero ? 1 : 0;
-        EXPECT_EQ(first.batch[j].start_step == 0, at_zero) << "seed " << seed << " job " << j;
-        if (at_zero) {
-          EXPECT_EQ(first.batch[j].lanes, full.batch[j].lanes) << "seed " << seed;
+      for (const std::int64_t protected_jobs : {0, 1, 3}) {
+        const std::string where = fmt::format("seed {}, {} protected", seed, protected_jobs);
+        const Plan first = PlanFirstStep(p, choices, protected_jobs);
+        for (std::size_t j = 0; j < p.batch.size(); ++j) {
+          const bool at_zero = full.batch[j].start_step == 0;
+          started += at_zero ? 1 : 0;
+          left_out += full.batch[j].start_step != kNotPlanned &&
+                              first.batch[j].start_step == kNotPlanned
+                          ? 1
+                          : 0;
+          EXPECT_EQ(first.batch[j].start_step == 0, at_zero) << where << " job " << j;
+          if (at_zero) {
+            EXPECT_EQ(first.batch[j].lanes, full.batch[j].lanes) << where;
+          }
         }
-      }
-      EXPECT_EQ(first.realtime, full.realtime) << "seed " << seed;
-      for (const std::int64_t protected_jobs : {0, 1}) {
+        EXPECT_EQ(first.realtime, full.realtime) << where;
         Plan full_backfilled = full;
         Plan first_backfilled = first;
         BackfillFirstStep(p, choices, protected_jobs, full_backfilled);
@@ -270,9 +278,9 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
         for (std::size_t j = 0; j < p.batch.size(); ++j) {
           const bool at_zero = full_backfilled.batch[j].start_step == 0;
           backfilled += at_zero && full.batch[j].start_step != 0 ? 1 : 0;
-          EXPECT_EQ(first_backfilled.batch[j].start_step == 0, at_zero) << "seed " << seed;
+          EXPECT_EQ(first_backfilled.batch[j].start_step == 0, at_zero) << where << " job " << j;
           if (at_zero) {
-            EXPECT_EQ(first_backfilled.batch[j].lanes, full_backfilled.batch[j].lanes);
+            EXPECT_EQ(first_backfilled.batch[j].lanes, full_backfilled.batch[j].lanes) << where;
           }
         }
       }
@@ -280,6 +288,7 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
   }
   EXPECT_GT(started, 200);
   EXPECT_GT(backfilled, 5);
+  EXPECT_GT(left_out, 100);
 }
 
 TEST(HorizonPlanTest, HigherPriorityClaimsFirst) {
