@@ -35,8 +35,8 @@ class FillParser {
     check_.UnknownKeys(root, "", kTopKeys);
     if (const auto version = check_.Int(root, "", "format_version", {1, 1000}, true);
         version && *version != kFillFormatVersion) {
-      check_.Error("/format_version", fmt::format("expected {}, found {}", kFillFormatVersion,
-                                                  *version));
+      check_.Error("/format_version",
+                   fmt::format("expected {}, found {}", kFillFormatVersion, *version));
     }
     if (const auto kind = check_.String(root, "", "kind", true); kind && *kind != "fill") {
       check_.Error("/kind", fmt::format("expected \"fill\", found \"{}\"", *kind));
@@ -94,9 +94,9 @@ class FillParser {
           item.is_string() ? FindGpuSharePolicy(item.get<std::string>()) : std::nullopt;
       if (!policy) {
         const std::string found = item.is_string() ? item.get<std::string>() : Shown(item);
-        check_.Error(where, fmt::format("expected one of {}, found {}{}",
-                                        QuotedList(GpuSharePolicyNames()), Shown(item),
-                                        DidYouMean(found, GpuSharePolicyNames())));
+        check_.Error(
+            where, fmt::format("expected one of {}, found {}{}", QuotedList(GpuSharePolicyNames()),
+                               Shown(item), DidYouMean(found, GpuSharePolicyNames())));
       } else if (std::find(policies.begin(), policies.end(), *policy) != policies.end()) {
         check_.Error(where, fmt::format("policy {} is listed twice", Shown(item)));
       } else {
@@ -121,8 +121,7 @@ class FillParser {
     if (published == nullptr) {
       return std::nullopt;
     }
-    check_.UnknownKeys(*published, "/published",
-                       {"workload", "allocation", "fragmentation_ratio"});
+    check_.UnknownKeys(*published, "/published", {"workload", "allocation", "fragmentation_ratio"});
     const auto workload = check_.String(*published, "/published", "workload", true);
     const auto allocation = Path(*published, "/published", "allocation", true);
     const auto ratio = Path(*published, "/published", "fragmentation_ratio", true);
@@ -140,6 +139,9 @@ class FillParser {
 }  // namespace
 
 bool IsFillScenarioText(const std::string& text) {
+  if (FirstTooDeep(text)) {
+    return false;  // the scenario reader reports it
+  }
   const json root = json::parse(text, nullptr, false);
   return root.is_object() && root.contains("kind") && root["kind"] == "fill";
 }

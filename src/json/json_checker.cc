@@ -26,10 +26,51 @@ std::string ChildPath(const std::string& path, std::size_t index) {
   return fmt::format("{}/{}", path, index);
 }
 
+namespace {
+
+constexpr std::size_t kShownChars = 40;
+
+// A string as JSON text; a UTF-8 sequence cut short at the end becomes U+FFFD.
+std::string Dumped(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Appends `value` as JSON to `out` until `out` holds more than kShownChars characters. Every
+// level of nesting writes a character before going deeper, so it never goes deeper than
+// kShownChars levels, however deep the value is; a long string is cut before it is escaped.
+void AppendShown(const nlohmann::json& value, std::string& out) {
+  if (out.size() > kShownChars) {
+    return;
+  }
+  if (value.is_object() || value.is_array()) {
+    const bool object = value.is_object();
+    out += object ? '{' : '[';
+    bool first = true;
+    for (auto it = value.begin(); it != value.end() && out.size() <= kShownChars; ++it) {
+      out += first ? "" : ",";
+      first = false;
+      if (object) {
+        out += Dumped(it.key().substr(0, kShownChars)) + ":";
+      }
+      AppendShown(*it, out);
+    }
+    out += object ? '}' : ']';
+    return;
+  }
+  if (value.is_string()) {
+    out += Dumped(value.get_ref<const std::string&>().substr(0, kShownChars + 1));
+    return;
+  }
+  out += value.dump();
+}
+
+}  // namespace
+
 std::string Shown(const nlohmann::json& value) {
-  std::string text = value.dump();
-  if (text.size() > 40) {
-    text = text.substr(0, 37) + "...";
+  std::string text;
+  AppendShown(value, text);
+  if (text.size() > kShownChars) {
+    text = text.substr(0, kShownChars - 3) + "...";
   }
   return text;
 }

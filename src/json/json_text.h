@@ -1,17 +1,47 @@
 // Reading input files and parsing JSON text with messages users can act on: "path: cannot read:
-// <reason>" and "path:line:col: invalid JSON: <what>". Shared by the scenario, catalog and
-// trace readers; internal to the fleetsim libraries.
+// <reason>" and "path:line:col: invalid JSON: <what>". Shared by the scenario, catalog, trace,
+// fill and report readers; internal to the fleetsim libraries. No input can crash a reader:
+// documents nested deeper than kMaxJsonDepth are rejected before anything recurses on them, error
+// messages quote at most kMaxQuotedChars of the input, and nothing here uses std::regex (whose
+// libstdc++ implementation recurses once per character matched).
 #pragma once
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 namespace fleetsim {
+
+// The deepest nesting of arrays and objects any JSON input may have (docs/robustness.md).
+inline constexpr std::size_t kMaxJsonDepth = 512;
+// The most characters of input an error message quotes.
+inline constexpr std::size_t kMaxQuotedChars = 80;
 
 // Reads the whole file into `text`. Returns "" or the error message.
 std::string ReadTextFile(const std::string& path, std::string& text);
 
 // Parses `text` into `root`. Returns "" or the error message, located by line and column.
 std::string ParseJsonText(const std::string& text, const std::string& source, nlohmann::json& root);
+
+// Where `text` first nests deeper than kMaxJsonDepth (1-based line and column), if it does.
+struct TextPosition {
+  std::size_t line = 1;
+  std::size_t column = 1;
+};
+std::optional<TextPosition> FirstTooDeep(const std::string& text);
+
+// nlohmann's parse_error text taken apart: "parse error at line L, column C: <what>" gives the
+// position and <what> (the token it quotes after "last read: " cut to kMaxQuotedChars; the whole
+// cut to 4 kMaxQuotedChars if it quotes none); other texts give no position and the text after
+// nlohmann's "[json.exception...] " tag, cut the same way.
+struct JsonErrorText {
+  std::optional<TextPosition> at;
+  std::string what;
+};
+JsonErrorText SplitJsonError(const std::string& what);
+
+// `text`, cut to kMaxQuotedChars characters (and "..." when cut).
+std::string Quoted(const std::string& text);
 
 }  // namespace fleetsim

@@ -181,8 +181,8 @@ class Translator {
   // The work the plan cannot move, from the running-work index: pinned lanes as bitsets, and the
   // running services as real-time jobs on the lanes they hold.
   void AddRunning(Translation& t, const std::map<JobIndex, std::int64_t>& changed_in_step) {
-    running_.Pinned(FirstStep(), free_now_, [&](NodeId node) { return NodeBackStep(node); },
-                    t.problem.pinned);
+    running_.Pinned(
+        FirstStep(), free_now_, [&](NodeId node) { return NodeBackStep(node); }, t.problem.pinned);
     for (const RunningJob* running : running_.Services()) {
       const JobRequest& r = view_.request(running->job);
       const auto it = changed_in_step.find(running->job);
@@ -241,8 +241,8 @@ class Translator {
     if (settings_.spot_risk_limit >= 1 || r.checkpoint_interval > 0 || r.demand) {
       return all;
     }
-    const AcceptedLanes& likely_kept = LanesAccepting(r, SpotRule::kNotRisky,
-                                                      -std::numeric_limits<double>::infinity());
+    const AcceptedLanes& likely_kept =
+        LanesAccepting(r, SpotRule::kNotRisky, -std::numeric_limits<double>::infinity());
     if (likely_kept.count == all.count) {
       return all;  // no spot pool it accepts makes a reclaim during its run likely
     }
@@ -258,7 +258,7 @@ class Translator {
   // A plan's form of a set of lanes: empty when it is every lane.
   LaneMask PlanMask(const AcceptedLanes& lanes) const {
     return lanes.count == static_cast<std::int64_t>(layout_.gpu_of_lane.size()) ? LaneMask{}
-                                                                                 : lanes.mask;
+                                                                                : lanes.mask;
   }
 
   // How long until `gpus` lanes of `mask` are free, in hours, by the estimated ends of the work
@@ -701,7 +701,7 @@ class ConstraintAwarePolicy final : public Policy {
   }
 
   Settings settings_;
-  std::optional<LaneLayout> layout_;  // the fleet's lanes, from the first call on
+  std::optional<LaneLayout> layout_;    // the fleet's lanes, from the first call on
   std::optional<RunningWork> running_;  // the running work on them, kept up to date
   Translation t_;                       // this call's problem (the lanes set once)
   AcceptedLaneSets accepted_;

@@ -2,8 +2,8 @@
 #include "fleetsim/policy/fleet_ledger.h"
 
 #include <algorithm>
-#include <optional>
 #include <bit>
+#include <optional>
 
 #include "fleetsim/core/check.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
@@ -101,9 +101,9 @@ void FleetLedger::CountPodKind(const Allocation& allocation, int sign) {
     }
   }
   // The kind the scorers give the request (a 1000-milli fraction is a one-GPU job to them).
-  const std::uint8_t kind =
-      fraction_milli ? PodKindOf(SharePod{.gpus = 1, .gpu_milli = *fraction_milli})
-                     : PodKindOf(SharePod{.gpus = whole, .gpu_milli = kGpuMilli});
+  const std::uint8_t kind = fraction_milli
+                                ? PodKindOf(SharePod{.gpus = 1, .gpu_milli = *fraction_milli})
+                                : PodKindOf(SharePod{.gpus = whole, .gpu_milli = kGpuMilli});
   if (kind == 0) {
     return;  // MIG instances or CPU only
   }

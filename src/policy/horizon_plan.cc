@@ -65,7 +65,7 @@ struct PlanShape {
   std::vector<std::uint32_t> speed_rank;
   std::uint32_t most_lanes = 0;          // the largest domain's lanes
   std::uint32_t most_fastest_lanes = 0;  // the largest fastest (rank 0) domain's lanes
-  LaneMask all;  // every lane
+  LaneMask all;                          // every lane
 };
 
 std::shared_ptr<const PlanShape> MakePlanShape(const std::vector<PlanLane>& lanes) {
@@ -113,9 +113,9 @@ class Grid {
         lanes_(static_cast<std::uint32_t>(problem.lanes.size())),
         words_((problem.lanes.size() + 63) / 64),
         shape_(problem.shape ? problem.shape : MakePlanShape(problem.lanes)),
-        taken_(problem.pinned.empty() ? std::vector<std::uint64_t>(
-                                            static_cast<std::size_t>(problem.steps) * words_, 0)
-                                      : problem.pinned) {
+        taken_(problem.pinned.empty()
+                   ? std::vector<std::uint64_t>(static_cast<std::size_t>(problem.steps) * words_, 0)
+                   : problem.pinned) {
     FLEETSIM_CHECK(taken_.size() == static_cast<std::size_t>(steps_) * words_,
                    "a plan problem's pinned lanes must hold one bitset per step");
     free_count_.assign(static_cast<std::size_t>(steps_), kNotCounted);
@@ -131,9 +131,9 @@ class Grid {
   const PlanShape& shape() const { return *shape_; }
   // The domain holding `lane`.
   const DomainRange& DomainOf(std::uint32_t lane) const {
-    const auto after = std::upper_bound(
-        domains().begin(), domains().end(), lane,
-        [](std::uint32_t l, const DomainRange& d) { return l < d.first; });
+    const auto after =
+        std::upper_bound(domains().begin(), domains().end(), lane,
+                         [](std::uint32_t l, const DomainRange& d) { return l < d.first; });
     return *(after - 1);
   }
 
@@ -193,7 +193,7 @@ class Grid {
   std::uint32_t lanes_;
   std::size_t words_;
   std::shared_ptr<const PlanShape> shape_;
-  std::vector<std::uint64_t> taken_;     // [step][word]
+  std::vector<std::uint64_t> taken_;  // [step][word]
   static constexpr std::int64_t kNotCounted = -1;
   mutable std::vector<std::int64_t> free_count_;  // by step: lanes not taken, or kNotCounted
 };
@@ -831,11 +831,11 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     const std::uint32_t item = choices.order[i - 1];
     const bool batch = item >= realtime;
     last_realtime = !batch ? std::max(last_realtime, i) : last_realtime;
-    last_reserved =
-        batch && problem.batch[item - realtime].reserved ? std::max(last_reserved, i) : last_reserved;
-    fewest_after[i - 1] = std::min(
-        fewest_after[i], batch ? problem.batch[item - realtime].min_gpus
-                               : std::numeric_limits<std::int64_t>::max());
+    last_reserved = batch && problem.batch[item - realtime].reserved ? std::max(last_reserved, i)
+                                                                     : last_reserved;
+    fewest_after[i - 1] =
+        std::min(fewest_after[i], batch ? problem.batch[item - realtime].min_gpus
+                                        : std::numeric_limits<std::int64_t>::max());
   }
   std::int64_t planned_later = 0;  // batch jobs placed after step 0 (not reserved)
   for (std::size_t i = 0; i < items; ++i) {
@@ -843,8 +843,8 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
       const std::int64_t free_now = grid.FreeCount(0);
       // No later batch job can start at step 0; and either no backfill can start one either
       // (step 0 is full), or the planned starts backfill protects are all placed already.
-      if (free_now == 0 || (free_now < fewest_after[i] && i >= last_reserved &&
-                            planned_later >= protected_jobs)) {
+      if (free_now == 0 ||
+          (free_now < fewest_after[i] && i >= last_reserved && planned_later >= protected_jobs)) {
         break;
       }
     }

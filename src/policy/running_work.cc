@@ -115,7 +115,9 @@ void RunningWork::Add(const RunningJob& running, const Classify& classify) {
   if (it != entries_.end()) {
     ReleaseLanes(running.job, it->second);  // resized or leaving: same place in the running order
   } else {
-    it = entries_.emplace(running.job, Entry{.job = {}, .lanes = {}, .role = {}, .slot = slots_.size()}).first;
+    it = entries_
+             .emplace(running.job, Entry{.job = {}, .lanes = {}, .role = {}, .slot = slots_.size()})
+             .first;
     slots_.push_back(running.job);
   }
   Entry& entry = it->second;

@@ -23,8 +23,8 @@ struct LaneLayout {
   std::vector<PlanLane> lanes;
   std::shared_ptr<const PlanShape> shape;
   std::vector<GpuId> gpu_of_lane;
-  std::vector<std::int64_t> lane_of_gpu;             // -1: not a lane
-  std::vector<LaneMask> pool_lanes;                  // by pool: its lanes
+  std::vector<std::int64_t> lane_of_gpu;               // -1: not a lane
+  std::vector<LaneMask> pool_lanes;                    // by pool: its lanes
   std::vector<std::vector<std::uint32_t>> node_lanes;  // by node: its lanes
   LaneMask all;                                        // every lane
   std::size_t words = 0;
@@ -100,13 +100,13 @@ class RunningWork {
   std::int64_t steps_;
   bool started_ = false;
   std::unordered_map<JobIndex, Entry> entries_;
-  std::vector<JobIndex> slots_;                    // the view's running order
-  std::vector<std::vector<JobIndex>> holders_;     // by lane: pinned work on it
-  std::vector<std::int64_t> lane_end_;             // by lane: latest end of its pinned work, or -1
-  std::vector<std::uint32_t> service_holders_;     // by lane: services on it
-  LaneMask held_;                                  // lanes with pinned work
-  LaneMask covered_;                               // lanes with any running work
-  std::int64_t window_ = -1;                       // first absolute step of after_
+  std::vector<JobIndex> slots_;                 // the view's running order
+  std::vector<std::vector<JobIndex>> holders_;  // by lane: pinned work on it
+  std::vector<std::int64_t> lane_end_;          // by lane: latest end of its pinned work, or -1
+  std::vector<std::uint32_t> service_holders_;  // by lane: services on it
+  LaneMask held_;                               // lanes with pinned work
+  LaneMask covered_;                            // lanes with any running work
+  std::int64_t window_ = -1;                    // first absolute step of after_
   std::vector<std::uint64_t> after_;  // ring: step a's bitset (lanes whose end > a) at a % steps
   std::set<NodeId> nodes_out_;
   std::set<JobIndex> services_;

@@ -114,8 +114,7 @@ std::int64_t CpuForScores(double free_cores, const FleetScale& fleet) {
 // Fills `c` for the node; false if the node cannot take the pod (down or cordoned, too little
 // CPU or memory for the whole host need, too few usable GPUs).
 bool Consider(const FleetState& state, NodeId node, int model, const JobRequest& request,
-              const SharePod& pod, const HostNeed& need, const FleetScale& fleet,
-              Candidate& c) {
+              const SharePod& pod, const HostNeed& need, const FleetScale& fleet, Candidate& c) {
   if (!state.IsUp(node) || !NodeCanCarry(state, node, need)) {
     return false;
   }
@@ -308,8 +307,8 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
       ChooseGpus(ledger.state(), best, *pod, scorer, best_choice.share_gpu, rng);
   Allocation placement;
   if (request.sharing == GpuSharing::kFraction && !request.IsCpuOnly()) {
-    placement.gpus = {Grant::Fraction(gpus.front(), static_cast<int>(request.gpu_milli),
-                                      request.gpu_memory_gb)};
+    placement.gpus = {
+        Grant::Fraction(gpus.front(), static_cast<int>(request.gpu_milli), request.gpu_memory_gb)};
   } else {
     placement = WholeGpus(gpus);
   }

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "fleetsim/core/version.h"
+#include "json/json_checker.h"
+#include "json/json_text.h"
 
 namespace fleetsim {
 
@@ -30,7 +32,7 @@ void ReadText(const nlohmann::json& entry, const std::string& key, const std::st
   }
   const nlohmann::json& value = entry.at(key);
   if (!value.is_string()) {
-    problems.push_back(fmt::format("{}/{}: expected a string, found {}", path, key, value.dump()));
+    problems.push_back(fmt::format("{}/{}: expected a string, found {}", path, key, Shown(value)));
     return;
   }
   field = value.get<std::string>();
@@ -52,7 +54,7 @@ std::optional<PublishedSet> ParsePublished(const nlohmann::json& root,
   for (const auto& [name, entry] : root.at("scenarios").items()) {
     const std::string path = "/scenarios/" + name;
     if (!entry.is_object()) {
-      problems.push_back(fmt::format("{}: expected an object, found {}", path, entry.dump()));
+      problems.push_back(fmt::format("{}: expected an object, found {}", path, Shown(entry)));
       continue;
     }
     for (const auto& [key, value] : entry.items()) {
@@ -164,9 +166,9 @@ PublishedLoad LoadPublishedFigures(const std::string& path) {
   }
   std::stringstream text;
   text << in.rdbuf();
-  const nlohmann::json root = nlohmann::json::parse(text.str(), nullptr, false);
-  if (root.is_discarded()) {
-    return {.figures = std::nullopt, .error = fmt::format("{}: not valid JSON", path)};
+  nlohmann::json root;
+  if (std::string error = ParseJsonText(text.str(), path, root); !error.empty()) {
+    return {.figures = std::nullopt, .error = std::move(error)};
   }
   std::vector<std::string> problems;
   std::optional<PublishedSet> set = ParsePublished(root, problems);

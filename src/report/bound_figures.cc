@@ -8,6 +8,9 @@
 #include <sstream>
 #include <vector>
 
+#include "json/json_checker.h"
+#include "json/json_text.h"
+
 namespace fleetsim {
 
 namespace {
@@ -20,7 +23,7 @@ void ReadNumber(const nlohmann::json& entry, const std::string& key, const std::
   } else if (const nlohmann::json& value = entry.at(key);
              !value.is_number() || value.get<double>() < 0) {
     problems.push_back(
-        fmt::format("{}/{}: expected a number >= 0, found {}", path, key, value.dump()));
+        fmt::format("{}/{}: expected a number >= 0, found {}", path, key, Shown(value)));
   } else {
     out = value.get<double>();
   }
@@ -29,9 +32,9 @@ void ReadNumber(const nlohmann::json& entry, const std::string& key, const std::
 }  // namespace
 
 BoundFiguresLoad ParseBoundFigures(const std::string& text, const std::string& source) {
-  const nlohmann::json root = nlohmann::json::parse(text, nullptr, false);
-  if (root.is_discarded()) {
-    return {.figures = std::nullopt, .error = fmt::format("{}: not valid JSON", source)};
+  nlohmann::json root;
+  if (std::string error = ParseJsonText(text, source, root); !error.empty()) {
+    return {.figures = std::nullopt, .error = std::move(error)};
   }
   std::vector<std::string> problems;
   BoundFigures figures;
@@ -45,7 +48,7 @@ BoundFiguresLoad ParseBoundFigures(const std::string& text, const std::string& s
       const nlohmann::json& entry = bounds[i];
       const std::string path = fmt::format("/bounds/{}", i);
       if (!entry.is_object()) {
-        problems.push_back(fmt::format("{}: expected an object, found {}", path, entry.dump()));
+        problems.push_back(fmt::format("{}: expected an object, found {}", path, Shown(entry)));
         continue;
       }
       if (!entry.contains("scenario") || !entry.at("scenario").is_string()) {

@@ -6,12 +6,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <regex>
 #include <set>
+#include <string_view>
 
 #include "fleetsim/core/check.h"
 #include "json/json_checker.h"
@@ -37,21 +38,43 @@ const std::vector<std::string> kVerifiableFields = {"memory_gb", "memory_bandwid
                                                     "on_demand", "reserved",
                                                     "spot"};
 
-bool IsValidCatalogName(const std::string& name) {
-  static const std::regex pattern("[A-Za-z0-9._-]+");
-  return std::regex_match(name, pattern);
+// Whether `name` is non-empty and made of letters, digits and the characters of `others`.
+bool MadeOf(const std::string& name, std::string_view others) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [&](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           others.find(c) != std::string_view::npos;
+  });
 }
 
-bool IsValidProfileName(const std::string& name) {  // as NVIDIA writes them: "1g.10gb+me"
-  static const std::regex pattern("[A-Za-z0-9._+-]+");
-  return std::regex_match(name, pattern);
-}
+bool IsValidCatalogName(const std::string& name) { return MadeOf(name, "._-"); }
+
+// As NVIDIA writes them: "1g.10gb+me".
+bool IsValidProfileName(const std::string& name) { return MadeOf(name, "._+-"); }
 
 // "3g.40gb" -> 40; "1g.10gb+me" -> 10; 0 when the name carries no size.
+// The first ".<digits>gb" or ".<digits>.<digits>gb" in the name gives the size.
 double MemoryFromProfileName(const std::string& name) {
-  static const std::regex size(R"(\.(\d+(?:\.\d+)?)gb)");
-  std::smatch m;
-  return std::regex_search(name, m, size) ? std::stod(m[1].str()) : 0.0;
+  const auto digits_from = [&](std::size_t at) {
+    while (at < name.size() && name[at] >= '0' && name[at] <= '9') {
+      ++at;
+    }
+    return at;
+  };
+  for (std::size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+    const std::size_t whole_end = digits_from(dot + 1);
+    if (whole_end == dot + 1) {
+      continue;
+    }
+    std::size_t end = whole_end;
+    if (end < name.size() && name[end] == '.' && digits_from(end + 1) > end + 1 &&
+        name.compare(digits_from(end + 1), 2, "gb") == 0) {
+      end = digits_from(end + 1);
+    }
+    if (name.compare(end, 2, "gb") == 0) {
+      return std::strtod(name.substr(dot + 1, end - dot - 1).c_str(), nullptr);
+    }
+  }
+  return 0.0;
 }
 
 class CatalogParser {

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <limits>
 #include <map>
-#include <regex>
 
 #include "fleetsim/core/check.h"
 #include "fleetsim/fleet/speed_model.h"
@@ -31,9 +30,16 @@ const std::vector<std::string> kTopKeys = {
     "failures",       "policy",     "run",         "jobs",   "trace",
     "generator",      "generators", "transforms",  "tenants"};
 
+// A scenario's name names its output folders and files: at most this many characters.
+constexpr std::size_t kMaxNameChars = 128;
+constexpr const char* kNameExpectation = "a name of 1 to 128 letters, digits, '.', '_' or '-'";
+
 bool IsValidName(const std::string& name) {
-  static const std::regex pattern("[A-Za-z0-9._-]+");
-  return std::regex_match(name, pattern);
+  return !name.empty() && name.size() <= kMaxNameChars &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                  c == '.' || c == '_' || c == '-';
+         });
 }
 
 class ScenarioParser {
@@ -82,9 +88,8 @@ class ScenarioParser {
       if (IsValidName(*name)) {
         s.name = *name;
       } else {
-        check_.Error("/name", fmt::format("expected a name of letters, digits, '.', '_' or '-', "
-                                          "found {}",
-                                          Shown(json(*name))));
+        check_.Error("/name",
+                     fmt::format("expected {}, found {}", kNameExpectation, Shown(json(*name))));
       }
     }
     s.description = check_.String(root, "", "description", false).value_or("");
@@ -380,8 +385,7 @@ class ScenarioParser {
       t.name = name.value_or("");
       if (name && !IsValidName(*name)) {
         check_.Error(ChildPath(path, "name"),
-                     fmt::format("expected a name of letters, digits, '.', '_' or '-', found {}",
-                                 Shown(json(*name))));
+                     fmt::format("expected {}, found {}", kNameExpectation, Shown(json(*name))));
       } else if (const auto [it, fresh] = first_at.emplace(t.name, i); name && !fresh) {
         check_.Error(ChildPath(path, "name"),
                      fmt::format("duplicate tenant name '{}' (first used at /tenants/{}/name)",

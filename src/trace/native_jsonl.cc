@@ -5,11 +5,11 @@
 
 #include <algorithm>
 #include <memory>
-#include <regex>
 #include <string>
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/trace/native.h"
+#include "json/json_text.h"
 #include "trace/csv.h"
 #include "trace/fields.h"
 #include "trace/job_json.h"
@@ -24,14 +24,9 @@ using nlohmann::json;
 
 // "invalid JSON at column 8: syntax error ..." from one of nlohmann's exceptions.
 std::string DescribeJsonError(const json::exception& e) {
-  static const std::regex located(R"(parse error at line \d+, column (\d+): (.*))");
-  const std::string what = e.what();
-  std::smatch m;
-  if (std::regex_search(what, m, located)) {
-    return fmt::format("invalid JSON at column {}: {}", m[1].str(), m[2].str());
-  }
-  const std::size_t bracket = what.find("] ");
-  return "invalid JSON: " + (bracket == std::string::npos ? what : what.substr(bracket + 2));
+  const JsonErrorText error = SplitJsonError(e.what());
+  return error.at ? fmt::format("invalid JSON at column {}: {}", error.at->column, error.what)
+                  : "invalid JSON: " + error.what;
 }
 
 // "unknown field 'gpu', did you mean 'gpus'?" for the first key of `object` not in `known`
@@ -141,6 +136,13 @@ class JsonlSource final : public JobSource {
  private:
   Job ReadRow(FieldError& problem) const {
     json object;
+    if (const std::optional<TextPosition> deep = FirstTooDeep(line_)) {
+      problem.Set(kReasonBadSyntax,
+                  fmt::format("invalid JSON at column {}: arrays and objects nested deeper than "
+                              "{} levels",
+                              deep->column, kMaxJsonDepth));
+      return {};
+    }
     try {
       object = json::parse(line_);
     } catch (const json::exception& e) {

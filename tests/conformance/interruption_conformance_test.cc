@@ -35,8 +35,8 @@ namespace {
 Scenario Load(const std::string& path) {
   const PolicyRegistry registry = BuiltinPolicies();
   LoadResult loaded = LoadScenarioFile(path, registry, {});
-  EXPECT_TRUE(loaded.scenario.has_value()) << path << ": " << loaded.file_error << " "
-                                           << loaded.diagnostics.Format(path);
+  EXPECT_TRUE(loaded.scenario.has_value())
+      << path << ": " << loaded.file_error << " " << loaded.diagnostics.Format(path);
   return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
 }
 
@@ -63,9 +63,9 @@ void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy
   EXPECT_LE(std::abs(a.identity_gap_gpu_seconds), 1e-6 * std::max(1.0, capacity_s)) << where;
   EXPECT_NEAR(a.total.Accounted(), a.total.capacity, 1e-6 * std::max(1.0, a.total.capacity))
       << where;
-  for (const double hours : {a.total.useful, a.total.lost, a.total.overhead,
-                             a.total.reconfiguration, a.total.allocated_idle, a.total.idle,
-                             a.total.down}) {
+  for (const double hours :
+       {a.total.useful, a.total.lost, a.total.overhead, a.total.reconfiguration,
+        a.total.allocated_idle, a.total.idle, a.total.down}) {
     EXPECT_GE(hours, -1e-9) << where;
   }
 }
@@ -83,8 +83,7 @@ class ReclaimReproTest : public ::testing::TestWithParam<ReproCase> {};
 // next demand step one grows onto a GPU the other gives up in the same step. A policy must order
 // such resizes (or not make them); constraint-aware once resized the growing one first (exit 3).
 TEST_P(ReclaimReproTest, ServicesResizedAfterAReclaimStayLegal) {
-  const Scenario scenario =
-      Load(testing::DataPath("repro/ca-illegal-resize/scenario.json"));
+  const Scenario scenario = Load(testing::DataPath("repro/ca-illegal-resize/scenario.json"));
   ExpectLegalAndAccounted(scenario, GetParam().policy, GetParam().seed);
 }
 
@@ -212,8 +211,8 @@ class PlacementReplay final : public Policy {
       }
     }
     ++calls_;
-    if (!std::equal(running_.begin(), running_.end(), view.running().begin(),
-                    view.running().end(), SameRunning)) {
+    if (!std::equal(running_.begin(), running_.end(), view.running().begin(), view.running().end(),
+                    SameRunning)) {
       ++mismatches_;
       running_.assign(view.running().begin(), view.running().end());
     }
@@ -239,8 +238,8 @@ TEST_P(PlacementChangesTest, ReplayedTheyGiveTheRunningJobs) {
                 .summary = "test wrapper",
                 .params = {},
                 .make = [&](const PolicyParams&) {
-                  return std::make_unique<PlacementReplay>(inner.make(DefaultParams(inner)),
-                                                           calls, mismatches);
+                  return std::make_unique<PlacementReplay>(inner.make(DefaultParams(inner)), calls,
+                                                           mismatches);
                 }});
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
     const RunOutcome outcome =

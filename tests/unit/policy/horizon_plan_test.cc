@@ -261,10 +261,10 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
         for (std::size_t j = 0; j < p.batch.size(); ++j) {
           const bool at_zero = full.batch[j].start_step == 0;
           started += at_zero ? 1 : 0;
-          left_out += full.batch[j].start_step != kNotPlanned &&
-                              first.batch[j].start_step == kNotPlanned
-                          ? 1
-                          : 0;
+          left_out +=
+              full.batch[j].start_step != kNotPlanned && first.batch[j].start_step == kNotPlanned
+                  ? 1
+                  : 0;
           EXPECT_EQ(first.batch[j].start_step == 0, at_zero) << where << " job " << j;
           if (at_zero) {
             EXPECT_EQ(first.batch[j].lanes, full.batch[j].lanes) << where;

@@ -79,6 +79,18 @@ TEST(CatalogLoaderTest, UserFileExtendsAndOverrides) {
   EXPECT_NE(r.catalog->FindTemplate("hgx-h100"), nullptr);
 }
 
+// Issue 19: a 100,000-character name once overflowed the stack (std::regex_match).
+TEST(CatalogLoaderTest, AHugeNameIsAnErrorNotACrash) {
+  const CatalogLoadResult r = ParseCatalog(
+      R"({"format_version": 1, "node_templates": [{"name": ")" + std::string(100'000, 'x') +
+          R"( y", "gpu": "H100-SXM", "gpus_per_node": 8, "nvlink_domain_gpus": 8,
+              "nodes_per_rack": 4}]})",
+      "big.json", BuiltinCatalog());
+  EXPECT_FALSE(r.catalog);
+  EXPECT_NE(r.diagnostics.Format("big.json").find("/node_templates/0/name: error: expected a name"),
+            std::string::npos);
+}
+
 TEST(CatalogLoaderTest, ReportsEveryMistakeWithItsPath) {
   const CatalogLoadResult r = ParseCatalog(R"({"format_version": 1,
     "sources": {"S1": "a source"},

@@ -52,20 +52,21 @@ TEST(ScenarioTest, ReportsEveryProblemAtOnceWithItsPath) {
     ]
   })");
   EXPECT_FALSE(r.scenario);
-  EXPECT_EQ(Messages(r),
-            "s.json: /name: error: expected a name of letters, digits, '.', '_' or '-', found "
-            "\"bad name!\"\n"
-            "s.json: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
-            "s.json: /jobs/0/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found -1\n"
-            "s.json: /jobs/1/gpus: error: expected an integer ≥ 0, found -3\n"
-            "s.json: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
-            "0\n"
-            "s.json: /jobs/2/priority: error: expected an integer in [1, 1000000], found 2.5\n"
-            "s.json: /jobs/2/gpus: error: expected an integer in [0, 1000000], found \"4\"\n"
-            "s.json: /jobs/2/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
-            "1e+300\n"
-            "s.json: /jobs/3: error: missing required key 'id'\n"
-            "s.json: /jobs/2/id: error: duplicate job id 'a' (first used at /jobs/0/id)\n");
+  EXPECT_EQ(
+      Messages(r),
+      "s.json: /name: error: expected a name of 1 to 128 letters, digits, '.', '_' or '-', found "
+      "\"bad name!\"\n"
+      "s.json: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
+      "s.json: /jobs/0/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found -1\n"
+      "s.json: /jobs/1/gpus: error: expected an integer ≥ 0, found -3\n"
+      "s.json: /jobs/1/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
+      "0\n"
+      "s.json: /jobs/2/priority: error: expected an integer in [1, 1000000], found 2.5\n"
+      "s.json: /jobs/2/gpus: error: expected an integer in [0, 1000000], found \"4\"\n"
+      "s.json: /jobs/2/duration_s: error: expected a number > 0 and ≤ 3155760000, found "
+      "1e+300\n"
+      "s.json: /jobs/3: error: missing required key 'id'\n"
+      "s.json: /jobs/2/id: error: duplicate job id 'a' (first used at /jobs/0/id)\n");
 }
 
 TEST(ScenarioTest, MissingSectionsAndWrongTypes) {
@@ -115,6 +116,26 @@ TEST(ScenarioTest, TruncatedJsonGivesLineAndColumn) {
   EXPECT_EQ(r.file_error,
             "s.json:3:1: invalid JSON: syntax error while parsing object key - unexpected end of "
             "input; expected string literal");
+}
+
+// Issue 19: names and documents that once crashed the reader (std::regex on a long name, the
+// parse-error rewriter on a long token, deep nesting) get located errors.
+TEST(ScenarioTest, HostileNamesAndDocumentsGetErrorsNotCrashes) {
+  const LoadResult long_name = Parse(R"({"format_version": 1, "name": ")" +
+                                     std::string(100'000, 'n') + R"(" , "fleet": {"gpus": 1}})");
+  EXPECT_FALSE(long_name.scenario);
+  EXPECT_NE(long_name.diagnostics.Format("s.json").find("s.json: /name: error:"),
+            std::string::npos);
+  const LoadResult bad_name = Parse(R"({"format_version": 1, "name": ")" +
+                                    std::string(100'000, 'n') + R"( x", "fleet": {"gpus": 1}})");
+  EXPECT_FALSE(bad_name.scenario);
+  const LoadResult long_token = Parse(R"({"name": ")" + std::string(100'000, 't'));
+  EXPECT_EQ(long_token.file_error.rfind("s.json:1:", 0), 0U);
+  EXPECT_LT(long_token.file_error.size(), 400U);
+  const LoadResult deep =
+      Parse(R"({"fleet": )" + std::string(100'000, '[') + std::string(100'000, ']') + "}");
+  EXPECT_EQ(deep.file_error,
+            "s.json:1:522: invalid JSON: arrays and objects nested deeper than 512 levels");
 }
 
 TEST(ScenarioTest, UnknownKeysWarnAndFailUnderStrict) {

@@ -107,7 +107,7 @@ TEST(TenantsTest, NumbersOutOfRange) {
             "s.json: /tenants/3/limit_gpus: error: expected a limit of at least quota_gpus (8), "
             "found 4\n"
             "s.json: /tenants/4/quota_gpus: error: expected an integer ≥ -1, found -2\n"
-            "s.json: /tenants/5/name: error: expected a name of letters, digits, '.', '_' or "
+            "s.json: /tenants/5/name: error: expected a name of 1 to 128 letters, digits, '.', '_' or "
             "'-', found \"bad name\"\n"
             "s.json: /tenants/6: error: missing required key 'name'\n"
             "s.json: /tenants/7: error: expected a tenant object, found \"vision\"\n");

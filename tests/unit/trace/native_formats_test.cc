@@ -154,6 +154,22 @@ TEST(JsonlReaderTest, ReportsLinesThatAreNotJsonObjects) {
             "1: malformed row: FILE:1: expected a JSON object on each line, found \"just text\"");
 }
 
+// Issue 19: a row nested 100,000 deep, and a syntax error inside a 100,000-character string,
+// are bad rows with a bounded message, and the next good row is still read.
+TEST(JsonlReaderTest, HostileRowsAreBadRowsNotCrashes) {
+  const std::vector<std::string> rows =
+      Rows("jsonl", std::string(100'000, '[') + std::string(100'000, ']') + "\n{\"id\": \"" +
+                        std::string(100'000, 'q') + "\n{\"id\": \"a\", \"duration_s\": 1}\n");
+  ASSERT_EQ(rows.size(), 3U);
+  EXPECT_NE(rows[0].find("invalid JSON at column 513: arrays and objects nested deeper than 512 "
+                         "levels"),
+            std::string::npos)
+      << rows[0];
+  EXPECT_NE(rows[1].find("invalid JSON at column"), std::string::npos) << rows[1].substr(0, 300);
+  EXPECT_LT(rows[1].size(), 500U);
+  EXPECT_EQ(rows[2].rfind("3: ", 0), 0U) << rows[2];
+}
+
 TEST(JsonlReaderTest, UnknownFieldsAreBadRowsWithSuggestions) {
   EXPECT_EQ(OnlyRow("jsonl", R"({"id": "a", "duraton_s": 1})"),
             "1: invalid value: FILE:1: unknown field 'duraton_s', did you mean 'duration_s'?");
