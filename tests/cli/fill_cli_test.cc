@@ -193,7 +193,7 @@ TEST_F(FillCliTest, TheRealOpenbTraceRanksFgdFirstAndRandomLast) {
   const std::string scenario = testing::SourcePath("scenarios/fill/openb-default.json");
   if (!fs::exists(
           testing::SourcePath("../shared/traces/alibaba-openb/openb_pod_list_default.csv"))) {
-    GTEST_SKIP() << "the openb trace is not in ../shared/traces/alibaba-openb; skipped";
+    GTEST_FAIL() << "the openb trace is not in ../shared/traces/alibaba-openb: this test needs it";
   }
   const CommandResult r = Fleetsim(fmt::format("fill --seeds 2 '{}'", scenario));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -212,7 +212,7 @@ TEST_F(FillCliTest, TheRealOpenbTraceRanksFgdFirstAndRandomLast) {
 TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
   const std::string traces = testing::SourcePath("../shared/traces/alibaba-openb");
   if (!fs::exists(traces + "/fgd_expected_frag_ratio_discrete.csv")) {
-    GTEST_SKIP() << "the openb trace is not in ../shared/traces/alibaba-openb; skipped";
+    GTEST_FAIL() << "the openb trace is not in ../shared/traces/alibaba-openb: this test needs it";
   }
   const std::string curves = dir_ + "/curves.csv";
   const CommandResult r =

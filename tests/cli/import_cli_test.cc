@@ -205,7 +205,7 @@ class RealTraceImportTest : public ImportCliTest {
     ImportCliTest::SetUp();
     traces_ = SourcePath("../shared/traces");
     if (!fs::exists(traces_)) {
-      GTEST_SKIP() << "real traces not found at " << traces_ << "; skipping";
+      GTEST_FAIL() << "real traces not found at " << traces_ << ": these tests need them";
     }
   }
   // Imports and returns the number of jobs written.

@@ -46,8 +46,8 @@ TEST(GpuFragmentationTest, ATaskThatFitsLeavesOnlyTheGpusTooSmallForItFragmented
 
 TEST(GpuFragmentationTest, ATaskThatCannotRunThereLeavesAllIdleGpuFragmented) {
   const NodeFreeState node = PartlyUsedNode();
-  EXPECT_EQ(FragmentedMilli(node, Task(1000, 1000, 4)), 2800);         // too few free GPUs
-  EXPECT_EQ(FragmentedMilli(node, Task(9000, 100, 1)), 2800);          // too little CPU
+  EXPECT_EQ(FragmentedMilli(node, Task(1000, 1000, 4)), 2800);          // too few free GPUs
+  EXPECT_EQ(FragmentedMilli(node, Task(9000, 100, 1)), 2800);           // too little CPU
   EXPECT_EQ(FragmentedMilli(node, Task(1000, 100, 1, kT4Only)), 2800);  // wrong model
   EXPECT_EQ(FragmentedMilli(node, Task(1000, 100, 1, kT4Only | kV100Only)), 0);
   EXPECT_EQ(FragmentedMilli(node, Task(1000, 0, 0)), 2800);     // CPU-only: no GPU need at all
@@ -115,7 +115,8 @@ TEST(GpuFragmentationTest, TypicalTasksFromCountsAreThoseOfTheList) {
 TEST(GpuFragmentationTest, TheEmptyOpenbClusterMatchesTheArtifactsStartingPoint) {
   const std::string dir = testing::SourcePath("../shared/traces/alibaba-openb");
   if (!std::filesystem::exists(dir + "/openb_pod_list_default.csv")) {
-    GTEST_SKIP() << "the openb trace is not at " << dir << " (../shared/traces); skipped";
+    GTEST_FAIL() << "the openb trace is not at " << dir
+                 << " (../shared/traces): this test needs it";
   }
   FillWorkload workload;
   ASSERT_EQ(LoadFillWorkload(dir + "/openb_node_list_gpu_node.csv",

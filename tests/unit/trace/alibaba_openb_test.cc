@@ -489,7 +489,8 @@ class OpenbRealTraceTest : public ::testing::Test {
   void SetUp() override {
     dir_ = SourcePath("../shared/traces/alibaba-openb");
     if (!std::filesystem::exists(dir_ + "/openb_pod_list_default.csv")) {
-      GTEST_SKIP() << "the shared traces are not here (" << dir_ << "); skipping real-trace tests";
+      GTEST_FAIL() << "the shared traces are not here (" << dir_
+                   << "): the real-trace tests need them";
     }
   }
   std::string Path(const std::string& name) const { return dir_ + "/" + name; }

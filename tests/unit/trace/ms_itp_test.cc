@@ -113,7 +113,8 @@ TEST_P(ItpPublishedTest, YieldsEveryJobAndNoBadRow) {
   const auto& [file, jobs] = GetParam();
   const std::string path = testing::SourcePath("../shared/traces/ms-itp/" + file);
   if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "the shared traces are not here: " << path;
+    GTEST_FAIL() << "the shared traces are not here: " << path
+                 << " (../shared is part of the test setup)";
   }
   const ReadResult result = ReadAll(path);
   EXPECT_EQ(result.open_error, "");
@@ -130,7 +131,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(ItpPublishedFirstJobTest, Cluster10StartsWithItsFirstRow) {
   const std::string path = testing::SourcePath("../shared/traces/ms-itp/cluster10.csv");
   if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "the shared traces are not here: " << path;
+    GTEST_FAIL() << "the shared traces are not here: " << path
+                 << " (../shared is part of the test setup)";
   }
   const ReadResult result = ReadAll(path);
   ASSERT_FALSE(result.jobs.empty());

@@ -222,7 +222,8 @@ TEST_F(PhillyTest, MissingFileIsAnOpenError) {
 TEST_F(PhillyTest, PublishedTraceHas82247JobsAndNoBadRow) {
   const std::string path = testing::SourcePath("../shared/traces/philly/philly.csv");
   if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "the shared traces are not here: " << path;
+    GTEST_FAIL() << "the shared traces are not here: " << path
+                 << " (../shared is part of the test setup)";
   }
   const ReadResult result = ReadAll(path);
   EXPECT_EQ(result.open_error, "");

@@ -146,7 +146,8 @@ TEST_P(PolluxPublishedTest, Yields160JobsAndNoBadRow) {
   const std::string path = testing::SourcePath("../shared/traces/pollux/workload-" +
                                                std::to_string(GetParam()) + ".csv");
   if (!std::filesystem::exists(path)) {
-    GTEST_SKIP() << "the shared traces are not here: " << path;
+    GTEST_FAIL() << "the shared traces are not here: " << path
+                 << " (../shared is part of the test setup)";
   }
   const ReadResult result = ReadAll(path, kOneHour);
   EXPECT_EQ(result.open_error, "");
