@@ -825,7 +825,8 @@ class Cli {
   // Published figures for a scenario name that is not in the suite are never shown: say so (a
   // misspelt name would otherwise hide them silently).
   void WarnOfUnmatchedFigures(const PublishedSet& published, const std::vector<Scenario>& suite) {
-    for (const auto& [name, figures] : published.scenarios) {
+    for (const auto& entry : published.scenarios) {
+      const std::string& name = entry.first;
       const bool found = std::any_of(suite.begin(), suite.end(),
                                      [&](const Scenario& s) { return s.name == name; });
       if (!found) {
@@ -839,7 +840,8 @@ class Cli {
 
   // A bound for a scenario name that is not in the suite is never shown: say so.
   void WarnOfUnmatchedBounds(const BoundFigures& bounds, const std::vector<Scenario>& suite) {
-    for (const auto& [name, bound] : bounds.scenarios) {
+    for (const auto& entry : bounds.scenarios) {
+      const std::string& name = entry.first;
       const bool found = std::any_of(suite.begin(), suite.end(),
                                      [&](const Scenario& s) { return s.name == name; });
       if (!found) {

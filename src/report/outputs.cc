@@ -17,8 +17,9 @@ using nlohmann::ordered_json;
 
 ordered_json ParamsJson(const PolicyParams& params) {
   ordered_json out = ordered_json::object();
-  for (const auto& [name, value] : params) {
-    std::visit([&out, &name](const auto& v) { out[name] = v; }, value);
+  for (const auto& entry : params) {
+    const std::string& name = entry.first;
+    std::visit([&out, &name](const auto& v) { out[name] = v; }, entry.second);
   }
   return out;
 }
