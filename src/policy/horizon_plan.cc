@@ -823,35 +823,44 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
   Plan plan = scheduler.EmptyPlan();
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
   const std::size_t items = choices.order.size();
+  constexpr double kNoPriority = -std::numeric_limits<double>::infinity();
   std::size_t last_realtime = 0;  // one past the last real-time item of the order
   std::size_t last_reserved = 0;  // one past the last reserved batch job
-  // fewest_after[i]: the smallest min_gpus of the batch jobs at positions i and later.
+  // Of the batch jobs at positions i and later: the smallest min_gpus, the highest priority.
   std::vector<std::int64_t> fewest_after(items + 1, std::numeric_limits<std::int64_t>::max());
+  std::vector<double> highest_after(items + 1, kNoPriority);
   for (std::size_t i = items; i > 0; --i) {
     const std::uint32_t item = choices.order[i - 1];
-    const bool batch = item >= realtime;
-    last_realtime = !batch ? std::max(last_realtime, i) : last_realtime;
-    last_reserved = batch && problem.batch[item - realtime].reserved ? std::max(last_reserved, i)
-                                                                     : last_reserved;
-    fewest_after[i - 1] =
-        std::min(fewest_after[i], batch ? problem.batch[item - realtime].min_gpus
-                                        : std::numeric_limits<std::int64_t>::max());
+    const PlanBatchJob* job = item >= realtime ? &problem.batch[item - realtime] : nullptr;
+    last_realtime = job == nullptr ? std::max(last_realtime, i) : last_realtime;
+    last_reserved = job != nullptr && job->reserved ? std::max(last_reserved, i) : last_reserved;
+    fewest_after[i - 1] = std::min(
+        fewest_after[i], job != nullptr ? job->min_gpus : std::numeric_limits<std::int64_t>::max());
+    highest_after[i - 1] = std::max(highest_after[i], job != nullptr ? job->priority : kNoPriority);
   }
   std::int64_t planned_later = 0;  // batch jobs placed after step 0 (not reserved)
+  double lowest_waiting = std::numeric_limits<double>::infinity();  // of those not at step 0
   for (std::size_t i = 0; i < items; ++i) {
     if (i >= last_realtime) {
       const std::int64_t free_now = grid.FreeCount(0);
       // No later batch job can start at step 0; and either no backfill can start one either
-      // (step 0 is full), or the planned starts backfill protects are all placed already.
+      // (step 0 is full), or every planned start backfill protects is placed already: the
+      // reserved job's, the first protected_jobs', and those of a higher priority than a job
+      // waiting (no later job has one).
       if (free_now == 0 ||
-          (free_now < fewest_after[i] && i >= last_reserved && planned_later >= protected_jobs)) {
+          (free_now < fewest_after[i] && i >= last_reserved && planned_later >= protected_jobs &&
+           highest_after[i] <= lowest_waiting)) {
         break;
       }
     }
     const std::uint32_t item = choices.order[i];
     scheduler.Place(grid, choices, item, plan);
-    if (item >= realtime && !problem.batch[item - realtime].reserved &&
-        plan.batch[item - realtime].start_step > 0) {
+    if (item < realtime || plan.batch[item - realtime].start_step == 0) {
+      continue;
+    }
+    const PlanBatchJob& job = problem.batch[item - realtime];
+    lowest_waiting = std::min(lowest_waiting, job.priority);
+    if (!job.reserved && plan.batch[item - realtime].start_step != kNotPlanned) {
       ++planned_later;
     }
   }
@@ -994,16 +1003,17 @@ struct Incumbent {
   PlanChoices choices;
   std::vector<Grid> grid_before;
   std::vector<double> value_before;  // one more than the order: the last is the objective
+  std::vector<double> value_of;      // each item's own term, in order
 };
 
 Incumbent Schedule(const ListScheduler& scheduler, PlanChoices choices) {
-  Incumbent incumbent{std::move(choices), {}, {0}};
+  Incumbent incumbent{std::move(choices), {}, {0}, {}};
   Grid grid = scheduler.empty_grid();
   Plan scratch = scheduler.EmptyPlan();
   for (const std::uint32_t item : incumbent.choices.order) {
     incumbent.grid_before.push_back(grid);
-    incumbent.value_before.push_back(incumbent.value_before.back() +
-                                     scheduler.Place(grid, incumbent.choices, item, scratch));
+    incumbent.value_of.push_back(scheduler.Place(grid, incumbent.choices, item, scratch));
+    incumbent.value_before.push_back(incumbent.value_before.back() + incumbent.value_of.back());
   }
   return incumbent;
 }
@@ -1038,14 +1048,17 @@ std::size_t EndOfDifference(const PlanProblem& problem, const PlanChoices& a,
 
 // The candidate's objective, placing the items from `from` on. Past `end` (where it places the
 // items as the incumbent does), if the grid is the incumbent's there, every later item is placed
-// as in the incumbent: their value is the incumbent's.
+// as in the incumbent: their terms are the incumbent's, added in the same order.
 double Evaluate(const ListScheduler& scheduler, const Incumbent& incumbent,
                 const PlanChoices& candidate, std::size_t from, std::size_t end, Plan& scratch) {
   Grid grid = incumbent.grid_before[from];
   double value = incumbent.value_before[from];
   for (std::size_t i = from; i < candidate.order.size(); ++i) {
     if (i == end && grid.SameOccupancy(incumbent.grid_before[i])) {
-      return value + (incumbent.value_before.back() - incumbent.value_before[i]);
+      for (std::size_t k = i; k < candidate.order.size(); ++k) {
+        value += incumbent.value_of[k];  // the same terms in the same order: the same sum
+      }
+      return value;
     }
     value += scheduler.Place(grid, candidate, candidate.order[i], scratch);
   }

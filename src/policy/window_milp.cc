@@ -22,8 +22,18 @@ std::vector<double> FreeLanes(const PlanProblem& problem, const Plan& plan, std:
   std::vector<std::vector<bool>> taken(static_cast<std::size_t>(window),
                                        std::vector<bool>(problem.lanes.size(), false));
   for (const PlanBusy& b : problem.busy) {
-    for (std::int64_t t = b.first_step; t < std::min(b.end_step, window); ++t) {
+    for (std::int64_t t = std::max<std::int64_t>(b.first_step, 0); t < std::min(b.end_step, window);
+         ++t) {
       taken[static_cast<std::size_t>(t)][b.lane] = true;
+    }
+  }
+  const std::size_t words = (problem.lanes.size() + 63) / 64;
+  for (std::int64_t t = 0; !problem.pinned.empty() && t < std::min(window, problem.steps); ++t) {
+    for (std::size_t lane = 0; lane < problem.lanes.size(); ++lane) {
+      const std::uint64_t word = problem.pinned[static_cast<std::size_t>(t) * words + lane / 64];
+      if (((word >> (lane % 64)) & 1U) != 0) {
+        taken[static_cast<std::size_t>(t)][lane] = true;
+      }
     }
   }
   for (const auto& steps : plan.realtime) {

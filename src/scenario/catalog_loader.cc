@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -71,7 +72,8 @@ double MemoryFromProfileName(const std::string& name) {
       end = digits_from(end + 1);
     }
     if (name.compare(end, 2, "gb") == 0) {
-      return std::strtod(name.substr(dot + 1, end - dot - 1).c_str(), nullptr);
+      const double gb = std::strtod(name.substr(dot + 1, end - dot - 1).c_str(), nullptr);
+      return std::isfinite(gb) ? gb : 0.0;  // out of range: no usable size in the name
     }
   }
   return 0.0;

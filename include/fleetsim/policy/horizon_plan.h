@@ -128,7 +128,8 @@ Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices);
 // BuildPlan's step 0, for a caller that commits only step 0 after BackfillFirstStep with
 // `protected_jobs`: once no real-time job is left in the order and either no lane is free at
 // step 0, or fewer lanes are free there than any batch job left needs, the reserved job and the
-// first `protected_jobs` jobs planned later have been placed, the batch jobs left are not placed
+// first `protected_jobs` jobs planned later have been placed and no job left has a higher
+// priority than a job placed after step 0 (or not at all), the batch jobs left are not placed
 // (kNotPlanned: none of them could start at step 0, and neither the step-0 starts nor what
 // BackfillFirstStep then starts depend on where they go). Every batch job that BuildPlan starts
 // at step 0 starts here on the same lanes, every real-time job gets the same lanes at every

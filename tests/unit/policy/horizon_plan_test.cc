@@ -237,8 +237,9 @@ TEST(HorizonPlanTest, EveryPlanIsLegalOnRandomProblems) {
 
 // PlanFirstStep commits what BuildPlan commits: the same step-0 starts on the same lanes, and the
 // same lanes for every real-time job at every step, on the random problems, with the default
-// order and with one where a batch job comes before a real-time job; and so do both once
-// backfilled with the number of protected jobs PlanFirstStep was told of. It also places fewer
+// order, with one where a batch job comes before a real-time job and with one where the last
+// batch job (of the lowest priority) comes first, as the local search may move it; and so do both
+// once backfilled with the number of protected jobs PlanFirstStep was told of. It also places fewer
 // jobs than BuildPlan on some problems (it stops early), or it would prove nothing.
 TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
   std::int64_t started = 0;
@@ -252,6 +253,12 @@ TEST(HorizonPlanTest, PlanFirstStepStartsWhatTheFullPlanStarts) {
       std::rotate(mixed.order.begin(), mixed.order.begin() + 1,
                   mixed.order.begin() + static_cast<std::ptrdiff_t>(p.realtime.size()) + 1);
       orders.push_back(mixed);
+    }
+    if (p.batch.size() > 1) {  // as the local search moves it: the last batch job first
+      PlanChoices moved = orders.front();
+      std::rotate(moved.order.begin() + static_cast<std::ptrdiff_t>(p.realtime.size()),
+                  moved.order.end() - 1, moved.order.end());
+      orders.push_back(moved);
     }
     for (const PlanChoices& choices : orders) {
       const Plan full = BuildPlan(p, choices);

@@ -51,10 +51,31 @@ TEST(WindowMilpTest, ItsOrderBeatsTheGreedyPriorityOrder) {
   EXPECT_EQ(better.batch[2].start_step, 0);
 }
 
+// Work the plan cannot move counts against the window's capacity whether it comes as busy entries
+// or as pinned bitsets (the form constraint-aware passes): with a fifth lane held for the whole
+// horizon, the problem is GreedyLosesProblem's, and so is the order.
+TEST(WindowMilpTest, PinnedWorkTakesCapacityAsBusyWorkDoes) {
+  PlanProblem busy = GreedyLosesProblem();
+  busy.lanes = Lanes(5);
+  busy.busy = {{.lane = 4, .first_step = 0, .end_step = 4}};
+  PlanProblem pinned = GreedyLosesProblem();
+  pinned.lanes = Lanes(5);
+  pinned.pinned.assign(4, std::uint64_t{1} << 4);  // 4 steps of one word: lane 4
+  for (const PlanProblem& p : {busy, pinned}) {
+    const PlanChoices heuristic = DefaultChoices(p);
+    const Plan greedy = BuildPlan(p, heuristic);
+    EXPECT_DOUBLE_EQ(greedy.objective, 24);
+    const std::optional<PlanChoices> order =
+        WindowMilpOrder(p, greedy, heuristic, {.window_steps = 4, .max_nodes = 100});
+    ASSERT_TRUE(order);
+    EXPECT_EQ(order->order, (std::vector<std::uint32_t>{1, 2, 0}));
+  }
+}
+
 TEST(WindowMilpTest, KeepsRealtimeJobsInPlaceAndReservedJobsFirst) {
   PlanProblem p = GreedyLosesProblem();
-  p.realtime.push_back({.priority = 5, .min_gpus = 1, .max_gpus = 1, .demand = {1, 1, 1, 1},
-                        .end_step = 4});
+  p.realtime.push_back(
+      {.priority = 5, .min_gpus = 1, .max_gpus = 1, .demand = {1, 1, 1, 1}, .end_step = 4});
   p.batch[0].reserved = true;
   const PlanChoices heuristic = DefaultChoices(p);
   ASSERT_EQ(heuristic.order.front(), 0U);  // the real-time job
