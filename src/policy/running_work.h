@@ -75,7 +75,6 @@ class RunningWork {
 
   // The running services, in the view's running order.
   std::vector<const RunningJob*> Services() const;
-  std::size_t running() const { return slots_.size(); }
   bool Runs(JobIndex job) const { return entries_.contains(job); }
 
  private:

@@ -36,13 +36,17 @@ PlanProblem GreedyLosesProblem() {
   return p;
 }
 
-TEST(WindowMilpTest, ItsOrderBeatsTheGreedyPriorityOrder) {
-  const PlanProblem p = GreedyLosesProblem();
+// The window model's order for a GreedyLosesProblem-like problem, whose greedy plan earns 24.
+std::optional<PlanChoices> OrderAfterGreedy(const PlanProblem& p) {
   const PlanChoices heuristic = DefaultChoices(p);
   const Plan greedy = BuildPlan(p, heuristic);
   EXPECT_DOUBLE_EQ(greedy.objective, 24);
-  const std::optional<PlanChoices> order =
-      WindowMilpOrder(p, greedy, heuristic, {.window_steps = 4, .max_nodes = 100});
+  return WindowMilpOrder(p, greedy, heuristic, {.window_steps = 4, .max_nodes = 100});
+}
+
+TEST(WindowMilpTest, ItsOrderBeatsTheGreedyPriorityOrder) {
+  const PlanProblem p = GreedyLosesProblem();
+  const std::optional<PlanChoices> order = OrderAfterGreedy(p);
   ASSERT_TRUE(order);
   EXPECT_EQ(order->order, (std::vector<std::uint32_t>{1, 2, 0}));
   const Plan better = BuildPlan(p, *order);
@@ -62,11 +66,7 @@ TEST(WindowMilpTest, PinnedWorkTakesCapacityAsBusyWorkDoes) {
   pinned.lanes = Lanes(5);
   pinned.pinned.assign(4, std::uint64_t{1} << 4);  // 4 steps of one word: lane 4
   for (const PlanProblem& p : {busy, pinned}) {
-    const PlanChoices heuristic = DefaultChoices(p);
-    const Plan greedy = BuildPlan(p, heuristic);
-    EXPECT_DOUBLE_EQ(greedy.objective, 24);
-    const std::optional<PlanChoices> order =
-        WindowMilpOrder(p, greedy, heuristic, {.window_steps = 4, .max_nodes = 100});
+    const std::optional<PlanChoices> order = OrderAfterGreedy(p);
     ASSERT_TRUE(order);
     EXPECT_EQ(order->order, (std::vector<std::uint32_t>{1, 2, 0}));
   }
