@@ -20,6 +20,12 @@ function(fleetsim_apply_common target)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=all
                                              -fno-omit-frame-pointer)
     target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+    # Lets code tell a sanitized build (GCC and clang spell the built-in test differently).
+    target_compile_definitions(${target} PRIVATE FLEETSIM_SANITIZED=1)
+  endif()
+  if(FLEETSIM_FUZZ)
+    # Coverage feedback for libFuzzer in every library the fuzz targets link (tests/fuzz).
+    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
   endif()
 endfunction()
 

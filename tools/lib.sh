@@ -12,8 +12,9 @@ FLEETSIM_DEBIAN_PACKAGES=(
 
 # Debian 12 packages only the tests need: chromium renders the bench report headless
 # (tests/unit/report/html_render_test.cc); python3 runs tools/random-family
-# (tests/cli/random_family_cli_test.cc).
-FLEETSIM_TEST_PACKAGES=(chromium python3)
+# (tests/cli/random_family_cli_test.cc) and writes fuzz seeds; clang 14 and its runtime libraries
+# (sanitizers, libFuzzer) build the ci-sanitize preset and the fuzz targets (tests/fuzz).
+FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the

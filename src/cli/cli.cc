@@ -287,6 +287,14 @@ class Cli {
                           "Write the bounds as JSON to this file (what 'fleetsim bench' reads)");
     bound_cmd->add_flag("--strict", bound.strict, "Treat unknown keys as errors");
 
+    std::vector<std::string> verify_dirs;
+    CLI::App* verify_cmd = app.add_subcommand(
+        "verify",
+        "Check that output folders hold one complete commit each (their manifest matches their "
+        "files); exit 1 if not");
+    verify_cmd->add_option("dir", verify_dirs, "Folders written by 'run -o' or 'bench -o'")
+        ->required();
+
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
     list_cmd->require_subcommand(1);
     CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
@@ -314,6 +322,9 @@ class Cli {
     }
     if (list_formats->parsed()) {
       return ListTraceFormats();
+    }
+    if (verify_cmd->parsed()) {
+      return VerifyOutputs(verify_dirs);
     }
     const std::optional<Catalog> catalog = LoadCatalog(catalog_file);
     if (!catalog) {
@@ -677,6 +688,22 @@ class Cli {
     return ToInt(ExitStatus::kOk);
   }
 
+  // `verify`: each folder's problems on stderr, or "DIR: complete" on stdout.
+  int VerifyOutputs(const std::vector<std::string>& dirs) {
+    bool complete = true;
+    for (const std::string& dir : dirs) {
+      const std::vector<std::string> problems = VerifyOutputFolder(dir);
+      for (const std::string& problem : problems) {
+        fmt::print(err_, "{}\n", problem);
+      }
+      if (problems.empty()) {
+        fmt::print(out_, "{}: complete\n", dir);
+      }
+      complete = complete && problems.empty();
+    }
+    return ToInt(complete ? ExitStatus::kOk : ExitStatus::kInvalidInput);
+  }
+
   int Compare(const CompareArgs& args) {
     CompareOptions options;
     if (const std::string error = ParseTolerances(args.tolerances, options); !error.empty()) {
@@ -925,7 +952,17 @@ class Cli {
 
 int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
          bool err_is_terminal) {
-  return Cli(out, err, err_is_terminal).Main(argc, argv);
+  const int status = Cli(out, err, err_is_terminal).Main(argc, argv);
+  // What went to `out` (a listing, an import to '-', a report) must have been written: a full
+  // device or a closed pipe is an output error, not success. The flush makes a buffered write
+  // fail here rather than silently at exit.
+  out.flush();
+  if (!out) {
+    fmt::print(err, "fleetsim: cannot write to standard output (a full device or a closed "
+                    "pipe?): the output is incomplete\n");
+    return status == ToInt(ExitStatus::kOk) ? ToInt(ExitStatus::kOutputError) : status;
+  }
+  return status;
 }
 
 }  // namespace fleetsim::cli

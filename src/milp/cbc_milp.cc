@@ -18,7 +18,7 @@
 // a build with AddressSanitizer, LeakSanitizer would report that at exit and fail the run; these
 // suppressions keep its reports to leaks that are not CBC's. This object is linked whenever
 // SolveMilp is, so the hook comes with it.
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FLEETSIM_SANITIZED)
 extern "C" const char* __lsan_default_suppressions() {
   return "leak:libCbc\nleak:libCgl\nleak:libClp\nleak:libOsi\nleak:libCoinUtils\n";
 }

@@ -1,13 +1,22 @@
-// Staged, all-or-nothing output files.
+// Staged, all-or-nothing output files, and the manifest that marks a folder's commit complete.
 #include "fleetsim/report/output_sink.h"
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <vector>
+
+#include "fleetsim/core/random.h"
+#include "json/json_text.h"
 
 namespace fleetsim {
 
@@ -35,47 +44,210 @@ std::string WriteWhole(const fs::path& path, const std::string& contents) {
 
 }  // namespace
 
-std::string DirectorySink::Commit() {
-  std::vector<std::pair<fs::path, fs::path>> renames;  // temporary -> final
-  std::string error;
-  for (const auto& [relative, contents] : staged_) {
-    const fs::path target = fs::path(directory_) / relative;
+namespace {
+
+// The registry of live temporaries the signal handler removes: heap copies of their paths in
+// lock-free slots (a handler may read them at any moment; unlink is async-signal-safe).
+std::array<std::atomic<char*>, kMaxTrackedTemporaries> tracked_temporaries{};
+
+// Registers `path`; returns its slot, or kMaxTrackedTemporaries when every slot is taken.
+std::size_t TrackTemporary(const std::string& path) {
+  char* copy = new char[path.size() + 1];
+  std::memcpy(copy, path.c_str(), path.size() + 1);
+  for (std::size_t slot = 0; slot < tracked_temporaries.size(); ++slot) {
+    char* expected = nullptr;
+    if (tracked_temporaries[slot].compare_exchange_strong(expected, copy)) {
+      return slot;
+    }
+  }
+  delete[] copy;
+  return kMaxTrackedTemporaries;
+}
+
+void ForgetTemporary(std::size_t slot) {
+  if (slot < tracked_temporaries.size()) {
+    delete[] tracked_temporaries[slot].exchange(nullptr);
+  }
+}
+
+extern "C" void RemoveTemporariesAndDie(int signal_number) {
+  for (std::atomic<char*>& slot : tracked_temporaries) {
+    if (const char* path = slot.load(); path != nullptr) {
+      unlink(path);
+    }
+  }
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+std::string Digest(const std::string& contents) {
+  return fmt::format("fnv1a64:{:016x}", Fnv1a64(contents));
+}
+
+fs::path TemporaryFor(const fs::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".tmp");
+}
+
+// The temporaries of one commit, each tracked for the signal handler from its creation until
+// it is renamed into place or removed. The destructor removes whatever was not renamed.
+class PendingFiles {
+ public:
+  PendingFiles() = default;
+  PendingFiles(const PendingFiles&) = delete;
+  PendingFiles& operator=(const PendingFiles&) = delete;
+  ~PendingFiles() {
+    for (Pending& file : pending_) {
+      if (!file.renamed) {
+        std::error_code ignored;
+        fs::remove(file.temporary, ignored);
+      }
+      ForgetTemporary(file.slot);
+    }
+  }
+
+  // Writes `contents` to a temporary beside `target` (directories created). "" or what failed.
+  std::string Write(const fs::path& target, const std::string& contents) {
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
     if (ec) {
-      error = fmt::format("{}: cannot create directory: {}", target.parent_path().string(),
-                          ec.message());
-      break;
-    }
-    const fs::path temporary = target.parent_path() / ("." + target.filename().string() + ".tmp");
-    error = WriteWhole(temporary, contents);
-    if (!error.empty()) {
-      fs::remove(temporary, ec);
-      break;
-    }
-    renames.emplace_back(temporary, target);
-  }
-  if (!error.empty()) {
-    for (const auto& [temporary, target] : renames) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-    }
-    return error;
-  }
-  for (std::size_t i = 0; i < renames.size(); ++i) {
-    std::error_code ec;
-    fs::rename(renames[i].first, renames[i].second, ec);
-    if (ec) {
-      for (std::size_t j = i; j < renames.size(); ++j) {
-        std::error_code ignored;
-        fs::remove(renames[j].first, ignored);
-      }
-      return fmt::format("{}: cannot rename into place: {}", renames[i].second.string(),
+      return fmt::format("{}: cannot create directory: {}", target.parent_path().string(),
                          ec.message());
     }
+    const fs::path temporary = TemporaryFor(target);
+    pending_.push_back({temporary, target, TrackTemporary(temporary.string())});
+    return WriteWhole(temporary, contents);
   }
-  staged_.clear();
+
+  // Renames every temporary into place, in order. "" or the first rename that failed.
+  std::string RenameAll() {
+    for (Pending& file : pending_) {
+      std::error_code ec;
+      fs::rename(file.temporary, file.target, ec);
+      if (ec) {
+        return fmt::format("{}: cannot rename into place: {}", file.target.string(),
+                           ec.message());
+      }
+      file.renamed = true;
+    }
+    return {};
+  }
+
+ private:
+  struct Pending {
+    fs::path temporary;
+    fs::path target;
+    std::size_t slot;
+    bool renamed = false;
+  };
+  std::vector<Pending> pending_;
+};
+
+}  // namespace
+
+std::string OutputManifest(const std::map<std::string, std::string>& files) {
+  nlohmann::ordered_json listed = nlohmann::ordered_json::array();
+  for (const auto& [path, contents] : files) {
+    listed.push_back({{"path", path}, {"bytes", contents.size()}, {"digest", Digest(contents)}});
+  }
+  const nlohmann::ordered_json manifest = {{"format", "fleetsim-output-manifest"},
+                                           {"format_version", 1},
+                                           {"files", std::move(listed)}};
+  return manifest.dump(2) + "\n";
+}
+
+std::string DirectorySink::Commit() {
+  const fs::path directory(directory_);
+  PendingFiles files;
+  for (const auto& [relative, contents] : staged_) {
+    if (std::string error = files.Write(directory / relative, contents); !error.empty()) {
+      return error;
+    }
+  }
+  // From here until the new manifest is in place the folder has none, so a reader can tell an
+  // interrupted commit from a complete one.
+  std::error_code ec;
+  fs::remove(directory / kOutputManifest, ec);
+  if (ec) {
+    return fmt::format("{}: cannot remove: {}", (directory / kOutputManifest).string(),
+                       ec.message());
+  }
+  if (std::string error = files.RenameAll(); !error.empty()) {
+    return error;
+  }
+  PendingFiles manifest;
+  std::string error = manifest.Write(directory / kOutputManifest, OutputManifest(staged_));
+  if (error.empty()) {
+    error = manifest.RenameAll();
+  }
+  if (error.empty()) {
+    staged_.clear();
+  }
+  return error;
+}
+
+namespace {
+
+// One listed file's problem, or "".
+std::string CheckListed(const fs::path& directory, const nlohmann::json& entry) {
+  if (!entry.is_object() || !entry.contains("path") || !entry["path"].is_string() ||
+      !entry.contains("bytes") || !entry["bytes"].is_number_unsigned() ||
+      !entry.contains("digest") || !entry["digest"].is_string()) {
+    return fmt::format("{}: a files entry is not {{\"path\", \"bytes\", \"digest\"}}",
+                       (directory / kOutputManifest).string());
+  }
+  const fs::path path = directory / entry["path"].get<std::string>();
+  std::string contents;
+  if (std::string error = ReadTextFile(path.string(), contents); !error.empty()) {
+    return fmt::format("{} (listed in the manifest)", error);
+  }
+  if (contents.size() != entry["bytes"].get<std::uint64_t>() ||
+      Digest(contents) != entry["digest"].get<std::string>()) {
+    return fmt::format(
+        "{}: not the file the manifest lists ({} bytes, {}; found {} bytes, {}): it was "
+        "replaced by a later commit that did not finish, or changed after the run",
+        path.string(), entry["bytes"].get<std::uint64_t>(), entry["digest"].get<std::string>(),
+        contents.size(), Digest(contents));
+  }
   return {};
+}
+
+}  // namespace
+
+std::vector<std::string> VerifyOutputFolder(const std::string& directory) {
+  const fs::path manifest_path = fs::path(directory) / kOutputManifest;
+  std::string text;
+  if (std::string error = ReadTextFile(manifest_path.string(), text); !error.empty()) {
+    return {fmt::format("{}: no readable manifest ({}): the folder's last commit did not finish, "
+                        "or it was not written by fleetsim",
+                        directory, error)};
+  }
+  nlohmann::json manifest;
+  if (std::string error = ParseJsonText(text, manifest_path.string(), manifest); !error.empty()) {
+    return {error};
+  }
+  if (!manifest.is_object() || !manifest.contains("format") ||
+      manifest["format"] != "fleetsim-output-manifest" ||
+      !manifest.contains("files") || !manifest["files"].is_array()) {
+    return {fmt::format("{}: not a fleetsim output manifest (expected an object with \"format\": "
+                        "\"fleetsim-output-manifest\" and a \"files\" array)",
+                        manifest_path.string())};
+  }
+  std::vector<std::string> problems;
+  for (const nlohmann::json& entry : manifest["files"]) {
+    if (std::string problem = CheckListed(directory, entry); !problem.empty()) {
+      problems.push_back(std::move(problem));
+    }
+  }
+  return problems;
+}
+
+void RemoveTemporariesOnSignals() {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT}) {
+    struct sigaction action {};
+    action.sa_handler = RemoveTemporariesAndDie;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal_number, &action, nullptr);
+  }
 }
 
 std::string MemorySink::Commit() {
@@ -88,7 +260,8 @@ std::string MemorySink::Commit() {
 
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
   const fs::path target(path_);
-  temporary_ = (target.parent_path() / ("." + target.filename().string() + ".tmp")).string();
+  temporary_ = TemporaryFor(target).string();
+  slot_ = TrackTemporary(temporary_);
   out_.open(temporary_, std::ios::binary | std::ios::trunc);
   if (!out_) {
     error_ = fmt::format("{}: cannot create: {}", temporary_, std::strerror(errno));
@@ -101,6 +274,7 @@ StagedFile::~StagedFile() {
     std::error_code ignored;
     fs::remove(temporary_, ignored);
   }
+  ForgetTemporary(slot_);
 }
 
 std::string StagedFile::Commit() {

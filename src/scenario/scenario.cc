@@ -30,12 +30,15 @@ const std::vector<std::string> kTopKeys = {
     "failures",       "policy",     "run",         "jobs",   "trace",
     "generator",      "generators", "transforms",  "tenants"};
 
-// A scenario's name names its output folders and files: at most this many characters.
+// A scenario's name names its output folders and files: at most this many characters, and no
+// leading '.' (which would allow '.' and '..', and the hidden names output folders keep for
+// themselves, such as the manifest).
 constexpr std::size_t kMaxNameChars = 128;
-constexpr const char* kNameExpectation = "a name of 1 to 128 letters, digits, '.', '_' or '-'";
+constexpr const char* kNameExpectation =
+    "a name of 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'";
 
 bool IsValidName(const std::string& name) {
-  return !name.empty() && name.size() <= kMaxNameChars &&
+  return !name.empty() && name.size() <= kMaxNameChars && name.front() != '.' &&
          std::all_of(name.begin(), name.end(), [](char c) {
            return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
                   c == '.' || c == '_' || c == '-';

@@ -406,11 +406,13 @@ TraceFormat SwfFormat() {
                .doc = "processors per GPU: a job gets ceil(processors / processors_per_gpu) "
                       "GPUs"},
               {.name = "skip",
-               .default_value = "partial",
+               .default_value = "partial|no-runtime",
                .doc = "rows to filter (counted in the notes) instead of importing or reporting, "
                       "'|'-separated: 'partial' (status 2, 3, 4: partial executions, whose job "
                       "has its own summary line), 'cancelled' (status 5), 'failed' (status 0), "
-                      "'no-runtime' (run time -1 or 0); 'none' filters nothing"},
+                      "'no-runtime' (run time -1 or 0: real logs have many such rows, jobs that "
+                      "never ran or were not timed); 'none' filters nothing, and a list without "
+                      "'no-runtime' makes such rows bad rows"},
           },
       .open = OpenSwf,
   };

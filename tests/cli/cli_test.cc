@@ -265,6 +265,31 @@ TEST_F(CliTest, BadInputLeavesNoOutput) {
   EXPECT_FALSE(fs::exists(dir_ + "/o"));
 }
 
+// `run --out` ends its commit with a manifest; `verify` checks a folder against it (issue 19).
+TEST_F(CliTest, VerifyChecksARunFolderAgainstItsManifest) {
+  const std::string out = dir_ + "/o";
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' -p fifo,backfill --out '{}'",
+                                 Example("tiny-contended"), out))
+                .exit_code,
+            0);
+  EXPECT_TRUE(fs::exists(out + "/.fleetsim-manifest.json"));
+  const CommandResult ok = Fleetsim(fmt::format("verify '{}'", out));
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  EXPECT_EQ(ok.out, out + ": complete\n");
+
+  std::ofstream(out + "/tiny-contended/fifo/jobs.csv", std::ios::app) << "extra\n";
+  const CommandResult changed = Fleetsim(fmt::format("verify '{}'", out));
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_NE(changed.err.find(out + "/tiny-contended/fifo/jobs.csv: not the file the manifest "
+                             "lists"),
+            std::string::npos)
+      << changed.err;
+
+  const CommandResult none = Fleetsim(fmt::format("verify '{}'", dir_));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find("no readable manifest"), std::string::npos) << none.err;
+}
+
 TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {
   const std::string blocker = Write("blocker", "a file where a directory should be");
   const CommandResult r =
@@ -272,6 +297,22 @@ TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {
   EXPECT_EQ(r.exit_code, 4);
   EXPECT_NE(r.err.find("fleetsim: cannot write results: "), std::string::npos) << r.err;
   EXPECT_EQ(ReadFile(blocker), "a file where a directory should be");
+}
+
+// Standard output on a full device: every command that writes there fails with exit status 4 and
+// says so, instead of exiting 0 having written nothing (issue 19).
+TEST_F(CliTest, AFullStandardOutputIsAnOutputError) {
+  ASSERT_TRUE(fs::exists("/dev/full"));
+  const std::string trace = SourcePath("tests/data/traces/jsonl/good.jsonl");
+  for (const std::string& args :
+       {std::string("list gpus"), fmt::format("run '{}'", Example("tiny-contended")),
+        fmt::format("import --from jsonl '{}' -o -", trace)}) {
+    const CommandResult r = testing::RunCommand(
+        fmt::format("{{ '{}' {} > /dev/full; }}", FLEETSIM_CLI_PATH, args), dir_);
+    EXPECT_EQ(r.exit_code, 4) << args;
+    EXPECT_NE(r.err.find("fleetsim: cannot write to standard output"), std::string::npos)
+        << args << ": " << r.err;
+  }
 }
 
 TEST_F(CliTest, ListGpusShowsTheCatalogWithUnverifiedMarks) {

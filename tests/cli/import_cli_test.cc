@@ -119,6 +119,25 @@ TEST_F(ImportCliTest, SkipReportsHowManyRowsWereSkippedAndWhy) {
   EXPECT_EQ(CountLines(ReadFile(Out("j.jsonl"))), 2u);
 }
 
+// An import stopped by a signal (here SIGTERM, while it waits for more input from a pipe) leaves
+// neither the output nor its staging file (issue 19: it once left a 0-byte ".NAME.tmp").
+TEST_F(ImportCliTest, ASignalMidImportLeavesNoStagingFile) {
+  const std::string script = fmt::format(
+      "mkfifo in.jsonl && exec 3<>in.jsonl && "
+      "{{ '{}' import --from jsonl in.jsonl -o out.jsonl & }} && pid=$! && "
+      "echo '{{\"id\": \"a\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 5}}' >&3 && "
+      "for i in $(seq 100); do [ -e .out.jsonl.tmp ] && break; sleep 0.05; done && "
+      "ls -a && kill -TERM $pid; wait $pid; echo \"status $?\"; ls -a",
+      FLEETSIM_CLI_PATH);
+  const CommandResult r = testing::RunCommand("(cd '" + dir_ + "' && " + script + ")", dir_);
+  const std::size_t status = r.out.find("status 143\n");
+  ASSERT_NE(status, std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.substr(0, status).find(".out.jsonl.tmp"), std::string::npos)
+      << "the staging file should exist while the import runs: " << r.out;
+  EXPECT_EQ(r.out.substr(status).find(".out.jsonl.tmp"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(status).find("out.jsonl"), std::string::npos) << r.out;
+}
+
 TEST_F(ImportCliTest, EmptyTraceIsAnError) {
   const std::string in = Write("p.csv", kPhillyHeader);
   const CommandResult r =

@@ -1,9 +1,12 @@
 // OutputSink: where result files go. Files are staged in memory and committed together:
 // DirectorySink writes each to a temporary name beside its target and renames them into place
 // only when all were written, so a failed write leaves no result file and no temporary behind,
-// and no file is ever half-written. (Renames within one directory do not fail in practice; if
-// one did, the files renamed before it would stay and the rest would be removed.) Files of
-// earlier runs in the directory that this commit does not replace are left alone.
+// and no file is ever half-written. A set of renames is not atomic, so the folder's manifest
+// (kOutputManifest: every file of the commit with its size and digest) is removed before the
+// first rename and written after the last: a folder whose manifest is missing or does not match
+// its files (VerifyOutputFolder) holds an interrupted commit, even when every file in it looks
+// complete (docs/robustness.md#output-commit). Files of earlier runs in the directory that this
+// commit does not replace are left alone (and are not in the new manifest).
 // MemorySink keeps the files for tests. StagedFile is the streaming counterpart for one large
 // file (a converted trace): written through a temporary beside the target, renamed into place by
 // Commit, removed if never committed. Not thread-safe.
@@ -12,8 +15,32 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace fleetsim {
+
+// The manifest DirectorySink writes last, in the folder it commits to. Its name starts with a
+// dot, which no scenario or policy name (the other entries of an output folder) may.
+inline constexpr const char* kOutputManifest = ".fleetsim-manifest.json";
+
+// The manifest of `files` (relative path -> contents), as DirectorySink writes it: JSON, paths
+// sorted, each with its size in bytes and FNV-1a 64 digest; no time or process detail, so a
+// rerun writes the same bytes.
+std::string OutputManifest(const std::map<std::string, std::string>& files);
+
+// Checks the folder against its manifest: the manifest is present and readable, and every file
+// it lists exists with the listed size and digest. Returns the problems (empty: the folder
+// holds one complete commit), each naming the file.
+std::vector<std::string> VerifyOutputFolder(const std::string& directory);
+
+// Every temporary DirectorySink and StagedFile create is registered while it exists (up to
+// kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
+// SIGTERM, SIGHUP, SIGPIPE and SIGABRT (a failed internal check, an uncaught exception) first
+// remove the registered temporaries, then end the process as the signal would have. What no
+// handler can clean (SIGKILL, a segmentation fault) may leave hidden ".NAME.tmp" files beside
+// the targets; no target is ever half-written.
+inline constexpr std::size_t kMaxTrackedTemporaries = 1024;
+void RemoveTemporariesOnSignals();
 
 class OutputSink {
  public:
@@ -65,6 +92,7 @@ class StagedFile {
   std::string temporary_;
   std::ofstream out_;
   std::string error_;
+  std::size_t slot_ = kMaxTrackedTemporaries;  // in the registry of temporaries
   bool committed_ = false;
 };
 

@@ -36,7 +36,7 @@ namespace {
 // Relative slack for comparing two solves of the same model (floating point in the solver).
 constexpr double kRelative = 1e-7;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(FLEETSIM_SANITIZED)
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
@@ -116,7 +116,7 @@ INSTANTIATE_TEST_SUITE_P(Seven, BenchmarkBoundTest,
 // CBC's preprocessing once reported a false optimum on this scenario's model (below a feasible
 // solution; docs/benchmark.md#measured-against-the-optimum): another search must agree. Two
 // solves of scenario 5 take minutes under AddressSanitizer, so only the release build has it.
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(FLEETSIM_SANITIZED)
 TEST(BenchmarkBoundCrossCheckTest, AnotherSearchReachesTheSameOptimum) {
   const PolicyRegistry registry = BuiltinPolicies();
   const Scenario scenario = LoadBenchmark("05-deadline-crunch", registry);

@@ -54,7 +54,8 @@ TEST(ScenarioTest, ReportsEveryProblemAtOnceWithItsPath) {
   EXPECT_FALSE(r.scenario);
   EXPECT_EQ(
       Messages(r),
-      "s.json: /name: error: expected a name of 1 to 128 letters, digits, '.', '_' or '-', found "
+      "s.json: /name: error: expected a name of 1 to 128 letters, digits, '.', '_' or '-', not "
+      "starting with '.', found "
       "\"bad name!\"\n"
       "s.json: /fleet/gpus: error: expected an integer ≥ 1, found 0\n"
       "s.json: /jobs/0/submit_s: error: expected a number ≥ 0 and ≤ 3155760000, found -1\n"
@@ -136,6 +137,23 @@ TEST(ScenarioTest, HostileNamesAndDocumentsGetErrorsNotCrashes) {
       Parse(R"({"fleet": )" + std::string(100'000, '[') + std::string(100'000, ']') + "}");
   EXPECT_EQ(deep.file_error,
             "s.json:1:522: invalid JSON: arrays and objects nested deeper than 512 levels");
+}
+
+// A scenario's name becomes an output folder: '..' would write outside --out, and a leading '.'
+// could collide with the folder's manifest (issue 19).
+TEST(ScenarioTest, NamesThatWouldLeaveOrHideInTheOutputFolderAreRejected) {
+  for (const std::string name : {".", "..", ".fleetsim-manifest.json", ".hidden"}) {
+    const LoadResult r =
+        Parse(R"({"format_version": 1, "name": ")" + name + R"(", "fleet": {"gpus": 1}})");
+    EXPECT_FALSE(r.scenario) << name;
+    EXPECT_NE(Messages(r).find("s.json: /name: error: expected a name of 1 to 128 letters"),
+              std::string::npos)
+        << name;
+  }
+  const LoadResult inner_dot = Parse(
+      R"({"format_version": 1, "name": "v1.2", "fleet": {"gpus": 1}, "jobs": [{"id": "a", )"
+      R"("submit_s": 0, "gpus": 1, "duration_s": 1}]})");
+  EXPECT_TRUE(inner_dot.scenario) << Messages(inner_dot);
 }
 
 TEST(ScenarioTest, UnknownKeysWarnAndFailUnderStrict) {

@@ -108,7 +108,7 @@ TEST(TenantsTest, NumbersOutOfRange) {
             "found 4\n"
             "s.json: /tenants/4/quota_gpus: error: expected an integer ≥ -1, found -2\n"
             "s.json: /tenants/5/name: error: expected a name of 1 to 128 letters, digits, '.', '_' or "
-            "'-', found \"bad name\"\n"
+            "'-', not starting with '.', found \"bad name\"\n"
             "s.json: /tenants/6: error: missing required key 'name'\n"
             "s.json: /tenants/7: error: expected a tenant object, found \"vision\"\n");
 }
