@@ -46,6 +46,7 @@ struct RunArgs {
   std::string out_dir;
   bool strict = false;
   bool timing = false;
+  bool check_invariants = false;
 };
 
 struct ImportArgs {
@@ -72,6 +73,7 @@ struct BenchArgs {
   std::string published_file;
   std::string bounds_file;
   bool strict = false;
+  bool check_invariants = false;
 };
 
 struct CompareArgs {
@@ -152,6 +154,9 @@ class Cli {
     run_cmd->add_option("-o,--out", run.out_dir, "Directory for summary.json and jobs.csv");
     run_cmd->add_flag("--strict", run.strict, "Treat unknown keys as errors");
     run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
+    run_cmd->add_flag("--check-invariants", run.check_invariants,
+                      "Check the engine's invariants after every event, as debug builds do "
+                      "(slower; a violation aborts with an internal error)");
 
     ValidateArgs validate;
     CLI::App* validate_cmd =
@@ -216,6 +221,8 @@ class Cli {
                     "there is one",
                     kBoundsFile));
     bench_cmd->add_flag("--strict", bench.strict, "Treat unknown keys as errors");
+    bench_cmd->add_flag("--check-invariants", bench.check_invariants,
+                        "Check the engine's invariants after every event (slower)");
 
     CompareArgs compare;
     CLI::App* compare_cmd = app.add_subcommand(
@@ -481,7 +488,9 @@ class Cli {
     if (!NamesDiffer(*scenarios)) {
       return ToInt(ExitStatus::kUsage);
     }
-    const RunOptions options{.measure_wall_time = args.timing, .logger = logger_};
+    const RunOptions options{.measure_wall_time = args.timing,
+                             .logger = logger_,
+                             .check_invariants = args.check_invariants};
     const auto reports = RunEach(*scenarios, *policies, seed.seeds, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);
@@ -820,7 +829,9 @@ class Cli {
     if (bounds) {
       WarnOfUnmatchedBounds(*bounds, *scenarios);
     }
-    const RunOptions options{.logger = logger_, .record_timeline = !args.html_file.empty()};
+    const RunOptions options{.logger = logger_,
+                             .record_timeline = !args.html_file.empty(),
+                             .check_invariants = args.check_invariants};
     const auto reports = RunEach(*scenarios, *policies, {}, options);
     if (!reports) {
       return ToInt(ExitStatus::kPolicyError);

@@ -44,7 +44,8 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
                         SimulationOptions{.reference_gpu = scenario.reference_gpu,
                                           .speed = {},
                                           .organization = scenario.tenants,
-                                          .seed = options.seed});
+                                          .seed = options.seed,
+                                          .check_invariants = options.check_invariants});
   RunMetrics metrics;
   CapacityAccounting accounting;
   JobLog job_log;

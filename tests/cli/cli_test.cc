@@ -98,6 +98,18 @@ TEST_F(CliTest, SameScenarioAndSeedGiveByteIdenticalOutputs) {
   }
 }
 
+// --check-invariants checks after every event and changes nothing in the results.
+TEST_F(CliTest, CheckInvariantsChangesNoOutput) {
+  const std::string spot = Example("spot-heavy");
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' -p all --out '{}/a'", spot, dir_)).exit_code, 0);
+  const CommandResult checked =
+      Fleetsim(fmt::format("run '{}' -p all --check-invariants --out '{}/b'", spot, dir_));
+  ASSERT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_EQ(ReadFile(dir_ + "/a/comparison.csv"), ReadFile(dir_ + "/b/comparison.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "/a/.fleetsim-manifest.json"),
+            ReadFile(dir_ + "/b/.fleetsim-manifest.json"));
+}
+
 TEST_F(CliTest, DifferentSeedGivesDifferentResultsForGeneratedWorkload) {
   ASSERT_EQ(Fleetsim(fmt::format("run '{}' --seed 1 --out '{}/a'", Example("poisson-64"), dir_))
                 .exit_code,

@@ -55,7 +55,11 @@ void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy
   const PolicyRegistry registry = BuiltinPolicies();
   const RunOutcome outcome =
       RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy),
-                  {.seed = seed, .measure_wall_time = false, .logger = nullptr});
+                  {.seed = seed,
+                   .measure_wall_time = false,
+                   .logger = nullptr,
+                   .record_timeline = false,
+                   .check_invariants = true});  // in the release build too
   const std::string where = fmt::format("{} / {} / seed {}", scenario.name, policy, seed);
   ASSERT_TRUE(outcome.ok) << where << ": " << outcome.error;
   const AccountingSummary& a = outcome.report.accounting;

@@ -57,6 +57,10 @@ struct SimulationOptions {
   Organization organization{};
   // Seeds the spot reclaim and hardware failure processes (sim/fleet_processes.h).
   std::uint64_t seed = 1;
+  // Checks the engine's invariants after every event (a violation aborts with "fleetsim:
+  // internal error at ..."). Debug builds always check; this turns it on in release builds
+  // (`--check-invariants`, docs/robustness.md).
+  bool check_invariants = false;
 };
 
 class Simulation {
@@ -193,6 +197,7 @@ class Simulation {
   std::unique_ptr<Policy> policy_;
   std::string policy_name_;
   Organization organization_;
+  bool check_invariants_;
   std::vector<SimulationObserver*> observers_;
 
   EventQueue<EventPayload> events_;
