@@ -23,11 +23,16 @@ function(fleetsim_apply_common target)
     # Lets code tell a sanitized build (GCC and clang spell the built-in test differently).
     target_compile_definitions(${target} PRIVATE FLEETSIM_SANITIZED=1)
   endif()
-  if(FLEETSIM_FUZZ)
-    # Coverage feedback for libFuzzer in every library the fuzz targets link (tests/fuzz).
-    target_compile_options(${target} PRIVATE -fsanitize=fuzzer-no-link)
+  if(FLEETSIM_TSAN)
+    target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
+    target_link_options(${target} PRIVATE -fsanitize=thread)
   endif()
 endfunction()
+
+# The libraries that read untrusted input: with FLEETSIM_FUZZ they get libFuzzer's coverage
+# instrumentation (tests/fuzz). The others (engine, simulation, policies, metrics...) do not, so
+# the rest of the suite in the same build runs at plain sanitizer speed.
+set(FLEETSIM_FUZZED_LIBRARIES core json fleet workload trace scenario fill report)
 
 # fleetsim_add_library(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # Creates fleetsim_NAME with the alias fleetsim::NAME.
@@ -40,6 +45,9 @@ function(fleetsim_add_library name)
     PRIVATE "${PROJECT_SOURCE_DIR}/src")
   target_link_libraries(fleetsim_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   fleetsim_apply_common(fleetsim_${name})
+  if(FLEETSIM_FUZZ AND name IN_LIST FLEETSIM_FUZZED_LIBRARIES)
+    target_compile_options(fleetsim_${name} PRIVATE -fsanitize=fuzzer-no-link)
+  endif()
 endfunction()
 
 # fleetsim_add_executable(NAME SOURCES ... DEPS ...)

@@ -64,6 +64,16 @@ fleetsim_build() {
   cmake --build --preset "$preset" || return 1
 }
 
+# Configures (once) and builds the given targets of a preset.
+fleetsim_build_targets() {
+  local preset="$1"
+  shift
+  if [ ! -f "build/$preset/CMakeCache.txt" ]; then
+    cmake --preset "$preset" || return 1
+  fi
+  cmake --build --preset "$preset" --target "$@" || return 1
+}
+
 # Configures (once) and builds only the fleetsim command of a preset (no tests, no benchmarks):
 # what the main job needs, in about half the time of a full build.
 fleetsim_build_cli() {

@@ -7,7 +7,10 @@
 //    ../shared/traces is absent;
 //  - BM_Scale100k: bench/macro/hgx-20k-100k.json, 100,000 jobs on 20,000 GPUs at ~95 % offered
 //    load, under fifo and constraint-aware (the 1M version, hgx-20k-1m.json, is timed with `fleetsim run --timing`: see
-//    docs/benchmarks.md).
+//    docs/benchmarks.md);
+//  - BM_IdenticalSubmit100k: bench/macro/identical-submit-100k.json, 100,000 jobs submitted at
+//    time 0 on 64 GPUs, under every policy (issue 19's degenerate input; the 1M version is
+//    timed with `fleetsim run`).
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -57,6 +60,9 @@ void BM_ItpSaturated(benchmark::State& state, const std::string& policy) {
 void BM_Scale100k(benchmark::State& state, const std::string& policy) {
   BM_WholeRun(state, "hgx-20k-100k.json", policy);
 }
+void BM_IdenticalSubmit100k(benchmark::State& state, const std::string& policy) {
+  BM_WholeRun(state, "identical-submit-100k.json", policy);
+}
 
 BENCHMARK_CAPTURE(BM_WholeRun100k, fifo, std::string("fifo"))
     ->Unit(benchmark::kMillisecond)
@@ -74,6 +80,21 @@ BENCHMARK_CAPTURE(BM_Scale100k, fifo, std::string("fifo"))
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 BENCHMARK_CAPTURE(BM_Scale100k, constraint_aware, std::string("constraint-aware"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_IdenticalSubmit100k, fifo, std::string("fifo"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_IdenticalSubmit100k, first_fit, std::string("first-fit"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_IdenticalSubmit100k, backfill, std::string("backfill"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_IdenticalSubmit100k, fair_share, std::string("fair-share"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+BENCHMARK_CAPTURE(BM_IdenticalSubmit100k, constraint_aware, std::string("constraint-aware"))
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 

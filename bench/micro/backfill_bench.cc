@@ -10,7 +10,6 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,14 +69,14 @@ struct BusyState {
       request.id = "q" + std::to_string(i);
       request.gpus = JobSize(rng);
       request.walltime_estimate = UniformInt(rng, 10, 24 * 60) * 60'000;
-      queue.push_back(static_cast<JobIndex>(requests.size()));
+      queue.PushBack(static_cast<JobIndex>(requests.size()));
       requests.push_back(std::move(request));
     }
   }
 
   FleetLedger ledger;
   std::vector<JobRequest> requests;
-  std::deque<JobIndex> queue;
+  JobQueue queue;
   std::vector<RunningJob> running;
 };
 

@@ -20,6 +20,7 @@
 #include "fleetsim/policy/multifactor_priority.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
+#include "policy/queue_groups.h"
 
 namespace fleetsim {
 
@@ -346,12 +347,11 @@ class FairSharePolicy final : public Policy {
     }
     Observe(view);
     CatchUpUsage(view.now());
-    std::vector<JobIndex> order = PriorityOrder(view);
     std::vector<Decision> decisions;
     if (settings_.kai_queues) {
-      KaiSchedule(view, order, decisions);
+      KaiSchedule(view, PriorityOrder(view), decisions);
     } else {
-      SlurmSchedule(view, order, decisions);
+      SlurmSchedule(view, decisions);
     }
     const auto resolved = std::count_if(decisions.begin(), decisions.end(), [](const Decision& d) {
       return std::holds_alternative<StartJob>(d) || std::holds_alternative<RejectJob>(d);
@@ -447,19 +447,25 @@ class FairSharePolicy final : public Policy {
                                : ClassicFairShare(nodes, settings_.dampening);
   }
 
+  // A job's Slurm priority (the truncated integer) at `now`, given the tenants' fair-share factors.
+  std::uint32_t PriorityOf(const ClusterView& view, const std::vector<double>& fairshare,
+                           JobIndex job) const {
+    const JobRequest& request = view.request(job);
+    const PriorityFactors factors{
+        .age = AgeFactor(view.now() - request.submit, settings_.max_age),
+        .fairshare = fairshare[static_cast<std::size_t>(tree_->LeafOf(request.tenant))],
+        .job_size = JobSizeFactor(SizeOf(request), settings_.favor_small),
+        .qos = QosFactor(request.priority, max_priority_)};
+    return SlurmPriority(WeightedPriority(settings_.weights, factors));
+  }
+
   // The queue in Slurm's order: priority (the truncated integer), then submit time, then job.
   std::vector<JobIndex> PriorityOrder(const ClusterView& view) const {
     const std::vector<double> fairshare = FairShareFactors();
     std::vector<std::pair<std::uint32_t, JobIndex>> keyed;
     keyed.reserve(view.queue().size());
     for (const JobIndex job : view.queue()) {
-      const JobRequest& request = view.request(job);
-      const PriorityFactors factors{
-          .age = AgeFactor(view.now() - request.submit, settings_.max_age),
-          .fairshare = fairshare[static_cast<std::size_t>(tree_->LeafOf(request.tenant))],
-          .job_size = JobSizeFactor(SizeOf(request), settings_.favor_small),
-          .qos = QosFactor(request.priority, max_priority_)};
-      keyed.emplace_back(SlurmPriority(WeightedPriority(settings_.weights, factors)), job);
+      keyed.emplace_back(PriorityOf(view, fairshare, job), job);
     }
     std::stable_sort(keyed.begin(), keyed.end(), [&](const auto& a, const auto& b) {
       if (a.first != b.first) {
@@ -477,6 +483,16 @@ class FairSharePolicy final : public Policy {
     return order;
   }
 
+  // Everything PriorityOf reads but the submit time, then the placement shape: within a group
+  // priority never rises along queue order, and a job that cannot be placed means no later one
+  // of its group can be in this call (queue_groups.h).
+  static std::string GroupKey(const JobRequest& request) {
+    return fmt::format("{}|{}|{}|{}|{}|{}#{}", request.priority,
+                       request.sharing == GpuSharing::kFraction, request.gpu_milli,
+                       request.MaxGpus(), request.gpus, request.tenant,
+                       PlacementShapeKey(request));
+  }
+
   JobSizeInput SizeOf(const JobRequest& request) const {
     const double gpus = request.sharing == GpuSharing::kFraction
                             ? static_cast<double>(request.gpu_milli) / 1000.0
@@ -490,16 +506,23 @@ class FairSharePolicy final : public Policy {
   }
 
   // Slurm's main scheduler: priority order; with `blocking`, stop at the first job that
-  // cannot start.
-  void SlurmSchedule(const ClusterView& view, const std::vector<JobIndex>& order,
-                     std::vector<Decision>& decisions) const {
-    for (const JobIndex job : order) {
-      if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
-        decisions.push_back(StartJob{job, std::move(*placement)});
-      } else if (settings_.blocking) {
-        break;
-      }
-    }
+  // cannot start. The order is the queue groups' heads merged by priority, as far as the scan
+  // goes (PriorityOrder's order, not computed for the whole queue).
+  void SlurmSchedule(const ClusterView& view, std::vector<Decision>& decisions) {
+    const std::vector<double> fairshare = FairShareFactors();
+    queue_.Update(view);
+    queue_.MergedScan(
+        [&](JobIndex job) {
+          return std::pair<std::int64_t, std::int64_t>{-std::int64_t{PriorityOf(view, fairshare, job)},
+                                                       view.request(job).submit};
+        },
+        [&](JobIndex job) {
+          if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+            decisions.push_back(StartJob{job, std::move(*placement)});
+            return QueueGroups::Visit::kStarted;
+          }
+          return settings_.blocking ? QueueGroups::Visit::kStop : QueueGroups::Visit::kSkipGroup;
+        });
   }
 
   void KaiSchedule(const ClusterView& view, const std::vector<JobIndex>& order,
@@ -518,6 +541,7 @@ class FairSharePolicy final : public Policy {
   std::int64_t gpus_per_node_ = 1;
   double cluster_gpus_ = 1;
   std::int64_t cluster_nodes_ = 1;
+  QueueGroups queue_{GroupKey};  // Slurm mode's queue (KAI mode sorts the whole queue)
 };
 
 // Running jobs whose preemption frees nothing usable: those taking an emergency checkpoint and

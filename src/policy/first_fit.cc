@@ -2,10 +2,13 @@
 // order and every job the shared placement helper can place (under the configured placement
 // strategy) starts at once, even if an older, larger job is still waiting (which may starve large
 // jobs; backfill adds the reservation that prevents it). "First fit" names the queue scan, not the
-// placement: the default placement is topology-aware.
+// placement: the default placement is topology-aware. Without a lookahead the scan goes through
+// the queue grouped by placement shape, skipping the jobs whose shape already failed in this call
+// (they would fail too: queue_groups.h); the decisions are those of the plain scan.
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
+#include "policy/queue_groups.h"
 
 namespace fleetsim {
 
@@ -18,16 +21,29 @@ class FirstFitPolicy final : public Policy {
 
   std::vector<Decision> Decide(const ClusterView& view) override {
     std::vector<Decision> decisions;
+    const auto try_start = [&](JobIndex job) {
+      std::optional<Allocation> placement = view.planner().Place(view.request(job), placement_);
+      if (placement) {
+        decisions.push_back(StartJob{job, std::move(*placement)});
+      }
+      return placement.has_value();
+    };
+    if (lookahead_ == 0) {
+      queue_.Update(view);
+      queue_.MergedScan([](JobIndex) { return std::pair<std::int64_t, std::int64_t>{0, 0}; },
+                        [&](JobIndex job) {
+                          return try_start(job) ? QueueGroups::Visit::kStarted
+                                                : QueueGroups::Visit::kSkipGroup;
+                        });
+      return decisions;
+    }
     std::int64_t examined = 0;
     for (const JobIndex job : view.queue()) {
-      if (lookahead_ > 0 && examined == lookahead_) {
+      if (examined == lookahead_) {
         break;
       }
       ++examined;
-      if (std::optional<Allocation> placement =
-              view.planner().Place(view.request(job), placement_)) {
-        decisions.push_back(StartJob{job, std::move(*placement)});
-      }
+      try_start(job);
     }
     return decisions;
   }
@@ -35,6 +51,7 @@ class FirstFitPolicy final : public Policy {
  private:
   std::int64_t lookahead_;
   PlacementStrategy placement_;
+  QueueGroups queue_{PlacementShapeKey};  // kept only without a lookahead
 };
 
 }  // namespace

@@ -205,8 +205,11 @@ bool Simulation::Deadlocked() const {
 
 RunStatus Simulation::DeadlockStatus() const {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < queue_.size() && i < 3; ++i) {
-    names.push_back(fmt::format("'{}'", requests_[queue_[i]].id));
+  for (const JobIndex job : queue_) {
+    if (names.size() == 3) {
+      break;
+    }
+    names.push_back(fmt::format("'{}'", requests_[job].id));
   }
   return {false,
           fmt::format("policy '{}' left {} admitted job(s) queued ({}{}) on an idle fleet at {} "
@@ -248,7 +251,7 @@ void Simulation::HandleArrival(JobIndex job) {
     return;
   }
   ledger_.NoteSubmitted(request);  // the typical tasks of the share-fgd placement rule
-  queue_.push_back(job);
+  queue_.PushBack(job);
   changes_.submitted.push_back(job);
   RequestScheduling(now_);
 }
@@ -382,7 +385,7 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
     } else if (reject->reason.empty()) {
       problem = "a rejection needs a reason";
     } else {
-      RemoveFromQueue(reject->job);
+      queue_.Remove(reject->job);
       RejectNow(reject->job, RejectedBy::kPolicy, reject->reason);
     }
   } else if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
@@ -422,7 +425,7 @@ std::string Simulation::CheckStart(const StartJob& start, bool held) const {
 }
 
 void Simulation::StartNow(StartJob& start, bool held) {
-  RemoveFromQueue(start.job);
+  queue_.Remove(start.job);
   JobRecord& record = jobs_[start.job];
   record.state = JobState::kRunning;
   record.start = now_;
@@ -537,7 +540,7 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
   record.state = JobState::kQueued;
   record.cap_step = -1;
   record.leaving_since = kTimeNever;
-  ReturnToQueue(job);
+  queue_.Insert(job);
   changes_.preempted.push_back(job);
   RequestScheduling(now_);
   Publish(&SimulationObserver::OnJobPreempted,
@@ -545,10 +548,6 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
                        emergency_checkpoint});
 }
 
-// Back in the queue at its place in submission order (the workload is sorted, so by index).
-void Simulation::ReturnToQueue(JobIndex job) {
-  queue_.insert(std::lower_bound(queue_.begin(), queue_.end(), job), job);
-}
 
 std::string Simulation::Resize(ResizeJob& resize) {
   const JobIndex job = resize.job;
@@ -764,13 +763,6 @@ void Simulation::CheckInvariants() const {
   FLEETSIM_CHECK(free_in_pools == ledger_.whole().free_count(),
                  "the pools' free whole-GPU counts disagree with the whole-GPU view");
   FLEETSIM_CHECK(planner_.holds() == 0, "a policy's hold outlived its call");
-}
-
-// The queue is in submission order, which is index order (arrivals append, ReturnToQueue keeps it).
-void Simulation::RemoveFromQueue(JobIndex job) {
-  const auto it = std::lower_bound(queue_.begin(), queue_.end(), job);
-  FLEETSIM_CHECK(it != queue_.end() && *it == job, "a queued job is missing from the queue");
-  queue_.erase(it);
 }
 
 }  // namespace fleetsim

@@ -8,7 +8,6 @@
 // A view is valid only during the Policy::Decide call it is passed to.
 #pragma once
 
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
 #include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/policy/job_queue.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/workload/job.h"
 #include "fleetsim/workload/tenants.h"
@@ -50,7 +50,7 @@ class ClusterView {
  public:
   // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
   ClusterView(SimTime now, const FleetLedger& ledger, PlacementPlanner& planner,
-              std::span<const JobRequest> submitted, const std::deque<JobIndex>& queue,
+              std::span<const JobRequest> submitted, const JobQueue& queue,
               std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
               const Organization& organization)
       : now_(now),
@@ -74,7 +74,7 @@ class ClusterView {
   // Finds placements for requests and holds them for the rest of this call.
   PlacementPlanner& planner() const { return planner_; }
   // Queued jobs, oldest submission first (ties by id).
-  const std::deque<JobIndex>& queue() const { return queue_; }
+  const JobQueue& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
   const ChangesSinceLastCall& changes() const { return changes_; }
   // The tenants jobs are accounted to (may be empty: every tenant then has the defaults).
@@ -91,7 +91,7 @@ class ClusterView {
   const FleetLedger& ledger_;
   PlacementPlanner& planner_;
   std::span<const JobRequest> requests_;
-  const std::deque<JobIndex>& queue_;
+  const JobQueue& queue_;
   std::span<const RunningJob> running_;
   const ChangesSinceLastCall& changes_;
   const Organization& organization_;

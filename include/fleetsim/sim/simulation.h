@@ -18,7 +18,6 @@
 // Not thread-safe; one thread per simulation. Not copyable or movable.
 #pragma once
 
-#include <deque>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -179,12 +178,10 @@ class Simulation {
   std::vector<JobIndex> JobsOn(NodeId node) const;
   RunningJob& RunningOf(JobIndex job) { return running_[jobs_[job].running_slot]; }
   void RemoveFromRunning(JobIndex job);
-  void ReturnToQueue(JobIndex job);
   // The run is over with jobs still queued: the policy left admitted jobs waiting on an idle
   // fleet with nothing left to happen.
   RunStatus DeadlockStatus() const;
   void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
-  void RemoveFromQueue(JobIndex job);
   void CheckInvariants() const;
 
   FleetLedger ledger_;
@@ -207,7 +204,7 @@ class Simulation {
   SimTime last_call_time_ = std::numeric_limits<SimTime>::min();  // of the policy
   std::int64_t calls_this_instant_ = 0;                           // policy calls at now_
   JobIndex submitted_ = 0;  // jobs [0, submitted_) have arrived (the workload is in order)
-  std::deque<JobIndex> queue_;
+  JobQueue queue_;  // waiting jobs, submission order
   std::vector<RunningJob> running_;
   ChangesSinceLastCall changes_;
 
