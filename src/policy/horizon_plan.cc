@@ -903,12 +903,21 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     }
   }
   // Each waiting job not on the grid starts now if it fits around the work on the grid and the
-  // planned starts of every waiting job of a higher priority.
+  // planned starts of every waiting job of a higher priority. Those go on the grid once and stay:
+  // the waiting jobs by priority, highest first, are put on it down to the lowest priority seen
+  // so far (a planned start's lanes are fixed, so the order they are taken in does not matter).
+  std::vector<std::uint32_t> by_priority = waiting;
+  std::stable_sort(by_priority.begin(), by_priority.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return problem.batch[a].priority > problem.batch[b].priority;
+  });
+  std::size_t next_higher = 0;
   for (const std::uint32_t j : waiting) {
     const PlanBatchJob& job = problem.batch[j];
-    for (const std::uint32_t i : waiting) {
-      if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned &&
-          problem.batch[i].priority > job.priority) {
+    for (; next_higher < by_priority.size() &&
+           problem.batch[by_priority[next_higher]].priority > job.priority;
+         ++next_higher) {
+      const std::uint32_t i = by_priority[next_higher];
+      if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned) {
         TakeBatch(grid, problem.batch[i], plan.batch[i]);
         on_grid[i] = true;
       }
