@@ -34,13 +34,7 @@ void QueueGroups::Update(const ClusterView& view) {
       Insert(job, GroupOf(view.request(job)));
     }
   } else {
-    const ChangesSinceLastCall& changes = view.changes();
-    std::vector<JobIndex> touched(changes.submitted.begin(), changes.submitted.end());
-    touched.insert(touched.end(), changes.preempted.begin(), changes.preempted.end());
-    for (const RunningJob& change : changes.placements) {
-      touched.push_back(change.job);
-    }
-    for (const JobIndex job : touched) {
+    for (const JobIndex job : view.changes().Touched()) {
       Erase(job);
       if (view.queue().contains(job)) {
         Insert(job, GroupOf(view.request(job)));

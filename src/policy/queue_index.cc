@@ -16,11 +16,7 @@ void QueueIndex::Update(const ClusterView& view, const std::function<bool(JobInd
     }
   } else {
     const ChangesSinceLastCall& changes = view.changes();
-    std::vector<JobIndex> touched(changes.submitted.begin(), changes.submitted.end());
-    touched.insert(touched.end(), changes.preempted.begin(), changes.preempted.end());
-    for (const RunningJob& change : changes.placements) {
-      touched.push_back(change.job);
-    }
+    std::vector<JobIndex> touched = changes.Touched();
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     std::vector<JobIndex> finished(changes.finished.begin(), changes.finished.end());

@@ -44,6 +44,18 @@ struct ChangesSinceLastCall {
   // the running jobs of the previous call gives running(), so a policy can keep its own index
   // of the running work up to date without reading every running job at every call.
   std::vector<RunningJob> placements;
+
+  // Every job that may have joined or left the queue since the last call (submitted, preempted,
+  // or with a placement change), in that order, possibly repeated: what an index of the queue
+  // kept between calls must look at again.
+  std::vector<JobIndex> Touched() const {
+    std::vector<JobIndex> jobs(submitted.begin(), submitted.end());
+    jobs.insert(jobs.end(), preempted.begin(), preempted.end());
+    for (const RunningJob& change : placements) {
+      jobs.push_back(change.job);
+    }
+    return jobs;
+  }
 };
 
 class ClusterView {
