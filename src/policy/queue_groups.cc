@@ -47,17 +47,23 @@ void QueueGroups::Update(const ClusterView& view) {
 
 void QueueGroups::MergedScan(const RankOf& rank_of, const std::function<Visit(JobIndex)>& visit) {
   using Head = std::tuple<std::int64_t, std::int64_t, JobIndex, std::size_t>;  // rank, job, group
-  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  const auto head_of = [&](std::size_t group) {
+    const JobIndex job = *jobs_of_group_[group].begin();
+    const auto [first, second] = rank_of(job);
+    return Head{first, second, job, group};
+  };
+  std::vector<Head> initial;
+  initial.reserve(nonempty_groups_.size());
+  for (const std::size_t group : nonempty_groups_) {
+    initial.push_back(head_of(group));
+  }
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads(std::greater<>{},
+                                                                      std::move(initial));
   const auto push_head = [&](std::size_t group) {
     if (!jobs_of_group_[group].empty()) {
-      const JobIndex job = *jobs_of_group_[group].begin();
-      const auto [first, second] = rank_of(job);
-      heads.emplace(first, second, job, group);
+      heads.push(head_of(group));
     }
   };
-  for (std::size_t group = 0; group < jobs_of_group_.size(); ++group) {
-    push_head(group);
-  }
   while (!heads.empty()) {
     const auto [first, second, job, group] = heads.top();
     heads.pop();
@@ -85,6 +91,7 @@ std::size_t QueueGroups::GroupOf(const JobRequest& request) {
 void QueueGroups::Insert(JobIndex job, std::size_t group) {
   group_of_job_.emplace(job, group);
   jobs_of_group_[group].insert(job);
+  nonempty_groups_.insert(group);
 }
 
 void QueueGroups::Erase(JobIndex job) {
@@ -93,6 +100,9 @@ void QueueGroups::Erase(JobIndex job) {
     return;
   }
   jobs_of_group_[it->second].erase(job);
+  if (jobs_of_group_[it->second].empty()) {
+    nonempty_groups_.erase(it->second);
+  }
   group_of_job_.erase(it);
 }
 

@@ -61,6 +61,7 @@ class QueueGroups {
   bool started_ = false;
   std::unordered_map<std::string, std::size_t> group_ids_;  // key -> group
   std::vector<std::set<JobIndex>> jobs_of_group_;           // queued jobs, queue order
+  std::set<std::size_t> nonempty_groups_;  // a scan starts from these, not from every group ever seen
   std::unordered_map<JobIndex, std::size_t> group_of_job_;  // the queued jobs
 };
 
