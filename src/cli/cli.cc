@@ -18,6 +18,7 @@
 #include "cli/exit_status.h"
 #include "cli/fill_command.h"
 #include "cli/staged_outputs.h"
+#include "cli/sweep_command.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/bench_report.h"
@@ -294,6 +295,36 @@ class Cli {
                           "Write the bounds as JSON to this file (what 'fleetsim bench' reads)");
     bound_cmd->add_flag("--strict", bound.strict, "Treat unknown keys as errors");
 
+    SweepArgs sweep;
+    CLI::App* sweep_cmd = app.add_subcommand(
+        "sweep",
+        "Run every point of a sweep spec (axes of policies, parameters, seeds, scenario fields "
+        "and variants) on all cores, or one shard of them; resumes what a folder holds");
+    sweep_cmd->require_subcommand(0, 1);
+    sweep_cmd->add_option("spec", sweep.spec, "Sweep spec (JSON, docs/sweeps.md)");
+    sweep_cmd->add_option("-o,--out", sweep.out_dir,
+                          "Folder for results.csv, results.json, summary.csv and the sweep's "
+                          "state (required unless --list)");
+    sweep_cmd->add_option("-j,--jobs", sweep.threads,
+                          "Runs at a time (default: one per hardware thread)")
+        ->check(CLI::Range(1, 4096));
+    sweep_cmd->add_option("--shard", sweep.shard,
+                          "Run only shard I of N (I/N, 1 <= I <= N): the points whose index is "
+                          "I-1 modulo N; merge the shards with 'fleetsim sweep merge'");
+    sweep_cmd->add_flag("--keep-runs", sweep.keep_runs,
+                        "Also write each run's summary.json and jobs.csv under OUT/runs/RUN_ID/");
+    sweep_cmd->add_flag("--list", sweep.list, "Print the points the spec expands to, and stop");
+    sweep_cmd->add_flag("--strict", sweep.strict,
+                        "Treat unknown keys (in the spec and in every point) as errors");
+    sweep_cmd->add_flag("--check-invariants", sweep.check_invariants,
+                        "Check the engine's invariants after every event (slower)");
+    SweepMergeArgs sweep_merge;
+    CLI::App* sweep_merge_cmd = sweep_cmd->add_subcommand(
+        "merge", "Join the records of a sweep's shards and write its results");
+    sweep_merge_cmd->add_option("dir", sweep_merge.dirs, "Folders the shards wrote")->required();
+    sweep_merge_cmd->add_option("-o,--out", sweep_merge.out_dir,
+                                "Folder for the results (default: the first DIR)");
+
     std::vector<std::string> verify_dirs;
     CLI::App* verify_cmd = app.add_subcommand(
         "verify",
@@ -362,6 +393,12 @@ class Cli {
     if (bound_cmd->parsed()) {
       return Bound(bound);
     }
+    if (sweep_merge_cmd->parsed()) {
+      return RunSweepMerge(sweep_merge, SweepContextHere());
+    }
+    if (sweep_cmd->parsed()) {
+      return RunSweep(sweep);
+    }
     if (list_gpus->parsed()) {
       fmt::print(out_, "{}", GpuTable(*catalog));
     } else if (list_templates->parsed()) {
@@ -373,6 +410,23 @@ class Cli {
   }
 
  private:
+  SweepContext SweepContextHere() {
+    return {.registry = registry_, .catalog = catalog_, .out = out_, .err = err_,
+            .err_is_terminal = err_is_terminal_};
+  }
+
+  int RunSweep(const SweepArgs& args) {
+    if (args.spec.empty()) {
+      fmt::print(err_, "fleetsim sweep: expected a sweep spec (or 'merge DIR...')\n");
+      return ToInt(ExitStatus::kUsage);
+    }
+    if (args.out_dir.empty() && !args.list) {
+      fmt::print(err_, "fleetsim sweep: --out is required (or --list)\n");
+      return ToInt(ExitStatus::kUsage);
+    }
+    return RunSweepCommand(args, SweepContextHere());
+  }
+
   void SetUpLogger(int verbosity) {
     auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err_);
     logger_ = std::make_shared<spdlog::logger>("fleetsim", sink);
@@ -561,26 +615,17 @@ class Cli {
     err_.flush();
   }
 
-  // One run's files: summary.json, jobs.csv, and realtime.csv when it has real-time jobs.
-  static void StageRun(const std::string& prefix, const RunReport& report, OutputSink& sink) {
-    sink.Stage(prefix + "summary.json", SummaryJson(report));
-    sink.Stage(prefix + "jobs.csv", JobsCsv(report));
-    if (!report.realtime_steps.empty()) {
-      sink.Stage(prefix + "realtime.csv", RealtimeCsv(report));
-    }
-  }
-
   // One run: its files in `dir`; more: DIR/SCENARIO/POLICY/ and comparison.csv; for a seed range
   // (however many runs), DIR/SCENARIO/POLICY/seed-N/ and comparison.csv.
   int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports,
                    bool seed_directories = false) {
     DirectorySink sink(dir);
     if (reports.size() == 1 && !seed_directories) {
-      StageRun("", reports[0], sink);
+      StageRunFiles("", reports[0], sink);
     } else {
       for (const RunReport& r : reports) {
         const std::string seed = seed_directories ? fmt::format("seed-{}/", r.seed) : "";
-        StageRun(r.scenario->name + "/" + r.policy.name + "/" + seed, r, sink);
+        StageRunFiles(r.scenario->name + "/" + r.policy.name + "/" + seed, r, sink);
       }
       sink.Stage("comparison.csv", ComparisonCsv(reports));
     }

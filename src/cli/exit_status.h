@@ -12,6 +12,8 @@ enum class ExitStatus : int {
   kOutputError = 4,   // results could not be written; nothing partial was left behind
   kDrift = 5,         // compare: results differ beyond tolerance (docs/regression.md); fill
                       // --check: ours differs from the paper's beyond the targets
+  kRunsFailed = 6,    // sweep: one or more runs failed; the others' results were written, the
+                      // failures recorded in them with their causes
 };
 
 inline int ToInt(ExitStatus status) { return static_cast<int>(status); }

@@ -398,4 +398,12 @@ std::string MetricsTable(const std::vector<RunReport>& reports) {
   return SchedulingTable(reports, columns) + "\n" + CapacityTable(reports, columns);
 }
 
+void StageRunFiles(const std::string& prefix, const RunReport& report, OutputSink& sink) {
+  sink.Stage(prefix + "summary.json", SummaryJson(report));
+  sink.Stage(prefix + "jobs.csv", JobsCsv(report));
+  if (!report.realtime_steps.empty()) {
+    sink.Stage(prefix + "realtime.csv", RealtimeCsv(report));
+  }
+}
+
 }  // namespace fleetsim

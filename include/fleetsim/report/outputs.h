@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/report/output_sink.h"
 #include "fleetsim/scenario/runner.h"
 
 namespace fleetsim {
@@ -21,6 +22,10 @@ std::string JobsCsv(const RunReport& report);
 std::string RealtimeCsv(const RunReport& report);
 std::string ComparisonCsv(const std::vector<RunReport>& reports);
 std::string MetricsTable(const std::vector<RunReport>& reports);
+
+// Stages one run's files under `prefix` ("" or "dir/"): summary.json, jobs.csv, and realtime.csv
+// when it has real-time jobs.
+void StageRunFiles(const std::string& prefix, const RunReport& report, OutputSink& sink);
 
 // RFC 4180 quoting when a field contains a comma, quote or line break.
 std::string CsvField(const std::string& value);

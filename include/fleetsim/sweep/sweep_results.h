@@ -1,0 +1,33 @@
+// A sweep's result files, rendered from its layout and its run records alone (so a sweep run on
+// one machine, on many threads, or as shards merged later writes the same bytes):
+//   results.csv / results.json: one row per run — its axes, status and every metric;
+//   summary.csv: per point of the grid but the seed, each metric's mean, standard deviation,
+//   95 % confidence interval (Student's t), min and max over seeds, and the paired difference
+//   against the baseline policy on the same seeds with its confidence interval.
+// Columns and units: docs/sweeps.md#results. Pure functions.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "fleetsim/sweep/sweep_store.h"
+
+namespace fleetsim {
+
+using SweepRecords = std::map<std::string, SweepRecord>;
+
+// Points that have neither a record nor an invalid document: runs still to do.
+std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecords& records);
+
+// Points whose run failed (invalid document, illegal decision, error), in point order.
+std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecords& records);
+
+std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records);
+std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records);
+std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records);
+
+// The two-sided 95 % Student's t quantile for `n` samples (n >= 2).
+double StudentT95(std::size_t n);
+
+}  // namespace fleetsim

@@ -1,0 +1,86 @@
+// What a sweep keeps in its output folder between runs, shards and machines (DIR/.sweep/):
+// the layout (points.json: the spec's name, columns and every point with its run id and axis
+// labels) and the records of finished runs (runs-I-of-N.jsonl, one JSON line per run, appended
+// and flushed as each run ends, one file per shard so that shards on a shared filesystem never
+// write the same file). A rerun skips the ids recorded as done; `sweep merge` joins the records
+// of several folders; results are rendered from the layout and the records alone, so they are
+// the same whichever machine, shard or thread ran each run. docs/sweeps.md#the-output-folder.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleetsim/sweep/sweep_metrics.h"
+#include "fleetsim/sweep/sweep_spec.h"
+
+namespace fleetsim {
+
+inline constexpr const char* kSweepStateDir = ".sweep";
+
+// How a run ended, and the exit status `fleetsim run` gives the same failure (docs/cli.md).
+enum class RunStatus { kOk, kInvalid, kIllegalDecision, kError };
+std::string RunStatusName(RunStatus status);  // "ok", "invalid", "illegal-decision", "error"
+int RunStatusExit(RunStatus status);           // 0, 1, 3, 1
+
+struct SweepRecord {
+  std::string id{};
+  RunStatus status = RunStatus::kOk;
+  std::string error{};                  // what went wrong, when not ok
+  std::vector<SweepMetric> metrics{};   // when ok
+};
+
+struct LayoutPoint {
+  std::size_t index = 0;
+  std::string id{};
+  std::string scenario{};
+  std::string policy{};
+  std::uint64_t seed = 0;
+  std::vector<std::string> labels{};  // one per SweepLayout::axes
+  std::string error{};                // the point's document is invalid: why
+};
+
+struct SweepLayout {
+  std::string name{};                       // the spec's
+  std::vector<std::string> axes{};          // columns after scenario, policy, seed
+  std::vector<bool> pairing_ignores{};      // per column: a policy parameter (summary pairing)
+  std::string baseline_policy{};
+  std::vector<std::string> report_metrics{};
+  std::vector<LayoutPoint> points{};
+};
+
+SweepLayout MakeLayout(const SweepSpec& spec, const SweepExpansion& expansion);
+std::string LayoutJson(const SweepLayout& layout);
+// Reads DIR/.sweep/points.json; nullopt with `error` set when missing or malformed.
+std::optional<SweepLayout> ReadLayout(const std::string& dir, std::string& error);
+
+// One journal line (with its newline).
+std::string RecordLine(const SweepRecord& record);
+
+// Every record in DIR/.sweep/runs-*.jsonl by id; where an id has several, an ok one wins.
+// A line that does not parse (the last one of a killed run, say) is skipped with a warning.
+std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
+                                               std::vector<std::string>& warnings);
+
+// "runs-I-of-N.jsonl".
+std::string JournalName(std::size_t shard, std::size_t shards);
+
+// Appends records to one journal file, flushing each.
+class JournalWriter {
+ public:
+  // Creates DIR/.sweep if needed; ok() is false (and error() says why) when it cannot.
+  JournalWriter(const std::string& dir, const std::string& name);
+  bool ok() const { return error_.empty(); }
+  const std::string& error() const { return error_; }
+  bool Append(const SweepRecord& record);
+
+ private:
+  std::ofstream file_{};
+  std::string path_{};
+  std::string error_{};
+};
+
+}  // namespace fleetsim

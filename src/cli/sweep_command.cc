@@ -1,0 +1,413 @@
+// `fleetsim sweep` and `fleetsim sweep merge`: load and expand, check the output folder, run
+// what is not done yet while recording each run, then render the results from the records.
+#include "cli/sweep_command.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <charconv>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "cli/exit_status.h"
+#include "fleetsim/report/output_sink.h"
+#include "fleetsim/report/outputs.h"
+#include "fleetsim/sweep/sweep_results.h"
+#include "fleetsim/sweep/sweep_runner.h"
+#include "fleetsim/sweep/sweep_spec.h"
+#include "fleetsim/sweep/sweep_store.h"
+
+namespace fleetsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+// The most failed runs listed one by one at the end; the rest are counted.
+constexpr std::size_t kFailuresListed = 20;
+
+struct Shard {
+  std::size_t index = 1;  // 1-based
+  std::size_t count = 1;
+  bool Has(std::size_t point) const { return point % count == index - 1; }
+};
+
+std::optional<std::size_t> ParseCount(const std::string& text) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// "I/N" with 1 <= I <= N.
+std::optional<Shard> ParseShard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) {
+    return std::nullopt;
+  }
+  const auto index = ParseCount(text.substr(0, slash));
+  const auto count = ParseCount(text.substr(slash + 1));
+  if (!index || !count || *index < 1 || *index > *count) {
+    return std::nullopt;
+  }
+  return Shard{.index = *index, .count = *count};
+}
+
+std::string DescribeLayoutPoint(const SweepLayout& layout, const LayoutPoint& p) {
+  std::string text = fmt::format("scenario={}, policy={}, seed={}", p.scenario, p.policy, p.seed);
+  for (std::size_t a = 0; a < layout.axes.size(); ++a) {
+    if (!p.labels[a].empty()) {
+      text += fmt::format(", {}={}", layout.axes[a], p.labels[a]);
+    }
+  }
+  return text;
+}
+
+// "[k/n] f failed, 1m05s elapsed, ETA 2m10s", rewritten in place on a terminal.
+class Progress {
+ public:
+  Progress(std::ostream& err, bool enabled, std::size_t total)
+      : err_(err), enabled_(enabled && total > 0), total_(total), start_(Clock::now()) {}
+
+  void Done(bool failed) {
+    ++done_;
+    failed_ += failed ? 1U : 0U;
+    const auto now = Clock::now();
+    if (!enabled_ || (now - last_ < std::chrono::milliseconds(200) && done_ < total_)) {
+      return;
+    }
+    last_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double eta = elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_);
+    fmt::print(err_, "\r\033[K[{}/{}] {} failed, {} elapsed, ETA {}", done_, total_, failed_,
+               Duration(elapsed), Duration(eta));
+    err_.flush();
+  }
+
+  void Finish() {
+    if (enabled_) {
+      fmt::print(err_, "\r\033[K");
+      err_.flush();
+    }
+  }
+
+ private:
+  static std::string Duration(double seconds) {
+    const auto s = static_cast<long long>(seconds + 0.5);
+    return s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60) : fmt::format("{}s", s);
+  }
+
+  std::ostream& err_;
+  bool enabled_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+  std::size_t failed_ = 0;
+  Clock::time_point start_;
+  Clock::time_point last_{};
+};
+
+// The output folder may be new, empty, or hold this same sweep (by name); anything else is
+// refused. Returns "" or the problem.
+std::string CheckOutFolder(const std::string& dir, const std::string& name) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) {
+    return "";
+  }
+  if (!fs::is_directory(dir, ec)) {
+    return fmt::format("{}: exists and is not a folder", dir);
+  }
+  if (fs::exists(fs::path(dir) / kSweepStateDir / "points.json", ec)) {
+    std::string error;
+    const std::optional<SweepLayout> layout = ReadLayout(dir, error);
+    if (!layout) {
+      return error;
+    }
+    if (layout->name != name) {
+      return fmt::format("{} holds the results of another sweep ('{}', not '{}'): choose another "
+                         "--out, or remove it",
+                         dir, layout->name, name);
+    }
+    return "";
+  }
+  if (!fs::is_empty(dir, ec)) {
+    return fmt::format("{}: exists and holds no sweep: choose another --out, or an empty folder",
+                       dir);
+  }
+  return "";
+}
+
+std::string WriteLayout(const std::string& dir, const SweepLayout& layout) {
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / kSweepStateDir, ec);
+  if (ec) {
+    return fmt::format("{}: cannot create: {}", dir, ec.message());
+  }
+  StagedFile file((fs::path(dir) / kSweepStateDir / "points.json").string());
+  if (!file.ok()) {
+    return file.error();
+  }
+  file.stream() << LayoutJson(layout);
+  return file.Commit();
+}
+
+std::string WriteResults(const std::string& dir, const SweepLayout& layout,
+                         const SweepRecords& records) {
+  DirectorySink sink(dir);
+  sink.Stage("results.csv", ResultsCsv(layout, records));
+  sink.Stage("results.json", ResultsJson(layout, records));
+  sink.Stage("summary.csv", SummaryCsv(layout, records));
+  return sink.Commit();
+}
+
+// Lists the failed runs (the first kFailuresListed) on `err`; returns how many failed.
+std::size_t ReportFailures(const SweepLayout& layout, const SweepRecords& records,
+                           std::ostream& err) {
+  const std::vector<std::size_t> failed = FailedRuns(layout, records);
+  for (std::size_t k = 0; k < failed.size() && k < kFailuresListed; ++k) {
+    const LayoutPoint& p = layout.points[failed[k]];
+    const auto record = records.find(p.id);
+    const std::string& error = p.error.empty() ? record->second.error : p.error;
+    fmt::print(err, "fleetsim: run {} failed ({}): {}\n", p.index, DescribeLayoutPoint(layout, p),
+               error);
+  }
+  if (failed.size() > kFailuresListed) {
+    fmt::print(err, "fleetsim: ... and {} more failed runs (results.csv lists them all)\n",
+               failed.size() - kFailuresListed);
+  }
+  return failed.size();
+}
+
+// Writes the results into `dir`, lists the failures; kOk, kRunsFailed or kOutputError.
+int WriteAndReport(const std::string& dir, const SweepLayout& layout,
+                          const SweepRecords& records, const SweepContext& c) {
+  if (std::string error = WriteResults(dir, layout, records); !error.empty()) {
+    fmt::print(c.err, "fleetsim: cannot write results: {}\n", error);
+    return ToInt(ExitStatus::kOutputError);
+  }
+  const std::size_t failed = ReportFailures(layout, records, c.err);
+  fmt::print(c.out, "sweep '{}': {} runs, {} failed: {}/results.csv, summary.csv, "
+             "results.json\n",
+             layout.name, layout.points.size(), failed, dir);
+  return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
+}
+
+class SweepCommand {
+ public:
+  SweepCommand(const SweepArgs& args, const SweepContext& context)
+      : args_(args), c_(context) {}
+
+  int Run() {
+    Shard shard;
+    if (!args_.shard.empty()) {
+      const auto parsed = ParseShard(args_.shard);
+      if (!parsed) {
+        fmt::print(c_.err, "fleetsim: --shard: expected I/N with 1 <= I <= N, found '{}'\n",
+                   args_.shard);
+        return ToInt(ExitStatus::kUsage);
+      }
+      shard = *parsed;
+    }
+    SweepLoad load = LoadSweepSpec(args_.spec, c_.registry, args_.strict);
+    if (!load.file_error.empty()) {
+      fmt::print(c_.err, "{}\n", load.file_error);
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    fmt::print(c_.err, "{}", load.diagnostics.Format(args_.spec));
+    if (!load.spec) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    const SweepSpec& spec = *load.spec;
+    const SweepExpansion expansion =
+        ExpandSweep(spec, c_.registry, {.strict = args_.strict, .catalog = c_.catalog});
+    for (const std::string& line : expansion.warnings) {
+      fmt::print(c_.err, "{}\n", line);
+    }
+    for (const std::string& line : expansion.errors) {
+      fmt::print(c_.err, "{}\n", line);
+    }
+    if (!expansion.errors.empty()) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    return args_.list ? List(spec, expansion) : RunPoints(spec, expansion, shard);
+  }
+
+ private:
+  int List(const SweepSpec& spec, const SweepExpansion& expansion) {
+    const SweepLayout layout = MakeLayout(spec, expansion);
+    fmt::print(c_.out, "{}", ExpansionLine(spec, expansion));
+    for (const LayoutPoint& p : layout.points) {
+      fmt::print(c_.out, "{} {} {}{}\n", p.index, p.id, DescribeLayoutPoint(layout, p),
+                 p.error.empty() ? "" : " (invalid)");
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  static std::string ExpansionLine(const SweepSpec& spec, const SweepExpansion& e) {
+    const auto invalid = std::count_if(e.points.begin(), e.points.end(),
+                                       [](const SweepPoint& p) { return !p.error.empty(); });
+    return fmt::format("sweep '{}': {} runs ({} combinations excluded, {} that repeat a run "
+                       "listed before them, {} invalid)\n",
+                       spec.name, e.points.size(), e.excluded, e.duplicates, invalid);
+  }
+
+  int RunPoints(const SweepSpec& spec, const SweepExpansion& expansion, const Shard& shard) {
+    if (std::string problem = CheckOutFolder(args_.out_dir, spec.name); !problem.empty()) {
+      fmt::print(c_.err, "fleetsim: {}\n", problem);
+      return ToInt(ExitStatus::kUsage);
+    }
+    const SweepLayout layout = MakeLayout(spec, expansion);
+    if (std::string error = WriteLayout(args_.out_dir, layout); !error.empty()) {
+      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+    std::vector<std::string> warnings;
+    const SweepRecords before = ReadRecords(args_.out_dir, warnings);
+    for (const std::string& w : warnings) {
+      fmt::print(c_.err, "warning: {}\n", w);
+    }
+    std::vector<const SweepPoint*> todo;
+    std::size_t in_shard = 0;
+    for (const SweepPoint& p : expansion.points) {
+      if (!shard.Has(p.index) || !p.error.empty()) {
+        continue;
+      }
+      ++in_shard;
+      const auto it = before.find(p.id);
+      if (it == before.end() || it->second.status != RunStatus::kOk) {
+        todo.push_back(&p);
+      }
+    }
+    fmt::print(c_.err, "{}", ExpansionLine(spec, expansion));
+    if (shard.count > 1) {
+      fmt::print(c_.err, "shard {}/{}: {} runs\n", shard.index, shard.count, in_shard);
+    }
+    fmt::print(c_.err, "{} to run, {} done before\n", todo.size(), in_shard - todo.size());
+    if (int status = RunTodo(todo, shard); status != ToInt(ExitStatus::kOk)) {
+      return status;
+    }
+    if (shard.count > 1) {
+      return FinishShard(layout, shard);
+    }
+    return Finish(layout);
+  }
+
+  int RunTodo(const std::vector<const SweepPoint*>& todo, const Shard& shard) {
+    JournalWriter journal(args_.out_dir, JournalName(shard.index, shard.count));
+    if (!journal.ok()) {
+      fmt::print(c_.err, "fleetsim: {}\n", journal.error());
+      return ToInt(ExitStatus::kOutputError);
+    }
+    Progress progress(c_.err, c_.err_is_terminal, todo.size());
+    std::string write_error;
+    const unsigned threads =
+        args_.threads > 0 ? args_.threads : std::max(1U, std::thread::hardware_concurrency());
+    RunSweepPoints(todo, c_.registry,
+                   {.threads = threads, .check_invariants = args_.check_invariants},
+                   [&](const SweepPoint& point, const SweepRecord& record,
+                       const RunReport* report) {
+                     if (report != nullptr && args_.keep_runs && write_error.empty()) {
+                       write_error = KeepRun(point, *report);
+                     }
+                     if (!journal.Append(record) && write_error.empty()) {
+                       write_error = journal.error();
+                     }
+                     progress.Done(record.status != RunStatus::kOk);
+                   });
+    progress.Finish();
+    if (!write_error.empty()) {
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+    return ToInt(ExitStatus::kOk);
+  }
+
+  std::string KeepRun(const SweepPoint& point, const RunReport& report) {
+    DirectorySink sink((fs::path(args_.out_dir) / "runs" / point.id).string());
+    StageRunFiles("", report, sink);
+    return sink.Commit();
+  }
+
+  int FinishShard(const SweepLayout& layout, const Shard& shard) {
+    std::vector<std::string> warnings;
+    const SweepRecords records = ReadRecords(args_.out_dir, warnings);
+    std::size_t failed = 0;
+    for (const LayoutPoint& p : layout.points) {
+      const auto it = records.find(p.id);
+      if (shard.Has(p.index) && p.error.empty() && it != records.end() &&
+          it->second.status != RunStatus::kOk) {
+        ++failed;
+      }
+    }
+    fmt::print(c_.out,
+               "shard {}/{} of sweep '{}' done ({} failed); when every shard is done: fleetsim "
+               "sweep merge {}\n",
+               shard.index, shard.count, layout.name, failed, args_.out_dir);
+    return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
+  }
+
+  int Finish(const SweepLayout& layout) {
+    std::vector<std::string> warnings;
+    const SweepRecords records = ReadRecords(args_.out_dir, warnings);
+    return WriteAndReport(args_.out_dir, layout, records, c_);
+  }
+
+ private:
+  const SweepArgs& args_;
+  const SweepContext& c_;
+};
+
+}  // namespace
+
+int RunSweepCommand(const SweepArgs& args, const SweepContext& context) {
+  return SweepCommand(args, context).Run();
+}
+
+int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
+  std::optional<SweepLayout> layout;
+  std::string layout_text;
+  SweepRecords records;
+  for (const std::string& dir : args.dirs) {
+    std::string error;
+    std::optional<SweepLayout> read = ReadLayout(dir, error);
+    if (!read) {
+      fmt::print(c.err, "fleetsim: {}: not a sweep's folder: {}\n", dir, error);
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    if (!layout) {
+      layout_text = LayoutJson(*read);
+      layout = std::move(read);
+    } else if (LayoutJson(*read) != layout_text) {
+      fmt::print(c.err, "fleetsim: {} holds another sweep's points than {} (a different spec, "
+                 "or the same spec changed since): shards merge only with their own\n",
+                 dir, args.dirs.front());
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    std::vector<std::string> warnings;
+    for (auto& [id, record] : ReadRecords(dir, warnings)) {
+      auto [it, inserted] = records.try_emplace(id, record);
+      if (!inserted && it->second.status != RunStatus::kOk && record.status == RunStatus::kOk) {
+        it->second = record;
+      }
+    }
+    for (const std::string& w : warnings) {
+      fmt::print(c.err, "warning: {}\n", w);
+    }
+  }
+  const std::vector<std::size_t> missing = MissingRuns(*layout, records);
+  if (!missing.empty()) {
+    fmt::print(c.err, "fleetsim: {} of {} runs have no record yet (first: run {}, {}): rerun the "
+               "shards that hold them (finished runs are skipped), then merge again\n",
+               missing.size(), layout->points.size(), missing.front(),
+               DescribeLayoutPoint(*layout, layout->points[missing.front()]));
+    return ToInt(ExitStatus::kInvalidInput);
+  }
+  const std::string out = args.out_dir.empty() ? args.dirs.front() : args.out_dir;
+  return WriteAndReport(out, *layout, records, c);
+}
+
+}  // namespace fleetsim::cli

@@ -1,0 +1,43 @@
+// `fleetsim sweep`: expand a sweep spec, run its points on all cores (or one shard of them),
+// resume what a previous run left, and write the results; `fleetsim sweep merge`: join the
+// shards' records into the results one machine would have written (docs/sweeps.md). Internal to
+// the command-line tool.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "fleetsim/fleet/catalog.h"
+#include "fleetsim/policy/registry.h"
+
+namespace fleetsim::cli {
+
+struct SweepArgs {
+  std::string spec;
+  std::string out_dir;
+  unsigned threads = 0;    // 0: one per hardware thread
+  std::string shard;       // "I/N", 1 <= I <= N; "" runs every point
+  bool strict = false;     // unknown keys are errors, in the spec and in every point
+  bool keep_runs = false;  // each run's summary.json, jobs.csv (and realtime.csv) under runs/ID/
+  bool list = false;       // print the points and stop
+  bool check_invariants = false;
+};
+
+struct SweepMergeArgs {
+  std::vector<std::string> dirs;
+  std::string out_dir;  // "": the first of dirs
+};
+
+struct SweepContext {
+  const PolicyRegistry& registry;
+  const Catalog* catalog;
+  std::ostream& out;
+  std::ostream& err;
+  bool err_is_terminal;
+};
+
+int RunSweepCommand(const SweepArgs& args, const SweepContext& context);
+int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& context);
+
+}  // namespace fleetsim::cli

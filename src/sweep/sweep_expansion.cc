@@ -1,0 +1,311 @@
+// Expanding a sweep spec into points: the product of its axes over every base scenario, each
+// point's document built from the base by the axes' edits and loaded by the scenario loader.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "fleetsim/core/random.h"
+#include "fleetsim/core/version.h"
+#include "fleetsim/sweep/sweep_spec.h"
+#include "json/json_text.h"
+
+namespace fleetsim {
+
+namespace {
+
+using json = nlohmann::json;
+
+// One factor of the product: an axis alone, or a zip group, whose axes take value k together.
+struct Dimension {
+  std::vector<std::size_t> axes;
+  std::size_t size = 0;
+};
+
+std::vector<Dimension> Dimensions(const SweepSpec& spec) {
+  std::vector<Dimension> dimensions;
+  std::set<std::size_t> placed;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    if (placed.count(a) != 0) {
+      continue;
+    }
+    Dimension d{.axes = {a}, .size = spec.axes[a].values.size()};
+    for (const std::vector<std::size_t>& group : spec.zip) {
+      if (std::find(group.begin(), group.end(), a) != group.end()) {
+        d.axes = group;
+      }
+    }
+    placed.insert(d.axes.begin(), d.axes.end());
+    dimensions.push_back(std::move(d));
+  }
+  return dimensions;
+}
+
+bool Excluded(const SweepSpec& spec, const std::vector<std::size_t>& choice) {
+  return std::any_of(spec.exclude.begin(), spec.exclude.end(), [&](const ExcludeRule& rule) {
+    return std::all_of(rule.axes.begin(), rule.axes.end(), [&](const auto& entry) {
+      const std::string& label = spec.axes[entry.first].values[choice[entry.first]].label;
+      return std::find(entry.second.begin(), entry.second.end(), label) != entry.second.end();
+    });
+  });
+}
+
+std::string PolicyOf(const json& document) {
+  if (document.contains("policy") && document["policy"].is_object() &&
+      document["policy"].contains("name") && document["policy"]["name"].is_string()) {
+    return document["policy"]["name"].get<std::string>();
+  }
+  return PolicyChoice{}.name;
+}
+
+bool Declares(const PolicyRegistry& registry, const std::string& policy, const std::string& param) {
+  const PolicyInfo* info = registry.Find(policy);
+  return info != nullptr &&
+         std::any_of(info->params.begin(), info->params.end(),
+                     [&](const ParamSpec& spec) { return spec.name == param; });
+}
+
+class Expander {
+ public:
+  Expander(const SweepSpec& spec, const PolicyRegistry& registry, const ExpandOptions& options)
+      : spec_(spec), registry_(registry), options_(options) {}
+
+  SweepExpansion Expand() {
+    std::vector<json> bases = LoadBases();
+    if (!out_.errors.empty()) {
+      return std::move(out_);
+    }
+    const std::vector<Dimension> dimensions = Dimensions(spec_);
+    std::size_t combinations = 1;
+    for (const Dimension& d : dimensions) {
+      combinations *= d.size;
+      if (combinations * bases.size() > kMaxSweepPoints) {
+        out_.errors.push_back(fmt::format("{}: the spec expands to more than {} points",
+                                          spec_.source, kMaxSweepPoints));
+        return std::move(out_);
+      }
+    }
+    for (std::size_t b = 0; b < bases.size(); ++b) {
+      std::vector<std::size_t> odometer(dimensions.size(), 0);
+      for (std::size_t c = 0; c < combinations; ++c) {
+        std::vector<std::size_t> choice(spec_.axes.size(), 0);
+        for (std::size_t d = 0; d < dimensions.size(); ++d) {
+          for (const std::size_t a : dimensions[d].axes) {
+            choice[a] = odometer[d];
+          }
+        }
+        AddPoint(b, bases[b], choice);
+        Advance(odometer, dimensions);
+      }
+    }
+    return std::move(out_);
+  }
+
+ private:
+  static void Advance(std::vector<std::size_t>& odometer, const std::vector<Dimension>& dims) {
+    for (std::size_t d = dims.size(); d-- > 0;) {
+      if (++odometer[d] < dims[d].size) {
+        return;
+      }
+      odometer[d] = 0;
+    }
+  }
+
+  std::vector<json> LoadBases() {
+    std::vector<json> bases;
+    for (const std::string& path : spec_.base) {
+      std::string text;
+      json root;
+      std::string error = ReadTextFile(path, text);
+      if (error.empty()) {
+        error = ParseJsonText(text, path, root);
+      }
+      if (error.empty() && !root.is_object()) {
+        error = fmt::format("{}: expected a scenario object, found {}", path,
+                            root.is_array() ? "an array" : "another value");
+      }
+      if (!error.empty()) {
+        out_.errors.push_back(error);
+      }
+      bases.push_back(std::move(root));
+    }
+    return bases;
+  }
+
+  void AddPoint(std::size_t base, const json& base_document, const std::vector<std::size_t>& choice) {
+    if (Excluded(spec_, choice)) {
+      ++out_.excluded;
+      return;
+    }
+    SweepPoint point;
+    point.base = base;
+    json document = base_document;
+    std::optional<std::uint64_t> seed;
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const SweepAxis& axis = spec_.axes[a];
+      const AxisValue& value = axis.values[choice[a]];
+      point.labels.push_back(value.label);
+      if (axis.target == AxisTarget::kVariant) {
+        document.merge_patch(value.value);
+      } else if (axis.target == AxisTarget::kSeed) {
+        seed = value.value.get<std::uint64_t>();
+      }
+    }
+    if (!ApplyPointers(point, choice, document)) {
+      return;
+    }
+    ApplyPolicy(point, choice, document);
+    point.document = document.dump();
+    point.scenario = document.contains("name") && document["name"].is_string()
+                         ? document["name"].get<std::string>()
+                         : spec_.base_given[base];
+    point.policy = PolicyOf(document);
+    Load(point);
+    point.seed = seed.value_or(point.scenario_loaded ? point.scenario_loaded->seed
+                                                     : kDefaultSeed);
+    point.id = fmt::format("{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}",
+                                                          kVersion, spec_.base_given[base],
+                                                          point.document, point.seed)));
+    if (!ids_.insert(point.id).second) {
+      ++out_.duplicates;
+      return;
+    }
+    point.index = out_.points.size();
+    if (point.scenario_loaded == nullptr) {
+      point.error = fmt::format("point {} ({}): {}", point.index, DescribePoint(spec_, point),
+                                point.error);
+    }
+    out_.points.push_back(std::move(point));
+  }
+
+  // Sets each pointer axis's value; a pointer whose parent is not in the document is a fault of
+  // the spec, reported once per axis and base.
+  bool ApplyPointers(const SweepPoint& point, const std::vector<std::size_t>& choice,
+                     json& document) {
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const SweepAxis& axis = spec_.axes[a];
+      if (axis.target != AxisTarget::kPointer) {
+        continue;
+      }
+      const json::json_pointer pointer(axis.path);
+      const json::json_pointer parent = pointer.parent_pointer();
+      const bool settable =
+          document.contains(parent) &&
+          (document[parent].is_object() ||
+           (document[parent].is_array() && document.contains(pointer)));
+      if (!settable) {
+        if (bad_pointers_.insert({a, point.base}).second) {
+          out_.errors.push_back(fmt::format(
+              "{}: /axes/{}/pointer: \"{}\" points to nothing in '{}'{}", spec_.source, a,
+              Quoted(axis.path), spec_.base_given[point.base],
+              HasVariants() ? " (after the point's variants are applied)" : ""));
+        }
+        return false;
+      }
+      document[pointer] = axis.values[choice[a]].value;
+    }
+    return true;
+  }
+
+  bool HasVariants() const {
+    return std::any_of(spec_.axes.begin(), spec_.axes.end(),
+                       [](const SweepAxis& a) { return a.target == AxisTarget::kVariant; });
+  }
+
+  // The policy axis's name (keeping the base's parameters when it names the same policy), then
+  // the parameters the resulting policy declares; the others do not apply to this point.
+  void ApplyPolicy(SweepPoint& point, const std::vector<std::size_t>& choice, json& document) {
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const SweepAxis& axis = spec_.axes[a];
+      if (axis.target == AxisTarget::kPolicy) {
+        const std::string name = axis.values[choice[a]].label;
+        if (PolicyOf(document) != name || !document.contains("policy")) {
+          document["policy"] = json{{"name", name}};
+        }
+      }
+    }
+    const std::string policy = PolicyOf(document);
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const SweepAxis& axis = spec_.axes[a];
+      if (axis.target != AxisTarget::kPolicyParam) {
+        continue;
+      }
+      if (Declares(registry_, policy, axis.path)) {
+        document["policy"]["params"][axis.path] = axis.values[choice[a]].value;
+      } else {
+        point.labels[a].clear();
+      }
+    }
+  }
+
+  // Loads the point's document, once per distinct document.
+  void Load(SweepPoint& point) {
+    const std::string key = fmt::format("{}\n{}", point.base, point.document);
+    auto [it, inserted] = loaded_.try_emplace(key);
+    if (inserted) {
+      LoadResult result = ParseScenario(point.document, spec_.base[point.base], registry_,
+                                        {.strict = options_.strict, .catalog = options_.catalog});
+      if (result.scenario) {
+        it->second.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
+      } else {
+        it->second.error = result.file_error.empty()
+                               ? result.diagnostics.Format(spec_.base_given[point.base])
+                               : result.file_error + "\n";
+      }
+      for (const Diagnostic& d : result.diagnostics.items()) {
+        if (d.severity == Severity::kWarning && result.scenario) {
+          AddWarning(fmt::format("{}: {}: warning: {}", spec_.base_given[point.base], d.where,
+                                 d.message));
+        }
+      }
+    }
+    point.scenario_loaded = it->second.scenario;
+    point.error = it->second.error;
+    if (!point.error.empty() && point.error.back() == '\n') {
+      point.error.pop_back();
+    }
+  }
+
+  void AddWarning(std::string warning) {
+    if (warned_.insert(warning).second) {
+      out_.warnings.push_back(std::move(warning));
+    }
+  }
+
+  struct Loaded {
+    std::shared_ptr<const Scenario> scenario;
+    std::string error;
+  };
+
+  const SweepSpec& spec_;
+  const PolicyRegistry& registry_;
+  const ExpandOptions& options_;
+  SweepExpansion out_;
+  std::set<std::string> ids_;
+  std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;
+  std::map<std::string, Loaded> loaded_;
+  std::set<std::string> warned_;
+};
+
+}  // namespace
+
+SweepExpansion ExpandSweep(const SweepSpec& spec, const PolicyRegistry& registry,
+                           const ExpandOptions& options) {
+  return Expander(spec, registry, options).Expand();
+}
+
+std::string DescribePoint(const SweepSpec& spec, const SweepPoint& point) {
+  std::string text = fmt::format("scenario={}, policy={}, seed={}", point.scenario, point.policy,
+                                 point.seed);
+  for (std::size_t a = 0; a < spec.axes.size() && a < point.labels.size(); ++a) {
+    const AxisTarget target = spec.axes[a].target;
+    if (target != AxisTarget::kPolicy && target != AxisTarget::kSeed &&
+        !point.labels[a].empty()) {
+      text += fmt::format(", {}={}", spec.axes[a].name, point.labels[a]);
+    }
+  }
+  return text;
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,313 @@
+// results.csv, results.json and summary.csv of a sweep.
+#include "fleetsim/sweep/sweep_results.h"
+
+#include <fmt/format.h>
+
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "fleetsim/core/version.h"
+#include "fleetsim/report/outputs.h"
+
+namespace fleetsim {
+
+namespace {
+
+using json = nlohmann::json;
+
+constexpr int kResultsFormatVersion = 1;
+
+// A point's outcome: its record, or the invalid-document failure the layout carries.
+struct Outcome {
+  RunStatus status = RunStatus::kOk;
+  std::string error;
+  const std::vector<SweepMetric>* metrics = nullptr;  // when ok
+};
+
+Outcome OutcomeOf(const LayoutPoint& point, const SweepRecords& records) {
+  if (!point.error.empty()) {
+    return {.status = RunStatus::kInvalid, .error = point.error};
+  }
+  const auto it = records.find(point.id);
+  if (it == records.end()) {
+    return {.status = RunStatus::kError, .error = "not run"};
+  }
+  const SweepRecord& r = it->second;
+  return {.status = r.status,
+          .error = r.error,
+          .metrics = r.status == RunStatus::kOk ? &r.metrics : nullptr};
+}
+
+std::optional<double> MetricValue(const Outcome& outcome, const std::string& name) {
+  if (outcome.metrics == nullptr) {
+    return std::nullopt;
+  }
+  for (const SweepMetric& m : *outcome.metrics) {
+    if (m.name == name) {
+      return m.value;
+    }
+  }
+  return std::nullopt;
+}
+
+// Counts as integers, other values in their shortest exact form; "" for none.
+std::string NumberText(const std::string& metric, std::optional<double> value) {
+  if (!value) {
+    return "";
+  }
+  if (IsCountMetric(metric)) {
+    return fmt::format("{}", static_cast<std::int64_t>(std::llround(*value)));
+  }
+  return fmt::format("{}", *value);
+}
+
+std::string OptionalText(std::optional<double> value) {
+  return value ? fmt::format("{}", *value) : "";
+}
+
+// Mean, spread and 95 % interval of some values (sd and the interval need two).
+struct Stats {
+  std::size_t n = 0;
+  std::optional<double> mean{}, sd{}, ci_low{}, ci_high{}, min{}, max{};
+};
+
+Stats StatsOf(const std::vector<double>& values) {
+  Stats s{.n = values.size()};
+  if (values.empty()) {
+    return s;
+  }
+  // Summed as offsets from the first value, so equal values have exactly that mean and sd 0.
+  double offsets = 0;
+  double low = values[0];
+  double high = values[0];
+  for (const double v : values) {
+    offsets += v - values[0];
+    low = std::min(low, v);
+    high = std::max(high, v);
+  }
+  const double mean = values[0] + offsets / static_cast<double>(values.size());
+  s.mean = mean;
+  s.min = low;
+  s.max = high;
+  if (values.size() >= 2) {
+    double squares = 0;
+    for (const double v : values) {
+      squares += (v - mean) * (v - mean);
+    }
+    const double sd = std::sqrt(squares / static_cast<double>(values.size() - 1));
+    const double half = StudentT95(values.size()) * sd / std::sqrt(double(values.size()));
+    s.sd = sd;
+    s.ci_low = mean - half;
+    s.ci_high = mean + half;
+  }
+  return s;
+}
+
+// The points of one grid cell (every axis but the seed), in point order.
+struct Group {
+  const LayoutPoint* first = nullptr;
+  std::vector<const LayoutPoint*> points;
+};
+
+std::string CellKey(const LayoutPoint& p) {
+  json key = {p.scenario, p.policy, p.labels};
+  return key.dump();
+}
+
+std::vector<Group> Groups(const SweepLayout& layout) {
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> by_key;
+  for (const LayoutPoint& p : layout.points) {
+    const auto [it, inserted] = by_key.try_emplace(CellKey(p), groups.size());
+    if (inserted) {
+      groups.push_back({.first = &p, .points = {}});
+    }
+    groups[it->second].points.push_back(&p);
+  }
+  return groups;
+}
+
+// Each point's baseline: the baseline policy's point with the same scenario, seed and axes, the
+// policy parameters aside (they belong to the policy, and the baseline may not have them).
+// Null for the baseline's own points and where there is none.
+std::vector<const LayoutPoint*> Baselines(const SweepLayout& layout) {
+  std::vector<const LayoutPoint*> baselines(layout.points.size(), nullptr);
+  if (layout.baseline_policy.empty()) {
+    return baselines;
+  }
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<const LayoutPoint*>> candidates;
+  for (const LayoutPoint& b : layout.points) {
+    if (b.policy == layout.baseline_policy) {
+      candidates[{b.scenario, b.seed}].push_back(&b);
+    }
+  }
+  for (const LayoutPoint& p : layout.points) {
+    if (p.policy == layout.baseline_policy) {
+      continue;
+    }
+    for (const LayoutPoint* b : candidates[{p.scenario, p.seed}]) {
+      bool same = true;
+      for (std::size_t a = 0; a < layout.axes.size() && same; ++a) {
+        same = b->labels[a] == p.labels[a] ||
+               (layout.pairing_ignores[a] && (b->labels[a].empty() || p.labels[a].empty()));
+      }
+      if (same) {
+        baselines[p.index] = b;
+        break;
+      }
+    }
+  }
+  return baselines;
+}
+
+std::string StatsCells(const Stats& s) {
+  return fmt::format("{},{},{},{},{},{},{}", s.n, OptionalText(s.mean), OptionalText(s.sd),
+                     OptionalText(s.ci_low), OptionalText(s.ci_high), OptionalText(s.min),
+                     OptionalText(s.max));
+}
+
+std::string SummaryRows(const SweepLayout& layout, const SweepRecords& records,
+                        const std::vector<const LayoutPoint*>& baselines, const Group& group) {
+  const LayoutPoint& cell = *group.first;
+  std::string prefix = fmt::format("{},{}", CsvField(cell.scenario), CsvField(cell.policy));
+  for (const std::string& label : cell.labels) {
+    prefix += "," + CsvField(label);
+  }
+  std::size_t failed = 0;
+  for (const LayoutPoint* p : group.points) {
+    failed += OutcomeOf(*p, records).status == RunStatus::kOk ? 0U : 1U;
+  }
+  const bool paired = !layout.baseline_policy.empty() && cell.policy != layout.baseline_policy;
+  std::string rows;
+  for (const std::string& metric : SweepMetricNames()) {
+    std::vector<double> values;
+    std::vector<double> differences;
+    for (const LayoutPoint* p : group.points) {
+      const std::optional<double> v = MetricValue(OutcomeOf(*p, records), metric);
+      if (!v) {
+        continue;
+      }
+      values.push_back(*v);
+      const LayoutPoint* base = baselines[p->index];
+      const std::optional<double> b =
+          base != nullptr ? MetricValue(OutcomeOf(*base, records), metric) : std::nullopt;
+      if (b) {
+        differences.push_back(*v - *b);
+      }
+    }
+    const Stats d = StatsOf(differences);
+    rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, metric, failed,
+                        StatsCells(StatsOf(values)), paired ? layout.baseline_policy : "", d.n,
+                        OptionalText(d.mean), OptionalText(d.ci_low), OptionalText(d.ci_high));
+  }
+  return rows;
+}
+
+}  // namespace
+
+double StudentT95(std::size_t n) {
+  const boost::math::students_t_distribution<double> t(static_cast<double>(n - 1));
+  return boost::math::quantile(boost::math::complement(t, 0.025));
+}
+
+std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecords& records) {
+  std::vector<std::size_t> missing;
+  for (const LayoutPoint& p : layout.points) {
+    if (p.error.empty() && records.find(p.id) == records.end()) {
+      missing.push_back(p.index);
+    }
+  }
+  return missing;
+}
+
+std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecords& records) {
+  std::vector<std::size_t> failed;
+  for (const LayoutPoint& p : layout.points) {
+    if (OutcomeOf(p, records).status != RunStatus::kOk) {
+      failed.push_back(p.index);
+    }
+  }
+  return failed;
+}
+
+std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
+  std::string out = "point,run_id,scenario,policy,seed";
+  for (const std::string& axis : layout.axes) {
+    out += "," + CsvField(axis);
+  }
+  out += ",status,exit_status,error";
+  for (const std::string& metric : SweepMetricNames()) {
+    out += "," + metric;
+  }
+  out += "\n";
+  for (const LayoutPoint& p : layout.points) {
+    const Outcome outcome = OutcomeOf(p, records);
+    out += fmt::format("{},{},{},{},{}", p.index, p.id, CsvField(p.scenario), CsvField(p.policy),
+                       p.seed);
+    for (const std::string& label : p.labels) {
+      out += "," + CsvField(label);
+    }
+    out += fmt::format(",{},{},{}", RunStatusName(outcome.status), RunStatusExit(outcome.status),
+                       CsvField(outcome.error));
+    for (const std::string& metric : SweepMetricNames()) {
+      out += "," + NumberText(metric, MetricValue(outcome, metric));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) {
+  json runs = json::array();
+  for (const LayoutPoint& p : layout.points) {
+    const Outcome outcome = OutcomeOf(p, records);
+    json axes = json::object();
+    for (std::size_t a = 0; a < layout.axes.size(); ++a) {
+      axes[layout.axes[a]] = p.labels[a];
+    }
+    json metrics = json::object();
+    for (const std::string& metric : SweepMetricNames()) {
+      const std::optional<double> v = MetricValue(outcome, metric);
+      metrics[metric] = !v                     ? json(nullptr)
+                        : IsCountMetric(metric) ? json(std::llround(*v))
+                                                : json(*v);
+    }
+    runs.push_back({{"point", p.index},
+                    {"run_id", p.id},
+                    {"scenario", p.scenario},
+                    {"policy", p.policy},
+                    {"seed", p.seed},
+                    {"axes", axes},
+                    {"status", RunStatusName(outcome.status)},
+                    {"exit_status", RunStatusExit(outcome.status)},
+                    {"error", outcome.error},
+                    {"metrics", metrics}});
+  }
+  const json root = {{"format_version", kResultsFormatVersion},
+                     {"fleetsim_version", kVersion},
+                     {"sweep", layout.name},
+                     {"axes", layout.axes},
+                     {"metrics", SweepMetricNames()},
+                     {"runs", runs}};
+  return root.dump(1) + "\n";
+}
+
+std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
+  std::string out = "scenario,policy";
+  for (const std::string& axis : layout.axes) {
+    out += "," + CsvField(axis);
+  }
+  out +=
+      ",metric,failed_runs,runs,mean,sd,ci95_low,ci95_high,min,max,baseline_policy,pairs,"
+      "diff_mean,diff_ci95_low,diff_ci95_high\n";
+  const std::vector<const LayoutPoint*> baselines = Baselines(layout);
+  for (const Group& group : Groups(layout)) {
+    out += SummaryRows(layout, records, baselines, group);
+  }
+  return out;
+}
+
+}  // namespace fleetsim

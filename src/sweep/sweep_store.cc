@@ -1,0 +1,252 @@
+// A sweep's state on disk: its layout (points.json) and the journals of finished runs.
+#include "fleetsim/sweep/sweep_store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "json/json_text.h"
+
+namespace fleetsim {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr int kLayoutFormatVersion = 1;
+
+std::optional<RunStatus> ParseStatus(const std::string& name) {
+  for (const RunStatus s : {RunStatus::kOk, RunStatus::kInvalid, RunStatus::kIllegalDecision,
+                            RunStatus::kError}) {
+    if (RunStatusName(s) == name) {
+      return s;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SweepRecord> ParseRecord(const std::string& line) {
+  json row;
+  if (!ParseJsonText(line, "", row).empty() || !row.is_object()) {
+    return std::nullopt;
+  }
+  try {
+    SweepRecord record;
+    record.id = row.at("id").get<std::string>();
+    const auto status = ParseStatus(row.at("status").get<std::string>());
+    if (!status) {
+      return std::nullopt;
+    }
+    record.status = *status;
+    record.error = row.at("error").get<std::string>();
+    for (const json& m : row.at("metrics")) {
+      const std::string name = m.at(0).get<std::string>();
+      const json& value = m.at(1);
+      record.metrics.push_back({.name = name,
+                                .value = value.is_null() ? std::nullopt
+                                                         : std::optional(value.get<double>()),
+                                .count = IsCountMetric(name)});
+    }
+    return record;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+LayoutPoint ParsePoint(const json& p) {
+  return {.index = p.at("index").get<std::size_t>(),
+          .id = p.at("id").get<std::string>(),
+          .scenario = p.at("scenario").get<std::string>(),
+          .policy = p.at("policy").get<std::string>(),
+          .seed = p.at("seed").get<std::uint64_t>(),
+          .labels = p.at("labels").get<std::vector<std::string>>(),
+          .error = p.at("error").get<std::string>()};
+}
+
+}  // namespace
+
+std::string RunStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kInvalid:
+      return "invalid";
+    case RunStatus::kIllegalDecision:
+      return "illegal-decision";
+    case RunStatus::kError:
+      return "error";
+  }
+  return "error";
+}
+
+int RunStatusExit(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk:
+      return 0;
+    case RunStatus::kIllegalDecision:
+      return 3;
+    case RunStatus::kInvalid:
+    case RunStatus::kError:
+      return 1;
+  }
+  return 1;
+}
+
+SweepLayout MakeLayout(const SweepSpec& spec, const SweepExpansion& expansion) {
+  SweepLayout layout{.name = spec.name,
+                     .baseline_policy = spec.baseline_policy,
+                     .report_metrics = spec.report_metrics};
+  std::vector<std::size_t> columns;
+  for (std::size_t a = 0; a < spec.axes.size(); ++a) {
+    const AxisTarget target = spec.axes[a].target;
+    if (target != AxisTarget::kPolicy && target != AxisTarget::kSeed) {
+      columns.push_back(a);
+      layout.axes.push_back(spec.axes[a].name);
+      layout.pairing_ignores.push_back(target == AxisTarget::kPolicyParam);
+    }
+  }
+  for (const SweepPoint& p : expansion.points) {
+    LayoutPoint point{.index = p.index,
+                      .id = p.id,
+                      .scenario = p.scenario,
+                      .policy = p.policy,
+                      .seed = p.seed,
+                      .error = p.error};
+    for (const std::size_t a : columns) {
+      point.labels.push_back(p.labels[a]);
+    }
+    layout.points.push_back(std::move(point));
+  }
+  return layout;
+}
+
+std::string LayoutJson(const SweepLayout& layout) {
+  json points = json::array();
+  for (const LayoutPoint& p : layout.points) {
+    points.push_back({{"index", p.index},
+                      {"id", p.id},
+                      {"scenario", p.scenario},
+                      {"policy", p.policy},
+                      {"seed", p.seed},
+                      {"labels", p.labels},
+                      {"error", p.error}});
+  }
+  const json root = {{"format_version", kLayoutFormatVersion},
+                     {"name", layout.name},
+                     {"axes", layout.axes},
+                     {"pairing_ignores", layout.pairing_ignores},
+                     {"baseline_policy", layout.baseline_policy},
+                     {"report_metrics", layout.report_metrics},
+                     {"points", points}};
+  return root.dump(1) + "\n";
+}
+
+std::optional<SweepLayout> ReadLayout(const std::string& dir, std::string& error) {
+  const std::string path = (fs::path(dir) / kSweepStateDir / "points.json").string();
+  std::string text;
+  json root;
+  error = ReadTextFile(path, text);
+  if (error.empty()) {
+    error = ParseJsonText(text, path, root);
+  }
+  if (!error.empty()) {
+    return std::nullopt;
+  }
+  try {
+    if (root.at("format_version").get<int>() != kLayoutFormatVersion) {
+      error = fmt::format("{}: written by another version of fleetsim (format_version {})", path,
+                          root.at("format_version").dump());
+      return std::nullopt;
+    }
+    SweepLayout layout{.name = root.at("name").get<std::string>(),
+                       .axes = root.at("axes").get<std::vector<std::string>>(),
+                       .pairing_ignores = root.at("pairing_ignores").get<std::vector<bool>>(),
+                       .baseline_policy = root.at("baseline_policy").get<std::string>(),
+                       .report_metrics =
+                           root.at("report_metrics").get<std::vector<std::string>>()};
+    for (const json& p : root.at("points")) {
+      layout.points.push_back(ParsePoint(p));
+    }
+    return layout;
+  } catch (const json::exception& e) {
+    error = fmt::format("{}: not a sweep layout ({})", path, SplitJsonError(e.what()).what);
+    return std::nullopt;
+  }
+}
+
+std::string RecordLine(const SweepRecord& record) {
+  json metrics = json::array();
+  for (const SweepMetric& m : record.metrics) {
+    metrics.push_back({m.name, m.value ? json(*m.value) : json(nullptr)});
+  }
+  const json row = {{"id", record.id},
+                    {"status", RunStatusName(record.status)},
+                    {"error", record.error},
+                    {"metrics", metrics}};
+  return row.dump() + "\n";
+}
+
+std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
+                                               std::vector<std::string>& warnings) {
+  std::map<std::string, SweepRecord> records;
+  const fs::path state = fs::path(dir) / kSweepStateDir;
+  std::error_code ec;
+  std::vector<fs::path> journals;
+  for (const auto& entry : fs::directory_iterator(state, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("runs-", 0) == 0 && entry.path().extension() == ".jsonl") {
+      journals.push_back(entry.path());
+    }
+  }
+  std::sort(journals.begin(), journals.end());
+  for (const fs::path& journal : journals) {
+    std::ifstream in(journal);
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number) {
+      std::optional<SweepRecord> record = ParseRecord(line);
+      if (!record) {
+        warnings.push_back(fmt::format("{}:{}: not a run record (a run cut short?); the run "
+                                       "will be run again",
+                                       journal.string(), number));
+        continue;
+      }
+      auto [it, inserted] = records.try_emplace(record->id, *record);
+      if (!inserted && it->second.status != RunStatus::kOk && record->status == RunStatus::kOk) {
+        it->second = std::move(*record);
+      }
+    }
+  }
+  return records;
+}
+
+std::string JournalName(std::size_t shard, std::size_t shards) {
+  return fmt::format("runs-{}-of-{}.jsonl", shard, shards);
+}
+
+JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
+  const fs::path state = fs::path(dir) / kSweepStateDir;
+  std::error_code ec;
+  fs::create_directories(state, ec);
+  path_ = (state / name).string();
+  if (ec) {
+    error_ = fmt::format("{}: cannot create: {}", state.string(), ec.message());
+    return;
+  }
+  file_.open(path_, std::ios::app | std::ios::binary);
+  if (!file_) {
+    error_ = fmt::format("{}: cannot open for appending", path_);
+  }
+}
+
+bool JournalWriter::Append(const SweepRecord& record) {
+  file_ << RecordLine(record);
+  file_.flush();
+  if (!file_) {
+    error_ = fmt::format("{}: cannot append a run record (disk full?)", path_);
+  }
+  return ok();
+}
+
+}  // namespace fleetsim
