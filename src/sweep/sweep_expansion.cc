@@ -59,6 +59,13 @@ std::string PolicyOf(const json& document) {
   return PolicyChoice{}.name;
 }
 
+// The seed a document that did not load names, if it names a valid one.
+std::uint64_t SeedWritten(const json& document) {
+  const auto seed = document.find("seed");
+  return seed != document.end() && seed->is_number_unsigned() ? seed->get<std::uint64_t>()
+                                                              : kDefaultSeed;
+}
+
 bool Declares(const PolicyRegistry& registry, const std::string& policy, const std::string& param) {
   const PolicyInfo* info = registry.Find(policy);
   return info != nullptr &&
@@ -163,7 +170,7 @@ class Expander {
     point.policy = PolicyOf(document);
     Load(point);
     point.seed = seed.value_or(point.scenario_loaded ? point.scenario_loaded->seed
-                                                     : kDefaultSeed);
+                                                     : SeedWritten(document));
     point.id = fmt::format("{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}",
                                                           kVersion, spec_.base_given[base],
                                                           point.document, point.seed)));
@@ -172,10 +179,6 @@ class Expander {
       return;
     }
     point.index = out_.points.size();
-    if (point.scenario_loaded == nullptr) {
-      point.error = fmt::format("point {} ({}): {}", point.index, DescribePoint(spec_, point),
-                                point.error);
-    }
     out_.points.push_back(std::move(point));
   }
 

@@ -84,7 +84,7 @@ struct SweepPoint {
   std::string document{};              // the resolved scenario (compact JSON, sorted keys)
   std::string id{};                    // 16 hex digits: a digest of base, document, seed, version
   std::shared_ptr<const Scenario> scenario_loaded{};  // null when the document is invalid
-  std::string error{};                 // why the document is invalid, located, with the point
+  std::string error{};                 // why the document is invalid: the loader's messages
 };
 
 struct SweepExpansion {

@@ -1,0 +1,164 @@
+// Sweep results from a layout and records: rows in point order whatever the records' order,
+// failures recorded with their status, statistics over seeds, and paired differences against
+// the baseline policy on the same seeds (policy parameters aside).
+#include "fleetsim/sweep/sweep_results.h"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+namespace fleetsim {
+namespace {
+
+// fifo and constraint-aware (decay 0.9) on seeds 1-3: fifo's utilization 0.5, 0.6, 0.7;
+// constraint-aware's 0.6, 0.8, 0.9; the last constraint-aware run failed.
+SweepLayout Layout() {
+  SweepLayout layout{.name = "t",
+                     .axes = {"decay"},
+                     .pairing_ignores = {true},
+                     .baseline_policy = "fifo",
+                     .report_metrics = {},
+                     .points = {}};
+  std::size_t index = 0;
+  for (const char* policy : {"fifo", "constraint-aware"}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      layout.points.push_back({.index = index,
+                               .id = fmt::format("{:016x}", index),
+                               .scenario = "s",
+                               .policy = policy,
+                               .seed = seed,
+                               .labels = {std::string(policy) == "fifo" ? "" : "0.9"},
+                               .error = ""});
+      ++index;
+    }
+  }
+  return layout;
+}
+
+SweepRecord Ok(std::size_t index, double utilization) {
+  return {.id = fmt::format("{:016x}", index),
+          .status = RunStatus::kOk,
+          .error = "",
+          .metrics = {{.name = "utilization", .value = utilization, .count = false},
+                      {.name = "jobs_total", .value = 10.0, .count = true}}};
+}
+
+SweepRecords Records() {
+  SweepRecords records;
+  const std::vector<double> values = {0.5, 0.6, 0.7, 0.8, 0.6, 0.8, 0.9, 0};
+  for (std::size_t i = 0; i < 7; ++i) {
+    records[fmt::format("{:016x}", i)] = Ok(i, values[i]);
+  }
+  records["0000000000000007"] = {.id = "0000000000000007",
+                                 .status = RunStatus::kIllegalDecision,
+                                 .error = "resize job 'x' to GPUs [7]: GPU 7 is busy",
+                                 .metrics = {}};
+  return records;
+}
+
+// The cells of the summary row of `policy` and `metric`, by column name.
+std::map<std::string, std::string> SummaryRow(const std::string& csv, const std::string& policy,
+                                              const std::string& metric) {
+  std::istringstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  std::vector<std::string> names;
+  std::stringstream hs(header);
+  for (std::string cell; std::getline(hs, cell, ',');) {
+    names.push_back(cell);
+  }
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ls(line);
+    for (std::string cell; std::getline(ls, cell, ',');) {
+      cells.push_back(cell);
+    }
+    cells.resize(names.size());
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      row[names[i]] = cells[i];
+    }
+    if (row["policy"] == policy && row["metric"] == metric) {
+      return row;
+    }
+  }
+  ADD_FAILURE() << "no row for " << policy << " " << metric;
+  return {};
+}
+
+TEST(SweepResultsTest, RowsFollowThePointsAndRecordFailures) {
+  const std::string csv = ResultsCsv(Layout(), Records());
+  std::istringstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("point,run_id,scenario,policy,seed,decay,status,exit_status,error,"
+                         "utilization,",
+                         0),
+            0U)
+      << header;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  ASSERT_EQ(lines.size(), 8U);
+  EXPECT_EQ(lines[0].rfind("0,0000000000000000,s,fifo,1,,ok,0,,0.5,", 0), 0U) << lines[0];
+  EXPECT_EQ(lines[7].rfind("7,0000000000000007,s,constraint-aware,4,0.9,illegal-decision,3,"
+                           "resize job 'x' to GPUs [7]: GPU 7 is busy,,",
+                           0),
+            0U)
+      << lines[7];
+  EXPECT_NE(lines[0].find(",10,"), std::string::npos) << "counts are integers: " << lines[0];
+  EXPECT_EQ(FailedRuns(Layout(), Records()), (std::vector<std::size_t>{7}));
+  EXPECT_TRUE(MissingRuns(Layout(), Records()).empty());
+}
+
+TEST(SweepResultsTest, SummaryGivesMeanIntervalAndThePairedDifference) {
+  const std::string csv = SummaryCsv(Layout(), Records());
+  auto fifo = SummaryRow(csv, "fifo", "utilization");
+  EXPECT_EQ(fifo["runs"], "4");
+  EXPECT_EQ(fifo["failed_runs"], "0");
+  EXPECT_NEAR(std::stod(fifo["mean"]), 0.65, 1e-12);
+  EXPECT_EQ(fifo["min"], "0.5");
+  EXPECT_EQ(fifo["max"], "0.8");
+  EXPECT_EQ(fifo["baseline_policy"], "");
+  auto ca = SummaryRow(csv, "constraint-aware", "utilization");
+  EXPECT_EQ(ca["runs"], "3");
+  EXPECT_EQ(ca["failed_runs"], "1");
+  EXPECT_EQ(ca["baseline_policy"], "fifo");
+  EXPECT_EQ(ca["pairs"], "3");
+  // Differences on seeds 1-3: 0.1, 0.2, 0.2; mean 1/6, sd 0.0577, t(2) = 4.303.
+  EXPECT_NEAR(std::stod(ca["diff_mean"]), 1.0 / 6, 1e-12);
+  const double half = 4.302652729911275 * 0.05773502691896258 / std::sqrt(3.0);
+  EXPECT_NEAR(std::stod(ca["diff_ci95_low"]), 1.0 / 6 - half, 1e-9);
+  EXPECT_NEAR(std::stod(ca["diff_ci95_high"]), 1.0 / 6 + half, 1e-9);
+}
+
+TEST(SweepResultsTest, EqualValuesHaveExactlyThatMeanAndNoSpread) {
+  SweepLayout layout = Layout();
+  SweepRecords records;
+  for (std::size_t i = 0; i < 8; ++i) {
+    records[fmt::format("{:016x}", i)] = Ok(i, 0.7862847222222222);
+  }
+  auto row = SummaryRow(SummaryCsv(layout, records), "fifo", "utilization");
+  EXPECT_EQ(row["mean"], "0.7862847222222222");
+  EXPECT_EQ(row["sd"], "0");
+}
+
+TEST(SweepResultsTest, StudentQuantiles) {
+  EXPECT_NEAR(StudentT95(2), 12.7062, 1e-4);
+  EXPECT_NEAR(StudentT95(20), 2.0930, 1e-4);
+  EXPECT_NEAR(StudentT95(1000), 1.9623, 1e-4);
+}
+
+TEST(SweepResultsTest, ARunWithoutARecordIsMissing) {
+  SweepRecords records = Records();
+  records.erase("0000000000000003");
+  EXPECT_EQ(MissingRuns(Layout(), records), (std::vector<std::size_t>{3}));
+}
+
+}  // namespace
+}  // namespace fleetsim

@@ -1,0 +1,209 @@
+// Sweep specs: loading (every problem at once, at its JSON pointer, with "did you mean") and
+// expansion (products, zip groups, exclusions, parameters that do not apply, variants and
+// pointers applied to the document, each point checked by the scenario loader).
+#include "fleetsim/sweep/sweep_spec.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::DataPath;
+
+class SweepSpecTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTempDir();
+    fs::copy_file(DataPath("sweep/base.json"), dir_ + "/base.json");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A spec over base.json with these axes (and any extra top-level members).
+  SweepLoad Load(const std::string& axes, const std::string& extra = "") {
+    const std::string path = dir_ + "/spec.json";
+    std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axes": )"
+                        << axes << extra << "}";
+    return LoadSweepSpec(path, registry_, false);
+  }
+
+  SweepExpansion Expand(const SweepLoad& load) {
+    EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec") << load.file_error;
+    return ExpandSweep(*load.spec, registry_, {});
+  }
+
+  std::string Problems(const SweepLoad& load) { return load.diagnostics.Format("spec"); }
+
+  std::string dir_;
+  PolicyRegistry registry_ = BuiltinPolicies();
+};
+
+TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
+  const SweepLoad load = LoadSweepSpec(DataPath("sweep/grid.json"), registry_, true);
+  const SweepExpansion e = Expand(load);
+  // 3 policies x 2 decays x 2 node counts x 2 fleets x 3 seeds = 72; backfill on b200 excluded
+  // (12); fifo and backfill have no decay, so half their combinations repeat a run (12 + 6).
+  EXPECT_EQ(e.excluded, 12U);
+  EXPECT_EQ(e.duplicates, 18U);
+  ASSERT_EQ(e.points.size(), 42U);
+  EXPECT_TRUE(e.errors.empty());
+  const SweepPoint& first = e.points.front();
+  EXPECT_EQ(first.policy, "fifo");
+  EXPECT_EQ(first.seed, 1U);
+  EXPECT_EQ(first.labels, (std::vector<std::string>{"fifo", "", "1", "h100", "1"}));
+  EXPECT_NE(first.document.find(R"("nodes":1)"), std::string::npos);
+  EXPECT_EQ(first.document.find("decay"), std::string::npos) << "fifo has no decay";
+  const SweepPoint& last = e.points.back();
+  EXPECT_EQ(last.policy, "constraint-aware");
+  EXPECT_EQ(last.labels, (std::vector<std::string>{"constraint-aware", "0.95", "2", "b200", "3"}));
+  EXPECT_NE(last.document.find(R"("template":"hgx-b200")"), std::string::npos);
+  EXPECT_NE(last.document.find(R"("decay":0.95)"), std::string::npos);
+  ASSERT_NE(last.scenario_loaded, nullptr);
+  EXPECT_EQ(last.scenario_loaded->fleet.pools.at(0).nodes, 2);
+}
+
+TEST_F(SweepSpecTest, IdsAreStableAndDistinct) {
+  const SweepExpansion a = Expand(LoadSweepSpec(DataPath("sweep/grid.json"), registry_, false));
+  const SweepExpansion b = Expand(LoadSweepSpec(DataPath("sweep/grid.json"), registry_, false));
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < a.points.size(); ++i) {
+    EXPECT_EQ(a.points[i].id, b.points[i].id);
+    EXPECT_EQ(a.points[i].id.size(), 16U);
+    ids.insert(a.points[i].id);
+  }
+  EXPECT_EQ(ids.size(), a.points.size());
+}
+
+TEST_F(SweepSpecTest, ZippedAxesMoveTogether) {
+  const SweepExpansion e = Expand(Load(
+      R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2, 3]},
+          {"name": "jobs", "pointer": "/generator/jobs", "values": [10, 20, 30]}])",
+      R"(, "zip": [["nodes", "jobs"]])"));
+  ASSERT_EQ(e.points.size(), 3U);
+  EXPECT_EQ(e.points[2].labels, (std::vector<std::string>{"3", "30"}));
+}
+
+TEST_F(SweepSpecTest, WithoutASeedAxisThePointRunsTheScenariosSeed) {
+  const SweepExpansion e = Expand(Load(R"([{"name": "policy", "values": ["fifo"]}])"));
+  ASSERT_EQ(e.points.size(), 1U);
+  EXPECT_EQ(e.points[0].seed, 5U);
+}
+
+TEST_F(SweepSpecTest, ThePolicyAxisKeepsTheBaseParametersOnlyForTheBasePolicy) {
+  const SweepExpansion e =
+      Expand(Load(R"([{"name": "policy", "values": ["constraint-aware", "backfill"]}])"));
+  ASSERT_EQ(e.points.size(), 2U);
+  EXPECT_NE(e.points[0].document.find(R"("decay":0.9)"), std::string::npos);
+  EXPECT_EQ(e.points[1].document.find("decay"), std::string::npos);
+  ASSERT_NE(e.points[1].scenario_loaded, nullptr);
+}
+
+TEST_F(SweepSpecTest, EveryProblemOfASpecIsReportedAtOnce) {
+  const SweepLoad load = Load(
+      R"([{"name": "policy", "values": ["fifo", "constraint-awar"]},
+          {"param": "decai", "values": [0.5]},
+          {"name": "n", "pointer": "fleet/pools", "values": [1]},
+          {"name": "empty", "pointer": "/seed", "values": []},
+          {"name": "status", "pointer": "/seed", "values": [1]},
+          {"name": "s", "pointer": "/seed", "values": [1, 1]}])",
+      R"(, "zip": [["polcy", "n"]], "exclude": [{"policy": "backfill"}], "baseline": "fifo")");
+  EXPECT_FALSE(load.spec);
+  const std::string problems = Problems(load);
+  EXPECT_NE(problems.find("/axes/0/values/1: error: expected a policy name"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("did you mean 'constraint-aware'?"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("/axes/1/param: error: no policy has a parameter 'decai', did you "
+                          "mean 'decay'?"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/axes/2/pointer: error: expected a JSON Pointer"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/axes/3/values: error: expected at least one value, found none"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/axes/4/name: error: expected an axis name that is not empty and is "
+                          "not a results column"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/axes/5: error: the value 1 is listed twice"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/zip/0/0: error: no axis is named 'polcy', did you mean 'policy'?"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("/exclude/0/policy: error: axis 'policy' has no value backfill"),
+            std::string::npos)
+      << problems;
+}
+
+TEST_F(SweepSpecTest, ZippedAxesOfUnequalLengthAreAnError) {
+  const SweepLoad load = Load(
+      R"([{"name": "a", "pointer": "/seed", "values": [1, 2]},
+          {"name": "b", "pointer": "/generator/jobs", "values": [1]}])",
+      R"(, "zip": [["a", "b"]])");
+  EXPECT_NE(Problems(load).find("/zip/0: error: zipped axes must have as many values each"),
+            std::string::npos)
+      << Problems(load);
+}
+
+TEST_F(SweepSpecTest, AMissingBaseFileIsAnError) {
+  const std::string path = dir_ + "/spec.json";
+  std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": ["nope.json"]})";
+  const SweepLoad load = LoadSweepSpec(path, registry_, false);
+  EXPECT_NE(Problems(load).find("/base/0: error: expected a scenario file, found no file at"),
+            std::string::npos)
+      << Problems(load);
+}
+
+TEST_F(SweepSpecTest, UnknownKeysWarnAndFailUnderStrict) {
+  const std::string path = dir_ + "/spec.json";
+  std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axis": []})";
+  EXPECT_TRUE(LoadSweepSpec(path, registry_, false).spec);
+  const SweepLoad strict = LoadSweepSpec(path, registry_, true);
+  EXPECT_FALSE(strict.spec);
+  EXPECT_NE(Problems(strict).find("did you mean 'axes'?"), std::string::npos) << Problems(strict);
+}
+
+TEST_F(SweepSpecTest, APointerToNothingIsAnErrorOfTheSpec) {
+  const SweepExpansion e =
+      Expand(Load(R"([{"name": "n", "pointer": "/fleet/pools/3/nodes", "values": [1]}])"));
+  ASSERT_EQ(e.errors.size(), 1U);
+  EXPECT_NE(e.errors[0].find("/axes/0/pointer: \"/fleet/pools/3/nodes\" points to nothing in "
+                             "'base.json'"),
+            std::string::npos)
+      << e.errors[0];
+}
+
+TEST_F(SweepSpecTest, AValueTheScenarioRefusesMakesThatPointInvalidNamingIt) {
+  const SweepExpansion e = Expand(
+      Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [2, "four"]}])"));
+  ASSERT_EQ(e.points.size(), 2U);
+  EXPECT_TRUE(e.points[0].error.empty());
+  EXPECT_EQ(e.points[1].scenario_loaded, nullptr);
+  EXPECT_EQ(DescribePoint(*Load("[]").spec, e.points[1]).rfind("scenario=small, "
+                                                               "policy=constraint-aware, seed=5",
+                                                               0),
+            0U);
+  EXPECT_NE(e.points[1].error.find("/fleet/pools/0/nodes: error: expected an integer"),
+            std::string::npos)
+      << e.points[1].error;
+}
+
+TEST_F(SweepSpecTest, APatchThatBreaksTheScenarioMakesItsPointsInvalid) {
+  const SweepExpansion e = Expand(Load(
+      R"([{"name": "fleet", "variants": [{"name": "none", "patch": {"fleet": {"pools": []}}}]}])"));
+  ASSERT_EQ(e.points.size(), 1U);
+  EXPECT_NE(e.points[0].error.find("base.json: /fleet/pools: error: expected at least one pool"),
+            std::string::npos)
+      << e.points[0].error;
+  EXPECT_EQ(e.points[0].seed, 5U) << "the seed the document names, though it did not load";
+}
+
+}  // namespace
+}  // namespace fleetsim
