@@ -545,13 +545,19 @@ class Cli {
     const RunOptions options{.measure_wall_time = args.timing,
                              .logger = logger_,
                              .check_invariants = args.check_invariants};
-    const auto reports = RunEach(*scenarios, *policies, seed.seeds, options);
-    if (!reports) {
-      return ToInt(ExitStatus::kPolicyError);
+    const Batch batch = RunEach(*scenarios, *policies, seed.seeds, options);
+    if (batch.reports.empty()) {
+      return BatchStatus(batch);
     }
-    fmt::print(out_, "{}", MetricsTable(*reports));
-    return args.out_dir.empty() ? ToInt(ExitStatus::kOk)
-                                : WriteOutputs(args.out_dir, *reports, seed.range);
+    fmt::print(out_, "{}", MetricsTable(batch.reports));
+    if (!args.out_dir.empty()) {
+      const int status =
+          WriteOutputs(args.out_dir, batch.reports, seed.range || batch.asked > 1, seed.range);
+      if (status != ToInt(ExitStatus::kOk)) {
+        return status;
+      }
+    }
+    return BatchStatus(batch);
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
@@ -569,35 +575,54 @@ class Cli {
     return true;
   }
 
-  // Every scenario under every policy ("" = the scenario's own) and every seed of `seeds` (none:
-  // the scenario's own seed), in that order; nullopt after printing an illegal policy decision.
-  // Shows progress on a terminal.
-  std::optional<std::vector<RunReport>> RunEach(const std::vector<Scenario>& scenarios,
-                                                const std::vector<std::string>& policies,
-                                                const std::vector<std::uint64_t>& seeds,
-                                                RunOptions options) {
+  // The reports of a batch of runs, and how many were asked for and failed.
+  struct Batch {
     std::vector<RunReport> reports;
-    const std::size_t total =
-        scenarios.size() * policies.size() * std::max<std::size_t>(1, seeds.size());
+    std::size_t asked = 0;
+    std::size_t failed = 0;
+  };
+
+  // Every scenario under every policy ("" = the scenario's own) and every seed of `seeds` (none:
+  // the scenario's own seed), in that order. A run whose policy makes an illegal decision is
+  // reported on the spot and left out; the others still run. Shows progress on a terminal.
+  Batch RunEach(const std::vector<Scenario>& scenarios, const std::vector<std::string>& policies,
+                const std::vector<std::uint64_t>& seeds, RunOptions options) {
+    Batch batch;
+    batch.asked = scenarios.size() * policies.size() * std::max<std::size_t>(1, seeds.size());
+    std::size_t done = 0;
     for (const Scenario& scenario : scenarios) {
       const std::vector<std::uint64_t> own{scenario.seed};
       for (const std::string& name : policies) {
         const PolicyChoice policy = ChoosePolicy(scenario, registry_, name);
         for (const std::uint64_t seed : seeds.empty() ? own : seeds) {
-          ShowProgress(reports.size(), total, scenario.name, policy.name);
+          ShowProgress(done++, batch.asked, scenario.name, policy.name);
           options.seed = seed;
           RunOutcome outcome = RunScenario(scenario, registry_, policy, options);
           if (!outcome.ok) {
-            ShowProgress(total, total, "", "");
-            fmt::print(err_, "fleetsim: scenario '{}': {}\n", scenario.name, outcome.error);
-            return std::nullopt;
+            ShowProgress(batch.asked, batch.asked, "", "");
+            fmt::print(err_, "fleetsim: scenario '{}', policy '{}', seed {}: {}\n", scenario.name,
+                       policy.name, seed, outcome.error);
+            ++batch.failed;
+            continue;
           }
-          reports.push_back(std::move(outcome.report));
+          batch.reports.push_back(std::move(outcome.report));
         }
       }
     }
-    ShowProgress(total, total, "", "");
-    return reports;
+    ShowProgress(batch.asked, batch.asked, "", "");
+    return batch;
+  }
+
+  // After the others' results are out: kOk, or kPolicyError saying how many runs failed.
+  int BatchStatus(const Batch& batch) {
+    if (batch.failed == 0) {
+      return ToInt(ExitStatus::kOk);
+    }
+    fmt::print(err_,
+               "fleetsim: {} of {} runs failed (an illegal policy decision, named above); the "
+               "others' results are complete\n",
+               batch.failed, batch.asked);
+    return ToInt(ExitStatus::kPolicyError);
   }
 
   // "[k/n] scenario x policy" rewritten in place on a terminal; cleared when k == n. Silent when
@@ -615,12 +640,13 @@ class Cli {
     err_.flush();
   }
 
-  // One run: its files in `dir`; more: DIR/SCENARIO/POLICY/ and comparison.csv; for a seed range
-  // (however many runs), DIR/SCENARIO/POLICY/seed-N/ and comparison.csv.
-  int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports,
-                   bool seed_directories = false) {
+  // One run asked for: its files in `dir`; more (`many`, even if only one succeeded):
+  // DIR/SCENARIO/POLICY/ and comparison.csv; for a seed range (however many runs),
+  // DIR/SCENARIO/POLICY/seed-N/ and comparison.csv.
+  int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports, bool many,
+                   bool seed_directories) {
     DirectorySink sink(dir);
-    if (reports.size() == 1 && !seed_directories) {
+    if (!many) {
       StageRunFiles("", reports[0], sink);
     } else {
       for (const RunReport& r : reports) {
@@ -877,13 +903,18 @@ class Cli {
     const RunOptions options{.logger = logger_,
                              .record_timeline = !args.html_file.empty(),
                              .check_invariants = args.check_invariants};
-    const auto reports = RunEach(*scenarios, *policies, {}, options);
-    if (!reports) {
-      return ToInt(ExitStatus::kPolicyError);
+    const Batch batch = RunEach(*scenarios, *policies, {}, options);
+    if (batch.reports.empty()) {
+      return BatchStatus(batch);
     }
     const BoundFigures* bound_figures = bounds ? &*bounds : nullptr;
-    fmt::print(out_, "{}", BenchTables(*reports, published ? &*published : nullptr, bound_figures));
-    return WriteBenchOutputs(args, *reports, bound_figures);
+    fmt::print(out_, "{}",
+               BenchTables(batch.reports, published ? &*published : nullptr, bound_figures));
+    if (const int status = WriteBenchOutputs(args, batch.reports, batch.asked > 1, bound_figures);
+        status != ToInt(ExitStatus::kOk)) {
+      return status;
+    }
+    return BatchStatus(batch);
   }
 
   // --json, --html and --out, all staged first: a failure leaves none of them half-written.
@@ -936,7 +967,7 @@ class Cli {
 
   // Stages --json and --html (creating their directories), writes --out, then renames the staged
   // files into place: a failure before the renames leaves no result file behind.
-  int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports,
+  int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports, bool many,
                         const BoundFigures* bounds) {
     std::vector<std::pair<std::string, std::string>> files;  // path, contents
     if (!args.json_file.empty()) {
@@ -950,7 +981,7 @@ class Cli {
       return status;
     }
     if (!args.out_dir.empty()) {
-      if (const int status = WriteOutputs(args.out_dir, reports);
+      if (const int status = WriteOutputs(args.out_dir, reports, many, false);
           status != ToInt(ExitStatus::kOk)) {
         return status;
       }

@@ -278,7 +278,7 @@ class SweepCommand {
       }
       ++in_shard;
       const auto it = before.find(p.id);
-      if (it == before.end() || it->second.status != RunStatus::kOk) {
+      if (it == before.end() || it->second.status != SweepRunStatus::kOk) {
         todo.push_back(&p);
       }
     }
@@ -316,7 +316,7 @@ class SweepCommand {
                      if (!journal.Append(record) && write_error.empty()) {
                        write_error = journal.error();
                      }
-                     progress.Done(record.status != RunStatus::kOk);
+                     progress.Done(record.status != SweepRunStatus::kOk);
                    });
     progress.Finish();
     if (!write_error.empty()) {
@@ -339,7 +339,7 @@ class SweepCommand {
     for (const LayoutPoint& p : layout.points) {
       const auto it = records.find(p.id);
       if (shard.Has(p.index) && p.error.empty() && it != records.end() &&
-          it->second.status != RunStatus::kOk) {
+          it->second.status != SweepRunStatus::kOk) {
         ++failed;
       }
     }
@@ -390,7 +390,7 @@ int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
     std::vector<std::string> warnings;
     for (auto& [id, record] : ReadRecords(dir, warnings)) {
       auto [it, inserted] = records.try_emplace(id, record);
-      if (!inserted && it->second.status != RunStatus::kOk && record.status == RunStatus::kOk) {
+      if (!inserted && it->second.status != SweepRunStatus::kOk && record.status == SweepRunStatus::kOk) {
         it->second = record;
       }
     }

@@ -22,23 +22,23 @@ constexpr int kResultsFormatVersion = 1;
 
 // A point's outcome: its record, or the invalid-document failure the layout carries.
 struct Outcome {
-  RunStatus status = RunStatus::kOk;
+  SweepRunStatus status = SweepRunStatus::kOk;
   std::string error;
   const std::vector<SweepMetric>* metrics = nullptr;  // when ok
 };
 
 Outcome OutcomeOf(const LayoutPoint& point, const SweepRecords& records) {
   if (!point.error.empty()) {
-    return {.status = RunStatus::kInvalid, .error = point.error};
+    return {.status = SweepRunStatus::kInvalid, .error = point.error};
   }
   const auto it = records.find(point.id);
   if (it == records.end()) {
-    return {.status = RunStatus::kError, .error = "not run"};
+    return {.status = SweepRunStatus::kError, .error = "not run"};
   }
   const SweepRecord& r = it->second;
   return {.status = r.status,
           .error = r.error,
-          .metrics = r.status == RunStatus::kOk ? &r.metrics : nullptr};
+          .metrics = r.status == SweepRunStatus::kOk ? &r.metrics : nullptr};
 }
 
 std::optional<double> MetricValue(const Outcome& outcome, const std::string& name) {
@@ -178,7 +178,7 @@ std::string SummaryRows(const SweepLayout& layout, const SweepRecords& records,
   }
   std::size_t failed = 0;
   for (const LayoutPoint* p : group.points) {
-    failed += OutcomeOf(*p, records).status == RunStatus::kOk ? 0U : 1U;
+    failed += OutcomeOf(*p, records).status == SweepRunStatus::kOk ? 0U : 1U;
   }
   const bool paired = !layout.baseline_policy.empty() && cell.policy != layout.baseline_policy;
   std::string rows;
@@ -226,7 +226,7 @@ std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecor
 std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecords& records) {
   std::vector<std::size_t> failed;
   for (const LayoutPoint& p : layout.points) {
-    if (OutcomeOf(p, records).status != RunStatus::kOk) {
+    if (OutcomeOf(p, records).status != SweepRunStatus::kOk) {
       failed.push_back(p.index);
     }
   }
@@ -250,7 +250,7 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
     for (const std::string& label : p.labels) {
       out += "," + CsvField(label);
     }
-    out += fmt::format(",{},{},{}", RunStatusName(outcome.status), RunStatusExit(outcome.status),
+    out += fmt::format(",{},{},{}", SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
                        CsvField(outcome.error));
     for (const std::string& metric : SweepMetricNames()) {
       out += "," + NumberText(metric, MetricValue(outcome, metric));
@@ -281,8 +281,8 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
                     {"policy", p.policy},
                     {"seed", p.seed},
                     {"axes", axes},
-                    {"status", RunStatusName(outcome.status)},
-                    {"exit_status", RunStatusExit(outcome.status)},
+                    {"status", SweepRunStatusName(outcome.status)},
+                    {"exit_status", SweepRunStatusExit(outcome.status)},
                     {"error", outcome.error},
                     {"metrics", metrics}});
   }

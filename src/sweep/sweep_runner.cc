@@ -23,7 +23,7 @@ SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registr
     run_options.check_invariants = options.check_invariants;
     RunOutcome outcome = RunScenario(scenario, registry, scenario.policy, run_options);
     if (!outcome.ok) {
-      record.status = RunStatus::kIllegalDecision;
+      record.status = SweepRunStatus::kIllegalDecision;
       record.error = outcome.error;
       return record;
     }
@@ -32,7 +32,7 @@ SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registr
       *report = std::move(outcome.report);
     }
   } catch (const std::exception& e) {
-    record.status = RunStatus::kError;
+    record.status = SweepRunStatus::kError;
     record.error = fmt::format("internal error: {}", e.what());
   }
   return record;
@@ -47,7 +47,7 @@ void RunSweepPoints(const std::vector<const SweepPoint*>& points, const PolicyRe
       RunReport report;
       const SweepRecord record = RunSweepPoint(*points[i], registry, options, &report);
       const std::lock_guard<std::mutex> lock(done_mutex);
-      done(*points[i], record, record.status == RunStatus::kOk ? &report : nullptr);
+      done(*points[i], record, record.status == SweepRunStatus::kOk ? &report : nullptr);
     }
   };
   // If the system refuses a thread, the ones started (and this one) share the points.

@@ -17,10 +17,10 @@ namespace {
 
 constexpr int kLayoutFormatVersion = 1;
 
-std::optional<RunStatus> ParseStatus(const std::string& name) {
-  for (const RunStatus s : {RunStatus::kOk, RunStatus::kInvalid, RunStatus::kIllegalDecision,
-                            RunStatus::kError}) {
-    if (RunStatusName(s) == name) {
+std::optional<SweepRunStatus> ParseStatus(const std::string& name) {
+  for (const SweepRunStatus s : {SweepRunStatus::kOk, SweepRunStatus::kInvalid, SweepRunStatus::kIllegalDecision,
+                            SweepRunStatus::kError}) {
+    if (SweepRunStatusName(s) == name) {
       return s;
     }
   }
@@ -67,28 +67,28 @@ LayoutPoint ParsePoint(const json& p) {
 
 }  // namespace
 
-std::string RunStatusName(RunStatus status) {
+std::string SweepRunStatusName(SweepRunStatus status) {
   switch (status) {
-    case RunStatus::kOk:
+    case SweepRunStatus::kOk:
       return "ok";
-    case RunStatus::kInvalid:
+    case SweepRunStatus::kInvalid:
       return "invalid";
-    case RunStatus::kIllegalDecision:
+    case SweepRunStatus::kIllegalDecision:
       return "illegal-decision";
-    case RunStatus::kError:
+    case SweepRunStatus::kError:
       return "error";
   }
   return "error";
 }
 
-int RunStatusExit(RunStatus status) {
+int SweepRunStatusExit(SweepRunStatus status) {
   switch (status) {
-    case RunStatus::kOk:
+    case SweepRunStatus::kOk:
       return 0;
-    case RunStatus::kIllegalDecision:
+    case SweepRunStatus::kIllegalDecision:
       return 3;
-    case RunStatus::kInvalid:
-    case RunStatus::kError:
+    case SweepRunStatus::kInvalid:
+    case SweepRunStatus::kError:
       return 1;
   }
   return 1;
@@ -182,7 +182,7 @@ std::string RecordLine(const SweepRecord& record) {
     metrics.push_back({m.name, m.value ? json(*m.value) : json(nullptr)});
   }
   const json row = {{"id", record.id},
-                    {"status", RunStatusName(record.status)},
+                    {"status", SweepRunStatusName(record.status)},
                     {"error", record.error},
                     {"metrics", metrics}};
   return row.dump() + "\n";
@@ -213,7 +213,7 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
         continue;
       }
       auto [it, inserted] = records.try_emplace(record->id, *record);
-      if (!inserted && it->second.status != RunStatus::kOk && record->status == RunStatus::kOk) {
+      if (!inserted && it->second.status != SweepRunStatus::kOk && record->status == SweepRunStatus::kOk) {
         it->second = std::move(*record);
       }
     }

@@ -22,13 +22,13 @@ namespace fleetsim {
 inline constexpr const char* kSweepStateDir = ".sweep";
 
 // How a run ended, and the exit status `fleetsim run` gives the same failure (docs/cli.md).
-enum class RunStatus { kOk, kInvalid, kIllegalDecision, kError };
-std::string RunStatusName(RunStatus status);  // "ok", "invalid", "illegal-decision", "error"
-int RunStatusExit(RunStatus status);           // 0, 1, 3, 1
+enum class SweepRunStatus { kOk, kInvalid, kIllegalDecision, kError };
+std::string SweepRunStatusName(SweepRunStatus status);  // "ok", "invalid", "illegal-decision", "error"
+int SweepRunStatusExit(SweepRunStatus status);           // 0, 1, 3, 1
 
 struct SweepRecord {
   std::string id{};
-  RunStatus status = RunStatus::kOk;
+  SweepRunStatus status = SweepRunStatus::kOk;
   std::string error{};                  // what went wrong, when not ok
   std::vector<SweepMetric> metrics{};   // when ok
 };

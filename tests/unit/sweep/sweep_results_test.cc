@@ -41,7 +41,7 @@ SweepLayout Layout() {
 
 SweepRecord Ok(std::size_t index, double utilization) {
   return {.id = fmt::format("{:016x}", index),
-          .status = RunStatus::kOk,
+          .status = SweepRunStatus::kOk,
           .error = "",
           .metrics = {{.name = "utilization", .value = utilization, .count = false},
                       {.name = "jobs_total", .value = 10.0, .count = true}}};
@@ -54,7 +54,7 @@ SweepRecords Records() {
     records[fmt::format("{:016x}", i)] = Ok(i, values[i]);
   }
   records["0000000000000007"] = {.id = "0000000000000007",
-                                 .status = RunStatus::kIllegalDecision,
+                                 .status = SweepRunStatus::kIllegalDecision,
                                  .error = "resize job 'x' to GPUs [7]: GPU 7 is busy",
                                  .metrics = {}};
   return records;
