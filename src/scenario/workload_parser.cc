@@ -32,8 +32,14 @@ constexpr RealRange kRateFactorRange{0, 1e6, true};
 const std::vector<std::string> kGeneratorKeys = {
     "jobs",   "mean_interarrival_s", "arrival_profile", "duration_s", "gpus", "priority", "kind",
     "tenant", "walltime_factor",     "demand",          "id_prefix"};
-const std::vector<std::string> kTransformKeys = {"window",  "scale_arrivals", "sample",
-                                                 "shuffle", "assign",         "fit_to_nodes"};
+const std::vector<std::string> kTransformKeys = {
+    "window", "scale_arrivals", "sample",    "shuffle",
+    "assign", "fit_to_nodes",   "replicate", "walltime_model"};
+constexpr IntRange kCopiesRange{1, 1000};
+constexpr RealRange kSigmaRange{0, 10};
+const std::vector<std::string> kEstimateChoices = {"exact", "factor", "lognormal"};
+const std::vector<std::string> kRoundUpChoices = {"none", "common-limits"};
+const std::vector<std::string> kApplyToChoices = {"missing", "all"};
 const std::vector<std::string> kFieldKeys = {"tenant", "priority_class", "priority", "kind"};
 // What a rule's "set" may hold beyond the mix's fields: the job's life cycle.
 const std::vector<std::string> kSetKeys = {"tenant",
@@ -414,7 +420,56 @@ class WorkloadParser {
     if (name == "assign") {
       return Assign(body, path);
     }
+    if (name == "replicate") {
+      check_.UnknownKeys(body, path, {"copies", "offset_s"});
+      const auto copies = check_.Int(body, path, "copies", kCopiesRange, true);
+      const auto offset = check_.Real(body, path, "offset_s", kTimeRange, false);
+      return copies && Valid(body, "offset_s", offset)
+                 ? std::optional<TransformSpec>(Replicate{
+                       .copies = *copies, .offset = SecondsToTime(offset.value_or(0))})
+                 : std::nullopt;
+    }
+    if (name == "walltime_model") {
+      return Walltime(body, path);
+    }
     return Fit(body, path);
+  }
+
+  std::optional<TransformSpec> Walltime(const json& body, const std::string& path) {
+    check_.UnknownKeys(body, path, {"estimate", "factor", "sigma", "round_up", "apply_to", "seed"});
+    const auto estimate = Choice(body, path, "estimate", kEstimateChoices);
+    const auto factor = check_.Real(body, path, "factor", kWalltimeFactorRange, false);
+    const auto sigma = check_.Real(body, path, "sigma", kSigmaRange, false);
+    const auto round_up = Choice(body, path, "round_up", kRoundUpChoices);
+    const auto apply_to = Choice(body, path, "apply_to", kApplyToChoices);
+    const auto seed = check_.Unsigned(body, path, "seed", false);
+    if (!body.contains("estimate")) {
+      check_.Error(ChildPath(path, "estimate"),
+                   fmt::format("expected one of {}, found nothing", QuotedList(kEstimateChoices)));
+    }
+    if (!estimate || !Valid(body, "factor", factor) || !Valid(body, "sigma", sigma) ||
+        !Valid(body, "round_up", round_up) || !Valid(body, "apply_to", apply_to) ||
+        !Valid(body, "seed", seed)) {
+      return std::nullopt;
+    }
+    const auto model = static_cast<WalltimeEstimate>(
+        std::find(kEstimateChoices.begin(), kEstimateChoices.end(), *estimate) -
+        kEstimateChoices.begin());
+    if ((factor && model == WalltimeEstimate::kExact) ||
+        (sigma && model != WalltimeEstimate::kLognormal)) {
+      check_.Error(path, fmt::format("\"{}\" does not apply to the estimate \"{}\" (factor: "
+                                     "factor and lognormal; sigma: lognormal)",
+                                     factor && model == WalltimeEstimate::kExact ? "factor"
+                                                                                : "sigma",
+                                     *estimate));
+      return std::nullopt;
+    }
+    return WalltimeModel{.estimate = model,
+                         .factor = factor.value_or(1),
+                         .sigma = sigma.value_or(0.5),
+                         .round_to_common_limits = round_up.value_or("none") == "common-limits",
+                         .all = apply_to.value_or("missing") == "all",
+                         .seed = seed};
   }
 
   std::optional<TransformSpec> Window(const json& body, const std::string& path) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <set>
 
 namespace fleetsim {
 
@@ -305,6 +306,88 @@ TransformReport Apply(const FitToNodes& fit, Workload& workload) {
   return {{note}};
 }
 
+TransformReport Apply(const Replicate& replicate, Workload& workload) {
+  std::set<std::string> ids;
+  for (const Job& job : workload.jobs) {
+    ids.insert(job.request.id);
+  }
+  const std::size_t originals = workload.jobs.size();
+  const SimTime latest = SecondsToTime(kMaxScenarioSeconds);
+  std::size_t clamped = 0;
+  workload.jobs.reserve(originals * static_cast<std::size_t>(replicate.copies));
+  for (std::int64_t k = 1; k < replicate.copies; ++k) {
+    for (std::size_t i = 0; i < originals; ++i) {
+      Job copy = workload.jobs[i];
+      std::string id = fmt::format("{}.r{}", copy.request.id, k);
+      while (!ids.insert(id).second) {
+        id += '_';
+      }
+      copy.request.id = std::move(id);
+      const SimTime submit = copy.request.submit + k * replicate.offset;
+      clamped += submit > latest ? 1U : 0U;
+      MoveSubmit(copy, std::min(submit, latest));
+      workload.jobs.push_back(std::move(copy));
+    }
+  }
+  std::string note = fmt::format("{} copies of each of {} jobs ({} jobs), copy k submitted k x {} later",
+                                 replicate.copies, originals, workload.jobs.size(),
+                                 Seconds(replicate.offset));
+  if (clamped > 0) {
+    note += fmt::format("; {} would have passed {} and were set to it", clamped, Seconds(latest));
+  }
+  return {{note}};
+}
+
+// The first common limit at or above `estimate`; beyond the last, whole days.
+SimDuration RoundUpToCommonLimit(SimDuration estimate) {
+  for (const std::int64_t limit : kCommonWalltimeLimitsS) {
+    const SimDuration limit_time = SecondsToTime(static_cast<double>(limit));
+    if (estimate <= limit_time) {
+      return limit_time;
+    }
+  }
+  const SimDuration day = SecondsToTime(86400);
+  return (estimate + day - 1) / day * day;
+}
+
+TransformReport Apply(const WalltimeModel& model, Rng& rng, Workload& workload) {
+  const SimDuration longest = SecondsToTime(kMaxScenarioSeconds);
+  std::size_t set = 0;
+  std::size_t work_only = 0;
+  for (Job& job : workload.jobs) {
+    if (!model.all && job.request.walltime_estimate > 0) {
+      continue;
+    }
+    if (job.truth.duration == 0) {
+      ++work_only;
+      continue;
+    }
+    double estimate = static_cast<double>(job.truth.duration);
+    if (model.estimate == WalltimeEstimate::kFactor) {
+      estimate *= model.factor;
+    } else if (model.estimate == WalltimeEstimate::kLognormal) {
+      estimate *= LogNormal(rng, std::log(model.factor), model.sigma);
+    }
+    SimDuration rounded = std::clamp<SimDuration>(std::llround(std::min(estimate, double(longest))),
+                                                  SecondsToTime(1), longest);
+    if (model.round_to_common_limits) {
+      rounded = std::min(RoundUpToCommonLimit(rounded), longest);
+    }
+    job.request.walltime_estimate = rounded;
+    ++set;
+  }
+  static constexpr const char* kModels[] = {"exact run times", "run times x factor",
+                                            "lognormal errors"};
+  std::string note = fmt::format("set the walltime estimates of {} jobs from {}{}", set,
+                                 kModels[static_cast<int>(model.estimate)],
+                                 model.round_to_common_limits ? ", rounded up to common limits"
+                                                              : "");
+  if (work_only > 0) {
+    note += fmt::format("; {} jobs given as work have no run time and kept theirs", work_only);
+  }
+  return {{note}};
+}
+
 }  // namespace
 
 bool JobPredicate::Matches(const Job& job) const {
@@ -321,8 +404,9 @@ bool JobPredicate::Matches(const Job& job) const {
 }
 
 const char* TransformName(const TransformSpec& transform) {
-  static constexpr const char* kNames[] = {"window",  "scale_arrivals", "sample",
-                                           "shuffle", "assign",         "fit_to_nodes"};
+  static constexpr const char* kNames[] = {"window", "scale_arrivals", "sample",
+                                           "shuffle", "assign", "fit_to_nodes",
+                                           "replicate", "walltime_model"};
   static_assert(std::size(kNames) == std::variant_size_v<TransformSpec>);
   return kNames[transform.index()];
 }
@@ -352,6 +436,11 @@ TransformReport ApplyTransform(const TransformSpec& transform, std::size_t index
       return Apply(t, rng, workload);
     }
     TransformReport operator()(const FitToNodes& t) const { return Apply(t, workload); }
+    TransformReport operator()(const Replicate& t) const { return Apply(t, workload); }
+    TransformReport operator()(const WalltimeModel& t) const {
+      Rng rng = make_stream(t.seed);
+      return Apply(t, rng, workload);
+    }
   };
   return std::visit(Visitor{stream, workload}, transform);
 }

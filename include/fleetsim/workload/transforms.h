@@ -1,7 +1,8 @@
 // Deterministic workload transforms, applied in scenario order to the combined jobs (listed,
 // trace and generated) before the final sort by submit time: a time window, arrival-rate
 // scaling, sampling N jobs, shuffling which job arrives at which instant, assigning tenants,
-// priorities and kinds by rules or a weighted mix, and fitting GPU counts to node shapes.
+// priorities and kinds by rules or a weighted mix, fitting GPU counts to node shapes,
+// replicating every job, and modelling walltime estimates.
 // Each keeps every job valid (ProblemsWith stays empty) and returns a short report. A transform
 // that draws numbers uses its own stream "workload.transform.<index>.<name>" (or the same name
 // under its own seed), so adding a transform never changes what another draws.
@@ -114,8 +115,36 @@ struct FitToNodes {
   bool drop_above_max = true;  // false: clamp
 };
 
-using TransformSpec =
-    std::variant<TimeWindow, ScaleArrivals, SampleJobs, ShuffleArrivals, AssignFields, FitToNodes>;
+// Makes `copies` copies of every job (the first is the job itself): copy k (1-based after the
+// original) is submitted k x `offset` later (its deadline keeps its slack) and has the id
+// "<id>.r<k>" (with '_' appended until no job has it). A workload scaled up for what-if sizing.
+struct Replicate {
+  std::int64_t copies = 2;
+  SimDuration offset = 0;
+};
+
+// How walltime estimates are made for jobs whose true run time is known: exactly it, it times
+// `factor`, or it times a lognormal error of median `factor` and log-spread `sigma`; then
+// optionally rounded up to the limits users ask for (kCommonWalltimeLimits). Applied to jobs
+// without an estimate, or (`all`) to every job. Jobs given as work have no run time and keep
+// theirs. Gives backfill something to plan with on traces that carry no estimates.
+enum class WalltimeEstimate { kExact, kFactor, kLognormal };
+struct WalltimeModel {
+  WalltimeEstimate estimate = WalltimeEstimate::kExact;
+  double factor = 1;
+  double sigma = 0.5;
+  bool round_to_common_limits = false;
+  bool all = false;  // false: only jobs without an estimate
+  std::optional<std::uint64_t> seed{};
+};
+
+// The walltime limits WalltimeModel rounds up to: 15 and 30 minutes; 1, 2, 4, 8, 12 hours; 1, 2,
+// 3 and 7 days; beyond 7 days, whole days.
+inline constexpr std::int64_t kCommonWalltimeLimitsS[] = {900,   1800,  3600,   7200,   14400, 28800,
+                                                          43200, 86400, 172800, 259200, 604800};
+
+using TransformSpec = std::variant<TimeWindow, ScaleArrivals, SampleJobs, ShuffleArrivals,
+                                   AssignFields, FitToNodes, Replicate, WalltimeModel>;
 
 // What a transform did, one line each ("kept 120 of 500 jobs submitted in [0 s, 3600 s)").
 struct TransformReport {
@@ -123,7 +152,7 @@ struct TransformReport {
 };
 
 // The scenario name of a transform ("window", "scale_arrivals", "sample", "shuffle", "assign",
-// "fit_to_nodes"), also the last part of its stream name.
+// "fit_to_nodes", "replicate", "walltime_model"), also the last part of its stream name.
 const char* TransformName(const TransformSpec& transform);
 
 // Applies one transform, the `index`-th of its list (which names its stream), to `workload`,

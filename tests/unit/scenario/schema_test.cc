@@ -487,6 +487,8 @@ TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
       "/transforms/0/assign/mix/priority",
       "/transforms/0/assign/mix/kind",
       "/transforms/0/fit_to_nodes",
+      "/transforms/0/replicate",
+      "/transforms/0/walltime_model",
       "/tenants/0",
   };
   EXPECT_EQ(levels, expected_levels);

@@ -67,6 +67,8 @@ TEST(TransformsTest, Names) {
   EXPECT_STREQ(TransformName(ShuffleArrivals{}), "shuffle");
   EXPECT_STREQ(TransformName(AssignFields{}), "assign");
   EXPECT_STREQ(TransformName(FitToNodes{}), "fit_to_nodes");
+  EXPECT_STREQ(TransformName(Replicate{}), "replicate");
+  EXPECT_STREQ(TransformName(WalltimeModel{}), "walltime_model");
 }
 
 // ---- window ---------------------------------------------------------------------------------
@@ -413,6 +415,98 @@ TEST(FitToNodesTest, NeverExceedsTheLargestJobSize) {
   Apply(FitToNodes{.gpus_per_node = 7, .drop_above_max = false}, w);
   EXPECT_EQ(w.jobs[0].request.gpus, kMaxJobGpus / 7 * 7);
   EXPECT_EQ(Problems(w), "");
+}
+
+// ---- replicate ------------------------------------------------------------------------------
+
+TEST(ReplicateTest, CopiesEveryJobWithDistinctIdsAndOffsets) {
+  Workload w = Spaced(2);
+  w.jobs[1].request.deadline = SecondsToTime(100);
+  const TransformReport r = Apply(Replicate{.copies = 3, .offset = SecondsToTime(1000)}, w);
+  EXPECT_EQ(Ids(w), (std::vector<std::string>{"j0", "j1", "j0.r1", "j1.r1", "j0.r2", "j1.r2"}));
+  EXPECT_EQ(Submits(w), (std::vector<SimTime>{0, SecondsToTime(10), SecondsToTime(1000),
+                                              SecondsToTime(1010), SecondsToTime(2000),
+                                              SecondsToTime(2010)}));
+  EXPECT_EQ(w.jobs[5].request.deadline, SecondsToTime(2100)) << "the deadline keeps its slack";
+  EXPECT_EQ(w.jobs[4].truth.duration, w.jobs[0].truth.duration);
+  EXPECT_EQ(r.notes, (std::vector<std::string>{
+                         "3 copies of each of 2 jobs (6 jobs), copy k submitted k x 1000 s later"}));
+  EXPECT_EQ(Problems(w), "");
+}
+
+TEST(ReplicateTest, ACopysIdNeverCollidesWithAnExistingOne) {
+  Workload w;
+  w.jobs.push_back(MakeJob("a", 0));
+  w.jobs.push_back(MakeJob("a.r1", 0));
+  Apply(Replicate{.copies = 2, .offset = 0}, w);
+  EXPECT_EQ(Ids(w), (std::vector<std::string>{"a", "a.r1", "a.r1_", "a.r1.r1"}));
+}
+
+TEST(ReplicateTest, OneCopyLeavesTheWorkload) {
+  Workload w = Spaced(3);
+  Apply(Replicate{.copies = 1, .offset = SecondsToTime(5)}, w);
+  EXPECT_EQ(Ids(w), (std::vector<std::string>{"j0", "j1", "j2"}));
+}
+
+// ---- walltime_model -------------------------------------------------------------------------
+
+std::vector<SimDuration> Estimates(const Workload& w) {
+  std::vector<SimDuration> estimates;
+  for (const Job& job : w.jobs) {
+    estimates.push_back(job.request.walltime_estimate);
+  }
+  return estimates;
+}
+
+TEST(WalltimeModelTest, ExactAndFactorOnJobsWithoutAnEstimate) {
+  Workload w = Spaced(2);
+  w.jobs[1].request.walltime_estimate = SecondsToTime(7);
+  Apply(WalltimeModel{.estimate = WalltimeEstimate::kExact}, w);
+  EXPECT_EQ(Estimates(w), (std::vector<SimDuration>{SecondsToTime(60), SecondsToTime(7)}));
+  const TransformReport r =
+      Apply(WalltimeModel{.estimate = WalltimeEstimate::kFactor, .factor = 1.5, .all = true}, w);
+  EXPECT_EQ(Estimates(w), (std::vector<SimDuration>{SecondsToTime(90), SecondsToTime(90)}));
+  EXPECT_EQ(r.notes, (std::vector<std::string>{
+                         "set the walltime estimates of 2 jobs from run times x factor"}));
+}
+
+TEST(WalltimeModelTest, RoundsUpToCommonLimitsThenWholeDays) {
+  Workload w;
+  for (const double duration_s : {60.0, 901.0, 3600.0, 50000.0, 700000.0}) {
+    w.jobs.push_back(MakeJob("j" + std::to_string(w.jobs.size()), 0, 1, duration_s));
+  }
+  Apply(WalltimeModel{.estimate = WalltimeEstimate::kExact, .round_to_common_limits = true}, w);
+  EXPECT_EQ(Estimates(w),
+            (std::vector<SimDuration>{SecondsToTime(900), SecondsToTime(1800), SecondsToTime(3600),
+                                      SecondsToTime(86400), SecondsToTime(9 * 86400)}));
+}
+
+TEST(WalltimeModelTest, LognormalErrorsAreSeededAndCentredOnTheFactor) {
+  const WalltimeModel model{.estimate = WalltimeEstimate::kLognormal, .factor = 2, .sigma = 0.5};
+  Workload a = Spaced(2000);
+  Workload b = Spaced(2000);
+  Workload c = Spaced(2000);
+  Apply(model, a, 1);
+  Apply(model, b, 1);
+  Apply(model, c, 2);
+  EXPECT_EQ(Estimates(a), Estimates(b));
+  EXPECT_NE(Estimates(a), Estimates(c));
+  std::vector<SimDuration> sorted = Estimates(a);
+  std::sort(sorted.begin(), sorted.end());
+  const double median_ratio = TimeToSeconds(sorted[sorted.size() / 2]) / 60.0;
+  EXPECT_NEAR(median_ratio, 2.0, 0.1);
+  EXPECT_EQ(Problems(a), "");
+}
+
+TEST(WalltimeModelTest, JobsGivenAsWorkKeepTheirEstimate) {
+  Workload w = Spaced(2);
+  w.jobs[0].truth.duration = 0;
+  w.jobs[0].truth.work_gpu_hours = 1;
+  const TransformReport r = Apply(WalltimeModel{.estimate = WalltimeEstimate::kExact}, w);
+  EXPECT_EQ(Estimates(w), (std::vector<SimDuration>{0, SecondsToTime(60)}));
+  EXPECT_EQ(r.notes, (std::vector<std::string>{
+                         "set the walltime estimates of 1 jobs from exact run times; 1 jobs given "
+                         "as work have no run time and kept theirs"}));
 }
 
 }  // namespace
