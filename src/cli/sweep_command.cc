@@ -266,7 +266,7 @@ class SweepCommand {
       return ToInt(ExitStatus::kOutputError);
     }
     std::vector<std::string> warnings;
-    const SweepRecords before = ReadRecords(args_.out_dir, warnings);
+    SweepRecords records = ReadRecords(args_.out_dir, warnings);
     for (const std::string& w : warnings) {
       fmt::print(c_.err, "warning: {}\n", w);
     }
@@ -277,8 +277,8 @@ class SweepCommand {
         continue;
       }
       ++in_shard;
-      const auto it = before.find(p.id);
-      if (it == before.end() || it->second.status != SweepRunStatus::kOk) {
+      const auto it = records.find(p.id);
+      if (it == records.end() || it->second.status != SweepRunStatus::kOk) {
         todo.push_back(&p);
       }
     }
@@ -287,16 +287,18 @@ class SweepCommand {
       fmt::print(c_.err, "shard {}/{}: {} runs\n", shard.index, shard.count, in_shard);
     }
     fmt::print(c_.err, "{} to run, {} done before\n", todo.size(), in_shard - todo.size());
-    if (int status = RunTodo(todo, shard); status != ToInt(ExitStatus::kOk)) {
+    if (int status = RunTodo(todo, shard, records); status != ToInt(ExitStatus::kOk)) {
       return status;
     }
     if (shard.count > 1) {
-      return FinishShard(layout, shard);
+      return FinishShard(layout, shard, records);
     }
-    return Finish(layout);
+    return WriteAndReport(args_.out_dir, layout, records, c_);
   }
 
-  int RunTodo(const std::vector<const SweepPoint*>& todo, const Shard& shard) {
+  // Runs `todo`, recording each run in the shard's journal and in `records`.
+  int RunTodo(const std::vector<const SweepPoint*>& todo, const Shard& shard,
+              SweepRecords& records) {
     JournalWriter journal(args_.out_dir, JournalName(shard.index, shard.count));
     if (!journal.ok()) {
       fmt::print(c_.err, "fleetsim: {}\n", journal.error());
@@ -316,9 +318,13 @@ class SweepCommand {
                      if (!journal.Append(record) && write_error.empty()) {
                        write_error = journal.error();
                      }
+                     records[record.id] = record;
                      progress.Done(record.status != SweepRunStatus::kOk);
                    });
     progress.Finish();
+    if (!journal.Flush() && write_error.empty()) {
+      write_error = journal.error();
+    }
     if (!write_error.empty()) {
       fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error);
       return ToInt(ExitStatus::kOutputError);
@@ -332,9 +338,7 @@ class SweepCommand {
     return sink.Commit();
   }
 
-  int FinishShard(const SweepLayout& layout, const Shard& shard) {
-    std::vector<std::string> warnings;
-    const SweepRecords records = ReadRecords(args_.out_dir, warnings);
+  int FinishShard(const SweepLayout& layout, const Shard& shard, const SweepRecords& records) {
     std::size_t failed = 0;
     for (const LayoutPoint& p : layout.points) {
       const auto it = records.find(p.id);
@@ -348,12 +352,6 @@ class SweepCommand {
                "sweep merge {}\n",
                shard.index, shard.count, layout.name, failed, args_.out_dir);
     return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
-  }
-
-  int Finish(const SweepLayout& layout) {
-    std::vector<std::string> warnings;
-    const SweepRecords records = ReadRecords(args_.out_dir, warnings);
-    return WriteAndReport(args_.out_dir, layout, records, c_);
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/core/version.h"
+#include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/sweep/sweep_spec.h"
 #include "json/json_text.h"
 
@@ -145,35 +146,28 @@ class Expander {
       ++out_.excluded;
       return;
     }
-    SweepPoint point;
-    point.base = base;
-    json document = base_document;
-    std::optional<std::uint64_t> seed;
-    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
-      const SweepAxis& axis = spec_.axes[a];
-      const AxisValue& value = axis.values[choice[a]];
-      point.labels.push_back(value.label);
-      if (axis.target == AxisTarget::kVariant) {
-        document.merge_patch(value.value);
-      } else if (axis.target == AxisTarget::kSeed) {
-        seed = value.value.get<std::uint64_t>();
-      }
-    }
-    if (!ApplyPointers(point, choice, document)) {
+    const Document* document = DocumentFor(base, base_document, choice);
+    if (document == nullptr) {
       return;
     }
-    ApplyPolicy(point, choice, document);
-    point.document = document.dump();
-    point.scenario = document.contains("name") && document["name"].is_string()
-                         ? document["name"].get<std::string>()
-                         : spec_.base_given[base];
-    point.policy = PolicyOf(document);
-    Load(point);
-    point.seed = seed.value_or(point.scenario_loaded ? point.scenario_loaded->seed
-                                                     : SeedWritten(document));
-    point.id = fmt::format("{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}",
-                                                          kVersion, spec_.base_given[base],
-                                                          point.document, point.seed)));
+    SweepPoint point;
+    point.base = base;
+    point.labels = document->labels;
+    point.document = document->text;
+    point.scenario = document->scenario_name;
+    point.policy = document->policy;
+    point.scenario_loaded = document->scenario;
+    point.error = document->error;
+    point.seed = document->seed;
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      if (spec_.axes[a].target == AxisTarget::kSeed) {
+        point.labels[a] = spec_.axes[a].values[choice[a]].label;
+        point.seed = spec_.axes[a].values[choice[a]].value.get<std::uint64_t>();
+      }
+    }
+    point.id = fmt::format("{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}", kVersion,
+                                                          spec_.base_given[base],
+                                                          document->digest, point.seed)));
     if (!ids_.insert(point.id).second) {
       ++out_.duplicates;
       return;
@@ -182,10 +176,64 @@ class Expander {
     out_.points.push_back(std::move(point));
   }
 
+  // A point's scenario document, which the seed axis does not change: built and loaded once per
+  // base and choice of the other axes. Null when a pointer points to nothing.
+  struct Document {
+    std::vector<std::string> labels;  // the seed axis's left empty
+    std::string text;
+    std::string digest;  // of text
+    std::string scenario_name;
+    std::string policy;
+    std::uint64_t seed = kDefaultSeed;  // the document's own
+    std::shared_ptr<const Scenario> scenario;
+    std::string error;
+  };
+
+  const Document* DocumentFor(std::size_t base, const json& base_document,
+                              const std::vector<std::size_t>& choice) {
+    std::vector<std::size_t> key = choice;
+    key.push_back(base);
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      if (spec_.axes[a].target == AxisTarget::kSeed) {
+        key[a] = 0;
+      }
+    }
+    const auto [it, inserted] = documents_.try_emplace(std::move(key));
+    if (inserted) {
+      it->second = BuildDocument(base, base_document, choice);
+    }
+    return it->second ? &*it->second : nullptr;
+  }
+
+  std::optional<Document> BuildDocument(std::size_t base, const json& base_document,
+                                        const std::vector<std::size_t>& choice) {
+    Document d;
+    json document = base_document;
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const SweepAxis& axis = spec_.axes[a];
+      d.labels.push_back(axis.target == AxisTarget::kSeed ? "" : axis.values[choice[a]].label);
+      if (axis.target == AxisTarget::kVariant) {
+        document.merge_patch(axis.values[choice[a]].value);
+      }
+    }
+    if (!ApplyPointers(base, choice, document)) {
+      return std::nullopt;
+    }
+    ApplyPolicy(d.labels, choice, document);
+    d.text = document.dump();
+    d.digest = fmt::format("{:016x}", Fnv1a64(d.text));
+    d.scenario_name = document.contains("name") && document["name"].is_string()
+                          ? document["name"].get<std::string>()
+                          : spec_.base_given[base];
+    d.policy = PolicyOf(document);
+    Load(base, d);
+    d.seed = d.scenario ? d.scenario->seed : SeedWritten(document);
+    return d;
+  }
+
   // Sets each pointer axis's value; a pointer whose parent is not in the document is a fault of
   // the spec, reported once per axis and base.
-  bool ApplyPointers(const SweepPoint& point, const std::vector<std::size_t>& choice,
-                     json& document) {
+  bool ApplyPointers(std::size_t base, const std::vector<std::size_t>& choice, json& document) {
     for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
       const SweepAxis& axis = spec_.axes[a];
       if (axis.target != AxisTarget::kPointer) {
@@ -198,10 +246,10 @@ class Expander {
           (document[parent].is_object() ||
            (document[parent].is_array() && document.contains(pointer)));
       if (!settable) {
-        if (bad_pointers_.insert({a, point.base}).second) {
+        if (bad_pointers_.insert({a, base}).second) {
           out_.errors.push_back(fmt::format(
               "{}: /axes/{}/pointer: \"{}\" points to nothing in '{}'{}", spec_.source, a,
-              Quoted(axis.path), spec_.base_given[point.base],
+              Quoted(axis.path), spec_.base_given[base],
               HasVariants() ? " (after the point's variants are applied)" : ""));
         }
         return false;
@@ -218,7 +266,8 @@ class Expander {
 
   // The policy axis's name (keeping the base's parameters when it names the same policy), then
   // the parameters the resulting policy declares; the others do not apply to this point.
-  void ApplyPolicy(SweepPoint& point, const std::vector<std::size_t>& choice, json& document) {
+  void ApplyPolicy(std::vector<std::string>& labels, const std::vector<std::size_t>& choice,
+                   json& document) {
     for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
       const SweepAxis& axis = spec_.axes[a];
       if (axis.target == AxisTarget::kPolicy) {
@@ -237,36 +286,29 @@ class Expander {
       if (Declares(registry_, policy, axis.path)) {
         document["policy"]["params"][axis.path] = axis.values[choice[a]].value;
       } else {
-        point.labels[a].clear();
+        labels[a].clear();
       }
     }
   }
 
-  // Loads the point's document, once per distinct document.
-  void Load(SweepPoint& point) {
-    const std::string key = fmt::format("{}\n{}", point.base, point.document);
-    auto [it, inserted] = loaded_.try_emplace(key);
-    if (inserted) {
-      LoadResult result = ParseScenario(point.document, spec_.base[point.base], registry_,
-                                        {.strict = options_.strict, .catalog = options_.catalog});
-      if (result.scenario) {
-        it->second.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
-      } else {
-        it->second.error = result.file_error.empty()
-                               ? result.diagnostics.Format(spec_.base_given[point.base])
-                               : result.file_error + "\n";
-      }
-      for (const Diagnostic& d : result.diagnostics.items()) {
-        if (d.severity == Severity::kWarning && result.scenario) {
-          AddWarning(fmt::format("{}: {}: warning: {}", spec_.base_given[point.base], d.where,
-                                 d.message));
-        }
+  // Loads a document with the scenario loader, as if it had been written in the base file.
+  void Load(std::size_t base, Document& d) {
+    LoadResult result = ParseScenario(d.text, spec_.base[base], registry_,
+                                      {.strict = options_.strict, .catalog = &catalog_});
+    if (result.scenario) {
+      d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
+    } else {
+      d.error = result.file_error.empty() ? result.diagnostics.Format(spec_.base_given[base])
+                                          : result.file_error;
+      while (!d.error.empty() && d.error.back() == '\n') {
+        d.error.pop_back();
       }
     }
-    point.scenario_loaded = it->second.scenario;
-    point.error = it->second.error;
-    if (!point.error.empty() && point.error.back() == '\n') {
-      point.error.pop_back();
+    for (const Diagnostic& diagnostic : result.diagnostics.items()) {
+      if (diagnostic.severity == Severity::kWarning && result.scenario) {
+        AddWarning(fmt::format("{}: {}: warning: {}", spec_.base_given[base], diagnostic.where,
+                               diagnostic.message));
+      }
     }
   }
 
@@ -276,18 +318,15 @@ class Expander {
     }
   }
 
-  struct Loaded {
-    std::shared_ptr<const Scenario> scenario;
-    std::string error;
-  };
-
   const SweepSpec& spec_;
   const PolicyRegistry& registry_;
   const ExpandOptions& options_;
+  // The catalog points load against, read once (the built-in one unless the options give one).
+  const Catalog catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
   SweepExpansion out_;
   std::set<std::string> ids_;
   std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;
-  std::map<std::string, Loaded> loaded_;
+  std::map<std::vector<std::size_t>, std::optional<Document>> documents_;
   std::set<std::string> warned_;
 };
 

@@ -6,6 +6,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -20,48 +21,79 @@ using json = nlohmann::json;
 
 constexpr int kResultsFormatVersion = 1;
 
-// A point's outcome: its record, or the invalid-document failure the layout carries.
+// A point's outcome: its record, or the invalid-document failure the layout carries; its metric
+// values aligned with SweepMetricNames() (empty unless ok).
 struct Outcome {
   SweepRunStatus status = SweepRunStatus::kOk;
-  std::string error;
-  const std::vector<SweepMetric>* metrics = nullptr;  // when ok
+  std::string error{};
+  std::vector<std::optional<double>> values{};
 };
 
 Outcome OutcomeOf(const LayoutPoint& point, const SweepRecords& records) {
   if (!point.error.empty()) {
-    return {.status = SweepRunStatus::kInvalid, .error = point.error};
+    return {.status = SweepRunStatus::kInvalid, .error = point.error, .values = {}};
   }
   const auto it = records.find(point.id);
   if (it == records.end()) {
-    return {.status = SweepRunStatus::kError, .error = "not run"};
+    return {.status = SweepRunStatus::kError, .error = "not run", .values = {}};
   }
   const SweepRecord& r = it->second;
-  return {.status = r.status,
-          .error = r.error,
-          .metrics = r.status == SweepRunStatus::kOk ? &r.metrics : nullptr};
-}
-
-std::optional<double> MetricValue(const Outcome& outcome, const std::string& name) {
-  if (outcome.metrics == nullptr) {
-    return std::nullopt;
+  Outcome outcome{.status = r.status, .error = r.error, .values = {}};
+  if (r.status != SweepRunStatus::kOk) {
+    return outcome;
   }
-  for (const SweepMetric& m : *outcome.metrics) {
-    if (m.name == name) {
-      return m.value;
+  const std::vector<std::string>& names = SweepMetricNames();
+  outcome.values.resize(names.size());
+  for (std::size_t m = 0; m < names.size(); ++m) {
+    // Records list the metrics in this order; a journal of another version may not.
+    if (m < r.metrics.size() && r.metrics[m].name == names[m]) {
+      outcome.values[m] = r.metrics[m].value;
+      continue;
+    }
+    for (const SweepMetric& metric : r.metrics) {
+      if (metric.name == names[m]) {
+        outcome.values[m] = metric.value;
+      }
     }
   }
-  return std::nullopt;
+  return outcome;
+}
+
+// Every point's outcome, in point order (a point's index is its position).
+std::vector<Outcome> Outcomes(const SweepLayout& layout, const SweepRecords& records) {
+  std::vector<Outcome> outcomes;
+  outcomes.reserve(layout.points.size());
+  for (const LayoutPoint& p : layout.points) {
+    outcomes.push_back(OutcomeOf(p, records));
+  }
+  return outcomes;
+}
+
+std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
+  return outcome.values.empty() ? std::nullopt : outcome.values[metric];
 }
 
 // Counts as integers, other values in their shortest exact form; "" for none.
-std::string NumberText(const std::string& metric, std::optional<double> value) {
+std::string NumberText(bool count, std::optional<double> value) {
   if (!value) {
     return "";
   }
-  if (IsCountMetric(metric)) {
+  if (count) {
     return fmt::format("{}", static_cast<std::int64_t>(std::llround(*value)));
   }
   return fmt::format("{}", *value);
+}
+
+// Per metric of SweepMetricNames(), whether it is a count.
+const std::vector<bool>& CountMetrics() {
+  static const std::vector<bool> counts = [] {
+    std::vector<bool> all;
+    for (const std::string& name : SweepMetricNames()) {
+      all.push_back(IsCountMetric(name));
+    }
+    return all;
+  }();
+  return counts;
 }
 
 std::string OptionalText(std::optional<double> value) {
@@ -169,7 +201,7 @@ std::string StatsCells(const Stats& s) {
                      OptionalText(s.max));
 }
 
-std::string SummaryRows(const SweepLayout& layout, const SweepRecords& records,
+std::string SummaryRows(const SweepLayout& layout, const std::vector<Outcome>& outcomes,
                         const std::vector<const LayoutPoint*>& baselines, const Group& group) {
   const LayoutPoint& cell = *group.first;
   std::string prefix = fmt::format("{},{}", CsvField(cell.scenario), CsvField(cell.policy));
@@ -178,28 +210,29 @@ std::string SummaryRows(const SweepLayout& layout, const SweepRecords& records,
   }
   std::size_t failed = 0;
   for (const LayoutPoint* p : group.points) {
-    failed += OutcomeOf(*p, records).status == SweepRunStatus::kOk ? 0U : 1U;
+    failed += outcomes[p->index].status == SweepRunStatus::kOk ? 0U : 1U;
   }
   const bool paired = !layout.baseline_policy.empty() && cell.policy != layout.baseline_policy;
   std::string rows;
-  for (const std::string& metric : SweepMetricNames()) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  for (std::size_t metric = 0; metric < names.size(); ++metric) {
     std::vector<double> values;
     std::vector<double> differences;
     for (const LayoutPoint* p : group.points) {
-      const std::optional<double> v = MetricValue(OutcomeOf(*p, records), metric);
+      const std::optional<double> v = MetricValue(outcomes[p->index], metric);
       if (!v) {
         continue;
       }
       values.push_back(*v);
       const LayoutPoint* base = baselines[p->index];
       const std::optional<double> b =
-          base != nullptr ? MetricValue(OutcomeOf(*base, records), metric) : std::nullopt;
+          base != nullptr ? MetricValue(outcomes[base->index], metric) : std::nullopt;
       if (b) {
         differences.push_back(*v - *b);
       }
     }
     const Stats d = StatsOf(differences);
-    rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, metric, failed,
+    rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, names[metric], failed,
                         StatsCells(StatsOf(values)), paired ? layout.baseline_policy : "", d.n,
                         OptionalText(d.mean), OptionalText(d.ci_low), OptionalText(d.ci_high));
   }
@@ -209,8 +242,16 @@ std::string SummaryRows(const SweepLayout& layout, const SweepRecords& records,
 }  // namespace
 
 double StudentT95(std::size_t n) {
-  const boost::math::students_t_distribution<double> t(static_cast<double>(n - 1));
-  return boost::math::quantile(boost::math::complement(t, 0.025));
+  // Sweeps ask for the same few n again and again (one per seed count): each computed once.
+  static std::mutex mutex;
+  static std::map<std::size_t, double> cached;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto [it, inserted] = cached.try_emplace(n, 0.0);
+  if (inserted) {
+    const boost::math::students_t_distribution<double> t(static_cast<double>(n - 1));
+    it->second = boost::math::quantile(boost::math::complement(t, 0.025));
+  }
+  return it->second;
 }
 
 std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecords& records) {
@@ -234,12 +275,13 @@ std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecord
 }
 
 std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
+  const std::vector<std::string>& names = SweepMetricNames();
   std::string out = "point,run_id,scenario,policy,seed";
   for (const std::string& axis : layout.axes) {
     out += "," + CsvField(axis);
   }
   out += ",status,exit_status,error";
-  for (const std::string& metric : SweepMetricNames()) {
+  for (const std::string& metric : names) {
     out += "," + metric;
   }
   out += "\n";
@@ -250,10 +292,10 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
     for (const std::string& label : p.labels) {
       out += "," + CsvField(label);
     }
-    out += fmt::format(",{},{},{}", SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
-                       CsvField(outcome.error));
-    for (const std::string& metric : SweepMetricNames()) {
-      out += "," + NumberText(metric, MetricValue(outcome, metric));
+    out += fmt::format(",{},{},{}", SweepRunStatusName(outcome.status),
+                       SweepRunStatusExit(outcome.status), CsvField(outcome.error));
+    for (std::size_t m = 0; m < names.size(); ++m) {
+      out += "," + NumberText(CountMetrics()[m], MetricValue(outcome, m));
     }
     out += "\n";
   }
@@ -261,38 +303,37 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
 }
 
 std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) {
-  json runs = json::array();
+  const std::vector<std::string>& names = SweepMetricNames();
+  std::string out = fmt::format(
+      "{{\n \"format_version\": {},\n \"fleetsim_version\": {},\n \"sweep\": {},\n \"axes\": {},\n "
+      "\"metrics\": {},\n \"runs\": [",
+      kResultsFormatVersion, json(kVersion).dump(), json(layout.name).dump(),
+      json(layout.axes).dump(), json(names).dump());
+  // One run per line, written directly: nlohmann's tree would cost more than the runs' own
+  // bookkeeping on a sweep of short runs.
   for (const LayoutPoint& p : layout.points) {
     const Outcome outcome = OutcomeOf(p, records);
-    json axes = json::object();
+    out += fmt::format("{}\n  {{\"point\": {}, \"run_id\": \"{}\", \"scenario\": {}, "
+                       "\"policy\": {}, \"seed\": {}, \"axes\": {{",
+                       p.index == 0 ? "" : ",", p.index, p.id, json(p.scenario).dump(),
+                       json(p.policy).dump(), p.seed);
     for (std::size_t a = 0; a < layout.axes.size(); ++a) {
-      axes[layout.axes[a]] = p.labels[a];
+      out += fmt::format("{}{}: {}", a == 0 ? "" : ", ", json(layout.axes[a]).dump(),
+                         json(p.labels[a]).dump());
     }
-    json metrics = json::object();
-    for (const std::string& metric : SweepMetricNames()) {
-      const std::optional<double> v = MetricValue(outcome, metric);
-      metrics[metric] = !v                     ? json(nullptr)
-                        : IsCountMetric(metric) ? json(std::llround(*v))
-                                                : json(*v);
+    out += fmt::format("}}, \"status\": \"{}\", \"exit_status\": {}, \"error\": {}, "
+                       "\"metrics\": {{",
+                       SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
+                       json(outcome.error).dump());
+    for (std::size_t m = 0; m < names.size(); ++m) {
+      const std::string value = NumberText(CountMetrics()[m], MetricValue(outcome, m));
+      out += fmt::format("{}\"{}\": {}", m == 0 ? "" : ", ", names[m],
+                         value.empty() ? "null" : value);
     }
-    runs.push_back({{"point", p.index},
-                    {"run_id", p.id},
-                    {"scenario", p.scenario},
-                    {"policy", p.policy},
-                    {"seed", p.seed},
-                    {"axes", axes},
-                    {"status", SweepRunStatusName(outcome.status)},
-                    {"exit_status", SweepRunStatusExit(outcome.status)},
-                    {"error", outcome.error},
-                    {"metrics", metrics}});
+    out += "}}";
   }
-  const json root = {{"format_version", kResultsFormatVersion},
-                     {"fleetsim_version", kVersion},
-                     {"sweep", layout.name},
-                     {"axes", layout.axes},
-                     {"metrics", SweepMetricNames()},
-                     {"runs", runs}};
-  return root.dump(1) + "\n";
+  out += "\n ]\n}\n";
+  return out;
 }
 
 std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
@@ -303,9 +344,10 @@ std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
   out +=
       ",metric,failed_runs,runs,mean,sd,ci95_low,ci95_high,min,max,baseline_policy,pairs,"
       "diff_mean,diff_ci95_low,diff_ci95_high\n";
+  const std::vector<Outcome> outcomes = Outcomes(layout, records);
   const std::vector<const LayoutPoint*> baselines = Baselines(layout);
   for (const Group& group : Groups(layout)) {
-    out += SummaryRows(layout, records, baselines, group);
+    out += SummaryRows(layout, outcomes, baselines, group);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 // the same whichever machine, shard or thread ran each run. docs/sweeps.md#the-output-folder.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -68,7 +69,11 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
 // "runs-I-of-N.jsonl".
 std::string JournalName(std::size_t shard, std::size_t shards);
 
-// Appends records to one journal file, flushing each.
+// How often a journal reaches the file at least: a killed sweep loses at most this much of its
+// runs' records (they run again on resume), and short runs do not pay a write each.
+inline constexpr std::chrono::milliseconds kJournalFlushPeriod{250};
+
+// Appends records to one journal file, flushed at least every kJournalFlushPeriod and by Flush().
 class JournalWriter {
  public:
   // Creates DIR/.sweep if needed; ok() is false (and error() says why) when it cannot.
@@ -76,11 +81,13 @@ class JournalWriter {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   bool Append(const SweepRecord& record);
+  bool Flush();
 
  private:
   std::ofstream file_{};
   std::string path_{};
   std::string error_{};
+  std::chrono::steady_clock::time_point last_flush_{};
 };
 
 }  // namespace fleetsim

@@ -345,7 +345,8 @@ TEST(ScenarioSchemaTest, PolicyNamesAreTheRegisteredOnes) {
 
 std::vector<std::string> ValidScenarioFiles() {
   std::vector<std::string> files = FilesIn("scenarios/examples", ".json");
-  for (const char* dir : {"scenarios/benchmark", "scenarios/benchmark/extended"}) {
+  for (const char* dir :
+       {"scenarios/benchmark", "scenarios/benchmark/extended", "scenarios/sweeps/bases"}) {
     for (const std::string& path : FilesIn(dir, ".json")) {
       if (path.find("/published-figures.json") == std::string::npos) {  // not a scenario
         files.push_back(path);
@@ -363,7 +364,7 @@ std::vector<std::string> ValidScenarioFiles() {
 TEST(ScenarioSchemaTest, EveryExampleValidatesAndLoadsWithoutDiagnostics) {
   const std::vector<std::string> files = ValidScenarioFiles();
   ASSERT_GE(files.size(), 15U)
-      << "expected scenarios/examples/*.json, scenarios/benchmark/**.json and valid- fixtures";
+      << "expected scenarios/examples/*.json, scenarios/benchmark/**.json, scenarios/sweeps/bases/*.json and valid- fixtures";
   for (const std::string& path : files) {
     const std::string text = ReadFile(path);
     EXPECT_EQ(ValidateAgainstSchema(Schema(), json::parse(text)), std::vector<std::string>{})

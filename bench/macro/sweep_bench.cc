@@ -1,0 +1,84 @@
+// What the sweep machinery costs on top of its runs (docs/benchmarks.md, "Sweeps"): the 1,015
+// runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
+// 1-29), on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
+// sweep as `fleetsim sweep` does it — spec loading, expansion (each point's document built and
+// loaded), the runs with their metrics and journal records, and results.csv, results.json and
+// summary.csv rendered and committed (the layout file aside). The ratio of the two is the machinery's overhead.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <string>
+
+#include "fleetsim/report/output_sink.h"
+#include "fleetsim/sweep/sweep_results.h"
+#include "fleetsim/sweep/sweep_runner.h"
+#include "fleetsim/sweep/sweep_spec.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string& SpecPath() {
+  static const std::string path =
+      (fs::path(FLEETSIM_SOURCE_DIR) / "bench" / "macro" / "sweep-1015.json").string();
+  return path;
+}
+
+void BM_Sweep1015RunsAlone(benchmark::State& state) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+  if (!load.spec) {
+    state.SkipWithError("bench/macro/sweep-1015.json does not load");
+    return;
+  }
+  const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+  for (auto _ : state) {
+    for (const SweepPoint& point : expansion.points) {
+      RunOptions options;
+      options.seed = point.seed;
+      const RunOutcome outcome = RunScenario(*point.scenario_loaded, registry,
+                                             point.scenario_loaded->policy, options);
+      benchmark::DoNotOptimize(outcome.report.accounting.utilization);
+    }
+  }
+  state.counters["runs"] = static_cast<double>(expansion.points.size());
+}
+BENCHMARK(BM_Sweep1015RunsAlone)->Unit(benchmark::kMillisecond);
+
+void BM_Sweep1015Whole(benchmark::State& state) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const std::string dir = (fs::temp_directory_path() / "fleetsim-sweep-bench").string();
+  for (auto _ : state) {
+    fs::remove_all(dir);
+    const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+    const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+    std::vector<const SweepPoint*> points;
+    for (const SweepPoint& p : expansion.points) {
+      points.push_back(&p);
+    }
+    const SweepLayout layout = MakeLayout(*load.spec, expansion);
+    std::vector<std::string> warnings;
+    SweepRecords records = ReadRecords(dir, warnings);  // none: as `fleetsim sweep` starts
+    JournalWriter journal(dir, JournalName(1, 1));
+    RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
+                   [&](const SweepPoint&, const SweepRecord& record, const RunReport*) {
+                     journal.Append(record);
+                     records[record.id] = record;
+                   });
+    journal.Flush();
+    DirectorySink sink(dir);
+    sink.Stage("results.csv", ResultsCsv(layout, records));
+    sink.Stage("results.json", ResultsJson(layout, records));
+    sink.Stage("summary.csv", SummaryCsv(layout, records));
+    if (!sink.Commit().empty() || records.size() != points.size()) {
+      state.SkipWithError("the sweep did not write its results");
+      break;
+    }
+  }
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_Sweep1015Whole)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace fleetsim
