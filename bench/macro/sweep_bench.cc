@@ -80,5 +80,38 @@ void BM_Sweep1015Whole(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep1015Whole)->Unit(benchmark::kMillisecond);
 
+// The machinery's parts on their own: loading and expanding the spec; rendering the three result
+// files from the 1,015 records.
+void BM_Sweep1015Expand(benchmark::State& state) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  for (auto _ : state) {
+    const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+    const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+    benchmark::DoNotOptimize(expansion.points.size());
+  }
+}
+BENCHMARK(BM_Sweep1015Expand)->Unit(benchmark::kMillisecond);
+
+void BM_Sweep1015Render(benchmark::State& state) {
+  const PolicyRegistry registry = BuiltinPolicies();
+  const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+  const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+  SweepRecords records;
+  for (const SweepPoint& point : expansion.points) {
+    records[point.id] = RunSweepPoint(point, registry, {}, nullptr);
+  }
+  const SweepLayout layout = MakeLayout(*load.spec, expansion);
+  for (auto _ : state) {
+    std::size_t bytes = ResultsCsv(layout, records).size();
+    bytes += ResultsJson(layout, records).size();
+    bytes += SummaryCsv(layout, records).size();
+    for (const auto& [id, record] : records) {
+      bytes += RecordLine(record).size();
+    }
+    benchmark::DoNotOptimize(bytes);
+  }
+}
+BENCHMARK(BM_Sweep1015Render)->Unit(benchmark::kMillisecond);
+
 }  // namespace
 }  // namespace fleetsim

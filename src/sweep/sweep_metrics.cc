@@ -1,7 +1,10 @@
 // The metrics a sweep records per run: the benchmark's, less the bound columns, plus cost by tier.
 #include "fleetsim/sweep/sweep_metrics.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 #include "fleetsim/report/bench_report.h"
 
@@ -16,18 +19,33 @@ bool IsBoundMetric(const std::string& name) {
 
 }  // namespace
 
+std::string MetricText(bool count, std::optional<double> value) {
+  if (!value || !std::isfinite(*value)) {
+    return "";
+  }
+  if (count) {
+    return fmt::format("{}", static_cast<std::int64_t>(std::llround(*value)));
+  }
+  return fmt::format("{}", *value);
+}
+
 std::vector<SweepMetric> SweepMetrics(const RunReport& report) {
   std::vector<SweepMetric> metrics;
+  const auto add = [&metrics](std::string name, std::optional<double> value, bool count) {
+    std::string text = MetricText(count, value);
+    metrics.push_back(
+        {.name = std::move(name), .value = value, .count = count, .text = std::move(text)});
+  };
   for (const BenchMetric& m : BenchMetrics(report)) {
     if (!IsBoundMetric(m.name)) {
-      metrics.push_back({.name = m.name, .value = m.value, .count = m.count});
+      add(m.name, m.value, m.count);
     }
   }
   const CostSummary& cost = report.cost;
-  metrics.push_back({.name = "cost_on_demand_usd", .value = cost.on_demand_usd});
-  metrics.push_back({.name = "cost_reserved_usd", .value = cost.reserved_usd});
-  metrics.push_back({.name = "cost_spot_usd", .value = cost.spot_usd});
-  metrics.push_back({.name = "lost_work_usd", .value = cost.lost_work_usd});
+  add("cost_on_demand_usd", cost.on_demand_usd, false);
+  add("cost_reserved_usd", cost.reserved_usd, false);
+  add("cost_spot_usd", cost.spot_usd, false);
+  add("lost_work_usd", cost.lost_work_usd, false);
   return metrics;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <map>
@@ -21,38 +22,38 @@ using json = nlohmann::json;
 
 constexpr int kResultsFormatVersion = 1;
 
-// A point's outcome: its record, or the invalid-document failure the layout carries; its metric
-// values aligned with SweepMetricNames() (empty unless ok).
+// A point's outcome: its record, or the invalid-document failure the layout carries; its
+// metrics aligned with SweepMetricNames() (empty unless ok; null where the record lacks one).
 struct Outcome {
   SweepRunStatus status = SweepRunStatus::kOk;
   std::string error{};
-  std::vector<std::optional<double>> values{};
+  std::vector<const SweepMetric*> metrics{};
 };
 
 Outcome OutcomeOf(const LayoutPoint& point, const SweepRecords& records) {
   if (!point.error.empty()) {
-    return {.status = SweepRunStatus::kInvalid, .error = point.error, .values = {}};
+    return {.status = SweepRunStatus::kInvalid, .error = point.error, .metrics = {}};
   }
   const auto it = records.find(point.id);
   if (it == records.end()) {
-    return {.status = SweepRunStatus::kError, .error = "not run", .values = {}};
+    return {.status = SweepRunStatus::kError, .error = "not run", .metrics = {}};
   }
   const SweepRecord& r = it->second;
-  Outcome outcome{.status = r.status, .error = r.error, .values = {}};
+  Outcome outcome{.status = r.status, .error = r.error, .metrics = {}};
   if (r.status != SweepRunStatus::kOk) {
     return outcome;
   }
   const std::vector<std::string>& names = SweepMetricNames();
-  outcome.values.resize(names.size());
+  outcome.metrics.assign(names.size(), nullptr);
   for (std::size_t m = 0; m < names.size(); ++m) {
     // Records list the metrics in this order; a journal of another version may not.
     if (m < r.metrics.size() && r.metrics[m].name == names[m]) {
-      outcome.values[m] = r.metrics[m].value;
+      outcome.metrics[m] = &r.metrics[m];
       continue;
     }
     for (const SweepMetric& metric : r.metrics) {
       if (metric.name == names[m]) {
-        outcome.values[m] = metric.value;
+        outcome.metrics[m] = &metric;
       }
     }
   }
@@ -69,31 +70,27 @@ std::vector<Outcome> Outcomes(const SweepLayout& layout, const SweepRecords& rec
   return outcomes;
 }
 
+// `text` as a JSON string: quoted as is when nothing in it needs escaping (the common case,
+// and the fast one), else through nlohmann.
+std::string JsonString(const std::string& text) {
+  const bool plain = std::none_of(text.begin(), text.end(), [](char c) {
+    return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+  });
+  return plain ? '"' + text + '"' : json(text).dump();
+}
+
 std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
-  return outcome.values.empty() ? std::nullopt : outcome.values[metric];
+  return outcome.metrics.empty() || outcome.metrics[metric] == nullptr
+             ? std::nullopt
+             : outcome.metrics[metric]->value;
 }
 
-// Counts as integers, other values in their shortest exact form; "" for none.
-std::string NumberText(bool count, std::optional<double> value) {
-  if (!value) {
-    return "";
-  }
-  if (count) {
-    return fmt::format("{}", static_cast<std::int64_t>(std::llround(*value)));
-  }
-  return fmt::format("{}", *value);
-}
-
-// Per metric of SweepMetricNames(), whether it is a count.
-const std::vector<bool>& CountMetrics() {
-  static const std::vector<bool> counts = [] {
-    std::vector<bool> all;
-    for (const std::string& name : SweepMetricNames()) {
-      all.push_back(IsCountMetric(name));
-    }
-    return all;
-  }();
-  return counts;
+// The metric as result files write it; "" for none.
+const std::string& MetricTextOf(const Outcome& outcome, std::size_t metric) {
+  static const std::string kNone;
+  return outcome.metrics.empty() || outcome.metrics[metric] == nullptr
+             ? kNone
+             : outcome.metrics[metric]->text;
 }
 
 std::string OptionalText(std::optional<double> value) {
@@ -295,7 +292,8 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
     out += fmt::format(",{},{},{}", SweepRunStatusName(outcome.status),
                        SweepRunStatusExit(outcome.status), CsvField(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
-      out += "," + NumberText(CountMetrics()[m], MetricValue(outcome, m));
+      out += ',';
+      out += MetricTextOf(outcome, m);
     }
     out += "\n";
   }
@@ -313,22 +311,26 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
   // bookkeeping on a sweep of short runs.
   for (const LayoutPoint& p : layout.points) {
     const Outcome outcome = OutcomeOf(p, records);
-    out += fmt::format("{}\n  {{\"point\": {}, \"run_id\": \"{}\", \"scenario\": {}, "
-                       "\"policy\": {}, \"seed\": {}, \"axes\": {{",
-                       p.index == 0 ? "" : ",", p.index, p.id, json(p.scenario).dump(),
-                       json(p.policy).dump(), p.seed);
+    out += p.index == 0 ? "\n  {\"point\": " : ",\n  {\"point\": ";
+    out += fmt::format("{}, \"run_id\": \"{}\", \"scenario\": {}, \"policy\": {}, \"seed\": {}, "
+                       "\"axes\": {{",
+                       p.index, p.id, JsonString(p.scenario), JsonString(p.policy), p.seed);
     for (std::size_t a = 0; a < layout.axes.size(); ++a) {
-      out += fmt::format("{}{}: {}", a == 0 ? "" : ", ", json(layout.axes[a]).dump(),
-                         json(p.labels[a]).dump());
+      out += a == 0 ? "" : ", ";
+      out += JsonString(layout.axes[a]);
+      out += ": ";
+      out += JsonString(p.labels[a]);
     }
     out += fmt::format("}}, \"status\": \"{}\", \"exit_status\": {}, \"error\": {}, "
                        "\"metrics\": {{",
                        SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
-                       json(outcome.error).dump());
+                       JsonString(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
-      const std::string value = NumberText(CountMetrics()[m], MetricValue(outcome, m));
-      out += fmt::format("{}\"{}\": {}", m == 0 ? "" : ", ", names[m],
-                         value.empty() ? "null" : value);
+      const std::string& value = MetricTextOf(outcome, m);
+      out += m == 0 ? "\"" : ", \"";
+      out += names[m];
+      out += "\": ";
+      out += value.empty() ? "null" : value;
     }
     out += "}}";
   }

@@ -45,10 +45,11 @@ std::optional<SweepRecord> ParseRecord(const std::string& line) {
     for (const json& m : row.at("metrics")) {
       const std::string name = m.at(0).get<std::string>();
       const json& value = m.at(1);
-      record.metrics.push_back({.name = name,
-                                .value = value.is_null() ? std::nullopt
-                                                         : std::optional(value.get<double>()),
-                                .count = IsCountMetric(name)});
+      const std::optional<double> number =
+          value.is_null() ? std::nullopt : std::optional(value.get<double>());
+      const bool count = IsCountMetric(name);
+      record.metrics.push_back(
+          {.name = name, .value = number, .count = count, .text = MetricText(count, number)});
     }
     return record;
   } catch (const json::exception&) {
@@ -184,8 +185,11 @@ std::string RecordLine(const SweepRecord& record) {
                                  json(record.error).dump());
   for (std::size_t i = 0; i < record.metrics.size(); ++i) {
     const SweepMetric& m = record.metrics[i];
-    line += fmt::format("{}[\"{}\",{}]", i == 0 ? "" : ",", m.name,
-                        m.value && std::isfinite(*m.value) ? fmt::format("{}", *m.value) : "null");
+    line += i == 0 ? "[\"" : ",[\"";
+    line += m.name;
+    line += "\",";
+    line += m.text.empty() ? "null" : m.text;
+    line += ']';
   }
   line += "]}\n";
   return line;

@@ -15,7 +15,12 @@ struct SweepMetric {
   std::string name{};
   std::optional<double> value{};  // none when the run has none (an unpriced fleet's cost)
   bool count = false;           // written as an integer
+  std::string text{};           // as result files write it (MetricText), formatted once
 };
+
+// A metric value as result files write it: a count as an integer, another value in its shortest
+// exact form, "" for none.
+std::string MetricText(bool count, std::optional<double> value);
 
 // The metrics of one run, in the order results.csv lists them.
 std::vector<SweepMetric> SweepMetrics(const RunReport& report);

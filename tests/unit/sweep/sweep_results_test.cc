@@ -43,8 +43,11 @@ SweepRecord Ok(std::size_t index, double utilization) {
   return {.id = fmt::format("{:016x}", index),
           .status = SweepRunStatus::kOk,
           .error = "",
-          .metrics = {{.name = "utilization", .value = utilization, .count = false},
-                      {.name = "jobs_total", .value = 10.0, .count = true}}};
+          .metrics = {{.name = "utilization",
+                       .value = utilization,
+                       .count = false,
+                       .text = MetricText(false, utilization)},
+                      {.name = "jobs_total", .value = 10.0, .count = true, .text = "10"}}};
 }
 
 SweepRecords Records() {
