@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "fleetsim/core/version.h"
+#include "fleetsim/report/html_chart.h"
 
 namespace fleetsim {
 
@@ -20,12 +21,6 @@ constexpr double kMillisPerHour = 3'600'000.0;
 constexpr double kChartWidth = 960;
 // A grid has one row per GPU; larger fleets are not drawn.
 constexpr std::int64_t kMaxGridGpus = 512;
-
-// Okabe-Ito colours (distinguishable with colour-blindness) for the policies; the baseline is
-// grey.
-constexpr std::array<std::string_view, 7> kPolicyPalette = {
-    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000"};
-constexpr std::string_view kBaselineColour = "#7a7a7a";
 
 // Colours of the job kinds in the grid, indexed by JobKind.
 constexpr std::array<std::string_view, 7> kKindColours = {
@@ -50,47 +45,6 @@ constexpr std::array<JobKind, 7> kAllKinds = {JobKind::kUnspecified,       JobKi
                                               JobKind::kInteractive};
 
 // ---- Formatting -------------------------------------------------------------------------------
-
-// A coordinate: one decimal, never "-0.0".
-std::string Coord(double v) {
-  if (std::abs(v) < 0.05) {
-    return "0";
-  }
-  return fmt::format("{:.1f}", v);
-}
-
-// "1,234,567" for the integer part of a formatted number.
-std::string GroupThousands(const std::string& number) {
-  const std::size_t digits_begin = number.find_first_of("0123456789");
-  if (digits_begin == std::string::npos) {
-    return number;
-  }
-  std::size_t digits_end = number.find('.', digits_begin);
-  if (digits_end == std::string::npos) {
-    digits_end = number.size();
-  }
-  std::string out = number.substr(0, digits_begin);
-  for (std::size_t i = digits_begin; i < digits_end; ++i) {
-    out += number[i];
-    const std::size_t left = digits_end - i - 1;
-    if (left > 0 && left % 3 == 0) {
-      out += ',';
-    }
-  }
-  return out + number.substr(digits_end);
-}
-
-std::string Fixed(double v, int decimals) {
-  return GroupThousands(fmt::format("{:.{}f}", v, decimals));
-}
-
-std::string Signed(double v, int decimals) {
-  const std::string text = Fixed(std::abs(v), decimals);
-  if (text == Fixed(0, decimals)) {
-    return "±" + text;
-  }
-  return (v > 0 ? "+" : "−") + text;
-}
 
 std::string Hours(SimTime t) {
   return fmt::format("{:g}", static_cast<double>(t) / kMillisPerHour);
@@ -185,92 +139,6 @@ class PolicyColours {
 
 // ---- SVG --------------------------------------------------------------------------------------
 
-// An SVG chart being drawn: counts the shapes it emits, so the page's self-check can compare
-// them with what the browser laid out.
-class Svg {
- public:
-  Svg(double width, double height) : width_(width), height_(height) {}
-
-  void Rect(double x, double y, double w, double h, std::string_view fill,
-            const std::string& title = "", std::string_view css_class = "") {
-    ++rects_;
-    body_ += fmt::format(R"(<rect x="{}" y="{}" width="{}" height="{}" fill="{}")", Coord(x),
-                         Coord(y), Coord(std::max(w, 0.0)), Coord(std::max(h, 0.0)), fill);
-    if (!css_class.empty()) {
-      body_ += fmt::format(R"( class="{}")", css_class);
-    }
-    body_ += title.empty() ? "/>" : fmt::format("><title>{}</title></rect>", HtmlEscape(title));
-  }
-  void Line(double x1, double y1, double x2, double y2, std::string_view css_class) {
-    ++lines_;
-    body_ += fmt::format(R"(<line x1="{}" y1="{}" x2="{}" y2="{}" class="{}"/>)", Coord(x1),
-                         Coord(y1), Coord(x2), Coord(y2), css_class);
-  }
-  void Path(const std::string& d, std::string_view stroke, std::string_view css_class,
-            const std::string& title) {
-    ++paths_;
-    body_ += fmt::format(R"(<path d="{}" stroke="{}" class="{}"><title>{}</title></path>)", d,
-                         stroke, css_class, HtmlEscape(title));
-  }
-  // anchor: "start", "middle" or "end".
-  void Text(double x, double y, const std::string& text, std::string_view anchor = "start",
-            std::string_view css_class = "", double rotate = 0) {
-    ++texts_;
-    body_ += fmt::format(R"(<text x="{}" y="{}" text-anchor="{}")", Coord(x), Coord(y), anchor);
-    if (!css_class.empty()) {
-      body_ += fmt::format(R"( class="{}")", css_class);
-    }
-    if (rotate != 0) {
-      body_ += fmt::format(" transform=\"rotate({} {} {})\"", Coord(rotate), Coord(x), Coord(y));
-    }
-    body_ += fmt::format(">{}</text>", HtmlEscape(text));
-  }
-
-  std::string Finish(int id, const std::string& label) const {
-    return fmt::format(
-        R"(<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="chart-{}" role="img" )"
-        R"(aria-label="{}" width="{}" height="{}" viewBox="0 0 {} {}" data-rects="{}" )"
-        R"(data-paths="{}" data-lines="{}" data-texts="{}">{}</svg>)",
-        id, HtmlEscape(label), Coord(width_), Coord(height_), Coord(width_), Coord(height_), rects_,
-        paths_, lines_, texts_, body_);
-  }
-
- private:
-  double width_;
-  double height_;
-  std::string body_;
-  int rects_ = 0;
-  int paths_ = 0;
-  int lines_ = 0;
-  int texts_ = 0;
-};
-
-// A linear map from a data interval to a pixel interval.
-struct Scale {
-  double d0;
-  double d1;
-  double p0;
-  double p1;
-  double operator()(double v) const {
-    return d1 == d0 ? p0 : p0 + (v - d0) / (d1 - d0) * (p1 - p0);
-  }
-};
-
-// A round tick step (1, 2 or 5 x 10^k) giving at most `max_ticks` ticks over `range`.
-double NiceStep(double range, int max_ticks) {
-  if (range <= 0) {
-    return 1;
-  }
-  const double raw = range / max_ticks;
-  const double magnitude = std::pow(10, std::floor(std::log10(raw)));
-  for (const double m : {1.0, 2.0, 5.0, 10.0}) {
-    if (m * magnitude >= raw) {
-      return m * magnitude;
-    }
-  }
-  return 10 * magnitude;
-}
-
 // A tick step in hours for a time axis: 1, 2, 3, 6, 12, 24, 48... giving at most 12 ticks.
 double HourStep(double hours) {
   for (const double step : {1.0, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0, 168.0}) {
@@ -295,17 +163,6 @@ void TimeAxis(Svg& svg, const Scale& x, double top, double bottom, bool labels) 
   }
 }
 
-// One legend row of coloured swatches with labels, from (x, y); returns the x after it.
-double Legend(Svg& svg, double x, double y,
-              const std::vector<std::pair<std::string, std::string_view>>& entries) {
-  for (const auto& [label, colour] : entries) {
-    svg.Rect(x, y - 9, 12, 12, colour);
-    svg.Text(x + 16, y + 1, label);
-    x += 16 + 7.0 * static_cast<double>(label.size()) + 18;
-  }
-  return x;
-}
-
 // ---- The page ---------------------------------------------------------------------------------
 
 struct Page {
@@ -317,46 +174,6 @@ struct Page {
     return svg.Finish(++charts, label);
   }
 };
-
-const char* kStyle = R"(
-:root { color-scheme: light; }
-body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
-       sans-serif; margin: 0 auto; max-width: 1000px; padding: 16px 24px 48px; color: #1d1d1f;
-       line-height: 1.45; }
-h1 { font-size: 26px; margin: 8px 0 4px; }
-h2 { font-size: 20px; margin: 40px 0 4px; border-top: 1px solid #ddd; padding-top: 16px; }
-h3 { font-size: 15px; margin: 20px 0 6px; }
-p.meta, p.description { color: #555; margin: 4px 0; }
-p.note { color: #555; font-style: italic; }
-dl.definitions { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
-                 font-size: 14px; }
-dl.definitions dt { font-weight: 600; }
-dl.definitions dd { margin: 0; }
-nav ol { columns: 2; font-size: 14px; }
-table.summary { border-collapse: collapse; font-size: 13px; margin: 8px 0; width: 100%; }
-table.summary th, table.summary td { padding: 4px 8px; border-bottom: 1px solid #e4e4e4;
-                                     text-align: right; white-space: nowrap; }
-table.summary th:first-child, table.summary td:first-child { text-align: left; }
-table.summary thead th { border-bottom: 2px solid #bbb; font-weight: 600; white-space: normal;
-                         vertical-align: bottom; }
-td .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 6px;
-             border-radius: 2px; }
-td.pos { color: #087a3c; }
-td.neg { color: #b3261e; }
-td.baseline { color: #777; }
-svg.chart { display: block; max-width: 100%; height: auto; margin: 6px 0 14px; }
-svg.chart text { font-size: 11px; fill: #333; }
-svg.chart text.title { font-size: 13px; font-weight: 600; fill: #111; }
-svg.chart text.tick { fill: #666; }
-svg.chart line.grid { stroke: #e6e6e6; stroke-width: 1; }
-svg.chart line.axis { stroke: #888; stroke-width: 1; }
-svg.chart line.zero { stroke: #444; stroke-width: 1; }
-svg.chart path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
-svg.chart path.baseline { stroke-dasharray: 6 4; }
-svg.chart rect.job { stroke: #fff; stroke-width: 0.6; }
-details { margin: 8px 0; }
-summary { cursor: pointer; font-weight: 600; font-size: 15px; margin: 12px 0 4px; }
-)";
 
 std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& page,
                        std::size_t runs) {
@@ -756,66 +573,7 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
   return out + "</section>\n";
 }
 
-// Once loaded: every chart has a layout box and the shapes it was drawn with (folded <details>
-// are opened for the measurement and closed again); the result goes to <body data-rendered>.
-const char* kSelfCheckScript = R"(<script>
-(function () {
-  function check() {
-    var problems = [];
-    var folds = Array.prototype.slice.call(document.querySelectorAll('details'));
-    var wasOpen = folds.map(function (d) { return d.open; });
-    folds.forEach(function (d) { d.open = true; });
-    var charts = document.querySelectorAll('svg.chart');
-    if (charts.length !== Number(document.body.dataset.charts)) {
-      problems.push('expected ' + document.body.dataset.charts + ' charts, found ' + charts.length);
-    }
-    Array.prototype.forEach.call(charts, function (svg) {
-      var box = svg.getBoundingClientRect();
-      if (!(box.width > 0 && box.height > 0)) { problems.push(svg.id + ': no layout box'); }
-      ['rect', 'path', 'line', 'text'].forEach(function (shape) {
-        var found = svg.querySelectorAll(shape).length;
-        var expected = Number(svg.dataset[shape + 's']);
-        if (found !== expected) {
-          problems.push(svg.id + ': ' + found + ' ' + shape + ' elements, expected ' + expected);
-        }
-      });
-    });
-    folds.forEach(function (d, i) { d.open = wasOpen[i]; });
-    document.body.dataset.rendered = problems.length ? problems.join('; ') : 'ok';
-  }
-  if (document.readyState === 'complete') { check(); } else { window.addEventListener('load', check); }
-})();
-</script>
-)";
-
 }  // namespace
-
-std::string HtmlEscape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options) {
   const std::vector<ScenarioRuns> scenarios = GroupByScenario(reports, options.baseline_policy);
@@ -830,16 +588,7 @@ std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOpt
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     content += ScenarioSection(scenarios[i], i, page);
   }
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
-  out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<title>" + HtmlEscape(options.title) + "</title>\n";
-  out += "<style>" + std::string(kStyle) + "</style>\n</head>\n";
-  out += fmt::format("<body data-charts=\"{}\">\n", page.charts);
-  out += content;
-  if (options.render_check) {
-    out += kSelfCheckScript;
-  }
-  return out + "</body>\n</html>\n";
+  return HtmlPage(options.title, content, page.charts, options.render_check);
 }
 
 }  // namespace fleetsim

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/report/html_chart.h"
 #include "fleetsim/scenario/runner.h"
 
 namespace fleetsim {
@@ -39,8 +40,5 @@ struct HtmlReportOptions {
 // same RunReport::scenario). A policy keeps its colour across the page (by name, in order of
 // first appearance); a scenario without a baseline run shows no deltas.
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options);
-
-// Text made safe for HTML content and attribute values: & < > " ' escaped.
-std::string HtmlEscape(const std::string& text);
 
 }  // namespace fleetsim
