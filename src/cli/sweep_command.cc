@@ -13,6 +13,7 @@
 #include "cli/exit_status.h"
 #include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
+#include "fleetsim/sweep/sweep_report.h"
 #include "fleetsim/sweep/sweep_results.h"
 #include "fleetsim/sweep/sweep_runner.h"
 #include "fleetsim/sweep/sweep_spec.h"
@@ -161,6 +162,7 @@ std::string WriteResults(const std::string& dir, const SweepLayout& layout,
   sink.Stage("results.csv", ResultsCsv(layout, records));
   sink.Stage("results.json", ResultsJson(layout, records));
   sink.Stage("summary.csv", SummaryCsv(layout, records));
+  sink.Stage("report.html", SweepHtml(layout, records, {}));
   return sink.Commit();
 }
 
@@ -191,7 +193,7 @@ int WriteAndReport(const std::string& dir, const SweepLayout& layout,
   }
   const std::size_t failed = ReportFailures(layout, records, c.err);
   fmt::print(c.out, "sweep '{}': {} runs, {} failed: {}/results.csv, summary.csv, "
-             "results.json\n",
+             "results.json, report.html\n",
              layout.name, layout.points.size(), failed, dir);
   return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
 }

@@ -81,6 +81,9 @@ svg.chart line.zero { stroke: #444; stroke-width: 1; }
 svg.chart path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
 svg.chart path.baseline { stroke-dasharray: 6 4; }
 svg.chart rect.job { stroke: #fff; stroke-width: 0.6; }
+svg.chart line.whisker { stroke: #333; stroke-width: 1.2; }
+svg.chart text.on-dark { fill: #fff; }
+div.scroll { overflow-x: auto; }
 details { margin: 8px 0; }
 summary { cursor: pointer; font-weight: 600; font-size: 15px; margin: 12px 0 4px; }
 )";

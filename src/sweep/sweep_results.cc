@@ -97,14 +97,8 @@ std::string OptionalText(std::optional<double> value) {
   return value ? fmt::format("{}", *value) : "";
 }
 
-// Mean, spread and 95 % interval of some values (sd and the interval need two).
-struct Stats {
-  std::size_t n = 0;
-  std::optional<double> mean{}, sd{}, ci_low{}, ci_high{}, min{}, max{};
-};
-
-Stats StatsOf(const std::vector<double>& values) {
-  Stats s{.n = values.size()};
+SweepStats StatsOf(const std::vector<double>& values) {
+  SweepStats s{.n = values.size()};
   if (values.empty()) {
     return s;
   }
@@ -135,28 +129,23 @@ Stats StatsOf(const std::vector<double>& values) {
   return s;
 }
 
-// The points of one grid cell (every axis but the seed), in point order.
-struct Group {
-  const LayoutPoint* first = nullptr;
-  std::vector<const LayoutPoint*> points;
-};
-
 std::string CellKey(const LayoutPoint& p) {
   json key = {p.scenario, p.policy, p.labels};
   return key.dump();
 }
 
-std::vector<Group> Groups(const SweepLayout& layout) {
-  std::vector<Group> groups;
+// The cells, each with its points (in point order), in order of first appearance.
+std::vector<SweepCell> Cells(const SweepLayout& layout) {
+  std::vector<SweepCell> cells;
   std::map<std::string, std::size_t> by_key;
   for (const LayoutPoint& p : layout.points) {
-    const auto [it, inserted] = by_key.try_emplace(CellKey(p), groups.size());
+    const auto [it, inserted] = by_key.try_emplace(CellKey(p), cells.size());
     if (inserted) {
-      groups.push_back({.first = &p, .points = {}});
+      cells.push_back({.first = &p});
     }
-    groups[it->second].points.push_back(&p);
+    cells[it->second].points.push_back(&p);
   }
-  return groups;
+  return cells;
 }
 
 // Each point's baseline: the baseline policy's point with the same scenario, seed and axes, the
@@ -192,30 +181,22 @@ std::vector<const LayoutPoint*> Baselines(const SweepLayout& layout) {
   return baselines;
 }
 
-std::string StatsCells(const Stats& s) {
+std::string StatsCells(const SweepStats& s) {
   return fmt::format("{},{},{},{},{},{},{}", s.n, OptionalText(s.mean), OptionalText(s.sd),
                      OptionalText(s.ci_low), OptionalText(s.ci_high), OptionalText(s.min),
                      OptionalText(s.max));
 }
 
-std::string SummaryRows(const SweepLayout& layout, const std::vector<Outcome>& outcomes,
-                        const std::vector<const LayoutPoint*>& baselines, const Group& group) {
-  const LayoutPoint& cell = *group.first;
-  std::string prefix = fmt::format("{},{}", CsvField(cell.scenario), CsvField(cell.policy));
-  for (const std::string& label : cell.labels) {
-    prefix += "," + CsvField(label);
+void Summarize(const SweepLayout& layout, const std::vector<Outcome>& outcomes,
+               const std::vector<const LayoutPoint*>& baselines, SweepCell& cell) {
+  for (const LayoutPoint* p : cell.points) {
+    cell.failed += outcomes[p->index].status == SweepRunStatus::kOk ? 0U : 1U;
   }
-  std::size_t failed = 0;
-  for (const LayoutPoint* p : group.points) {
-    failed += outcomes[p->index].status == SweepRunStatus::kOk ? 0U : 1U;
-  }
-  const bool paired = !layout.baseline_policy.empty() && cell.policy != layout.baseline_policy;
-  std::string rows;
-  const std::vector<std::string>& names = SweepMetricNames();
-  for (std::size_t metric = 0; metric < names.size(); ++metric) {
+  cell.paired = !layout.baseline_policy.empty() && cell.first->policy != layout.baseline_policy;
+  for (std::size_t metric = 0; metric < SweepMetricNames().size(); ++metric) {
     std::vector<double> values;
     std::vector<double> differences;
-    for (const LayoutPoint* p : group.points) {
+    for (const LayoutPoint* p : cell.points) {
       const std::optional<double> v = MetricValue(outcomes[p->index], metric);
       if (!v) {
         continue;
@@ -228,15 +209,41 @@ std::string SummaryRows(const SweepLayout& layout, const std::vector<Outcome>& o
         differences.push_back(*v - *b);
       }
     }
-    const Stats d = StatsOf(differences);
-    rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, names[metric], failed,
-                        StatsCells(StatsOf(values)), paired ? layout.baseline_policy : "", d.n,
-                        OptionalText(d.mean), OptionalText(d.ci_low), OptionalText(d.ci_high));
+    cell.metrics.push_back(StatsOf(values));
+    cell.differences.push_back(StatsOf(differences));
+  }
+}
+
+std::string SummaryRows(const SweepLayout& layout, const SweepCell& cell) {
+  std::string prefix = fmt::format("{},{}", CsvField(cell.first->scenario),
+                                   CsvField(cell.first->policy));
+  for (const std::string& label : cell.first->labels) {
+    prefix += "," + CsvField(label);
+  }
+  std::string rows;
+  const std::vector<std::string>& names = SweepMetricNames();
+  for (std::size_t metric = 0; metric < names.size(); ++metric) {
+    const SweepStats& d = cell.differences[metric];
+    rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, names[metric], cell.failed,
+                        StatsCells(cell.metrics[metric]),
+                        cell.paired ? layout.baseline_policy : "", d.n, OptionalText(d.mean),
+                        OptionalText(d.ci_low), OptionalText(d.ci_high));
   }
   return rows;
 }
 
 }  // namespace
+
+std::vector<SweepCell> SummarizeCells(const SweepLayout& layout, const SweepRecords& records) {
+  const std::vector<Outcome> outcomes = Outcomes(layout, records);
+  const std::vector<const LayoutPoint*> baselines = Baselines(layout);
+  std::vector<SweepCell> cells = Cells(layout);
+  for (SweepCell& cell : cells) {
+    Summarize(layout, outcomes, baselines, cell);
+  }
+  return cells;
+}
+
 
 double StudentT95(std::size_t n) {
   // Sweeps ask for the same few n again and again (one per seed count): each computed once.
@@ -346,10 +353,8 @@ std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
   out +=
       ",metric,failed_runs,runs,mean,sd,ci95_low,ci95_high,min,max,baseline_policy,pairs,"
       "diff_mean,diff_ci95_low,diff_ci95_high\n";
-  const std::vector<Outcome> outcomes = Outcomes(layout, records);
-  const std::vector<const LayoutPoint*> baselines = Baselines(layout);
-  for (const Group& group : Groups(layout)) {
-    out += SummaryRows(layout, outcomes, baselines, group);
+  for (const SweepCell& cell : SummarizeCells(layout, records)) {
+    out += SummaryRows(layout, cell);
   }
   return out;
 }

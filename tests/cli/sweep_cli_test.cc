@@ -20,7 +20,8 @@ using testing::CommandResult;
 using testing::DataPath;
 using testing::ReadFile;
 
-const std::vector<std::string> kResultFiles = {"results.csv", "results.json", "summary.csv"};
+const std::vector<std::string> kResultFiles = {"results.csv", "results.json", "summary.csv",
+                                               "report.html"};
 
 class SweepCliTest : public ::testing::Test {
  protected:

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,26 @@ std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecor
 
 // Points whose run failed (invalid document, illegal decision, error), in point order.
 std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecords& records);
+
+// Mean, spread and 95 % interval of a metric over a cell's runs (sd and the interval need two).
+struct SweepStats {
+  std::size_t n = 0;
+  std::optional<double> mean{}, sd{}, ci_low{}, ci_high{}, min{}, max{};
+};
+
+// One cell of the grid (every axis but the seed): its runs' statistics per metric of
+// SweepMetricNames(), and the paired difference against the baseline policy's matching cell.
+struct SweepCell {
+  const LayoutPoint* first = nullptr;  // scenario, policy and axis labels of the cell
+  std::vector<const LayoutPoint*> points{};
+  std::size_t failed = 0;
+  bool paired = false;                 // a cell of another policy than the baseline
+  std::vector<SweepStats> metrics{};   // per metric
+  std::vector<SweepStats> differences{};  // per metric: this - baseline, seed by seed
+};
+
+// Every cell, in order of first appearance among the points.
+std::vector<SweepCell> SummarizeCells(const SweepLayout& layout, const SweepRecords& records);
 
 std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records);
 std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records);

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -17,43 +16,17 @@
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/report/html_report.h"
 #include "fleetsim/scenario/runner.h"
+#include "testutil/chromium.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
 namespace {
 
-constexpr const char* kChromium = "/usr/bin/chromium";
-
-// Chromium with no network, no first-run or background activity and a fresh profile, bounded
-// by a timeout; `action` is --dump-dom or --screenshot=...
-std::string ChromiumCommand(const std::string& dir, const std::string& action,
-                            const std::string& page) {
-  return fmt::format(
-      "HOME='{0}' timeout 60 {1} --headless --no-sandbox --disable-gpu --disable-quic "
-      "--no-first-run --disable-background-networking --disable-component-update --disable-sync "
-      "--user-data-dir='{0}/profile' --virtual-time-budget=5000 --window-size=1100,2400 {2} "
-      "'file://{3}'",
-      dir, kChromium, action, page);
-}
-
-// Whether a missing Chromium is a failure rather than a skip: FLEETSIM_REQUIRE_CHROMIUM=1, which
-// tools/run-tests sets because it installs chromium (a skip there would hide a broken install).
-bool ChromiumRequired() {
-  const char* value = std::getenv("FLEETSIM_REQUIRE_CHROMIUM");
-  return value != nullptr && std::string(value) == "1";
-}
-
-// The value of the body's data-rendered attribute in a dumped DOM, or a note that it is missing.
-std::string RenderedAttribute(const std::string& dom) {
-  const std::string key = "data-rendered=\"";
-  const std::size_t at = dom.find(key);
-  if (at == std::string::npos) {
-    return "(no data-rendered attribute: the self-check did not run)";
-  }
-  const std::size_t end = dom.find('"', at + key.size());
-  return dom.substr(at + key.size(), end - at - key.size());
-}
+using testing::ChromiumCommand;
+using testing::ChromiumRequired;
+using testing::kChromium;
+using testing::RenderedAttribute;
 
 std::vector<RunReport> RunBenchmarkScenario(const Scenario& scenario,
                                             const PolicyRegistry& registry) {
