@@ -10,11 +10,14 @@ FLEETSIM_DEBIAN_PACKAGES=(
   coinor-libcbc-dev
 )
 
-# Debian 12 packages only the tests need: chromium renders the bench report headless
-# (tests/unit/report/html_render_test.cc); python3 runs tools/random-family
-# (tests/cli/random_family_cli_test.cc) and writes fuzz seeds; clang 14 and its runtime libraries
-# (sanitizers, libFuzzer) build the ci-sanitize preset and the fuzz targets (tests/fuzz).
-FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev)
+# Debian 12 packages only the tests need: chromium renders the bench and sweep reports headless
+# (tests/unit/report/html_render_test.cc, tests/unit/sweep/sweep_report_test.cc); python3 runs
+# tools/random-family (tests/cli/random_family_cli_test.cc) and writes fuzz seeds; clang 14 and
+# its runtime libraries (sanitizers, libFuzzer) build the ci-sanitize preset and the fuzz targets
+# (tests/fuzz); Slurm and munge run the private cluster of tools/slurm-local that
+# tests/cli/sweep_slurm_cli_test.cc submits a sweep to.
+FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev
+                        slurmctld slurmd slurm-client munge)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the
@@ -44,8 +47,20 @@ fleetsim_ensure_packages() {
   if [ "$(id -u)" -eq 0 ]; then
     echo "fleetsim: installing missing packages: ${missing[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >&2 || return 1
-    apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || return 1
+    # Packages must not start system services (munge, slurmd, slurmctld) on a host that would:
+    # a policy-rc.d that refuses, for the install only, where the host has none.
+    local policy=/usr/sbin/policy-rc.d
+    local added_policy=0
+    if [ ! -e "$policy" ]; then
+      printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && added_policy=1
+    fi
+    local status=0
+    { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; } ||
+      status=1
+    if [ "$added_policy" -eq 1 ]; then
+      rm -f "$policy"
+    fi
+    return "$status"
   else
     echo "fleetsim: missing packages: ${missing[*]}" >&2
     echo "fleetsim: install them with:" >&2

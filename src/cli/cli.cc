@@ -318,6 +318,25 @@ class Cli {
                         "Treat unknown keys (in the spec and in every point) as errors");
     sweep_cmd->add_flag("--check-invariants", sweep.check_invariants,
                         "Check the engine's invariants after every event (slower)");
+    CLI::Option* slurm_flag = sweep_cmd->add_flag(
+        "--slurm", sweep.slurm.enabled,
+        "Hand the sweep to Slurm: write OUT/slurm/sweep.sbatch (a job array, task I running "
+        "shard I/N) and merge.sbatch (after it), and submit both with sbatch");
+    sweep_cmd->add_option("--partition", sweep.slurm.partition, "Slurm partition")
+        ->needs(slurm_flag);
+    sweep_cmd->add_option("--account", sweep.slurm.account, "Slurm account")->needs(slurm_flag);
+    sweep_cmd->add_option("--time", sweep.slurm.time, "Slurm time limit per task (e.g. 30, 2:00:00)")
+        ->needs(slurm_flag);
+    sweep_cmd->add_option("--array-max", sweep.slurm.array_max, "At most K array tasks at once")
+        ->needs(slurm_flag)
+        ->check(CLI::Range(1, 1000000));
+    sweep_cmd
+        ->add_option("--runs-per-task", sweep.slurm.runs_per_task,
+                     "Runs per array task (default: enough for at most 1,000 tasks)")
+        ->needs(slurm_flag)
+        ->check(CLI::Range(1, 1000000000));
+    sweep_cmd->add_flag("--dry-run", sweep.slurm.dry_run, "Write the job scripts, submit nothing")
+        ->needs(slurm_flag);
     SweepMergeArgs sweep_merge;
     CLI::App* sweep_merge_cmd = sweep_cmd->add_subcommand(
         "merge", "Join the records of a sweep's shards and write its results");
@@ -422,6 +441,10 @@ class Cli {
     }
     if (args.out_dir.empty() && !args.list) {
       fmt::print(err_, "fleetsim sweep: --out is required (or --list)\n");
+      return ToInt(ExitStatus::kUsage);
+    }
+    if (args.slurm.enabled && !args.shard.empty()) {
+      fmt::print(err_, "fleetsim sweep: --slurm makes the shards itself; drop --shard\n");
       return ToInt(ExitStatus::kUsage);
     }
     return RunSweepCommand(args, SweepContextHere());

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "cli/exit_status.h"
+#include "cli/slurm_submit.h"
 #include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
 #include "fleetsim/sweep/sweep_report.h"
@@ -235,7 +236,10 @@ class SweepCommand {
     if (!expansion.errors.empty()) {
       return ToInt(ExitStatus::kInvalidInput);
     }
-    return args_.list ? List(spec, expansion) : RunPoints(spec, expansion, shard);
+    if (args_.list) {
+      return List(spec, expansion);
+    }
+    return args_.slurm.enabled ? SubmitToSlurm(spec, expansion) : RunPoints(spec, expansion, shard);
   }
 
  private:
@@ -255,6 +259,29 @@ class SweepCommand {
     return fmt::format("sweep '{}': {} runs ({} combinations excluded, {} that repeat a run "
                        "listed before them, {} invalid)\n",
                        spec.name, e.points.size(), e.excluded, e.duplicates, invalid);
+  }
+
+  // Records the layout in DIR, then hands the points to Slurm as shards.
+  int SubmitToSlurm(const SweepSpec& spec, const SweepExpansion& expansion) {
+    if (std::string problem = CheckOutFolder(args_.out_dir, spec.name); !problem.empty()) {
+      fmt::print(c_.err, "fleetsim: {}\n", problem);
+      return ToInt(ExitStatus::kUsage);
+    }
+    if (std::string error = WriteLayout(args_.out_dir, MakeLayout(spec, expansion));
+        !error.empty()) {
+      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+    std::error_code ec;
+    const SlurmSweep sweep{
+        .name = spec.name,
+        .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
+        .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
+        .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
+        .points = expansion.points.size(),
+        .strict = args_.strict};
+    fmt::print(c_.err, "{}", ExpansionLine(spec, expansion));
+    return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);
   }
 
   int RunPoints(const SweepSpec& spec, const SweepExpansion& expansion, const Shard& shard) {

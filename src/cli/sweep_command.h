@@ -4,6 +4,7 @@
 // the command-line tool.
 #pragma once
 
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -12,6 +13,17 @@
 #include "fleetsim/policy/registry.h"
 
 namespace fleetsim::cli {
+
+// `--slurm`: hand the sweep to Slurm as a job array of shards and a dependent merge job.
+struct SlurmArgs {
+  bool enabled = false;
+  std::string partition{};      // #SBATCH --partition, when given
+  std::string account{};        // #SBATCH --account, when given
+  std::string time{};           // #SBATCH --time per task, when given (Slurm's formats)
+  std::size_t array_max = 0;    // at most this many tasks at once (--array=1-N%K); 0: no limit
+  std::size_t runs_per_task = 0;  // 0: enough that the array has at most 1,000 tasks
+  bool dry_run = false;         // write the scripts, submit nothing
+};
 
 struct SweepArgs {
   std::string spec;
@@ -22,6 +34,7 @@ struct SweepArgs {
   bool keep_runs = false;  // each run's summary.json, jobs.csv (and realtime.csv) under runs/ID/
   bool list = false;       // print the points and stop
   bool check_invariants = false;
+  SlurmArgs slurm{};
 };
 
 struct SweepMergeArgs {

@@ -1,0 +1,200 @@
+// Writing the sweep's Slurm job scripts and submitting them with sbatch.
+#include "cli/slurm_submit.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/exit_status.h"
+#include "fleetsim/report/output_sink.h"
+
+namespace fleetsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// `text` as one word for /bin/sh.
+std::string ShellQuoted(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text) {
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return out + "'";
+}
+
+// A job name Slurm shows as is: letters, digits, '.', '_' and '-'.
+std::string JobName(const std::string& name) {
+  std::string out = "fleetsim-";
+  for (const char c : name) {
+    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c
+                                                                                         : '_';
+  }
+  return out;
+}
+
+std::string CommonDirectives(const SlurmArgs& args) {
+  std::string out;
+  if (!args.partition.empty()) {
+    out += "#SBATCH --partition=" + args.partition + "\n";
+  }
+  if (!args.account.empty()) {
+    out += "#SBATCH --account=" + args.account + "\n";
+  }
+  if (!args.time.empty()) {
+    out += "#SBATCH --time=" + args.time + "\n";
+  }
+  return out;
+}
+
+// Runs `command` with /bin/sh, returning its exit status and what it printed (both streams).
+int Capture(const std::string& command, std::string& output) {
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) {
+    output = "cannot start /bin/sh";
+    return -1;
+  }
+  char buffer[4096];
+  std::size_t read = 0;
+  while ((read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) {
+    output.append(buffer, read);
+  }
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Submits a script; its job id, or "" after printing why not.
+std::string Submit(const std::string& sbatch_arguments, std::ostream& err) {
+  std::string output;
+  const int status = Capture("sbatch --parsable " + sbatch_arguments, output);
+  while (!output.empty() && (output.back() == '\n' || output.back() == '\r')) {
+    output.pop_back();
+  }
+  const std::string id = output.substr(0, output.find(';'));  // "id;cluster" on federations
+  const bool numeric = !id.empty() && id.find_first_not_of("0123456789") == std::string::npos;
+  if (status != 0 || !numeric) {
+    fmt::print(err, "fleetsim: sbatch {} failed (exit {}): {}\n", sbatch_arguments, status,
+               output.empty() ? "no output (is Slurm's sbatch on the PATH?)" : output);
+    return "";
+  }
+  return id;
+}
+
+std::string WriteScript(const fs::path& path, const std::string& text) {
+  StagedFile file(path.string());
+  if (!file.ok()) {
+    return file.error();
+  }
+  file.stream() << text;
+  if (std::string error = file.Commit(); !error.empty()) {
+    return error;
+  }
+  std::error_code ec;
+  fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add, ec);
+  return "";
+}
+
+}  // namespace
+
+std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task) {
+  if (points == 0) {
+    return 1;
+  }
+  const std::size_t per_task = runs_per_task > 0
+                                   ? runs_per_task
+                                   : (points + kMaxDefaultArrayTasks - 1) / kMaxDefaultArrayTasks;
+  return (points + per_task - 1) / per_task;
+}
+
+std::string SweepSbatch(const SlurmSweep& sweep, const SlurmArgs& args, std::size_t tasks) {
+  std::string out = "#!/bin/bash\n";
+  out += fmt::format(
+      "# Written by 'fleetsim sweep --slurm' for sweep '{}': task I of this array runs shard I/{}\n"
+      "# of the sweep's {} runs. A task that fails leaves its shard to a resubmission of this\n"
+      "# script (finished runs are skipped); docs/sweeps.md.\n",
+      sweep.name, tasks, sweep.points);
+  out += "#SBATCH --job-name=" + JobName(sweep.name) + "\n";
+  out += fmt::format("#SBATCH --array=1-{}{}\n", tasks,
+                     args.array_max > 0 ? fmt::format("%{}", args.array_max) : "");
+  out += "#SBATCH --output=" + sweep.out_dir + "/slurm/task-%A_%a.log\n";
+  out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  out += CommonDirectives(args);
+  out += fmt::format("{} sweep {} --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" -j 1{}\n",
+                     ShellQuoted(sweep.fleetsim), ShellQuoted(sweep.spec_path),
+                     ShellQuoted(sweep.out_dir), tasks, sweep.strict ? " --strict" : "");
+  out +=
+      "status=$?\n"
+      "# 6: some runs failed and are recorded with their causes; the shard is done, and the\n"
+      "# merge job reports them.\n"
+      "if [ \"$status\" -eq 6 ]; then exit 0; fi\n"
+      "exit \"$status\"\n";
+  return out;
+}
+
+std::string MergeSbatch(const SlurmSweep& sweep, const SlurmArgs& args) {
+  std::string out = "#!/bin/bash\n";
+  out += fmt::format(
+      "# Written by 'fleetsim sweep --slurm' for sweep '{}': once every task of the array\n"
+      "# succeeded, writes the results from the shards' records.\n",
+      sweep.name);
+  out += "#SBATCH --job-name=" + JobName(sweep.name) + "-merge\n";
+  out += "#SBATCH --output=" + sweep.out_dir + "/slurm/merge-%j.log\n";
+  out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  out += CommonDirectives(args);
+  out += fmt::format("exec {} sweep merge {}\n", ShellQuoted(sweep.fleetsim),
+                     ShellQuoted(sweep.out_dir));
+  return out;
+}
+
+int SubmitSweep(const SlurmSweep& sweep, const SlurmArgs& args, std::ostream& out,
+                std::ostream& err) {
+  const std::size_t tasks = ArrayTasks(sweep.points, args.runs_per_task);
+  const fs::path dir = fs::path(sweep.out_dir) / "slurm";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path array_script = dir / "sweep.sbatch";
+  const fs::path merge_script = dir / "merge.sbatch";
+  for (const auto& [path, text] : {std::pair{array_script, SweepSbatch(sweep, args, tasks)},
+                                   std::pair{merge_script, MergeSbatch(sweep, args)}}) {
+    if (std::string error = ec ? ec.message() : WriteScript(path, text); !error.empty()) {
+      fmt::print(err, "fleetsim: cannot write {}: {}\n", path.string(), error);
+      return ToInt(ExitStatus::kOutputError);
+    }
+  }
+  if (args.dry_run) {
+    fmt::print(out,
+               "wrote {} ({} tasks for {} runs) and {}; submit them with:\n"
+               "  id=$(sbatch --parsable {})\n  sbatch --dependency=afterok:$id {}\n",
+               array_script.string(), tasks, sweep.points, merge_script.string(),
+               ShellQuoted(array_script.string()), ShellQuoted(merge_script.string()));
+    return ToInt(ExitStatus::kOk);
+  }
+  const std::string array_id = Submit(ShellQuoted(array_script.string()), err);
+  if (array_id.empty()) {
+    return ToInt(ExitStatus::kInvalidInput);
+  }
+  const std::string merge_id = Submit(
+      fmt::format("--dependency=afterok:{} {}", array_id, ShellQuoted(merge_script.string())),
+      err);
+  if (merge_id.empty()) {
+    fmt::print(err, "fleetsim: the array job {} was submitted; cancel it with: scancel {}\n",
+               array_id, array_id);
+    return ToInt(ExitStatus::kInvalidInput);
+  }
+  fmt::print(out,
+             "submitted sweep '{}': array job {} ({} tasks for {} runs), merge job {} after it\n"
+             "follow them:  squeue -j {},{}   (sacct -j {} where accounting is on)\n"
+             "task logs:    {}/task-{}_*.log\n"
+             "results:      {}/results.csv once job {} has finished\n"
+             "a failed task: resubmit with  sbatch --array=I {}  (finished runs are skipped), "
+             "then  fleetsim sweep merge {}\n",
+             sweep.name, array_id, tasks, sweep.points, merge_id, array_id, merge_id, array_id,
+             dir.string(), array_id, sweep.out_dir, merge_id, array_script.string(),
+             sweep.out_dir);
+  return ToInt(ExitStatus::kOk);
+}
+
+}  // namespace fleetsim::cli
