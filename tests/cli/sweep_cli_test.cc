@@ -187,5 +187,22 @@ TEST_F(SweepCliTest, TheWorkedExamplesMatchTheSchemaAndExpand) {
   }
 }
 
+TEST_F(SweepCliTest, AKilledSweepResumesToTheSameResults) {
+  // Seeds 1-100 of the grid: long enough (about a second) to be killed part way on most machines;
+  // if it finishes first, the rerun has nothing to do and the results must still match.
+  std::string spec = ReadFile(dir_ + "/grid.json");
+  spec.replace(spec.find(R"("last": 3)"), 9, R"("last": 100)");
+  Write("long.json", spec);
+  const CommandResult killed = Fleetsim(fmt::format(
+      "sweep '{0}/long.json' -o '{0}/out' -j 1 --check-invariants & pid=$!; sleep 0.2; "
+      "kill -9 $pid; wait $pid",
+      dir_));
+  const CommandResult resumed = Sweep("out", "", "long.json");
+  ASSERT_EQ(resumed.exit_code, 0) << killed.err << resumed.err;
+  ASSERT_EQ(Sweep("fresh", "", "long.json").exit_code, 0);
+  ExpectSameResults("out", "fresh");
+  EXPECT_NE(resumed.err.find(" done before"), std::string::npos) << resumed.err;
+}
+
 }  // namespace
 }  // namespace fleetsim
