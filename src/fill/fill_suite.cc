@@ -4,11 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <system_error>
-#include <thread>
 
+#include "fleetsim/core/parallel.h"
 #include "fleetsim/fill/fill_run.h"
 #include "fleetsim/fill/fill_workload.h"
 
@@ -101,27 +99,9 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       result.policies.push_back(std::move(policy));
     }
   }
-  std::atomic<std::size_t> next{0};
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < tasks.size(); i = next++) {
-      RunTask(tasks[i], workloads, orders, options, results);
-    }
-  };
-  // No more threads than runs; if the system refuses one, the threads started (and this one)
-  // share the runs: the results do not depend on how many ran.
-  const std::size_t wanted = std::min<std::size_t>(std::max(options.threads, 1U), tasks.size());
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < wanted; ++t) {
-    try {
-      threads.emplace_back(worker);
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  worker();
-  for (std::thread& thread : threads) {
-    thread.join();
-  }
+  ParallelFor(tasks.size(), options.threads, [&](std::size_t i) {
+    RunTask(tasks[i], workloads, orders, options, results);
+  });
   out = std::move(results);
   return "";
 }

@@ -3,13 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <atomic>
 #include <exception>
 #include <mutex>
-#include <system_error>
-#include <thread>
 
+#include "fleetsim/core/parallel.h"
 namespace fleetsim {
 
 SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registry,
@@ -40,30 +37,13 @@ SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registr
 
 void RunSweepPoints(const std::vector<const SweepPoint*>& points, const PolicyRegistry& registry,
                     const SweepRunOptions& options, const SweepRunDone& done) {
-  std::atomic<std::size_t> next{0};
   std::mutex done_mutex;
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < points.size(); i = next++) {
-      RunReport report;
-      const SweepRecord record = RunSweepPoint(*points[i], registry, options, &report);
-      const std::lock_guard<std::mutex> lock(done_mutex);
-      done(*points[i], record, record.status == SweepRunStatus::kOk ? &report : nullptr);
-    }
-  };
-  // If the system refuses a thread, the ones started (and this one) share the points.
-  const std::size_t wanted = std::min<std::size_t>(std::max(options.threads, 1U), points.size());
-  std::vector<std::thread> threads;
-  for (std::size_t t = 1; t < wanted; ++t) {
-    try {
-      threads.emplace_back(worker);
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  worker();
-  for (std::thread& thread : threads) {
-    thread.join();
-  }
+  ParallelFor(points.size(), options.threads, [&](std::size_t i) {
+    RunReport report;
+    const SweepRecord record = RunSweepPoint(*points[i], registry, options, &report);
+    const std::lock_guard<std::mutex> lock(done_mutex);
+    done(*points[i], record, record.status == SweepRunStatus::kOk ? &report : nullptr);
+  });
 }
 
 }  // namespace fleetsim
