@@ -2,14 +2,17 @@
 // runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
 // 1-29), on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
 // sweep as `fleetsim sweep` does it — spec loading, expansion (each point's document built and
-// loaded), the runs with their metrics and journal records, and results.csv, results.json and
-// summary.csv rendered and committed (the layout file aside). The ratio of the two is the machinery's overhead.
+// loaded), the runs with their metrics and journal records, and results.csv, results.json,
+// summary.csv and report.html rendered and committed (the layout file aside). The ratio of the
+// two is the machinery's overhead; run each in its own process (--benchmark_filter), since a
+// process's earlier benchmarks leave its heap in a state that slows the later ones.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
 #include <string>
 
 #include "fleetsim/report/output_sink.h"
+#include "fleetsim/sweep/sweep_report.h"
 #include "fleetsim/sweep/sweep_results.h"
 #include "fleetsim/sweep/sweep_runner.h"
 #include "fleetsim/sweep/sweep_spec.h"
@@ -71,6 +74,7 @@ void BM_Sweep1015Whole(benchmark::State& state) {
     sink.Stage("results.csv", ResultsCsv(layout, records));
     sink.Stage("results.json", ResultsJson(layout, records));
     sink.Stage("summary.csv", SummaryCsv(layout, records));
+    sink.Stage("report.html", SweepHtml(layout, records, {}));
     if (!sink.Commit().empty() || records.size() != points.size()) {
       state.SkipWithError("the sweep did not write its results");
       break;
@@ -80,8 +84,8 @@ void BM_Sweep1015Whole(benchmark::State& state) {
 }
 BENCHMARK(BM_Sweep1015Whole)->Unit(benchmark::kMillisecond);
 
-// The machinery's parts on their own: loading and expanding the spec; rendering the three result
-// files from the 1,015 records.
+// The machinery's parts on their own: loading and expanding the spec; rendering the four result
+// files and the 1,015 journal lines from the records.
 void BM_Sweep1015Expand(benchmark::State& state) {
   const PolicyRegistry registry = BuiltinPolicies();
   for (auto _ : state) {
@@ -105,6 +109,7 @@ void BM_Sweep1015Render(benchmark::State& state) {
     std::size_t bytes = ResultsCsv(layout, records).size();
     bytes += ResultsJson(layout, records).size();
     bytes += SummaryCsv(layout, records).size();
+    bytes += SweepHtml(layout, records, {}).size();
     for (const auto& [id, record] : records) {
       bytes += RecordLine(record).size();
     }
