@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -23,6 +24,7 @@ constexpr double kPlotRight = 640;  // the legend sits to the right of the plot
 constexpr double kPlotTop = 40;
 constexpr double kPlotHeight = 220;
 constexpr std::size_t kMaxBars = 40;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 std::optional<double> Number(const std::string& label) {
   double value = 0;
@@ -141,8 +143,8 @@ std::vector<std::pair<std::string, std::vector<const SweepCell*>>> ByScenario(
 
 // The value range a chart must show: every mean and confidence bound, and 0 for bars.
 std::pair<double, double> Range(const std::vector<const SweepStats*>& stats, bool include_zero) {
-  double lo = include_zero ? 0 : INFINITY;
-  double hi = include_zero ? 0 : -INFINITY;
+  double lo = include_zero ? 0 : kInfinity;
+  double hi = include_zero ? 0 : -kInfinity;
   for (const SweepStats* s : stats) {
     for (const auto& v : {s->mean, s->ci_low, s->ci_high}) {
       if (v) {
@@ -200,8 +202,8 @@ std::string LineChart(Page& page, const std::string& scenario,
   const std::size_t total = series.size();
   series.resize(std::min(series.size(), page.options.max_series));
   std::vector<const SweepStats*> all;
-  double x0 = INFINITY;
-  double x1 = -INFINITY;
+  double x0 = kInfinity;
+  double x1 = -kInfinity;
   for (Series& s : series) {
     std::sort(s.points.begin(), s.points.end(),
               [](const auto& a, const auto& b) { return a.first < b.first; });
