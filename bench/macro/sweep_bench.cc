@@ -1,6 +1,6 @@
 // What the sweep machinery costs on top of its runs (docs/benchmarks.md, "Sweeps"): the 1,015
-// runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
-// 1-29), on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
+// short runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
+// 1-29) and the 120 longer ones of scenarios/sweeps/planner.json, on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
 // sweep as `fleetsim sweep` does it — spec loading, expansion (each point's document built and
 // loaded), the runs with their metrics and journal records, and results.csv, results.json,
 // summary.csv and report.html rendered and committed (the layout file aside). The ratio of the
@@ -22,17 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string& SpecPath() {
-  static const std::string path =
-      (fs::path(FLEETSIM_SOURCE_DIR) / "bench" / "macro" / "sweep-1015.json").string();
-  return path;
+std::string SpecPath(const std::string& relative = "bench/macro/sweep-1015.json") {
+  return (fs::path(FLEETSIM_SOURCE_DIR) / relative).string();
 }
 
-void BM_Sweep1015RunsAlone(benchmark::State& state) {
+void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
-  const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+  const SweepLoad load = LoadSweepSpec(SpecPath(spec), registry, true);
   if (!load.spec) {
-    state.SkipWithError("bench/macro/sweep-1015.json does not load");
+    state.SkipWithError((spec + " does not load").c_str());
     return;
   }
   const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
@@ -47,14 +45,17 @@ void BM_Sweep1015RunsAlone(benchmark::State& state) {
   }
   state.counters["runs"] = static_cast<double>(expansion.points.size());
 }
-BENCHMARK(BM_Sweep1015RunsAlone)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SweepRunsAlone, sweep_1015, std::string("bench/macro/sweep-1015.json"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SweepRunsAlone, planner, std::string("scenarios/sweeps/planner.json"))
+    ->Unit(benchmark::kMillisecond);
 
-void BM_Sweep1015Whole(benchmark::State& state) {
+void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
   const std::string dir = (fs::temp_directory_path() / "fleetsim-sweep-bench").string();
   for (auto _ : state) {
     fs::remove_all(dir);
-    const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+    const SweepLoad load = LoadSweepSpec(SpecPath(spec), registry, true);
     const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
     std::vector<const SweepPoint*> points;
     for (const SweepPoint& p : expansion.points) {
@@ -82,7 +83,10 @@ void BM_Sweep1015Whole(benchmark::State& state) {
   }
   fs::remove_all(dir);
 }
-BENCHMARK(BM_Sweep1015Whole)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SweepWhole, sweep_1015, std::string("bench/macro/sweep-1015.json"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_SweepWhole, planner, std::string("scenarios/sweeps/planner.json"))
+    ->Unit(benchmark::kMillisecond);
 
 // The machinery's parts on their own: loading and expanding the spec; rendering the four result
 // files and the 1,015 journal lines from the records.
