@@ -19,6 +19,7 @@
 #include "fleetsim/sweep/sweep_runner.h"
 #include "fleetsim/sweep/sweep_spec.h"
 #include "fleetsim/sweep/sweep_store.h"
+#include "json/json_text.h"
 
 namespace fleetsim::cli {
 
@@ -143,7 +144,21 @@ std::string CheckOutFolder(const std::string& dir, const std::string& name) {
   return "";
 }
 
+// Whether DIR already holds exactly this layout.
+bool HoldsLayout(const std::string& dir, const std::string& text) {
+  std::string held;
+  return ReadTextFile((fs::path(dir) / kSweepStateDir / "points.json").string(), held).empty() &&
+         held == text;
+}
+
+// Records the layout in DIR. Shards sharing a folder (array tasks starting together) all write
+// the same bytes: a layout already there is left alone, and losing the race to write it to
+// another process that wrote the same is no failure.
 std::string WriteLayout(const std::string& dir, const SweepLayout& layout) {
+  const std::string text = LayoutJson(layout);
+  if (HoldsLayout(dir, text)) {
+    return "";
+  }
   std::error_code ec;
   fs::create_directories(fs::path(dir) / kSweepStateDir, ec);
   if (ec) {
@@ -151,10 +166,11 @@ std::string WriteLayout(const std::string& dir, const SweepLayout& layout) {
   }
   StagedFile file((fs::path(dir) / kSweepStateDir / "points.json").string());
   if (!file.ok()) {
-    return file.error();
+    return HoldsLayout(dir, text) ? "" : file.error();
   }
-  file.stream() << LayoutJson(layout);
-  return file.Commit();
+  file.stream() << text;
+  const std::string error = file.Commit();
+  return error.empty() || HoldsLayout(dir, text) ? "" : error;
 }
 
 std::string WriteResults(const std::string& dir, const SweepLayout& layout,

@@ -204,5 +204,18 @@ TEST_F(SweepCliTest, AKilledSweepResumesToTheSameResults) {
   EXPECT_NE(resumed.err.find(" done before"), std::string::npos) << resumed.err;
 }
 
+TEST_F(SweepCliTest, ShardsStartedTogetherInOneNewFolderMergeToTheSameResults) {
+  // As array tasks do: every shard writes the folder's layout, at once.
+  const CommandResult shards = Fleetsim(fmt::format(
+      "sweep '{0}/grid.json' -o '{0}/together' --shard 1/3 & "
+      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 2/3 & "
+      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 3/3 & wait",
+      dir_, FLEETSIM_CLI_PATH));
+  EXPECT_EQ(shards.err.find("cannot"), std::string::npos) << shards.err;
+  ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{}/together'", dir_)).exit_code, 0);
+  ASSERT_EQ(Sweep("one").exit_code, 0);
+  ExpectSameResults("one", "together");
+}
+
 }  // namespace
 }  // namespace fleetsim
