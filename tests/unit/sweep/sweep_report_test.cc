@@ -2,6 +2,7 @@
 // baseline as a reference line) and heatmaps, a grid without one gets bar charts, the table lists
 // every cell, the page is deterministic, and headless Chromium lays out every chart with the
 // shapes it was drawn with (the page's self-check), failing when a chart is tampered with.
+// Chromium is required: without it the test fails.
 #include "fleetsim/sweep/sweep_report.h"
 
 #include <fmt/format.h>
@@ -83,12 +84,9 @@ TEST(SweepReportTest, WithoutANumericAxisEachCellIsABar) {
 }
 
 TEST(SweepReportTest, ChromiumRendersEveryChart) {
-  if (!fs::exists(testing::kChromium)) {
-    if (testing::ChromiumRequired()) {
-      FAIL() << testing::kChromium << " is missing and FLEETSIM_REQUIRE_CHROMIUM=1";
-    }
-    GTEST_SKIP() << testing::kChromium << " is missing; install it with: apt-get install chromium";
-  }
+  // The setup scripts install chromium: a missing browser fails the test, it never skips.
+  ASSERT_TRUE(fs::exists(testing::kChromium))
+      << testing::kChromium << " is missing; install it with: apt-get install chromium";
   const Swept s = RunSpec(kTwoNumericAxes);
   const std::string dir = testing::FreshTempDir();
   std::ofstream(dir + "/report.html") << SweepHtml(s.layout, s.records, {});
