@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 
 namespace fleetsim::testing {
 
@@ -15,11 +14,6 @@ std::string ChromiumCommand(const std::string& dir, const std::string& action,
       "--user-data-dir='{0}/profile' --virtual-time-budget=5000 --window-size=1100,2400 {2} "
       "'file://{3}'",
       dir, kChromium, action, page);
-}
-
-bool ChromiumRequired() {
-  const char* value = std::getenv("FLEETSIM_REQUIRE_CHROMIUM");
-  return value != nullptr && std::string(value) == "1";
 }
 
 std::string RenderedAttribute(const std::string& dom) {

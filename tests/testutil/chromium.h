@@ -14,10 +14,6 @@ inline constexpr const char* kChromium = "/usr/bin/chromium";
 std::string ChromiumCommand(const std::string& dir, const std::string& action,
                             const std::string& page);
 
-// Whether a missing Chromium is a failure rather than a skip: FLEETSIM_REQUIRE_CHROMIUM=1, which
-// tools/run-tests sets because it installs chromium (a skip there would hide a broken install).
-bool ChromiumRequired();
-
 // The value of the body's data-rendered attribute in a dumped DOM, or a note that it is missing.
 std::string RenderedAttribute(const std::string& dom);
 

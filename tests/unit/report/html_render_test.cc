@@ -3,9 +3,8 @@
 // (Debian's `chromium`) opens offline. The page's self-check script must report every chart laid
 // out with the shapes it was drawn with (<body data-rendered="ok"> in the dumped DOM), and a
 // screenshot must come out as a non-trivial PNG; a page with a wrong shape count must fail the
-// self-check. When /usr/bin/chromium is missing the test is skipped, saying how to install it,
-// unless FLEETSIM_REQUIRE_CHROMIUM=1 (tools/run-tests sets it), which makes it fail instead. Each
-// Chromium launch is bounded by `timeout 60`.
+// self-check. When /usr/bin/chromium is missing the test fails, saying how to install it (the
+// setup scripts install it). Each Chromium launch is bounded by `timeout 60`.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -24,7 +23,6 @@ namespace fleetsim {
 namespace {
 
 using testing::ChromiumCommand;
-using testing::ChromiumRequired;
 using testing::kChromium;
 using testing::RenderedAttribute;
 
@@ -45,13 +43,9 @@ std::vector<RunReport> RunBenchmarkScenario(const Scenario& scenario,
 }
 
 TEST(HtmlRenderTest, ChromiumRendersEveryChartOfTheBenchReport) {
-  if (!std::filesystem::exists(kChromium)) {
-    if (ChromiumRequired()) {
-      FAIL() << kChromium << " is missing and FLEETSIM_REQUIRE_CHROMIUM=1: chromium is required "
-             << "here; install it with: apt-get install chromium";
-    }
-    GTEST_SKIP() << kChromium << " is missing; install it with: apt-get install chromium";
-  }
+  // The setup scripts install chromium: a missing browser fails the test, it never skips.
+  ASSERT_TRUE(std::filesystem::exists(kChromium))
+      << kChromium << " is missing; install it with: apt-get install chromium";
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult loaded = LoadScenarioFile(
       testing::SourcePath("scenarios/benchmark/01-training-heavy.json"), registry, {});
