@@ -8,6 +8,7 @@
 // process's earlier benchmarks leave its heap in a state that slows the later ones.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 
@@ -21,6 +22,7 @@ namespace fleetsim {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
 
 std::string SpecPath(const std::string& relative = "bench/macro/sweep-1015.json") {
   return (fs::path(FLEETSIM_SOURCE_DIR) / relative).string();
@@ -50,11 +52,24 @@ BENCHMARK_CAPTURE(BM_SweepRunsAlone, sweep_1015, std::string("bench/macro/sweep-
 BENCHMARK_CAPTURE(BM_SweepRunsAlone, planner, std::string("scenarios/sweeps/planner.json"))
     ->Unit(benchmark::kMillisecond);
 
+// Milliseconds since `start`, added to `total`; returns now.
+Clock::time_point AddElapsed(Clock::time_point start, double& total) {
+  const Clock::time_point now = Clock::now();
+  total += std::chrono::duration<double, std::milli>(now - start).count();
+  return now;
+}
+
 void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
   const std::string dir = (fs::temp_directory_path() / "fleetsim-sweep-bench").string();
+  double expand_ms = 0;
+  double runs_ms = 0;
+  double results_ms = 0;
   for (auto _ : state) {
+    state.PauseTiming();  // the bench's cleanup between iterations, not the machinery's work
     fs::remove_all(dir);
+    state.ResumeTiming();
+    Clock::time_point at = Clock::now();
     const SweepLoad load = LoadSweepSpec(SpecPath(spec), registry, true);
     const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
     std::vector<const SweepPoint*> points;
@@ -64,13 +79,15 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
     const SweepLayout layout = MakeLayout(*load.spec, expansion);
     std::vector<std::string> warnings;
     SweepRecords records = ReadRecords(dir, warnings);  // none: as `fleetsim sweep` starts
+    at = AddElapsed(at, expand_ms);
     JournalWriter journal(dir, JournalName(1, 1));
     RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
-                   [&](const SweepPoint&, const SweepRecord& record, const RunReport*) {
+                   [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
                      journal.Append(record);
-                     records[record.id] = record;
+                     records[record.id] = std::move(record);
                    });
     journal.Flush();
+    at = AddElapsed(at, runs_ms);
     DirectorySink sink(dir);
     sink.Stage("results.csv", ResultsCsv(layout, records));
     sink.Stage("results.json", ResultsJson(layout, records));
@@ -80,7 +97,13 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
       state.SkipWithError("the sweep did not write its results");
       break;
     }
+    AddElapsed(at, results_ms);
   }
+  // Where the time goes, in milliseconds per sweep: loading and expanding the spec, the runs with
+  // their metrics and journal, and rendering and committing the result files.
+  state.counters["expand_ms"] = benchmark::Counter(expand_ms, benchmark::Counter::kAvgIterations);
+  state.counters["runs_ms"] = benchmark::Counter(runs_ms, benchmark::Counter::kAvgIterations);
+  state.counters["results_ms"] = benchmark::Counter(results_ms, benchmark::Counter::kAvgIterations);
   fs::remove_all(dir);
 }
 BENCHMARK_CAPTURE(BM_SweepWhole, sweep_1015, std::string("bench/macro/sweep-1015.json"))

@@ -355,16 +355,15 @@ class SweepCommand {
         args_.threads > 0 ? args_.threads : std::max(1U, std::thread::hardware_concurrency());
     RunSweepPoints(todo, c_.registry,
                    {.threads = threads, .check_invariants = args_.check_invariants},
-                   [&](const SweepPoint& point, const SweepRecord& record,
-                       const RunReport* report) {
+                   [&](const SweepPoint& point, SweepRecord&& record, const RunReport* report) {
                      if (report != nullptr && args_.keep_runs && write_error.empty()) {
                        write_error = KeepRun(point, *report);
                      }
                      if (!journal.Append(record) && write_error.empty()) {
                        write_error = journal.error();
                      }
-                     records[record.id] = record;
                      progress.Done(record.status != SweepRunStatus::kOk);
+                     records[record.id] = std::move(record);
                    });
     progress.Finish();
     if (!journal.Flush() && write_error.empty()) {

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "fleetsim/report/bench_report.h"
@@ -29,48 +28,59 @@ std::string MetricText(bool count, std::optional<double> value) {
   return fmt::format("{}", *value);
 }
 
+namespace {
+
+// The metrics' names and kinds, in order: the bench metrics (bounds aside), then cost by tier.
+struct MetricColumns {
+  std::vector<std::string> names;
+  std::vector<bool> counts;
+};
+
+const MetricColumns& Columns() {
+  static const MetricColumns columns = [] {
+    MetricColumns all;
+    for (const BenchMetric& m : BenchMetrics(RunReport{})) {
+      if (!IsBoundMetric(m.name)) {
+        all.names.push_back(m.name);
+        all.counts.push_back(m.count);
+      }
+    }
+    for (const char* name :
+         {"cost_on_demand_usd", "cost_reserved_usd", "cost_spot_usd", "lost_work_usd"}) {
+      all.names.emplace_back(name);
+      all.counts.push_back(false);
+    }
+    return all;
+  }();
+  return columns;
+}
+
+}  // namespace
+
 std::vector<SweepMetric> SweepMetrics(const RunReport& report) {
   std::vector<SweepMetric> metrics;
-  const auto add = [&metrics](std::string name, std::optional<double> value, bool count) {
-    std::string text = MetricText(count, value);
-    metrics.push_back(
-        {.name = std::move(name), .value = value, .count = count, .text = std::move(text)});
+  metrics.reserve(Columns().names.size());
+  const auto add = [&metrics](std::optional<double> value) {
+    const bool count = IsCountMetric(metrics.size());
+    metrics.push_back({.value = value, .text = MetricText(count, value)});
   };
   for (const BenchMetric& m : BenchMetrics(report)) {
     if (!IsBoundMetric(m.name)) {
-      add(m.name, m.value, m.count);
+      add(m.value);
     }
   }
   const CostSummary& cost = report.cost;
-  add("cost_on_demand_usd", cost.on_demand_usd, false);
-  add("cost_reserved_usd", cost.reserved_usd, false);
-  add("cost_spot_usd", cost.spot_usd, false);
-  add("lost_work_usd", cost.lost_work_usd, false);
+  add(cost.on_demand_usd);
+  add(cost.reserved_usd);
+  add(cost.spot_usd);
+  add(cost.lost_work_usd);
   return metrics;
 }
 
-const std::vector<std::string>& SweepMetricNames() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (const SweepMetric& m : SweepMetrics(RunReport{})) {
-      all.push_back(m.name);
-    }
-    return all;
-  }();
-  return names;
-}
+const std::vector<std::string>& SweepMetricNames() { return Columns().names; }
 
-bool IsCountMetric(const std::string& name) {
-  static const std::vector<std::string> counts = [] {
-    std::vector<std::string> all;
-    for (const SweepMetric& m : SweepMetrics(RunReport{})) {
-      if (m.count) {
-        all.push_back(m.name);
-      }
-    }
-    return all;
-  }();
-  return std::find(counts.begin(), counts.end(), name) != counts.end();
+bool IsCountMetric(std::size_t metric) {
+  return metric < Columns().counts.size() && Columns().counts[metric];
 }
 
 const std::vector<std::string>& DefaultReportMetrics() {

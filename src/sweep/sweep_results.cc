@@ -23,41 +23,25 @@ using json = nlohmann::json;
 constexpr int kResultsFormatVersion = 1;
 
 // A point's outcome: its record, or the invalid-document failure the layout carries; its
-// metrics aligned with SweepMetricNames() (empty unless ok; null where the record lacks one).
+// record's metrics (in SweepMetricNames() order) when ok, else null.
 struct Outcome {
   SweepRunStatus status = SweepRunStatus::kOk;
   std::string error{};
-  std::vector<const SweepMetric*> metrics{};
+  const std::vector<SweepMetric>* metrics = nullptr;
 };
 
 Outcome OutcomeOf(const LayoutPoint& point, const SweepRecords& records) {
   if (!point.error.empty()) {
-    return {.status = SweepRunStatus::kInvalid, .error = point.error, .metrics = {}};
+    return {.status = SweepRunStatus::kInvalid, .error = point.error, .metrics = nullptr};
   }
   const auto it = records.find(point.id);
   if (it == records.end()) {
-    return {.status = SweepRunStatus::kError, .error = "not run", .metrics = {}};
+    return {.status = SweepRunStatus::kError, .error = "not run", .metrics = nullptr};
   }
   const SweepRecord& r = it->second;
-  Outcome outcome{.status = r.status, .error = r.error, .metrics = {}};
-  if (r.status != SweepRunStatus::kOk) {
-    return outcome;
-  }
-  const std::vector<std::string>& names = SweepMetricNames();
-  outcome.metrics.assign(names.size(), nullptr);
-  for (std::size_t m = 0; m < names.size(); ++m) {
-    // Records list the metrics in this order; a journal of another version may not.
-    if (m < r.metrics.size() && r.metrics[m].name == names[m]) {
-      outcome.metrics[m] = &r.metrics[m];
-      continue;
-    }
-    for (const SweepMetric& metric : r.metrics) {
-      if (metric.name == names[m]) {
-        outcome.metrics[m] = &metric;
-      }
-    }
-  }
-  return outcome;
+  return {.status = r.status,
+          .error = r.error,
+          .metrics = r.status == SweepRunStatus::kOk ? &r.metrics : nullptr};
 }
 
 // Every point's outcome, in point order (a point's index is its position).
@@ -80,17 +64,17 @@ std::string JsonString(const std::string& text) {
 }
 
 std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
-  return outcome.metrics.empty() || outcome.metrics[metric] == nullptr
+  return outcome.metrics == nullptr || metric >= outcome.metrics->size()
              ? std::nullopt
-             : outcome.metrics[metric]->value;
+             : (*outcome.metrics)[metric].value;
 }
 
 // The metric as result files write it; "" for none.
 const std::string& MetricTextOf(const Outcome& outcome, std::size_t metric) {
   static const std::string kNone;
-  return outcome.metrics.empty() || outcome.metrics[metric] == nullptr
+  return outcome.metrics == nullptr || metric >= outcome.metrics->size()
              ? kNone
-             : outcome.metrics[metric]->text;
+             : (*outcome.metrics)[metric].text;
 }
 
 std::string OptionalText(std::optional<double> value) {

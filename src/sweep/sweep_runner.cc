@@ -40,9 +40,10 @@ void RunSweepPoints(const std::vector<const SweepPoint*>& points, const PolicyRe
   std::mutex done_mutex;
   ParallelFor(points.size(), options.threads, [&](std::size_t i) {
     RunReport report;
-    const SweepRecord record = RunSweepPoint(*points[i], registry, options, &report);
+    SweepRecord record = RunSweepPoint(*points[i], registry, options, &report);
+    const bool ok = record.status == SweepRunStatus::kOk;
     const std::lock_guard<std::mutex> lock(done_mutex);
-    done(*points[i], record, record.status == SweepRunStatus::kOk ? &report : nullptr);
+    done(*points[i], std::move(record), ok ? &report : nullptr);
   });
 }
 

@@ -28,6 +28,25 @@ std::optional<SweepRunStatus> ParseStatus(const std::string& name) {
   return std::nullopt;
 }
 
+// A record's metrics, put in SweepMetricNames() order by name: one it lacks has no value, one
+// this version does not know is left out.
+std::vector<SweepMetric> MetricsOf(const json& listed) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  std::vector<SweepMetric> metrics(names.size());
+  for (const json& m : listed) {
+    const auto it = std::find(names.begin(), names.end(), m.at(0).get<std::string>());
+    if (it == names.end()) {
+      continue;
+    }
+    const auto index = static_cast<std::size_t>(it - names.begin());
+    const json& value = m.at(1);
+    const std::optional<double> number =
+        value.is_null() ? std::nullopt : std::optional(value.get<double>());
+    metrics[index] = {.value = number, .text = MetricText(IsCountMetric(index), number)};
+  }
+  return metrics;
+}
+
 std::optional<SweepRecord> ParseRecord(const std::string& line) {
   json row;
   if (!ParseJsonText(line, "", row).empty() || !row.is_object()) {
@@ -42,14 +61,9 @@ std::optional<SweepRecord> ParseRecord(const std::string& line) {
     }
     record.status = *status;
     record.error = row.at("error").get<std::string>();
-    for (const json& m : row.at("metrics")) {
-      const std::string name = m.at(0).get<std::string>();
-      const json& value = m.at(1);
-      const std::optional<double> number =
-          value.is_null() ? std::nullopt : std::optional(value.get<double>());
-      const bool count = IsCountMetric(name);
-      record.metrics.push_back(
-          {.name = name, .value = number, .count = count, .text = MetricText(count, number)});
+    const json& metrics = row.at("metrics");
+    if (record.status == SweepRunStatus::kOk) {
+      record.metrics = MetricsOf(metrics);
     }
     return record;
   } catch (const json::exception&) {
@@ -183,10 +197,11 @@ std::string RecordLine(const SweepRecord& record) {
   std::string line = fmt::format("{{\"id\":{},\"status\":\"{}\",\"error\":{},\"metrics\":[",
                                  json(record.id).dump(), SweepRunStatusName(record.status),
                                  json(record.error).dump());
-  for (std::size_t i = 0; i < record.metrics.size(); ++i) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  for (std::size_t i = 0; i < std::min(record.metrics.size(), names.size()); ++i) {
     const SweepMetric& m = record.metrics[i];
     line += i == 0 ? "[\"" : ",[\"";
-    line += m.name;
+    line += names[i];
     line += "\",";
     line += m.text.empty() ? "null" : m.text;
     line += ']';

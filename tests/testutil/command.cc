@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "testutil/paths.h"
 
@@ -27,6 +28,37 @@ CommandResult RunCommand(const std::string& command, const std::string& scratch_
   return result;
 }
 
+namespace {
+
+// Removes the temp directories a test made once it has passed; a failed test's are kept, to be
+// looked at (their paths name the process and the test).
+class TempDirCleaner : public ::testing::EmptyTestEventListener {
+ public:
+  static void Track(const std::filesystem::path& dir) {
+    static TempDirCleaner* const cleaner = [] {
+      auto* made = new TempDirCleaner;  // owned by gtest's listener list from here on
+      ::testing::UnitTest::GetInstance()->listeners().Append(made);
+      return made;
+    }();
+    cleaner->dirs_.push_back(dir);
+  }
+
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (info.result() != nullptr && info.result()->Passed()) {
+      for (const std::filesystem::path& dir : dirs_) {
+        std::error_code ignored;
+        std::filesystem::remove_all(dir, ignored);
+      }
+    }
+    dirs_.clear();
+  }
+
+ private:
+  std::vector<std::filesystem::path> dirs_;
+};
+
+}  // namespace
+
 std::string FreshTempDir() {
   const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name =
@@ -39,6 +71,7 @@ std::string FreshTempDir() {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  TempDirCleaner::Track(dir);
   return dir.string();
 }
 

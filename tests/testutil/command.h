@@ -14,7 +14,8 @@ struct CommandResult {
 // Runs `command` with /bin/sh; output goes through files in `scratch_dir`.
 CommandResult RunCommand(const std::string& command, const std::string& scratch_dir);
 
-// A fresh, empty directory under the system temp dir, unique to the running test.
+// A fresh, empty directory under the system temp dir, unique to the running test; removed when
+// the test passes, kept when it fails.
 std::string FreshTempDir();
 
 }  // namespace fleetsim::testing

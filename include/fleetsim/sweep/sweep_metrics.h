@@ -11,25 +11,25 @@
 
 namespace fleetsim {
 
+// One metric of one run. A run's metrics are listed in SweepMetricNames() order, so a metric's
+// name is its position's (kept once, not per run: a sweep holds thousands of runs).
 struct SweepMetric {
-  std::string name{};
   std::optional<double> value{};  // none when the run has none (an unpriced fleet's cost)
-  bool count = false;           // written as an integer
-  std::string text{};           // as result files write it (MetricText), formatted once
+  std::string text{};             // as result files write it (MetricText), formatted once
 };
 
 // A metric value as result files write it: a count as an integer, another value in its shortest
 // exact form, "" for none.
 std::string MetricText(bool count, std::optional<double> value);
 
-// The metrics of one run, in the order results.csv lists them.
+// The metrics of one run, in SweepMetricNames() order (the order results.csv lists them).
 std::vector<SweepMetric> SweepMetrics(const RunReport& report);
 
-// Their names, in the same order.
+// Their names.
 const std::vector<std::string>& SweepMetricNames();
 
-// Whether the metric is a count (written as an integer).
-bool IsCountMetric(const std::string& name);
+// Whether the metric at this position of SweepMetricNames() is a count (written as an integer).
+bool IsCountMetric(std::size_t metric);
 
 // The metrics report.html plots when the spec names none.
 const std::vector<std::string>& DefaultReportMetrics();

@@ -17,10 +17,10 @@ struct SweepRunOptions {
   bool check_invariants = false;  // the engine's invariants after every event
 };
 
-// Called after each run, never concurrently: the point, its record, and its full report (null
-// when the run failed).
+// Called after each run, never concurrently: the point, its record (the callee's to keep: move
+// it), and its full report (null when the run failed).
 using SweepRunDone =
-    std::function<void(const SweepPoint& point, const SweepRecord& record, const RunReport* report)>;
+    std::function<void(const SweepPoint& point, SweepRecord&& record, const RunReport* report)>;
 
 // Runs one point (which must have a loaded scenario). An illegal policy decision or an exception
 // becomes a failed record; nothing escapes.

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -39,15 +40,22 @@ SweepLayout Layout() {
   return layout;
 }
 
+// A metric's position in a record.
+std::size_t MetricIndex(const std::string& name) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+}
+
+// A run's record with two metrics; the others have no value.
 SweepRecord Ok(std::size_t index, double utilization) {
-  return {.id = fmt::format("{:016x}", index),
-          .status = SweepRunStatus::kOk,
-          .error = "",
-          .metrics = {{.name = "utilization",
-                       .value = utilization,
-                       .count = false,
-                       .text = MetricText(false, utilization)},
-                      {.name = "jobs_total", .value = 10.0, .count = true, .text = "10"}}};
+  SweepRecord record{.id = fmt::format("{:016x}", index),
+                     .status = SweepRunStatus::kOk,
+                     .error = "",
+                     .metrics = std::vector<SweepMetric>(SweepMetricNames().size())};
+  record.metrics.at(MetricIndex("utilization")) = {.value = utilization,
+                                                   .text = MetricText(false, utilization)};
+  record.metrics.at(MetricIndex("jobs_total")) = {.value = 10.0, .text = "10"};
+  return record;
 }
 
 SweepRecords Records() {

@@ -44,9 +44,9 @@ std::map<std::string, SweepRecord> RunAll(const SweepExpansion& e, const PolicyR
   }
   std::map<std::string, SweepRecord> records;
   RunSweepPoints(points, registry, {.threads = threads, .check_invariants = false},
-                 [&](const SweepPoint& p, const SweepRecord& r, const RunReport* report) {
+                 [&](const SweepPoint& p, SweepRecord&& r, const RunReport* report) {
                    EXPECT_EQ(report != nullptr, r.status == SweepRunStatus::kOk);
-                   records[p.id] = r;
+                   records[p.id] = std::move(r);
                  });
   return records;
 }
