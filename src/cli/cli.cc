@@ -18,6 +18,7 @@
 #include "cli/exit_status.h"
 #include "cli/fill_command.h"
 #include "cli/staged_outputs.h"
+#include "cli/plan_command.h"
 #include "cli/sweep_command.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/policy/registry.h"
@@ -344,6 +345,25 @@ class Cli {
     sweep_merge_cmd->add_option("-o,--out", sweep_merge.out_dir,
                                 "Folder for the results (default: the first DIR)");
 
+    PlanArgs plan;
+    CLI::App* plan_cmd = app.add_subcommand(
+        "plan",
+        "Find the cheapest fleet of a plan spec's decision grid that meets every target "
+        "(docs/planning.md); exit 7 when none does");
+    plan_cmd->add_option("spec", plan.spec, "Plan spec (JSON, docs/planning.md)")->required();
+    plan_cmd->add_option("-o,--out", plan.out_dir,
+                         "Folder for plan.csv, plan.json and the runs' records (a second call "
+                         "with the same folder reuses them)")
+        ->required();
+    plan_cmd->add_option("-j,--jobs", plan.threads,
+                         "Runs at a time (default: one per hardware thread)")
+        ->check(CLI::Range(1, 4096));
+    plan_cmd->add_flag("--exhaustive", plan.exhaustive,
+                       "Run every candidate fleet on every seed, then choose (to check the "
+                       "search)");
+    plan_cmd->add_flag("--strict", plan.strict,
+                       "Treat unknown keys (in the spec and in every candidate) as errors");
+
     std::vector<std::string> verify_dirs;
     CLI::App* verify_cmd = app.add_subcommand(
         "verify",
@@ -414,6 +434,9 @@ class Cli {
     }
     if (sweep_merge_cmd->parsed()) {
       return RunSweepMerge(sweep_merge, SweepContextHere());
+    }
+    if (plan_cmd->parsed()) {
+      return RunPlanCommand(plan, SweepContextHere());
     }
     if (sweep_cmd->parsed()) {
       return RunSweep(sweep);

@@ -14,6 +14,7 @@ enum class ExitStatus : int {
                       // --check: ours differs from the paper's beyond the targets
   kRunsFailed = 6,    // sweep: one or more runs failed; the others' results were written, the
                       // failures recorded in them with their causes
+  kInfeasible = 7,    // plan: no candidate fleet meets every target; the closest are shown
 };
 
 inline int ToInt(ExitStatus status) { return static_cast<int>(status); }

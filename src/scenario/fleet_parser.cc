@@ -49,7 +49,7 @@ class PoolParser {
     PoolSpec pool;
     const auto name = check_.String(p, path, "name", true);
     const auto template_name = check_.String(p, path, "template", true);
-    const auto nodes = check_.Int(p, path, "nodes", {1, kMaxFleetGpus}, true);
+    const auto nodes = check_.Int(p, path, "nodes", {0, kMaxFleetGpus}, true);
     pool.price_per_gpu_hour = check_.Real(p, path, "price_per_gpu_hour", {0, 1e6}, false);
     pool.cloud = check_.String(p, path, "cloud", false).value_or("");
     pool.region = check_.String(p, path, "region", false).value_or("");
@@ -362,6 +362,7 @@ FleetSpec ParseFleetSection(const json& fleet, const Catalog& catalog, JsonCheck
   }
   PoolParser parser(catalog, check);
   std::set<std::string> names;
+  std::size_t empty_pools = 0;
   for (std::size_t i = 0; i < pools->size(); ++i) {
     const std::string pool_path = ChildPath(ChildPath(path, "pools"), i);
     if (!(*pools)[i].is_object()) {
@@ -377,8 +378,16 @@ FleetSpec ParseFleetSection(const json& fleet, const Catalog& catalog, JsonCheck
                   fmt::format("duplicate pool name '{}'", pool->name));
       continue;
     }
+    if (pool->nodes == 0) {
+      ++empty_pools;
+      continue;  // checked, then left out: a sweep or a plan may take a pool to no nodes
+    }
     spec.gpus += pool->gpus();
     spec.pools.push_back(std::move(*pool));
+  }
+  if (empty_pools == pools->size()) {
+    check.Error(ChildPath(path, "pools"), "expected at least one pool with nodes, found every "
+                                          "pool at 0 nodes");
   }
   if (spec.gpus > kMaxFleetGpus) {
     check.Error(

@@ -54,15 +54,21 @@ class SweepParser {
     if (const auto kind = check_.String(root, "", "kind", true); kind && *kind != "sweep") {
       check_.Error("/kind", fmt::format("expected \"sweep\", found \"{}\"", *kind));
     }
+    Runs(root, s);
+    Baseline(root, s);
+    Report(root, s);
+    return s;
+  }
+
+  // The keys that describe the runs, shared with the files that embed them (plan specs).
+  void Runs(const json& root, SweepSpec& s) {
+    s.source = source_;
     s.name = Name(root);
     s.description = check_.String(root, "", "description", false).value_or("");
     Base(root, s);
     Axes(root, s);
     Zip(root, s);
     Exclude(root, s);
-    Baseline(root, s);
-    Report(root, s);
-    return s;
   }
 
  private:
@@ -540,6 +546,13 @@ class SweepParser {
 };
 
 }  // namespace
+
+SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
+                         const PolicyRegistry& registry, Diagnostics& diagnostics) {
+  SweepSpec spec;
+  SweepParser(registry, source, diagnostics).Runs(root, spec);
+  return spec;
+}
 
 SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
   SweepLoad result;

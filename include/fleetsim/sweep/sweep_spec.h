@@ -73,6 +73,12 @@ struct SweepLoad {
 // must exist; what the points make of them is checked by ExpandSweep.
 SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict);
 
+// The keys of a spec that describe its runs — "name", "description", "base", "axes", "zip" and
+// "exclude" — checked as in a sweep spec, for files that embed them (plan specs,
+// docs/planning.md). `root` must be an object; the caller checks its other keys.
+SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
+                         const PolicyRegistry& registry, Diagnostics& diagnostics);
+
 // One run of a sweep.
 struct SweepPoint {
   std::size_t index = 0;             // in expansion order, after exclusions and duplicates

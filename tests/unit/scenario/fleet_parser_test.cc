@@ -32,6 +32,28 @@ TEST(FleetParserTest, PoolsResolveTemplatesPricesAndTotals) {
   EXPECT_EQ(fleet.pools[1].cpu_cores, 144);
 }
 
+TEST(FleetParserTest, APoolOfNoNodesIsCheckedThenLeftOut) {
+  const LoadResult r = WithFleet(R"({"pools": [
+      {"name": "a", "template": "hgx-h100", "nodes": 0, "tier": "spot"},
+      {"name": "b", "template": "hgx-h200", "nodes": 1}]})");
+  ASSERT_TRUE(r.scenario) << Messages(r);
+  ASSERT_EQ(r.scenario->fleet.pools.size(), 1U);
+  EXPECT_EQ(r.scenario->fleet.pools[0].name, "b");
+  EXPECT_EQ(r.scenario->fleet.gpus, 8);
+
+  const LoadResult wrong = WithFleet(R"({"pools": [
+      {"name": "a", "template": "hgx-h10", "nodes": 0}, {"name": "b", "template": "hgx-h200",
+      "nodes": 1}]})");
+  EXPECT_NE(Messages(wrong).find("/fleet/pools/0/template: error: unknown node template"),
+            std::string::npos)
+      << "a pool of no nodes is still checked: " << Messages(wrong);
+
+  const LoadResult none = WithFleet(R"({"pools": [
+      {"name": "a", "template": "hgx-h100", "nodes": 0}]})");
+  EXPECT_EQ(Messages(none), "f.json: /fleet/pools: error: expected at least one pool with "
+                            "nodes, found every pool at 0 nodes\n");
+}
+
 TEST(FleetParserTest, StaticMigLayoutThatFitsIsAccepted) {
   const LoadResult r = WithFleet(R"({"pools": [{"name": "m", "template": "hgx-h100", "nodes": 1,
       "mig": {"static": {"4g.40gb": 1, "3g.40gb": 1}}}]})");
@@ -51,7 +73,7 @@ TEST(FleetParserTest, StaticMigLayoutThatCannotFitIsRejectedWithAnExplanation) {
 TEST(FleetParserTest, ReportsEveryPoolMistake) {
   const LoadResult r = WithFleet(R"({"pools": [
       {"name": "a", "template": "hgx-h10", "nodes": 1},
-      {"name": "b", "template": "hgx-h100", "nodes": 0},
+      {"name": "b", "template": "hgx-h100", "nodes": -1},
       {"name": "c", "template": "gb200-nvl72", "nodes": 10},
       {"name": "d", "template": "hgx-h100", "nodes": 1, "tier": "spto"},
       {"name": "e", "template": "l40s-8", "nodes": 1, "mig": "dynamic"},
@@ -62,7 +84,7 @@ TEST(FleetParserTest, ReportsEveryPoolMistake) {
       r.diagnostics.Format("f.json"),
       "f.json: /fleet/pools/0/template: error: unknown node template 'hgx-h10', did you mean "
       "'hgx-h100'? (see `fleetsim list node-templates`)\n"
-      "f.json: /fleet/pools/1/nodes: error: expected an integer ≥ 1, found 0\n"
+      "f.json: /fleet/pools/1/nodes: error: expected an integer ≥ 0, found -1\n"
       "f.json: /fleet/pools/2/nodes: error: gb200-nvl72 is built from whole 72-GPU NVLink "
       "domains of 18 nodes; 10 nodes is not a multiple of 18\n"
       "f.json: /fleet/pools/3/tier: error: expected one of 'on-demand', 'reserved', 'spot', "

@@ -386,7 +386,7 @@ const std::map<std::string, std::string>& InvalidFixtures() {
       {"invalid-negative-duration.json", "/jobs/0/duration_s"},
       {"invalid-no-jobs-or-generator.json", ""},
       {"invalid-pool-tier.json", "/fleet/pools/1/tier"},
-      {"invalid-pool-zero-nodes.json", "/fleet/pools/0/nodes"},
+      {"invalid-every-pool-zero-nodes.json", "/fleet/pools"},
       {"invalid-unknown-top-level-key.json", "/polcy"},
   };
   return *kFixtures;

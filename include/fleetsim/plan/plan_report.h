@@ -1,0 +1,22 @@
+// What a plan reports (docs/planning.md#outputs): the answer with its margin on every target,
+// the runners-up, the cheapest fleets that missed and what they missed, and what the search cost
+// against the whole grid — as text for the terminal, plan.csv (every candidate, one row each)
+// and plan.json. Pure functions.
+#pragma once
+
+#include <string>
+
+#include "fleetsim/plan/plan_search.h"
+
+namespace fleetsim {
+
+std::string PlanText(const PlanSpec& plan, const PlanCandidates& candidates,
+                     const PlanOutcome& outcome);
+std::string PlanCsv(const PlanSpec& plan, const PlanCandidates& candidates,
+                    const PlanOutcome& outcome);
+std::string PlanJson(const PlanSpec& plan, const PlanCandidates& candidates,
+                     const PlanOutcome& outcome);
+
+std::string CandidateStatusName(CandidateStatus status);  // "feasible", "inferred", ...
+
+}  // namespace fleetsim

@@ -1,0 +1,66 @@
+// Plan specs: a capacity planner's question in one JSON file. The runs are described as in a
+// sweep spec — a base scenario (the workload and the fleet to start from) and axes, which here
+// are the decision variables (node counts by JSON Pointer, variants that swap GPU models or
+// tiers, policy parameters, ...) plus an optional seed axis (the seeds each candidate fleet is
+// judged on) — and the plan adds the targets every chosen fleet must meet and the objective to
+// minimize. docs/planning.md documents the format; scenarios/schema/plan.schema.json is the
+// matching JSON Schema. Value types.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleetsim/core/diagnostics.h"
+#include "fleetsim/policy/registry.h"
+#include "fleetsim/sweep/sweep_spec.h"
+
+namespace fleetsim {
+
+inline constexpr std::int64_t kPlanFormatVersion = 1;
+
+// How a target is judged over a candidate's seeds.
+enum class SeedRule {
+  kMean,     // the mean over the seeds meets the bound
+  kWorst,    // every seed meets it
+  kAtLeast,  // at least K seeds meet it
+};
+
+struct PlanTarget {
+  std::string metric{};  // a sweep metric (docs/sweeps.md#metrics) or realtime_unmet_share
+  bool at_most = true;   // the metric must be <= bound; else >= bound
+  double bound = 0;
+  SeedRule rule = SeedRule::kMean;
+  std::size_t at_least = 0;  // K, for kAtLeast
+};
+
+// What the plan minimizes; each is a property of the fleet, known before any run.
+enum class PlanObjective {
+  kCostPerDay,  // USD per day: GPUs x price per GPU-hour x 24, summed over pools
+  kGpus,        // GPUs in the fleet
+  kPowerPerDay, // kWh per day at the GPUs' TDP: GPUs x TDP x 24
+};
+
+struct PlanSpec {
+  SweepSpec runs{};  // base, decision axes, seed axis, zip, exclude (no baseline, no report)
+  std::vector<PlanTarget> targets{};
+  PlanObjective objective = PlanObjective::kCostPerDay;
+  std::size_t runners_up = 2;  // feasible fleets shown after the answer
+};
+
+struct PlanLoad {
+  std::optional<PlanSpec> spec{};  // set when there are no errors
+  Diagnostics diagnostics{};
+  std::string file_error{};  // unreadable file or invalid JSON: "path:line:col: ..."
+};
+
+// Reads and checks a plan spec, every problem at once, each at its JSON pointer.
+PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict);
+
+// The metrics a target may name: the sweep metrics and realtime_unmet_share.
+const std::vector<std::string>& PlanMetricNames();
+
+std::string PlanObjectiveName(PlanObjective objective);  // "cost_per_day", "gpus", ...
+std::string PlanObjectiveUnit(PlanObjective objective);  // "USD/day", "GPUs", "kWh/day"
+
+}  // namespace fleetsim

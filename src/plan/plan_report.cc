@@ -1,0 +1,258 @@
+// Rendering a plan's outcome as text, plan.csv and plan.json.
+#include "fleetsim/plan/plan_report.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "fleetsim/report/outputs.h"
+
+namespace fleetsim {
+
+namespace {
+
+using json = nlohmann::json;
+
+std::string RuleText(const PlanTarget& t) {
+  switch (t.rule) {
+    case SeedRule::kMean:
+      return "mean over the seeds";
+    case SeedRule::kWorst:
+      return "worst seed";
+    case SeedRule::kAtLeast:
+      return fmt::format("in at least {} seeds", t.at_least);
+  }
+  return "";
+}
+
+std::string Number(double value) { return fmt::format("{:.6g}", value); }
+
+std::string ObjectiveText(const PlanSpec& plan, double value) {
+  if (plan.objective == PlanObjective::kCostPerDay) {
+    return fmt::format("{:.2f} USD/day ({:.2f} USD/h)", value, value / 24);
+  }
+  return fmt::format("{} {}", Number(value), PlanObjectiveUnit(plan.objective));
+}
+
+// How far the figure is inside the bound (negative: outside).
+std::optional<double> Margin(const PlanTarget& t, const TargetOutcome& o) {
+  if (!o.value) {
+    return std::nullopt;
+  }
+  return t.at_most ? t.bound - *o.value : *o.value - t.bound;
+}
+
+std::string TargetLine(const PlanTarget& t, const TargetOutcome& o) {
+  const std::string bound = fmt::format("{} {} {} ({})", t.metric, t.at_most ? "<=" : ">=",
+                                        Number(t.bound), RuleText(t));
+  if (!o.value) {
+    return fmt::format("{}: no value{}", bound, o.decided ? " (a seed had none)" : "");
+  }
+  const double margin = *Margin(t, o);
+  return fmt::format("{}: {} — {} {}{}", bound, Number(*o.value),
+                     margin >= 0 ? "margin" : "missed by", Number(std::abs(margin)),
+                     o.decided ? "" : " (undecided: the search stopped this fleet early)");
+}
+
+std::string Misses(const PlanSpec& plan, const CandidateResult& r) {
+  std::string text;
+  for (std::size_t t = 0; t < plan.targets.size() && t < r.targets.size(); ++t) {
+    const TargetOutcome& o = r.targets[t];
+    if (o.decided && !o.met) {
+      text += fmt::format("{}{}", text.empty() ? "" : "; ", TargetLine(plan.targets[t], o));
+    }
+  }
+  return text;
+}
+
+void Candidate(std::string& out, const PlanSpec& plan, const PlanCandidates& c,
+               const PlanOutcome& outcome, std::size_t i, bool margins) {
+  const PlanCandidate& candidate = c.candidates[i];
+  const CandidateResult& r = outcome.results[i];
+  out += fmt::format("  {} — {}\n", DescribeCandidate(plan, candidate),
+                     ObjectiveText(plan, candidate.objective));
+  if (margins) {
+    for (std::size_t t = 0; t < plan.targets.size() && t < r.targets.size(); ++t) {
+      out += fmt::format("    {}\n", TargetLine(plan.targets[t], r.targets[t]));
+    }
+  } else {
+    out += fmt::format("    misses {}\n", Misses(plan, r));
+  }
+}
+
+std::size_t CountStatus(const PlanOutcome& outcome, CandidateStatus status) {
+  std::size_t n = 0;
+  for (const CandidateResult& r : outcome.results) {
+    n += r.status == status ? 1U : 0U;
+  }
+  return n;
+}
+
+json CandidateJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome,
+                   std::size_t i) {
+  const PlanCandidate& candidate = c.candidates[i];
+  const CandidateResult& r = outcome.results[i];
+  json axes = json::object();
+  for (std::size_t a = 0; a < plan.runs.axes.size(); ++a) {
+    if (plan.runs.axes[a].target != AxisTarget::kSeed) {
+      axes[plan.runs.axes[a].name] = candidate.labels[a];
+    }
+  }
+  json targets = json::array();
+  for (std::size_t t = 0; t < plan.targets.size(); ++t) {
+    const PlanTarget& target = plan.targets[t];
+    const TargetOutcome o = t < r.targets.size() ? r.targets[t] : TargetOutcome{};
+    const std::optional<double> margin = Margin(target, o);
+    targets.push_back({{"metric", target.metric},
+                       {target.at_most ? "at_most" : "at_least", target.bound},
+                       {"value", o.value ? json(*o.value) : json()},
+                       {"decided", o.decided},
+                       {"met", o.decided && o.met},
+                       {"margin", margin ? json(*margin) : json()},
+                       {"seeds_met", o.seeds_met},
+                       {"seeds_missed", o.seeds_missed}});
+  }
+  return {{"candidate", i},
+          {"axes", axes},
+          {"objective", candidate.objective},
+          {"status", CandidateStatusName(r.status)},
+          {"seeds_run", r.seeds_run},
+          {"targets", targets},
+          {"error", r.error}};
+}
+
+}  // namespace
+
+std::string CandidateStatusName(CandidateStatus status) {
+  switch (status) {
+    case CandidateStatus::kNotRun:
+      return "not-run";
+    case CandidateStatus::kFeasible:
+      return "feasible";
+    case CandidateStatus::kInfeasible:
+      return "infeasible";
+    case CandidateStatus::kInferred:
+      return "inferred-infeasible";
+    case CandidateStatus::kFailed:
+      return "failed";
+  }
+  return "";
+}
+
+std::string PlanText(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
+  std::string out = fmt::format(
+      "plan {}: least {} over {} candidate fleets x {} seed{} ({} runs in the grid)\n",
+      plan.runs.name, PlanObjectiveName(plan.objective), c.candidates.size(), c.seeds,
+      c.seeds == 1 ? "" : "s", outcome.grid_runs);
+  if (outcome.answer) {
+    out += "answer:\n";
+    Candidate(out, plan, c, outcome, *outcome.answer, true);
+    if (!outcome.runners_up.empty()) {
+      out += "runners-up:\n";
+      for (const std::size_t i : outcome.runners_up) {
+        Candidate(out, plan, c, outcome, i, true);
+      }
+    }
+    if (!outcome.closest_infeasible.empty()) {
+      out += "the dearest run fleets below the answer that miss a target:\n";
+    }
+  } else {
+    out += "no candidate fleet meets every target.\n";
+    if (!outcome.closest_infeasible.empty()) {
+      out += "the closest (fewest targets missed):\n";
+    }
+  }
+  for (const std::size_t i : outcome.closest_infeasible) {
+    Candidate(out, plan, c, outcome, i, false);
+  }
+  const double share = outcome.grid_runs == 0 ? 0
+                                              : 100.0 * double(outcome.runs_asked) /
+                                                    double(outcome.grid_runs);
+  out += fmt::format("search: {} runs, {:.1f} % of the grid's {}; fleets run: {} feasible, {} "
+                     "infeasible, {} failed; {} inferred infeasible by monotonicity; {} never "
+                     "needed\n",
+                     outcome.runs_asked, share, outcome.grid_runs,
+                     CountStatus(outcome, CandidateStatus::kFeasible),
+                     CountStatus(outcome, CandidateStatus::kInfeasible),
+                     CountStatus(outcome, CandidateStatus::kFailed),
+                     CountStatus(outcome, CandidateStatus::kInferred),
+                     CountStatus(outcome, CandidateStatus::kNotRun));
+  if (c.invalid > 0) {
+    out += fmt::format("left out: {} grid point{} whose scenario is invalid; the first: {}\n",
+                       c.invalid, c.invalid == 1 ? "" : "s", c.first_invalid);
+  }
+  out += fmt::format("monotonicity: {} pairs of run fleets checked, {}\n", outcome.pairs_checked,
+                     outcome.contradictions.empty()
+                         ? std::string("no contradiction")
+                         : fmt::format("{} contradiction{}:", outcome.contradictions.size(),
+                                       outcome.contradictions.size() == 1 ? "" : "s"));
+  for (std::size_t k = 0; k < outcome.contradictions.size() && k < 10; ++k) {
+    out += fmt::format("  {}\n", outcome.contradictions[k]);
+  }
+  return out;
+}
+
+std::string PlanCsv(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
+  std::string out = "candidate";
+  for (const SweepAxis& axis : plan.runs.axes) {
+    if (axis.target != AxisTarget::kSeed) {
+      out += "," + CsvField(axis.name);
+    }
+  }
+  out += fmt::format(",{}_{},status,seeds_run", PlanObjectiveName(plan.objective),
+                     plan.objective == PlanObjective::kCostPerDay ? "usd"
+                     : plan.objective == PlanObjective::kGpus     ? "gpus"
+                                                                  : "kwh");
+  for (std::size_t t = 0; t < plan.targets.size(); ++t) {
+    out += fmt::format(",target{}_{},target{}_met", t, plan.targets[t].metric, t);
+  }
+  out += ",error\n";
+  for (std::size_t i = 0; i < c.candidates.size(); ++i) {
+    const PlanCandidate& candidate = c.candidates[i];
+    const CandidateResult& r = outcome.results[i];
+    out += fmt::format("{}", i);
+    for (std::size_t a = 0; a < plan.runs.axes.size(); ++a) {
+      if (plan.runs.axes[a].target != AxisTarget::kSeed) {
+        out += "," + CsvField(candidate.labels[a]);
+      }
+    }
+    out += fmt::format(",{},{},{}", candidate.objective, CandidateStatusName(r.status),
+                       r.seeds_run);
+    for (std::size_t t = 0; t < plan.targets.size(); ++t) {
+      const TargetOutcome o = t < r.targets.size() ? r.targets[t] : TargetOutcome{};
+      out += fmt::format(",{},{}", o.value ? fmt::format("{}", *o.value) : "",
+                         !o.decided ? "" : o.met ? "true" : "false");
+    }
+    out += "," + CsvField(r.error) + "\n";
+  }
+  return out;
+}
+
+std::string PlanJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
+  const auto list = [&](const std::vector<std::size_t>& indexes) {
+    json items = json::array();
+    for (const std::size_t i : indexes) {
+      items.push_back(CandidateJson(plan, c, outcome, i));
+    }
+    return items;
+  };
+  const json root = {
+      {"format_version", 1},
+      {"name", plan.runs.name},
+      {"objective", {{"name", PlanObjectiveName(plan.objective)},
+                     {"unit", PlanObjectiveUnit(plan.objective)}}},
+      {"candidates", c.candidates.size()},
+      {"seeds", c.seeds},
+      {"grid_runs", outcome.grid_runs},
+      {"runs", outcome.runs_asked},
+      {"invalid_points", c.invalid},
+      {"answer", outcome.answer ? CandidateJson(plan, c, outcome, *outcome.answer) : json()},
+      {"runners_up", list(outcome.runners_up)},
+      {"closest_infeasible", list(outcome.closest_infeasible)},
+      {"monotonicity", {{"pairs_checked", outcome.pairs_checked},
+                        {"contradictions", outcome.contradictions}}},
+  };
+  return root.dump(2) + "\n";
+}
+
+}  // namespace fleetsim

@@ -1,0 +1,214 @@
+// Reading and checking plan spec files (docs/planning.md#the-plan-spec).
+#include "fleetsim/plan/plan_spec.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "fleetsim/sweep/sweep_metrics.h"
+#include "json/json_checker.h"
+#include "json/json_text.h"
+
+namespace fleetsim {
+
+namespace {
+
+using json = nlohmann::json;
+
+const std::vector<std::string> kTopKeys = {"format_version", "kind",      "name",
+                                           "description",    "base",      "axes",
+                                           "zip",            "exclude",   "targets",
+                                           "objective",      "runners_up"};
+const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least", "seeds"};
+const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day"};
+
+class PlanParser {
+ public:
+  PlanParser(const PolicyRegistry& registry, std::string source, Diagnostics& diagnostics)
+      : registry_(registry), source_(std::move(source)), diagnostics_(diagnostics),
+        check_(diagnostics) {}
+
+  PlanSpec Parse(const json& root) {
+    PlanSpec plan;
+    if (!root.is_object()) {
+      check_.Error("", fmt::format("expected a plan spec object, found {}", Shown(root)));
+      return plan;
+    }
+    check_.UnknownKeys(root, "", kTopKeys);
+    if (const auto version = check_.Int(root, "", "format_version", {1, 1000}, true);
+        version && *version != kPlanFormatVersion) {
+      check_.Error("/format_version",
+                   fmt::format("expected {}, found {}", kPlanFormatVersion, *version));
+    }
+    if (const auto kind = check_.String(root, "", "kind", true); kind && *kind != "plan") {
+      check_.Error("/kind", fmt::format("expected \"plan\", found \"{}\"", *kind));
+    }
+    plan.runs = ParseSweepRuns(root, source_, registry_, diagnostics_);
+    Targets(root, plan);
+    Objective(root, plan);
+    plan.runners_up = static_cast<std::size_t>(
+        check_.Int(root, "", "runners_up", {0, 100}, false).value_or(2));
+    return plan;
+  }
+
+ private:
+  void Targets(const json& root, PlanSpec& plan) {
+    const json* targets = check_.Array(root, "", "targets", true);
+    if (targets == nullptr) {
+      return;
+    }
+    if (targets->empty()) {
+      check_.Error("/targets", "expected at least one target, found none");
+    }
+    for (std::size_t i = 0; i < targets->size(); ++i) {
+      if (std::optional<PlanTarget> target = Target((*targets)[i], ChildPath("/targets", i))) {
+        plan.targets.push_back(*target);
+      }
+    }
+  }
+
+  std::optional<PlanTarget> Target(const json& object, const std::string& where) {
+    if (!object.is_object()) {
+      check_.Error(where, fmt::format("expected a target object, found {}", Shown(object)));
+      return std::nullopt;
+    }
+    check_.UnknownKeys(object, where, kTargetKeys);
+    PlanTarget target;
+    const auto metric = check_.String(object, where, "metric", true);
+    bool ok = metric.has_value();
+    if (metric && std::find(PlanMetricNames().begin(), PlanMetricNames().end(), *metric) ==
+                      PlanMetricNames().end()) {
+      check_.Error(where + "/metric",
+                   fmt::format("expected a metric (docs/sweeps.md#metrics), found '{}'{}",
+                               *metric, DidYouMean(*metric, PlanMetricNames())));
+      ok = false;
+    }
+    target.metric = metric.value_or("");
+    const bool most = object.contains("at_most");
+    const bool least = object.contains("at_least");
+    if (most == least) {
+      check_.Error(where, "expected exactly one of \"at_most\" and \"at_least\"");
+      ok = false;
+    } else {
+      const auto bound = check_.Real(object, where, most ? "at_most" : "at_least",
+                                     {-1e300, 1e300}, true);
+      ok = ok && bound.has_value();
+      target.at_most = most;
+      target.bound = bound.value_or(0);
+    }
+    return SeedRuleOf(object, where, target) && ok ? std::optional(target) : std::nullopt;
+  }
+
+  // "seeds": "mean" (default), "worst", or {"at_least": K}.
+  bool SeedRuleOf(const json& object, const std::string& where, PlanTarget& target) {
+    if (!object.contains("seeds")) {
+      return true;
+    }
+    const json& seeds = object["seeds"];
+    const std::string at = where + "/seeds";
+    if (seeds == "mean" || seeds == "worst") {
+      target.rule = seeds == "mean" ? SeedRule::kMean : SeedRule::kWorst;
+      return true;
+    }
+    if (seeds.is_object()) {
+      check_.UnknownKeys(seeds, at, {"at_least"});
+      const auto k = check_.Int(seeds, at, "at_least", {1, 100'000}, true);
+      target.rule = SeedRule::kAtLeast;
+      target.at_least = static_cast<std::size_t>(k.value_or(0));
+      return k.has_value();
+    }
+    check_.Error(at, fmt::format("expected \"mean\", \"worst\" or {{\"at_least\": K}}, found {}",
+                                 Shown(seeds)));
+    return false;
+  }
+
+  void Objective(const json& root, PlanSpec& plan) {
+    const auto name = check_.String(root, "", "objective", false);
+    if (!name) {
+      return;
+    }
+    const auto it = std::find(kObjectives.begin(), kObjectives.end(), *name);
+    if (it == kObjectives.end()) {
+      check_.Error("/objective", fmt::format("expected one of {}, found '{}'{}",
+                                             QuotedList(kObjectives), *name,
+                                             DidYouMean(*name, kObjectives)));
+      return;
+    }
+    plan.objective = static_cast<PlanObjective>(it - kObjectives.begin());
+  }
+
+  const PolicyRegistry& registry_;
+  std::string source_;
+  Diagnostics& diagnostics_;
+  JsonChecker check_;
+};
+
+// Every problem that needs the whole spec: a plan judges fleets on seeds, so a seed axis must
+// be the only one that varies seeds, and an "at_least" rule cannot ask for more seeds than
+// there are.
+void CheckSeedCounts(PlanSpec& plan, Diagnostics& diagnostics) {
+  const auto seed_axis = std::find_if(plan.runs.axes.begin(), plan.runs.axes.end(),
+                                      [](const SweepAxis& a) { return a.target == AxisTarget::kSeed; });
+  const std::size_t seeds = seed_axis == plan.runs.axes.end() ? 1 : seed_axis->values.size();
+  for (std::size_t i = 0; i < plan.targets.size(); ++i) {
+    const PlanTarget& t = plan.targets[i];
+    if (t.rule == SeedRule::kAtLeast && t.at_least > seeds) {
+      diagnostics.Error(ChildPath(ChildPath("/targets", i), "seeds") + "/at_least",
+                        fmt::format("expected at most the {} seed{} each fleet is run on, "
+                                    "found {}",
+                                    seeds, seeds == 1 ? "" : "s", t.at_least));
+    }
+  }
+}
+
+}  // namespace
+
+PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
+  PlanLoad result;
+  std::string text;
+  if (std::string error = ReadTextFile(path, text); !error.empty()) {
+    result.file_error = error;
+    return result;
+  }
+  json root;
+  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
+    result.file_error = error;
+    return result;
+  }
+  PlanSpec plan = PlanParser(registry, path, result.diagnostics).Parse(root);
+  CheckSeedCounts(plan, result.diagnostics);
+  if (strict) {
+    result.diagnostics.PromoteWarnings();
+  }
+  if (!result.diagnostics.HasErrors()) {
+    result.spec = std::move(plan);
+  }
+  return result;
+}
+
+const std::vector<std::string>& PlanMetricNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = SweepMetricNames();
+    all.emplace_back("realtime_unmet_share");
+    return all;
+  }();
+  return names;
+}
+
+std::string PlanObjectiveName(PlanObjective objective) {
+  return kObjectives[static_cast<std::size_t>(objective)];
+}
+
+std::string PlanObjectiveUnit(PlanObjective objective) {
+  switch (objective) {
+    case PlanObjective::kCostPerDay:
+      return "USD/day";
+    case PlanObjective::kGpus:
+      return "GPUs";
+    case PlanObjective::kPowerPerDay:
+      return "kWh/day";
+  }
+  return "";
+}
+
+}  // namespace fleetsim
