@@ -44,6 +44,7 @@ class PlanParser {
       check_.Error("/kind", fmt::format("expected \"plan\", found \"{}\"", *kind));
     }
     plan.runs = ParseSweepRuns(root, source_, registry_, diagnostics_);
+    seeds_ = SeedCount(plan.runs);
     Targets(root, plan);
     Objective(root, plan);
     plan.runners_up = static_cast<std::size_t>(
@@ -113,6 +114,12 @@ class PlanParser {
     if (seeds.is_object()) {
       check_.UnknownKeys(seeds, at, {"at_least"});
       const auto k = check_.Int(seeds, at, "at_least", {1, 100'000}, true);
+      if (k && static_cast<std::size_t>(*k) > seeds_) {
+        check_.Error(at + "/at_least",
+                     fmt::format("expected at most the {} seed{} each fleet is run on, found {}",
+                                 seeds_, seeds_ == 1 ? "" : "s", *k));
+        return false;
+      }
       target.rule = SeedRule::kAtLeast;
       target.at_least = static_cast<std::size_t>(k.value_or(0));
       return k.has_value();
@@ -137,29 +144,22 @@ class PlanParser {
     plan.objective = static_cast<PlanObjective>(it - kObjectives.begin());
   }
 
+  // The seeds each candidate is run on: the seed axis's values, else the scenario's one seed.
+  static std::size_t SeedCount(const SweepSpec& runs) {
+    for (const SweepAxis& axis : runs.axes) {
+      if (axis.target == AxisTarget::kSeed) {
+        return axis.values.size();
+      }
+    }
+    return 1;
+  }
+
   const PolicyRegistry& registry_;
   std::string source_;
   Diagnostics& diagnostics_;
   JsonChecker check_;
+  std::size_t seeds_ = 1;
 };
-
-// Every problem that needs the whole spec: a plan judges fleets on seeds, so a seed axis must
-// be the only one that varies seeds, and an "at_least" rule cannot ask for more seeds than
-// there are.
-void CheckSeedCounts(PlanSpec& plan, Diagnostics& diagnostics) {
-  const auto seed_axis = std::find_if(plan.runs.axes.begin(), plan.runs.axes.end(),
-                                      [](const SweepAxis& a) { return a.target == AxisTarget::kSeed; });
-  const std::size_t seeds = seed_axis == plan.runs.axes.end() ? 1 : seed_axis->values.size();
-  for (std::size_t i = 0; i < plan.targets.size(); ++i) {
-    const PlanTarget& t = plan.targets[i];
-    if (t.rule == SeedRule::kAtLeast && t.at_least > seeds) {
-      diagnostics.Error(ChildPath(ChildPath("/targets", i), "seeds") + "/at_least",
-                        fmt::format("expected at most the {} seed{} each fleet is run on, "
-                                    "found {}",
-                                    seeds, seeds == 1 ? "" : "s", t.at_least));
-    }
-  }
-}
 
 }  // namespace
 
@@ -176,7 +176,6 @@ PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, b
     return result;
   }
   PlanSpec plan = PlanParser(registry, path, result.diagnostics).Parse(root);
-  CheckSeedCounts(plan, result.diagnostics);
   if (strict) {
     result.diagnostics.PromoteWarnings();
   }

@@ -1,0 +1,107 @@
+// `fleetsim plan` end to end: the answer printed and plan.csv/plan.json written (exit 0); a plan
+// no fleet meets (exit 7, the closest shown); a bad spec (exit 1, nothing written); a sweep's
+// folder refused (exit 2); and a second call in the same folder reusing every run.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+
+class PlanCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::FreshTempDir(); }
+
+  CommandResult Fleetsim(const std::string& args) {
+    return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
+  }
+
+  // A copy of the small test grid with these targets, written as DIR/plan.json.
+  std::string PlanWith(const std::string& targets) {
+    nlohmann::json plan = nlohmann::json::parse(testing::ReadFile(testing::DataPath("plans/small-grid.json")));
+    plan["base"] = testing::SourcePath("scenarios/plans/bases/team-week-doubled.json");
+    plan["axes"][0]["values"] = {2, 3, 4};
+    plan["axes"][1]["values"] = {0, 2};
+    plan["axes"][2]["values"] = {1, 2};
+    plan["axes"][3]["values"] = {0};
+    plan["targets"] = nlohmann::json::parse(targets);
+    const std::string path = dir_ + "/plan.json";
+    std::ofstream(path) << plan.dump(2);
+    return path;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(PlanCliTest, PrintsTheAnswerWritesItsFilesAndASecondCallReusesEveryRun) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400},
+                                         {"metric": "jobs_rejected", "at_most": 0}])");
+  const CommandResult first = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", plan, dir_));
+  ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
+  EXPECT_NE(first.out.find("answer:\n  h100_nodes="), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("wait_p99_s <= 14400 (mean over the seeds): "), std::string::npos)
+      << first.out;
+  EXPECT_NE(first.out.find("search: "), std::string::npos) << first.out;
+  const nlohmann::json written =
+      nlohmann::json::parse(testing::ReadFile(dir_ + "/out/plan.json"));
+  EXPECT_EQ(written["answer"]["status"], "feasible");
+  EXPECT_EQ(written["candidates"], 12);
+  const std::string csv = testing::ReadFile(dir_ + "/out/plan.csv");
+  EXPECT_EQ(csv.rfind("candidate,h100_nodes,h100_spot_nodes,h200_nodes,b200_nodes,"
+                      "cost_per_day_usd,status,seeds_run,target0_wait_p99_s,target0_met,"
+                      "target1_jobs_rejected,target1_met,error\n",
+                      0),
+            0U)
+      << csv;
+
+  const CommandResult again = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 1", plan, dir_));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(testing::ReadFile(dir_ + "/out/plan.json"), written.dump(2) + "\n");
+  EXPECT_NE(again.out.find(fmt::format("({} of the runs were recorded in", written["runs"].get<int>())),
+            std::string::npos)
+      << again.out;
+}
+
+TEST_F(PlanCliTest, APlanNoFleetMeetsExitsSevenAndShowsTheClosest) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 0.5,
+                                         "seeds": "worst"}])");
+  const CommandResult r = Fleetsim(fmt::format("plan '{}' -o '{}/out'", plan, dir_));
+  EXPECT_EQ(r.exit_code, 7) << r.err << r.out;
+  EXPECT_NE(r.out.find("no candidate fleet meets every target.\nthe closest (fewest targets "
+                       "missed):\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("misses wait_p99_s <= 0.5 (worst seed): "), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir_ + "/out/plan.json"));
+}
+
+TEST_F(PlanCliTest, ABadSpecExitsOneAndWritesNothing) {
+  const std::string plan = PlanWith(R"([{"metric": "p99_wait", "at_most": 7200}])");
+  const CommandResult r = Fleetsim(fmt::format("plan '{}' -o '{}/out'", plan, dir_));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("/targets/0/metric: error: expected a metric"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/out"));
+}
+
+TEST_F(PlanCliTest, ASweepsFolderIsRefused) {
+  fs::create_directories(dir_ + "/out/.sweep");
+  std::ofstream(dir_ + "/out/.sweep/points.json") << "{}";
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 7200}])");
+  const CommandResult r = Fleetsim(fmt::format("plan '{}' -o '{}/out'", plan, dir_));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("holds a sweep's results: choose another --out"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
+}  // namespace fleetsim
