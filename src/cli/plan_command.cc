@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/exit_status.h"
+#include "fleetsim/plan/plan_html.h"
 #include "fleetsim/plan/plan_report.h"
 #include "fleetsim/plan/plan_search.h"
 #include "fleetsim/report/output_sink.h"
@@ -101,11 +102,13 @@ class PlanCommand {
     const PlanRunner runner = [&](const std::vector<const SweepPoint*>& points) {
       std::vector<const SweepPoint*> todo;
       for (const SweepPoint* p : points) {
-        if (records_.find(p->id) == records_.end()) {
-          todo.push_back(p);
+        const auto it = records_.find(p->id);
+        if (it == records_.end() || it->second.status != SweepRunStatus::kOk) {
+          todo.push_back(p);  // a failed run is run again, as a sweep does
         }
       }
       reused_ += points.size() - todo.size();
+      made_ += todo.size();
       RunSweepPoints(todo, c_.registry, {.threads = threads, .check_invariants = false},
                      [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
                        if (!journal.Append(record) && write_error.empty()) {
@@ -125,26 +128,28 @@ class PlanCommand {
     if (!journal.Flush() && write_error.empty()) {
       write_error = journal.error();
     }
-    if (!write_error.empty()) {
+    const int status = Report(plan, candidates, outcome);
+    if (!write_error.empty()) {  // the answer stands; a second call cannot reuse every run
       fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error);
       return ToInt(ExitStatus::kOutputError);
     }
-    return Report(plan, candidates, outcome);
+    return status;
   }
 
   int Report(const PlanSpec& plan, const PlanCandidates& candidates, const PlanOutcome& outcome) {
     DirectorySink sink(args_.out_dir);
     sink.Stage("plan.csv", PlanCsv(plan, candidates, outcome));
     sink.Stage("plan.json", PlanJson(plan, candidates, outcome));
+    sink.Stage("plan.html", PlanHtml(plan, candidates, outcome));
     if (std::string error = sink.Commit(); !error.empty()) {
       fmt::print(c_.err, "fleetsim: {}\n", error);
       return ToInt(ExitStatus::kOutputError);
     }
     fmt::print(c_.out, "{}", PlanText(plan, candidates, outcome));
-    if (reused_ > 0) {
-      fmt::print(c_.out, "({} of the runs were recorded in {} by an earlier call)\n", reused_,
-                 args_.out_dir);
-    }
+    fmt::print(c_.out, "runs made by this call: {}{}\n", made_,
+               reused_ > 0 ? fmt::format(" ({} more were recorded in {} by an earlier call)",
+                                         reused_, args_.out_dir)
+                           : std::string());
     bool failed = false;
     for (const CandidateResult& r : outcome.results) {
       failed = failed || r.status == CandidateStatus::kFailed;
@@ -160,6 +165,7 @@ class PlanCommand {
   const SweepContext& c_;
   SweepRecords records_;
   std::size_t reused_ = 0;
+  std::size_t made_ = 0;
 };
 
 }  // namespace

@@ -46,7 +46,10 @@ std::string TargetLine(const PlanTarget& t, const TargetOutcome& o) {
   const std::string bound = fmt::format("{} {} {} ({})", t.metric, t.at_most ? "<=" : ">=",
                                         Number(t.bound), RuleText(t));
   if (!o.value) {
-    return fmt::format("{}: no value{}", bound, o.decided ? " (a seed had none)" : "");
+    return fmt::format("{}: {}", bound,
+                       o.missing   ? "no value (a seed had none)"
+                       : o.decided ? "no figure (the fleet was dropped before enough seeds ran)"
+                                   : "undecided");
   }
   const double margin = *Margin(t, o);
   return fmt::format("{}: {} — {} {}{}", bound, Number(*o.value),
@@ -181,6 +184,10 @@ std::string PlanText(const PlanSpec& plan, const PlanCandidates& c, const PlanOu
     out += fmt::format("left out: {} grid point{} whose scenario is invalid; the first: {}\n",
                        c.invalid, c.invalid == 1 ? "" : "s", c.first_invalid);
   }
+  if (c.repeats > 0) {
+    out += fmt::format("left out: {} fleet{} whose runs repeat those of a fleet listed before\n",
+                       c.repeats, c.repeats == 1 ? "" : "s");
+  }
   out += fmt::format("monotonicity: {} pairs of run fleets checked, {}\n", outcome.pairs_checked,
                      outcome.contradictions.empty()
                          ? std::string("no contradiction")
@@ -246,6 +253,7 @@ std::string PlanJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOu
       {"grid_runs", outcome.grid_runs},
       {"runs", outcome.runs_asked},
       {"invalid_points", c.invalid},
+      {"repeated_fleets", c.repeats},
       {"answer", outcome.answer ? CandidateJson(plan, c, outcome, *outcome.answer) : json()},
       {"runners_up", list(outcome.runners_up)},
       {"closest_infeasible", list(outcome.closest_infeasible)},

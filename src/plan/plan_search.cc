@@ -172,12 +172,14 @@ class Search {
       const std::vector<const SweepPoint*> batch(
           first, first + static_cast<std::ptrdiff_t>(std::min(size, c_.seeds - r.seeds_run)));
       const std::vector<SweepRecord> records = run_(batch);
-      out_.runs_asked += batch.size();
+      // Judged seed by seed in seed order, the rest of a batch unused once the candidate is
+      // decided: what the search concludes does not depend on the batch size (-j).
       for (const SweepRecord& record : records) {
+        ++out_.runs_asked;
         Record(i, record);
-      }
-      if (r.status == CandidateStatus::kFailed || Judge(i, false)) {
-        return;
+        if (r.status == CandidateStatus::kFailed || Judge(i, false)) {
+          return;
+        }
       }
     }
   }
@@ -250,10 +252,11 @@ class Search {
         ++o.seeds_missed;
       }
     }
+    o.missing = missing;
     switch (t.rule) {
       case SeedRule::kMean: {
         const double sum = std::accumulate(known.begin(), known.end(), 0.0);
-        if (!known.empty()) {
+        if (!known.empty() && !missing) {
           o.value = sum / static_cast<double>(known.size());
         }
         if (missing) {
@@ -267,7 +270,7 @@ class Search {
         break;
       }
       case SeedRule::kWorst:
-        if (!known.empty()) {
+        if (!known.empty() && !missing) {
           o.value = t.at_most ? *std::max_element(known.begin(), known.end())
                               : *std::min_element(known.begin(), known.end());
         }
@@ -488,9 +491,11 @@ class Search {
         infeasible.push_back(i);
       }
     }
-    if (!out_.answer) {  // the closest: fewest targets missed, then the largest fleet
+    if (!out_.answer) {  // the closest: fleets run on every seed, fewest targets missed first
       std::stable_sort(infeasible.begin(), infeasible.end(), [&](std::size_t a, std::size_t b) {
-        return Misses(a) < Misses(b);
+        const bool full_a = out_.results[a].seeds_run == c_.seeds;
+        const bool full_b = out_.results[b].seeds_run == c_.seeds;
+        return full_a != full_b ? full_a : Misses(a) < Misses(b);
       });
     } else {
       std::reverse(infeasible.begin(), infeasible.end());  // the dearest below the answer first
@@ -512,21 +517,33 @@ class Search {
   // assumed trend by more than 1 % (and 1e-9). A fleet that rejects fewer jobs runs more of
   // them, and its waits are over other jobs: such pairs are not compared.
   void CheckMonotonicity() {
-    std::vector<std::size_t> full;
+    // Comparable fleets share a group and their rejections on every seed; each fleet's target
+    // means are computed once.
+    std::map<std::string, std::vector<std::size_t>> buckets;
+    means_.assign(c_.candidates.size(), {});
     for (std::size_t i = 0; i < c_.candidates.size(); ++i) {
-      if (values_[i].size() == c_.seeds && out_.results[i].status != CandidateStatus::kFailed) {
-        full.push_back(i);
+      if (values_[i].size() != c_.seeds || out_.results[i].status == CandidateStatus::kFailed) {
+        continue;
+      }
+      std::string key = c_.candidates[i].group;
+      for (const std::optional<double>& rejected : Column(i, plan_.targets.size())) {
+        key += rejected ? fmt::format("{}|", *rejected) : std::string("-|");
+      }
+      buckets[key].push_back(i);
+      for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
+        means_[i].push_back(Mean(Column(i, t)));
       }
     }
-    for (const std::size_t a : full) {
-      for (const std::size_t b : full) {
-        if (a == b || !Below(a, b) || Column(a, plan_.targets.size()) !=
-                                               Column(b, plan_.targets.size())) {
-          continue;
-        }
-        ++out_.pairs_checked;
-        for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
-          CheckPair(a, b, t);
+    for (const auto& [key, members] : buckets) {
+      for (const std::size_t a : members) {
+        for (const std::size_t b : members) {
+          if (a == b || !Below(a, b)) {
+            continue;
+          }
+          ++out_.pairs_checked;
+          for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
+            CheckPair(a, b, t);
+          }
         }
       }
     }
@@ -535,8 +552,8 @@ class Search {
   void CheckPair(std::size_t small, std::size_t large, std::size_t t) {
     const std::string& metric = plan_.targets[t].metric;
     const int trend = CapacityTrend(metric);
-    const std::optional<double> x = Mean(Column(small, t));
-    const std::optional<double> y = Mean(Column(large, t));
+    const std::optional<double> x = means_[small][t];
+    const std::optional<double> y = means_[large][t];
     if (trend == 0 || !x || !y) {
       return;
     }
@@ -545,8 +562,7 @@ class Search {
     if (against) {
       out_.contradictions.push_back(fmt::format(
           "{} {} from {:.6g} ({}) to {:.6g} with more nodes ({})", metric,
-          trend < 0 ? "rose" : "fell",
-          *x, DescribeCandidate(plan_, c_.candidates[small]), *y,
+          trend < 0 ? "rose" : "fell", *x, DescribeCandidate(plan_, c_.candidates[small]), *y,
           DescribeCandidate(plan_, c_.candidates[large])));
     }
   }
@@ -569,6 +585,7 @@ class Search {
   PlanOutcome out_;
   std::vector<std::size_t> order_;      // candidates by objective, then grid order
   std::vector<std::size_t> run_order_;  // candidates run, in the order they were
+  std::vector<std::vector<std::optional<double>>> means_;  // per run fleet, per target
   // Per candidate, per seed run, per target: the metric's value.
   std::vector<std::vector<std::vector<std::optional<double>>>> values_;
 };
@@ -636,14 +653,15 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
   }
   for (PlanCandidate& candidate : all) {
     const SweepPoint& first = *candidate.runs.front();
-    if (!first.error.empty()) {
+    if (first.scenario_loaded == nullptr) {
       if (out.invalid++ == 0) {
         out.first_invalid = fmt::format("{}: {}", DescribeCandidate(plan, candidate), first.error);
       }
       continue;
     }
     if (candidate.runs.size() != out.seeds) {
-      continue;  // the same fleet as a candidate listed before it (a duplicate run)
+      ++out.repeats;  // the same runs as a fleet listed before it (ExpandSweep dropped them)
+      continue;
     }
     std::string why;
     const std::optional<double> objective =

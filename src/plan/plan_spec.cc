@@ -44,6 +44,7 @@ class PlanParser {
       check_.Error("/kind", fmt::format("expected \"plan\", found \"{}\"", *kind));
     }
     plan.runs = ParseSweepRuns(root, source_, registry_, diagnostics_);
+    CheckRunsFitAPlan(root, plan.runs);
     seeds_ = SeedCount(plan.runs);
     Targets(root, plan);
     Objective(root, plan);
@@ -142,6 +143,36 @@ class PlanParser {
       return;
     }
     plan.objective = static_cast<PlanObjective>(it - kObjectives.begin());
+  }
+
+  // A plan judges each fleet on every seed of one workload: one base scenario, and a seed axis
+  // that moves alone and is never excluded.
+  void CheckRunsFitAPlan(const json& root, const SweepSpec& runs) {
+    if (root.contains("base") && root["base"].is_array() && root["base"].size() > 1) {
+      check_.Error("/base", "expected one base scenario (a plan sizes one workload's fleet), "
+                            "found a list of several");
+    }
+    const auto seed = std::find_if(runs.axes.begin(), runs.axes.end(), [](const SweepAxis& a) {
+      return a.target == AxisTarget::kSeed;
+    });
+    if (seed == runs.axes.end()) {
+      return;
+    }
+    const auto index = static_cast<std::size_t>(seed - runs.axes.begin());
+    for (const std::vector<std::size_t>& group : runs.zip) {
+      if (std::find(group.begin(), group.end(), index) != group.end()) {
+        check_.Error("/zip", "the seed axis cannot be zipped in a plan: every fleet is run on "
+                             "every seed");
+      }
+    }
+    for (const ExcludeRule& rule : runs.exclude) {
+      for (const auto& [axis, labels] : rule.axes) {
+        if (axis == index) {
+          check_.Error("/exclude", "a plan's exclude rules cannot name the seed axis: every "
+                                   "fleet is run on every seed");
+        }
+      }
+    }
   }
 
   // The seeds each candidate is run on: the seed axis's values, else the scenario's one seed.

@@ -39,6 +39,7 @@ struct PlanCandidates {
   std::vector<std::string> count_axes{};    // names of the axes treated as node counts
   std::size_t seeds = 1;
   std::size_t invalid = 0;  // grid points whose scenario is invalid, left out
+  std::size_t repeats = 0;  // fleets that resolve to the runs of a fleet listed before them
   std::string first_invalid{};  // the first one's description and messages
   std::vector<std::string> errors{};  // fatal: nothing valid, an unpriced pool, ...
 };
@@ -58,6 +59,7 @@ struct TargetOutcome {
   std::optional<double> value{};  // the rule's figure over the seeds run: mean, worst or K-th best
   bool decided = false;
   bool met = false;
+  bool missing = false;  // a seed run had no value for the metric (no job finished, say)
   std::size_t seeds_met = 0;
   std::size_t seeds_missed = 0;
 };
@@ -75,7 +77,8 @@ struct PlanOutcome {
   std::optional<std::size_t> answer{};     // candidate index
   std::vector<std::size_t> runners_up{};
   std::vector<std::size_t> closest_infeasible{};  // cheapest first (no answer: fewest misses)
-  std::size_t runs_asked = 0;  // runs the search needed (some may come from an earlier run)
+  std::size_t runs_asked = 0;  // runs the search used (some may come from an earlier call); runs
+                               // a batch made past a candidate's decision are not counted
   std::size_t grid_runs = 0;   // candidates x seeds
   std::size_t pairs_checked = 0;             // run fleet pairs compared for monotonicity
   std::vector<std::string> contradictions{};  // where the runs contradict it
