@@ -32,7 +32,7 @@ endfunction()
 # The libraries that read untrusted input: with FLEETSIM_FUZZ they get libFuzzer's coverage
 # instrumentation (tests/fuzz). The others (engine, simulation, policies, metrics...) do not, so
 # the rest of the suite in the same build runs at plain sanitizer speed.
-set(FLEETSIM_FUZZED_LIBRARIES core json fleet workload trace scenario fill report sweep)
+set(FLEETSIM_FUZZED_LIBRARIES core json fleet workload trace scenario fill report sweep plan)
 
 # fleetsim_add_library(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
 # Creates fleetsim_NAME with the alias fleetsim::NAME.
