@@ -57,6 +57,12 @@ class PlanSearchTest : public ::testing::Test {
   std::map<std::string, SweepRecord> cache_;
 };
 
+// The whole grid is 894 runs of a week's workload under constraint-aware: 28 s in the release
+// build, over half an hour under AddressSanitizer (a Debug build, about 2 s a run), which would
+// hold the whole sanitizer suite up. The search's code runs under the sanitizers in the tests
+// below, and the exhaustive pass in plan_html_test.cc; the agreement is checked in the release
+// build.
+#if !defined(FLEETSIM_SANITIZED)
 TEST_F(PlanSearchTest, FindsTheExhaustiveAnswerWithAtMostAFifthOfTheRuns) {
   const Searched all = Search(true);
   const Searched found = Search(false);
@@ -74,6 +80,7 @@ TEST_F(PlanSearchTest, FindsTheExhaustiveAnswerWithAtMostAFifthOfTheRuns) {
     EXPECT_EQ(all.ran.count(id), 1U) << id;
   }
 }
+#endif
 
 TEST_F(PlanSearchTest, TheAnswerMeetsEveryTargetOnItsSeedsAndCheaperRunFleetsMissOne) {
   const Searched found = Search(false);
