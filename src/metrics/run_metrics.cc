@@ -1,5 +1,5 @@
-// RunMetrics: allocated share, counts, waits, completion times, slowdown and makespan from
-// engine events.
+// RunMetrics: allocated share, counts, waits, completion times, slowdown, makespan and deadline
+// misses from engine events.
 #include "fleetsim/metrics/run_metrics.h"
 
 #include <algorithm>
@@ -22,6 +22,22 @@ void RunMetrics::OnRunStarted(const RunStarted& event) {
   acc_.running_since.assign(event.jobs.size(), 0);
   acc_.started.assign(event.jobs.size(), false);
   acc_.useful_time.assign(event.jobs.size(), 0);
+  acc_.decided.assign(event.jobs.size(), false);
+  acc_.deadline.reserve(event.jobs.size());
+  for (const JobRequest& job : event.jobs) {
+    acc_.deadline.push_back(job.deadline);
+  }
+}
+
+void RunMetrics::CountDeadline(JobIndex job, SimTime time, bool rejected) {
+  acc_.decided[job] = true;
+  if (acc_.deadline[job] == kTimeNever) {
+    return;
+  }
+  ++summary_.deadline_jobs;
+  if (rejected || time > acc_.deadline[job]) {
+    ++summary_.deadline_misses;
+  }
 }
 
 void RunMetrics::OnJobSubmitted(const JobSubmitted& event) {
@@ -65,6 +81,7 @@ void RunMetrics::OnJobFinished(const JobFinished& event) {
   CloseSegment(event.job, event.time);
   acc_.running[event.job] = false;
   ++summary_.jobs_completed;
+  CountDeadline(event.job, event.time, false);
   acc_.last_completion = std::max(acc_.last_completion, event.time);
   if (!IsRealtimeService(event.request)) {
     const SimDuration completion = event.time - event.request.submit;
@@ -79,7 +96,10 @@ void RunMetrics::OnJobSegmentEnded(const JobSegmentEnded& event) {
   acc_.useful_time[event.job] += event.account.useful;
 }
 
-void RunMetrics::OnJobRejected(const JobRejected& /*event*/) { ++summary_.jobs_rejected; }
+void RunMetrics::OnJobRejected(const JobRejected& event) {
+  ++summary_.jobs_rejected;
+  CountDeadline(event.job, event.time, true);
+}
 
 void RunMetrics::OnRunEnded(const RunEnded& event) {
   MetricsSummary& s = summary_;
@@ -90,6 +110,12 @@ void RunMetrics::OnRunEnded(const RunEnded& event) {
       allocated +=
           acc_.running_share[job] * static_cast<double>(event.time - acc_.running_since[job]);
       ++s.jobs_running_at_end;
+    }
+  }
+  for (std::size_t job = 0; job < acc_.decided.size(); ++job) {
+    if (!acc_.decided[job] && acc_.deadline[job] <= event.time) {
+      ++s.deadline_jobs;  // unfinished at the end, its deadline passed
+      ++s.deadline_misses;
     }
   }
   s.jobs_never_submitted = s.jobs_total - acc_.submitted;

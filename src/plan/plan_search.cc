@@ -597,7 +597,7 @@ int CapacityTrend(const std::string& metric) {
       "wait_mean_s", "wait_p50_s",  "wait_p90_s",  "wait_p99_s",
       "jct_mean_s",  "jct_p50_s",   "jct_p90_s",   "jct_p99_s",
       "bounded_slowdown_mean",      "makespan_s",  "realtime_unmet_gpu_hours",
-      "realtime_unmet_share",       "jobs_rejected"};
+      "realtime_unmet_share",       "jobs_rejected", "deadline_misses"};
   static const std::vector<std::string> kRises = {"jobs_completed", "priority_weighted_output"};
   if (std::find(kFalls.begin(), kFalls.end(), metric) != kFalls.end()) {
     return -1;

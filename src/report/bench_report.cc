@@ -204,6 +204,7 @@ std::vector<BenchMetric> BenchMetrics(const RunReport& r, const BoundFigure* bou
       {"jct_p99_s", m.jct_p99_s},
       {"bounded_slowdown_mean", m.bounded_slowdown_mean},
       {"makespan_s", m.makespan_s},
+      {"deadline_misses", count(m.deadline_misses), true},
       {"realtime_demand_gpu_hours", r.realtime.demand_gpu_hours},
       {"realtime_unmet_gpu_hours", r.realtime.unmet_gpu_hours},
       {"idle_while_queued", a.idle_while_queued},

@@ -128,7 +128,9 @@ ordered_json MetricsJson(const RunReport& report) {
           {"jct_p90_s", m.jct_p90_s},
           {"jct_p99_s", m.jct_p99_s},
           {"bounded_slowdown_mean", m.bounded_slowdown_mean},
-          {"makespan_s", m.makespan_s}};
+          {"makespan_s", m.makespan_s},
+          {"deadline_jobs", m.deadline_jobs},
+          {"deadline_misses", m.deadline_misses}};
 }
 
 // The GPU-hour categories of one pool or of the fleet, capacity first.

@@ -12,7 +12,11 @@
 //  - bounded slowdown: max(1, JCT / max(run time, 10 s)) per completed batch job, averaged, where
 //    the run time is the wall time of its kept computing (segment useful time: no work lost at a
 //    stop, no checkpoint or restart pause), i.e. how long it would have run undisturbed;
-//  - makespan: last completion - first submission.
+//  - makespan: last completion - first submission;
+//  - deadlines: a job with a deadline meets it if it finished at or before it, and misses it if
+//    it finished later, was rejected, or had not finished when the run ended at or after the
+//    deadline; a job whose deadline lies beyond the run's end and has not finished is undecided
+//    and counted in neither.
 // Not thread-safe; one per simulation.
 #pragma once
 
@@ -50,6 +54,8 @@ struct MetricsSummary {
   double jct_p99_s = 0;
   double bounded_slowdown_mean = 0;  // 0 when no batch job completed
   double makespan_s = 0;
+  std::int64_t deadline_jobs = 0;    // jobs with a deadline decided in the run: met or missed
+  std::int64_t deadline_misses = 0;  // of those, the ones that missed it
 };
 
 class RunMetrics final : public SimulationObserver {
@@ -81,11 +87,15 @@ class RunMetrics final : public SimulationObserver {
     std::vector<bool> running;
     std::vector<SimTime> running_since;  // since the last start or resize
     std::vector<bool> started;           // started at least once (waits count the first start)
+    std::vector<SimTime> deadline;       // by job: the request's deadline (kTimeNever: none)
+    std::vector<bool> decided;           // by job: finished or rejected
   };
 
   // Adds the GPU-time the job held since running_since and restarts the count at `time`.
   void CloseSegment(JobIndex job, SimTime time);
   void SummarizeTimes();
+  // Counts a decided job's deadline, met or missed by `time`.
+  void CountDeadline(JobIndex job, SimTime time, bool rejected);
 
   MetricsSummary summary_;
   Accumulators acc_;  // reset at every RunStarted

@@ -5,8 +5,8 @@
 // objective is a property of the fleet, so candidates are taken cheapest first, and the first
 // that meets every target is the answer. Runs are saved by monotonicity, which the search
 // assumes and then checks: adding nodes to a pool never makes a wait, JCT, slowdown, makespan,
-// unmet real-time demand or rejection count worse, nor completions or priority-weighted output
-// lower. So a fleet that misses such a target proves every fleet of the same other choices with
+// unmet real-time demand, rejection or deadline-miss count worse, nor completions or
+// priority-weighted output lower. So a fleet that misses such a target proves every fleet of the same other choices with
 // no more nodes in any pool misses it too. A coarse pass (each group's largest fleet, then a
 // bisection per node-count axis with the others at their largest) finds those proofs early; a
 // candidate is run seed by seed and dropped as soon as its seeds cannot meet a target; after the

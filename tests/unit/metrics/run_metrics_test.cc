@@ -1,6 +1,6 @@
 // RunMetrics on hand-computed cases: allocated share (whole GPUs, fractional shares, MIG
 // instances, CPU-only jobs), wait and completion-time percentiles, bounded slowdown, makespan,
-// end-of-run accounting.
+// end-of-run accounting, deadlines met, missed and undecided.
 #include "fleetsim/metrics/run_metrics.h"
 
 #include <gtest/gtest.h>
@@ -84,6 +84,24 @@ TEST(RunMetricsTest, RunStoppedEarlyCountsRunningQueuedAndUnsubmittedJobs) {
   EXPECT_EQ(m.jobs_never_submitted, 1);
   EXPECT_DOUBLE_EQ(m.allocated_share, 1.0);  // a holds all 4 GPUs for the whole 50 s window
   EXPECT_DOUBLE_EQ(m.makespan_s, 0);
+}
+
+TEST(RunMetricsTest, ADeadlineIsMissedLateRejectedOrPassedUnfinishedAndUndecidedBeyondTheEnd) {
+  // 4 GPUs, the run stopped at 250 s. a [0, 100) meets 100; b [100, 200) misses 150; c started at
+  // 200 is unfinished at the end, past its deadline 240: missed; d, queued, has its deadline
+  // beyond the end: undecided; e asks for more GPUs than the fleet has and is rejected: missed;
+  // f has no deadline.
+  Workload w;
+  AddJob(w, "a", 0, 4, 100).request.deadline = SecondsToTime(100);
+  AddJob(w, "b", 0, 4, 100).request.deadline = SecondsToTime(150);
+  AddJob(w, "c", 0, 4, 100).request.deadline = SecondsToTime(240);
+  AddJob(w, "d", 0, 4, 100).request.deadline = SecondsToTime(1000);
+  AddJob(w, "e", 0, 8, 100).request.deadline = SecondsToTime(5000);
+  AddJob(w, "f", 0, 4, 10);
+  const MetricsSummary m = RunFifo(w, 4, SecondsToTime(250));
+  EXPECT_EQ(m.jobs_rejected, 1);
+  EXPECT_EQ(m.deadline_jobs, 4);
+  EXPECT_EQ(m.deadline_misses, 3);
 }
 
 TEST(RunMetricsTest, SharesCountAsTheirFractionAndMigInstancesAsTheirComputeSlices) {
