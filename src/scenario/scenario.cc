@@ -11,6 +11,7 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/scenario/trace_cache.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
 #include "scenario/fleet_parser.h"
@@ -47,10 +48,11 @@ bool IsValidName(const std::string& name) {
 
 class ScenarioParser {
  public:
-  ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, std::string source,
-                 Diagnostics& diagnostics, std::vector<std::string>& notes)
+  ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, TraceCache* traces,
+                 std::string source, Diagnostics& diagnostics, std::vector<std::string>& notes)
       : registry_(registry),
         catalog_(catalog),
+        traces_(traces),
         source_(std::move(source)),
         diagnostics_(diagnostics),
         check_(diagnostics),
@@ -337,8 +339,12 @@ class ScenarioParser {
       return;
     }
     source.resolved_path = ResolveBesideScenario(*file);
-    source.report = ReadTrace(*format, source.resolved_path, source.options,
-                              {.on_bad_row = *policy, .catalog = &EffectiveCatalog()}, source.jobs);
+    const TraceReadOptions read{.on_bad_row = *policy, .catalog = &EffectiveCatalog()};
+    // A scenario's own catalog lives only as long as this parse: its traces are not cached.
+    source.report =
+        traces_ != nullptr && !own_catalog_
+            ? traces_->Read(*format, source.resolved_path, source.options, read, source.jobs)
+            : ReadTrace(*format, source.resolved_path, source.options, read, source.jobs);
     if (!source.report.ok()) {
       check_.Error("/trace", source.report.error);
       return;
@@ -501,6 +507,7 @@ class ScenarioParser {
 
   const PolicyRegistry& registry_;
   const Catalog& catalog_;
+  TraceCache* traces_;                  // null: every trace is read from its file
   std::optional<Catalog> own_catalog_;  // the scenario's "fleet.catalog", when it has one
   std::string source_;
   bool fleet_valid_ = false;  // /fleet is present and has no error
@@ -526,7 +533,9 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
   const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
   Scenario scenario =
-      ScenarioParser(registry, catalog, source, result.diagnostics, result.notes).Parse(root);
+      ScenarioParser(registry, catalog, options.trace_cache, source, result.diagnostics,
+                     result.notes)
+          .Parse(root);
   if (options.strict) {
     result.diagnostics.PromoteWarnings();
   }

@@ -9,6 +9,7 @@
 #include "fleetsim/core/random.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/scenario/trace_cache.h"
 #include "fleetsim/sweep/sweep_spec.h"
 #include "json/json_text.h"
 
@@ -293,8 +294,9 @@ class Expander {
 
   // Loads a document with the scenario loader, as if it had been written in the base file.
   void Load(std::size_t base, Document& d) {
-    LoadResult result = ParseScenario(d.text, spec_.base[base], registry_,
-                                      {.strict = options_.strict, .catalog = &catalog_});
+    LoadResult result =
+        ParseScenario(d.text, spec_.base[base], registry_,
+                      {.strict = options_.strict, .catalog = &catalog_, .trace_cache = &traces_});
     if (result.scenario) {
       d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
     } else {
@@ -323,6 +325,7 @@ class Expander {
   const ExpandOptions& options_;
   // The catalog points load against, read once (the built-in one unless the options give one).
   const Catalog catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
+  TraceCache traces_;  // each trace the points replay is read once
   SweepExpansion out_;
   std::set<std::string> ids_;
   std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;

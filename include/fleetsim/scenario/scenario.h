@@ -61,9 +61,12 @@ struct Scenario {
   Organization tenants;  // "tenants", in file order
 };
 
+class TraceCache;
+
 struct LoadOptions {
   bool strict = false;               // unknown keys are errors, not warnings
   const Catalog* catalog = nullptr;  // the catalog pools resolve against; nullptr: built-in
+  TraceCache* trace_cache = nullptr;  // set: a trace read before is not read again (trace_cache.h)
 };
 
 struct LoadResult {

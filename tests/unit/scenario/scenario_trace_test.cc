@@ -1,6 +1,7 @@
 // Scenarios that replay a trace ("trace": {"format", "path", "options", "on_bad_row"}): paths
 // relative to the scenario file, options, the bad-row policies, GPU-model names checked against
-// the scenario's catalog, id collisions with listed and generated jobs, and the workload built.
+// the scenario's catalog, id collisions with listed and generated jobs, and the workload built;
+// and the trace cache a sweep loads its points with (one read per trace, the same jobs).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include <fstream>
 
 #include "fleetsim/scenario/scenario.h"
+#include "fleetsim/scenario/trace_cache.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
 
@@ -139,6 +141,48 @@ TEST_F(ScenarioTraceTest, TraceIdsMustNotCollideWithListedOrGeneratedIds) {
   EXPECT_NE(Messages(r).find("/trace: error: trace job id 'g000001' collides with /jobs/0/id"),
             std::string::npos)
       << Messages(r);
+}
+
+}  // namespace
+}  // namespace fleetsim
+
+namespace fleetsim {
+namespace {
+
+std::vector<std::string> Summaries(const Workload& w) {
+  std::vector<std::string> out;
+  for (const Job& job : w.jobs) {
+    out.push_back(fmt::format("{} {} {} {}", job.request.id, job.request.submit, job.request.gpus,
+                              job.request.tenant));
+  }
+  return out;
+}
+
+// Two scenarios on different fleets replaying one trace read it once through a cache and get what
+// reading it each time gives; another bad-row policy is another read.
+TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
+  Write("traces/t.jsonl", kTwoJobs);
+  const std::string trace = R"({"format": "jsonl", "path": "traces/t.jsonl"})";
+  const LoadResult uncached = Load(trace);
+  ASSERT_TRUE(uncached.scenario) << Messages(uncached);
+  TraceCache cache;
+  const auto load = [&](const std::string& fleet, const std::string& on_bad_row) {
+    const std::string text = R"({"format_version": 1, "name": "t", "fleet": )" + fleet +
+                             R"(, "trace": {"format": "jsonl", "path": "traces/t.jsonl",
+                             "on_bad_row": ")" + on_bad_row + R"("}})";
+    return ParseScenario(text, dir_ + "/s.json", BuiltinPolicies(), {.trace_cache = &cache});
+  };
+  const LoadResult first = load(R"({"gpus": 8})", "fail");
+  const LoadResult second = load(R"({"gpus": 16})", "fail");
+  ASSERT_TRUE(first.scenario && second.scenario) << Messages(first) << Messages(second);
+  EXPECT_EQ(cache.reads(), 1U);
+  for (const LoadResult* r : {&first, &second}) {
+    EXPECT_EQ(Summaries(r->scenario->trace->jobs), Summaries(uncached.scenario->trace->jobs));
+    EXPECT_EQ(r->notes, uncached.notes);
+  }
+  EXPECT_EQ(second.scenario->fleet.gpus, 16);
+  ASSERT_TRUE(load(R"({"gpus": 8})", "skip").scenario);
+  EXPECT_EQ(cache.reads(), 2U);
 }
 
 }  // namespace
