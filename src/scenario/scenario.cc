@@ -340,11 +340,15 @@ class ScenarioParser {
     }
     source.resolved_path = ResolveBesideScenario(*file);
     const TraceReadOptions read{.on_bad_row = *policy, .catalog = &EffectiveCatalog()};
-    // A scenario's own catalog lives only as long as this parse: its traces are not cached.
-    source.report =
-        traces_ != nullptr && !own_catalog_
-            ? traces_->Read(*format, source.resolved_path, source.options, read, source.jobs)
-            : ReadTrace(*format, source.resolved_path, source.options, read, source.jobs);
+    if (traces_ != nullptr && !own_catalog_) {
+      CachedTrace cached = traces_->Read(*format, source.resolved_path, source.options, read);
+      source.report = std::move(cached.report);
+      source.jobs = std::move(cached.jobs);
+    } else {  // a scenario's own catalog lives only as long as this parse: not cached
+      Workload jobs;
+      source.report = ReadTrace(*format, source.resolved_path, source.options, read, jobs);
+      source.jobs = std::make_shared<const Workload>(std::move(jobs));
+    }
     if (!source.report.ok()) {
       check_.Error("/trace", source.report.error);
       return;
@@ -470,7 +474,7 @@ class ScenarioParser {
       }
     }
     const std::vector<Job> no_jobs;
-    const std::vector<Job>& traced = s.trace ? s.trace->jobs.jobs : no_jobs;
+    const std::vector<Job>& traced = s.trace ? s.trace->jobs->jobs : no_jobs;
     for (const Job& job : traced) {
       if (const auto it = listed.find(job.request.id); it != listed.end()) {
         check_.Error("/trace", fmt::format("trace job id '{}' collides with /jobs/{}/id",
@@ -565,7 +569,7 @@ BuiltWorkload BuildWorkloadWithNotes(const Scenario& scenario, std::uint64_t see
   Workload& workload = built.workload;
   workload.jobs = scenario.listed_jobs;
   if (scenario.trace) {
-    const std::vector<Job>& traced = scenario.trace->jobs.jobs;
+    const std::vector<Job>& traced = scenario.trace->jobs->jobs;
     workload.jobs.insert(workload.jobs.end(), traced.begin(), traced.end());
   }
   const RandomStreams streams(seed, 0);

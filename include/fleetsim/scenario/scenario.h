@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,9 @@ struct TraceSource {
   std::string resolved_path{};  // relative paths are relative to the scenario file
   TraceOptionValues options{};  // every option of the format, defaults filled in
   BadRowPolicy on_bad_row = BadRowPolicy::kFail;
-  Workload jobs{};              // what the trace yielded, in submit order
+  // What the trace yielded, in submit order; shared by the scenarios loaded through one
+  // TraceCache (a sweep's points), never changed after loading.
+  std::shared_ptr<const Workload> jobs = std::make_shared<const Workload>();
   TraceReport report{};         // counts, skipped rows by reason, notes
 };
 

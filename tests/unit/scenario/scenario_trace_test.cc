@@ -54,7 +54,7 @@ TEST_F(ScenarioTraceTest, ReadsATraceRelativeToTheScenarioFile) {
   const TraceSource& trace = *r.scenario->trace;
   EXPECT_EQ(trace.path, "traces/t.jsonl");
   EXPECT_EQ(trace.resolved_path, dir_ + "/traces/t.jsonl");
-  EXPECT_EQ(trace.jobs.jobs.size(), 2u);
+  EXPECT_EQ(trace.jobs->jobs.size(), 2u);
   EXPECT_EQ(r.notes.front(), dir_ + "/traces/t.jsonl: read 2 jobs (jsonl)");
   const Workload workload = BuildWorkload(*r.scenario, r.scenario->seed);
   ASSERT_EQ(workload.jobs.size(), 2u);
@@ -67,7 +67,7 @@ TEST_F(ScenarioTraceTest, OptionsReachTheFormat) {
   const LoadResult r =
       Load(R"({"format": "philly", "path": "p.csv", "options": {"epoch": "2017-10-01 00:00:00"}})");
   ASSERT_TRUE(r.scenario) << Messages(r);
-  EXPECT_EQ(r.scenario->trace->jobs.jobs.at(0).request.submit, 10'000);
+  EXPECT_EQ(r.scenario->trace->jobs->jobs.at(0).request.submit, 10'000);
   EXPECT_EQ(r.scenario->trace->options.at("epoch"), "2017-10-01 00:00:00");
 }
 
@@ -88,7 +88,7 @@ TEST_F(ScenarioTraceTest, SkipLoadsTheGoodRowsAndNotesTheSkippedOnes) {
 )");
   const LoadResult r = Load(R"({"format": "jsonl", "path": "t.jsonl", "on_bad_row": "skip"})");
   ASSERT_TRUE(r.scenario) << Messages(r);
-  EXPECT_EQ(r.scenario->trace->jobs.jobs.size(), 1u);
+  EXPECT_EQ(r.scenario->trace->jobs->jobs.size(), 1u);
   EXPECT_EQ(r.scenario->trace->report.skipped_rows(), 1);
   EXPECT_EQ(r.notes.at(1), dir_ + "/t.jsonl: skipped 1 bad rows:");
 }
@@ -158,8 +158,8 @@ std::vector<std::string> Summaries(const Workload& w) {
   return out;
 }
 
-// Two scenarios on different fleets replaying one trace read it once through a cache and get what
-// reading it each time gives; another bad-row policy is another read.
+// Two scenarios on different fleets replaying one trace read it once through a cache, share its
+// jobs and get what reading it each time gives; another bad-row policy is another read.
 TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
   Write("traces/t.jsonl", kTwoJobs);
   const std::string trace = R"({"format": "jsonl", "path": "traces/t.jsonl"})";
@@ -176,8 +176,9 @@ TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
   const LoadResult second = load(R"({"gpus": 16})", "fail");
   ASSERT_TRUE(first.scenario && second.scenario) << Messages(first) << Messages(second);
   EXPECT_EQ(cache.reads(), 1U);
+  EXPECT_EQ(first.scenario->trace->jobs.get(), second.scenario->trace->jobs.get()) << "shared";
   for (const LoadResult* r : {&first, &second}) {
-    EXPECT_EQ(Summaries(r->scenario->trace->jobs), Summaries(uncached.scenario->trace->jobs));
+    EXPECT_EQ(Summaries(*r->scenario->trace->jobs), Summaries(*uncached.scenario->trace->jobs));
     EXPECT_EQ(r->notes, uncached.notes);
   }
   EXPECT_EQ(second.scenario->fleet.gpus, 16);
