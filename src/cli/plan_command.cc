@@ -103,14 +103,20 @@ class PlanCommand {
       std::vector<const SweepPoint*> todo;
       for (const SweepPoint* p : points) {
         const auto it = records_.find(p->id);
-        if (it == records_.end() || it->second.status != SweepRunStatus::kOk) {
-          todo.push_back(p);  // a failed run is run again, as a sweep does
+        // A failed run is run again, as a sweep does; so is one recorded without a metric over
+        // a group of jobs this plan's targets need.
+        if (it == records_.end() || it->second.status != SweepRunStatus::kOk ||
+            !HasPlanGroupMetrics(plan, it->second)) {
+          todo.push_back(p);
         }
       }
       reused_ += points.size() - todo.size();
       made_ += todo.size();
       RunSweepPoints(todo, c_.registry, {.threads = threads, .check_invariants = false},
-                     [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
+                     [&](const SweepPoint&, SweepRecord&& record, const RunReport* report) {
+                       if (report != nullptr) {
+                         record.group_metrics = PlanGroupMetrics(plan, *report);
+                       }
                        if (!journal.Append(record) && write_error.empty()) {
                          write_error = journal.error();
                        }

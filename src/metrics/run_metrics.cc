@@ -133,33 +133,34 @@ bool IsRealtimeService(const JobRequest& request) {
   return request.kind == JobKind::kRealtimeInference || request.demand.has_value();
 }
 
-namespace {
+void RunMetrics::SummarizeTimes() {
+  MetricsSummary& s = summary_;
+  const DurationSummary waits = SummarizeDurations(acc_.waits);
+  s.wait_mean_s = waits.mean_s;
+  s.wait_p50_s = waits.p50_s;
+  s.wait_p90_s = waits.p90_s;
+  s.wait_p99_s = waits.p99_s;
+  const std::vector<SimDuration>& jct = acc_.completion_times;
+  const DurationSummary jcts = SummarizeDurations(jct);
+  s.batch_jobs_completed = static_cast<std::int64_t>(jct.size());
+  s.jct_mean_s = jcts.mean_s;
+  s.jct_p50_s = jcts.p50_s;
+  s.jct_p90_s = jcts.p90_s;
+  s.jct_p99_s = jcts.p99_s;
+  s.bounded_slowdown_mean = jct.empty() ? 0 : acc_.slowdown_sum / static_cast<double>(jct.size());
+}
 
-double MeanSeconds(const std::vector<SimDuration>& values) {
+DurationSummary SummarizeDurations(const std::vector<SimDuration>& values) {
   if (values.empty()) {
-    return 0;
+    return {};
   }
   const double total_ms =
       std::accumulate(values.begin(), values.end(), 0.0,
                       [](double acc, SimDuration v) { return acc + static_cast<double>(v); });
-  return total_ms / static_cast<double>(values.size()) / 1000.0;
-}
-
-}  // namespace
-
-void RunMetrics::SummarizeTimes() {
-  MetricsSummary& s = summary_;
-  s.wait_mean_s = MeanSeconds(acc_.waits);
-  s.wait_p50_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 50));
-  s.wait_p90_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 90));
-  s.wait_p99_s = TimeToSeconds(NearestRankPercentile(acc_.waits, 99));
-  const std::vector<SimDuration>& jct = acc_.completion_times;
-  s.batch_jobs_completed = static_cast<std::int64_t>(jct.size());
-  s.jct_mean_s = MeanSeconds(jct);
-  s.jct_p50_s = TimeToSeconds(NearestRankPercentile(jct, 50));
-  s.jct_p90_s = TimeToSeconds(NearestRankPercentile(jct, 90));
-  s.jct_p99_s = TimeToSeconds(NearestRankPercentile(jct, 99));
-  s.bounded_slowdown_mean = jct.empty() ? 0 : acc_.slowdown_sum / static_cast<double>(jct.size());
+  return {.mean_s = total_ms / static_cast<double>(values.size()) / 1000.0,
+          .p50_s = TimeToSeconds(NearestRankPercentile(values, 50)),
+          .p90_s = TimeToSeconds(NearestRankPercentile(values, 90)),
+          .p99_s = TimeToSeconds(NearestRankPercentile(values, 99))};
 }
 
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p) {

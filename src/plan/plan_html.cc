@@ -128,7 +128,7 @@ class PlanPage {
     for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
       const PlanTarget& target = plan_.targets[t];
       const TargetOutcome& o = outcome_.results[a].targets[t];
-      out += fmt::format("<li>{} {} {}: {}</li>\n", HtmlEscape(target.metric),
+      out += fmt::format("<li>{} {} {}: {}</li>\n", HtmlEscape(TargetMetricName(target)),
                          target.at_most ? "≤" : "≥", Short(target.bound),
                          o.value ? Short(*o.value) : std::string("no value"));
     }
@@ -160,13 +160,13 @@ class PlanPage {
     }
     if (points.empty()) {
       return fmt::format("<p class=\"note\">{}: no run fleet has a value.</p>\n",
-                         HtmlEscape(target.metric));
+                         HtmlEscape(TargetMetricName(target)));
     }
     const double pad = (y1 - y0) * 0.05 + (y1 == y0 ? 1 : 0);
     const Scale x{x0, x1 == x0 ? x0 + 1 : x1, kPlotLeft + 10, kPlotRight - 10};
     const Scale y{y0 - pad, y1 + pad, kPlotTop + kPlotHeight, kPlotTop};
     Svg svg(kWidth, kPlotTop + kPlotHeight + 50);
-    const std::string title = fmt::format("{} against {}", target.metric,
+    const std::string title = fmt::format("{} against {}", TargetMetricName(target),
                                           PlanObjectiveName(plan_.objective));
     svg.Text(kPlotLeft, 18, title, "start", "title");
     const double by = y(target.bound);
@@ -235,7 +235,7 @@ class PlanPage {
     out += fmt::format("{} ({})</th><th>status</th>", PlanObjectiveName(plan_.objective),
                        PlanObjectiveUnit(plan_.objective));
     for (const PlanTarget& t : plan_.targets) {
-      out += fmt::format("<th>{} {} {}</th>", HtmlEscape(t.metric), t.at_most ? "≤" : "≥",
+      out += fmt::format("<th>{} {} {}</th>", HtmlEscape(TargetMetricName(t)), t.at_most ? "≤" : "≥",
                          Short(t.bound));
     }
     out += "</tr></thead>\n<tbody>\n";

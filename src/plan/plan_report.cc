@@ -43,7 +43,7 @@ std::optional<double> Margin(const PlanTarget& t, const TargetOutcome& o) {
 }
 
 std::string TargetLine(const PlanTarget& t, const TargetOutcome& o) {
-  const std::string bound = fmt::format("{} {} {} ({})", t.metric, t.at_most ? "<=" : ">=",
+  const std::string bound = fmt::format("{} {} {} ({})", TargetMetricName(t), t.at_most ? "<=" : ">=",
                                         Number(t.bound), RuleText(t));
   if (!o.value) {
     return fmt::format("{}: {}", bound,
@@ -106,14 +106,21 @@ json CandidateJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOutc
     const PlanTarget& target = plan.targets[t];
     const TargetOutcome o = t < r.targets.size() ? r.targets[t] : TargetOutcome{};
     const std::optional<double> margin = Margin(target, o);
-    targets.push_back({{"metric", target.metric},
-                       {target.at_most ? "at_most" : "at_least", target.bound},
+    json entry = {{"metric", target.metric}, {"name", TargetMetricName(target)}};
+    if (target.group && !target.group->tenant.empty()) {
+      entry["tenant"] = target.group->tenant;
+    }
+    if (target.group && target.group->kind) {
+      entry["kind"] = JobKindName(*target.group->kind);
+    }
+    entry.update(json{{target.at_most ? "at_most" : "at_least", target.bound},
                        {"value", o.value ? json(*o.value) : json()},
                        {"decided", o.decided},
                        {"met", o.decided && o.met},
                        {"margin", margin ? json(*margin) : json()},
                        {"seeds_met", o.seeds_met},
                        {"seeds_missed", o.seeds_missed}});
+    targets.push_back(std::move(entry));
   }
   return {{"candidate", i},
           {"axes", axes},
@@ -211,7 +218,9 @@ std::string PlanCsv(const PlanSpec& plan, const PlanCandidates& c, const PlanOut
                      : plan.objective == PlanObjective::kGpus     ? "gpus"
                                                                   : "kwh");
   for (std::size_t t = 0; t < plan.targets.size(); ++t) {
-    out += fmt::format(",target{}_{},target{}_met", t, plan.targets[t].metric, t);
+    out += fmt::format(",{},target{}_met",
+                       CsvField(fmt::format("target{}_{}", t, TargetMetricName(plan.targets[t]))),
+                       t);
   }
   out += ",error\n";
   for (std::size_t i = 0; i < c.candidates.size(); ++i) {

@@ -2,12 +2,15 @@
 #include "fleetsim/plan/plan_search.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
+#include "fleetsim/scenario/scenario.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 
 namespace fleetsim {
@@ -79,7 +82,7 @@ std::optional<std::size_t> SeedAxis(const SweepSpec& spec) {
   return std::nullopt;
 }
 
-// A run's value of a plan metric.
+// A run's value of a plan metric over all its jobs.
 std::optional<double> MetricOf(const SweepRecord& record, const std::string& metric) {
   const std::vector<std::string>& names = SweepMetricNames();
   const auto at = [&](const std::string& name) -> std::optional<double> {
@@ -96,6 +99,20 @@ std::optional<double> MetricOf(const SweepRecord& record, const std::string& met
     return *demand > 0 ? *unmet / *demand : 0.0;
   }
   return at(metric);
+}
+
+// A run's value of a target's metric.
+std::optional<double> TargetValue(const SweepRecord& record, const PlanTarget& t) {
+  if (!t.group) {
+    return MetricOf(record, t.metric);
+  }
+  const std::string name = TargetMetricName(t);
+  for (const auto& [recorded, metric] : record.group_metrics) {
+    if (recorded == name) {
+      return metric.value;
+    }
+  }
+  return std::nullopt;
 }
 
 bool Meets(const PlanTarget& t, double value) {
@@ -194,7 +211,7 @@ class Search {
     }
     std::vector<std::optional<double>> row;
     for (const PlanTarget& t : plan_.targets) {
-      row.push_back(MetricOf(record, t.metric));
+      row.push_back(TargetValue(record, t));
     }
     row.push_back(MetricOf(record, "jobs_rejected"));  // for CheckMonotonicity
     values_[i].push_back(std::move(row));
@@ -550,8 +567,8 @@ class Search {
   }
 
   void CheckPair(std::size_t small, std::size_t large, std::size_t t) {
-    const std::string& metric = plan_.targets[t].metric;
-    const int trend = CapacityTrend(metric);
+    const std::string metric = TargetMetricName(plan_.targets[t]);
+    const int trend = CapacityTrend(plan_.targets[t].metric);
     const std::optional<double> x = means_[small][t];
     const std::optional<double> y = means_[large][t];
     if (trend == 0 || !x || !y) {
@@ -617,6 +634,72 @@ std::string DescribeCandidate(const PlanSpec& plan, const PlanCandidate& candida
   return text.empty() ? "the base fleet" : text;
 }
 
+namespace {
+
+// "" when some job of the workload is in the target's group, else why not.
+std::string GroupProblem(const PlanTarget& t, const Workload& workload) {
+  std::set<std::string> tenants;
+  for (const Job& job : workload.jobs) {
+    const JobRequest& r = job.request;
+    if ((t.group->tenant.empty() || r.tenant == t.group->tenant) &&
+        (!t.group->kind || r.kind == *t.group->kind)) {
+      return "";
+    }
+    tenants.insert(r.tenant);
+  }
+  const std::vector<std::string> names(tenants.begin(), tenants.end());
+  constexpr std::size_t kShown = 12;
+  const std::vector<std::string> shown(names.begin(),
+                                       names.begin() + static_cast<std::ptrdiff_t>(
+                                                           std::min(names.size(), kShown)));
+  return fmt::format("no job of the workload is in {}'s group (its {} tenant{}: {}{}){}",
+                     TargetMetricName(t), names.size(), names.size() == 1 ? "" : "s",
+                     fmt::join(shown, ", "), names.size() > kShown ? ", ..." : "",
+                     t.group->tenant.empty() ? "" : DidYouMean(t.group->tenant, names));
+}
+
+// The group targets' problems, checked on the first candidate's first run's workload.
+void CheckGroups(const PlanSpec& plan, PlanCandidates& out) {
+  if (out.candidates.empty()) {
+    return;
+  }
+  const SweepPoint& first = *out.candidates.front().runs.front();
+  std::optional<Workload> workload;
+  for (std::size_t t = 0; t < plan.targets.size(); ++t) {
+    if (!plan.targets[t].group) {
+      continue;
+    }
+    if (!workload) {
+      workload = BuildWorkload(*first.scenario_loaded, first.seed);
+    }
+    if (std::string why = GroupProblem(plan.targets[t], *workload); !why.empty()) {
+      out.errors.push_back(fmt::format("{}: /targets/{}: {}", plan.runs.source, t, why));
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, SweepMetric>> PlanGroupMetrics(const PlanSpec& plan,
+                                                                  const RunReport& report) {
+  std::vector<std::pair<std::string, SweepMetric>> metrics;
+  for (const PlanTarget& t : plan.targets) {
+    if (t.group) {
+      const std::optional<double> value = GroupMetric(report, t.metric, *t.group);
+      metrics.emplace_back(TargetMetricName(t),
+                           SweepMetric{.value = value, .text = MetricText(false, value)});
+    }
+  }
+  return metrics;
+}
+
+bool HasPlanGroupMetrics(const PlanSpec& plan, const SweepRecord& record) {
+  return std::all_of(plan.targets.begin(), plan.targets.end(), [&](const PlanTarget& t) {
+    return !t.group || std::any_of(record.group_metrics.begin(), record.group_metrics.end(),
+                                   [&](const auto& m) { return m.first == TargetMetricName(t); });
+  });
+}
+
 PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expansion) {
   PlanCandidates out;
   const std::optional<std::size_t> seed_axis = SeedAxis(plan.runs);
@@ -676,6 +759,7 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
     candidate.index = out.candidates.size();
     out.candidates.push_back(std::move(candidate));
   }
+  CheckGroups(plan, out);
   if (out.candidates.empty()) {
     out.errors.push_back(fmt::format("{}: no candidate fleet is a valid scenario ({} tried); "
                                      "the first: {}",

@@ -2,6 +2,7 @@
 #include "fleetsim/plan/plan_spec.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -19,7 +20,8 @@ const std::vector<std::string> kTopKeys = {"format_version", "kind",      "name"
                                            "description",    "base",      "axes",
                                            "zip",            "exclude",   "targets",
                                            "objective",      "runners_up"};
-const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least", "seeds"};
+const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least",
+                                              "seeds",  "tenant",  "kind"};
 const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day"};
 
 class PlanParser {
@@ -98,7 +100,46 @@ class PlanParser {
       target.at_most = most;
       target.bound = bound.value_or(0);
     }
+    ok = GroupOf(object, where, target) && ok;
     return SeedRuleOf(object, where, target) && ok ? std::optional(target) : std::nullopt;
+  }
+
+  // "tenant" and/or "kind": the target's metric over those jobs only; a wait metric.
+  bool GroupOf(const json& object, const std::string& where, PlanTarget& target) {
+    if (!object.contains("tenant") && !object.contains("kind")) {
+      return true;
+    }
+    JobGroup group;
+    bool ok = true;
+    if (object.contains("tenant")) {
+      const auto tenant = check_.String(object, where, "tenant", true);
+      if (tenant && tenant->empty()) {
+        check_.Error(where + "/tenant", "expected a tenant's name, found \"\"");
+      }
+      ok = tenant && !tenant->empty();
+      group.tenant = tenant.value_or("");
+    }
+    if (object.contains("kind")) {
+      const auto kind = check_.String(object, where, "kind", true);
+      group.kind = kind ? ParseJobKind(*kind) : std::nullopt;
+      if (kind && !group.kind) {
+        check_.Error(where + "/kind", fmt::format("expected a job kind ({}), found '{}'{}",
+                                                  fmt::join(JobKindNames(), ", "), *kind,
+                                                  DidYouMean(*kind, JobKindNames())));
+      }
+      ok = ok && group.kind.has_value();
+    }
+    const std::vector<std::string>& waits = GroupMetricNames();
+    if (!target.metric.empty() &&
+        std::find(waits.begin(), waits.end(), target.metric) == waits.end()) {
+      check_.Error(where + "/metric",
+                   fmt::format("expected a wait metric ({}) for a target on a tenant or kind, "
+                               "found '{}'",
+                               fmt::join(waits, ", "), target.metric));
+      ok = false;
+    }
+    target.group = group;
+    return ok;
   }
 
   // "seeds": "mean" (default), "worst", or {"at_least": K}.
@@ -214,6 +255,10 @@ PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, b
     result.spec = std::move(plan);
   }
   return result;
+}
+
+std::string TargetMetricName(const PlanTarget& target) {
+  return target.group ? GroupMetricName(target.metric, *target.group) : target.metric;
 }
 
 const std::vector<std::string>& PlanMetricNames() {

@@ -1,10 +1,15 @@
-// The metrics a sweep records per run: the benchmark's, less the bound columns, plus cost by tier.
+// The metrics a sweep records per run: the benchmark's, less the bound columns, plus cost by tier;
+// and the waits over a group of jobs.
 #include "fleetsim/sweep/sweep_metrics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
+#include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/report/bench_report.h"
 
 namespace fleetsim {
@@ -87,6 +92,48 @@ const std::vector<std::string>& DefaultReportMetrics() {
   static const std::vector<std::string> names = {"utilization", "priority_weighted_output",
                                                  "wait_p99_s", "cost_usd"};
   return names;
+}
+
+const std::vector<std::string>& GroupMetricNames() {
+  static const std::vector<std::string> names = {"wait_mean_s", "wait_p50_s", "wait_p90_s",
+                                                 "wait_p99_s"};
+  return names;
+}
+
+std::string GroupMetricName(const std::string& metric, const JobGroup& group) {
+  std::vector<std::string> labels;
+  if (!group.tenant.empty()) {
+    labels.push_back(fmt::format("tenant={}", nlohmann::json(group.tenant).dump()));
+  }
+  if (group.kind) {
+    labels.push_back(fmt::format("kind=\"{}\"", JobKindName(*group.kind)));
+  }
+  return fmt::format("{}{{{}}}", metric, fmt::join(labels, ","));
+}
+
+std::optional<double> GroupMetric(const RunReport& report, const std::string& metric,
+                                  const JobGroup& group) {
+  std::vector<SimDuration> waits;  // as RunMetrics keeps them: first start less submit
+  for (const JobRecordRow& job : report.jobs) {
+    if (job.started && (group.tenant.empty() || job.tenant == group.tenant) &&
+        (!group.kind || job.kind == *group.kind)) {
+      waits.push_back(job.start - job.submit);
+    }
+  }
+  if (waits.empty()) {
+    return std::nullopt;
+  }
+  const DurationSummary summary = SummarizeDurations(waits);
+  const std::vector<std::pair<std::string, double>> values = {{"wait_mean_s", summary.mean_s},
+                                                              {"wait_p50_s", summary.p50_s},
+                                                              {"wait_p90_s", summary.p90_s},
+                                                              {"wait_p99_s", summary.p99_s}};
+  for (const auto& [name, value] : values) {
+    if (name == metric) {
+      return value;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace fleetsim

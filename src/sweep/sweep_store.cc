@@ -28,23 +28,38 @@ std::optional<SweepRunStatus> ParseStatus(const std::string& name) {
   return std::nullopt;
 }
 
-// A record's metrics, put in SweepMetricNames() order by name: one it lacks has no value, one
-// this version does not know is left out.
-std::vector<SweepMetric> MetricsOf(const json& listed) {
+// A record's metrics, put in SweepMetricNames() order by name: one it lacks has no value. A
+// metric over a group of jobs ("name{labels}") goes to group_metrics; another name this version
+// does not know is left out.
+void ReadMetrics(const json& listed, SweepRecord& record) {
   const std::vector<std::string>& names = SweepMetricNames();
-  std::vector<SweepMetric> metrics(names.size());
+  record.metrics.assign(names.size(), {});
   for (const json& m : listed) {
-    const auto it = std::find(names.begin(), names.end(), m.at(0).get<std::string>());
-    if (it == names.end()) {
-      continue;
-    }
-    const auto index = static_cast<std::size_t>(it - names.begin());
+    const std::string name = m.at(0).get<std::string>();
     const json& value = m.at(1);
     const std::optional<double> number =
         value.is_null() ? std::nullopt : std::optional(value.get<double>());
-    metrics[index] = {.value = number, .text = MetricText(IsCountMetric(index), number)};
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) {
+      const auto index = static_cast<std::size_t>(it - names.begin());
+      record.metrics[index] = {.value = number, .text = MetricText(IsCountMetric(index), number)};
+    } else if (name.find('{') != std::string::npos) {
+      record.group_metrics.emplace_back(
+          name, SweepMetric{.value = number, .text = MetricText(false, number)});
+    }
   }
-  return metrics;
+}
+
+// Adds to `record` the group metrics it lacks.
+void AddGroupMetrics(std::vector<std::pair<std::string, SweepMetric>> metrics,
+                     SweepRecord& record) {
+  for (auto& metric : metrics) {
+    const bool known = std::any_of(record.group_metrics.begin(), record.group_metrics.end(),
+                                   [&](const auto& m) { return m.first == metric.first; });
+    if (!known) {
+      record.group_metrics.push_back(std::move(metric));
+    }
+  }
 }
 
 std::optional<SweepRecord> ParseRecord(const std::string& line) {
@@ -63,7 +78,7 @@ std::optional<SweepRecord> ParseRecord(const std::string& line) {
     record.error = row.at("error").get<std::string>();
     const json& metrics = row.at("metrics");
     if (record.status == SweepRunStatus::kOk) {
-      record.metrics = MetricsOf(metrics);
+      ReadMetrics(metrics, record);
     }
     return record;
   } catch (const json::exception&) {
@@ -206,6 +221,10 @@ std::string RecordLine(const SweepRecord& record) {
     line += m.text.empty() ? "null" : m.text;
     line += ']';
   }
+  for (const auto& [name, m] : record.group_metrics) {
+    line += fmt::format("{}[{},{}]", line.back() == '[' ? "" : ",", json(name).dump(),
+                        m.text.empty() ? "null" : m.text);
+  }
   line += "]}\n";
   return line;
 }
@@ -235,8 +254,12 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
         continue;
       }
       auto [it, inserted] = records.try_emplace(record->id, *record);
-      if (!inserted && it->second.status != SweepRunStatus::kOk && record->status == SweepRunStatus::kOk) {
-        it->second = std::move(*record);
+      if (!inserted && record->status == SweepRunStatus::kOk) {
+        if (it->second.status != SweepRunStatus::kOk) {
+          it->second = std::move(*record);
+        } else {  // the same run again (a plan with other targets): keep every group metric
+          AddGroupMetrics(std::move(record->group_metrics), it->second);
+        }
       }
     }
   }

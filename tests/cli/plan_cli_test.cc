@@ -73,6 +73,38 @@ TEST_F(PlanCliTest, PrintsTheAnswerWritesItsFilesAndASecondCallReusesEveryRun) {
       << again.out;
 }
 
+// Targets on one tenant's and one kind's waits: named with their group in every output; a
+// second call with another group target runs again the runs recorded without it, a third
+// reuses them all.
+TEST_F(PlanCliTest, GroupTargetsAreNamedRecordedAndRunAgainWhenARecordLacksThem) {
+  const std::string one = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400,
+                                        "tenant": "research"}])");
+  const CommandResult first = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", one, dir_));
+  ASSERT_EQ(first.exit_code, 0) << first.err << first.out;
+  EXPECT_NE(first.out.find(R"(wait_p99_s{tenant="research"} <= 14400 (mean over the seeds): )"),
+            std::string::npos)
+      << first.out;
+  const nlohmann::json written =
+      nlohmann::json::parse(testing::ReadFile(dir_ + "/out/plan.json"));
+  EXPECT_EQ(written["answer"]["targets"][0]["tenant"], "research");
+  EXPECT_EQ(written["answer"]["targets"][0]["name"], R"(wait_p99_s{tenant="research"})");
+  EXPECT_NE(testing::ReadFile(dir_ + "/out/plan.csv").find(R"("target0_wait_p99_s{tenant=""research""}")"),
+            std::string::npos);
+
+  const std::string two = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400,
+                                        "tenant": "research"},
+                                       {"metric": "wait_p90_s", "at_most": 14400,
+                                        "kind": "fine-tuning"}])");
+  const CommandResult second = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", two, dir_));
+  ASSERT_EQ(second.exit_code, 0) << second.err << second.out;
+  EXPECT_NE(second.out.find(R"(wait_p90_s{kind="fine-tuning"} <= 14400)"), std::string::npos)
+      << second.out;
+  EXPECT_EQ(second.out.find("runs made by this call: 0"), std::string::npos) << second.out;
+  const CommandResult third = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", two, dir_));
+  ASSERT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_NE(third.out.find("runs made by this call: 0 ("), std::string::npos) << third.out;
+}
+
 TEST_F(PlanCliTest, APlanNoFleetMeetsExitsSevenAndShowsTheClosest) {
   const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 0.5,
                                          "seeds": "worst"}])");

@@ -111,4 +111,14 @@ inline constexpr SimDuration kSlowdownBound = 10'000;
 // Nearest-rank percentile (p in (0, 100]) of `values`; 0 for an empty set. Sorts its copy.
 SimDuration NearestRankPercentile(std::vector<SimDuration> values, double p);
 
+// The mean and nearest-rank p50/p90/p99 of some durations, in seconds, all 0 for none: how the
+// summary gives its waits and JCTs (and a plan its waits over a group of jobs).
+struct DurationSummary {
+  double mean_s = 0;
+  double p50_s = 0;
+  double p90_s = 0;
+  double p99_s = 0;
+};
+DurationSummary SummarizeDurations(const std::vector<SimDuration>& values);
+
 }  // namespace fleetsim

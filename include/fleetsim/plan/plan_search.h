@@ -44,8 +44,19 @@ struct PlanCandidates {
   std::vector<std::string> errors{};  // fatal: nothing valid, an unpriced pool, ...
 };
 
-// Groups an expanded plan into candidates and prices each.
+// Groups an expanded plan into candidates and prices each. A target on a tenant or kind that no
+// job of the first candidate's workload belongs to is an error (a misspelt tenant would
+// otherwise be a target no run can miss or meet).
 PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expansion);
+
+// The metrics over groups of jobs the plan's targets need, from a run's report: kept in the run's
+// record, where the search reads them.
+std::vector<std::pair<std::string, SweepMetric>> PlanGroupMetrics(const PlanSpec& plan,
+                                                                  const RunReport& report);
+
+// Whether a recorded run holds every group metric the plan needs (one recorded by a plan with
+// other targets may not: it is run again).
+bool HasPlanGroupMetrics(const PlanSpec& plan, const SweepRecord& record);
 
 enum class CandidateStatus {
   kNotRun,            // never needed

@@ -13,6 +13,7 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/sweep/sweep_metrics.h"
 #include "fleetsim/sweep/sweep_spec.h"
 
 namespace fleetsim {
@@ -28,6 +29,7 @@ enum class SeedRule {
 
 struct PlanTarget {
   std::string metric{};  // a sweep metric (docs/sweeps.md#metrics) or realtime_unmet_share
+  std::optional<JobGroup> group{};  // the metric over these jobs only (a wait metric)
   bool at_most = true;   // the metric must be <= bound; else >= bound
   double bound = 0;
   SeedRule rule = SeedRule::kMean;
@@ -59,6 +61,10 @@ PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, b
 
 // The metrics a target may name: the sweep metrics and realtime_unmet_share.
 const std::vector<std::string>& PlanMetricNames();
+
+// A target's metric as records and reports name it: the metric, or GroupMetricName's name of it
+// over the target's group.
+std::string TargetMetricName(const PlanTarget& target);
 
 std::string PlanObjectiveName(PlanObjective objective);  // "cost_per_day", "gpus", ...
 std::string PlanObjectiveUnit(PlanObjective objective);  // "USD/day", "GPUs", "kWh/day"

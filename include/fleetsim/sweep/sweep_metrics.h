@@ -1,6 +1,7 @@
 // The metrics a sweep records for each run: the benchmark's flat metrics (utilization,
 // priority-weighted output, waits, JCTs, real-time demand, lost work, cost...) and the cost per
-// price tier, named with their units (docs/sweeps.md#metrics). Pure functions.
+// price tier, named with their units (docs/sweeps.md#metrics); and the waits over a group of a
+// run's jobs (one tenant's, one kind's), which a plan's targets may ask for. Pure functions.
 #pragma once
 
 #include <optional>
@@ -33,5 +34,24 @@ bool IsCountMetric(std::size_t metric);
 
 // The metrics report.html plots when the spec names none.
 const std::vector<std::string>& DefaultReportMetrics();
+
+// Some of a run's jobs: one tenant's, one kind's, or one tenant's jobs of one kind.
+struct JobGroup {
+  std::string tenant{};           // empty: every tenant
+  std::optional<JobKind> kind{};  // none: every kind
+  bool operator==(const JobGroup&) const = default;
+};
+
+// The metrics that can be taken over a group: the waits (wait_mean_s, wait_p50_s, ...).
+const std::vector<std::string>& GroupMetricNames();
+
+// How records and reports name a metric over a group: `wait_p99_s{tenant="research"}`,
+// `wait_p90_s{kind="training"}`, `wait_p50_s{tenant="a",kind="training"}`.
+std::string GroupMetricName(const std::string& metric, const JobGroup& group);
+
+// A group metric of a run, defined as the fleet-wide metric is but over the group's jobs that
+// started; none when none of them started.
+std::optional<double> GroupMetric(const RunReport& report, const std::string& metric,
+                                  const JobGroup& group);
 
 }  // namespace fleetsim

@@ -32,6 +32,8 @@ struct SweepRecord {
   SweepRunStatus status = SweepRunStatus::kOk;
   std::string error{};                  // what went wrong, when not ok
   std::vector<SweepMetric> metrics{};   // when ok
+  // Metrics over a group of jobs a plan's targets ask for, by GroupMetricName (a sweep has none).
+  std::vector<std::pair<std::string, SweepMetric>> group_metrics{};
 };
 
 struct LayoutPoint {
@@ -61,7 +63,8 @@ std::optional<SweepLayout> ReadLayout(const std::string& dir, std::string& error
 // One journal line (with its newline).
 std::string RecordLine(const SweepRecord& record);
 
-// Every record in DIR/.sweep/runs-*.jsonl by id; where an id has several, an ok one wins.
+// Every record in DIR/.sweep/runs-*.jsonl by id; where an id has several, an ok one wins, with
+// the group metrics of every ok one (a plan run again with other targets records them anew).
 // A line that does not parse (the last one of a killed run, say) is skipped with a warning.
 std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
                                                std::vector<std::string>& warnings);

@@ -138,6 +138,43 @@ TEST_F(PlanSpecTest, AGridWithNoValidFleetSaysSoWithTheFirstReason) {
       << c.errors[0];
 }
 
+// A target on a tenant or kind takes a wait metric and a known kind, and its group must have
+// jobs in the workload: a misspelt tenant would be a target that no run has a value for.
+TEST_F(PlanSpecTest, AGroupTargetIsAWaitOnAKnownKindAndATenantWithJobs) {
+  const PlanLoad bad = Load(R"(
+      "axes": [{"name": "h100_nodes", "pointer": "/fleet/pools/0/nodes", "values": [4]}],
+      "targets": [{"metric": "jobs_completed", "at_least": 1, "tenant": "research"},
+                  {"metric": "wait_p99_s", "at_most": 7200, "kind": "pretrainng"},
+                  {"metric": "wait_p90_s", "at_most": 7200, "tenant": ""}])");
+  EXPECT_FALSE(bad.spec);
+  const std::string m = Messages(bad);
+  EXPECT_NE(m.find("/targets/0/metric: error: expected a wait metric (wait_mean_s, wait_p50_s, "
+                   "wait_p90_s, wait_p99_s) for a target on a tenant or kind, found "
+                   "'jobs_completed'"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("/targets/1/kind: error: expected a job kind ("), std::string::npos) << m;
+  EXPECT_NE(m.find("found 'pretrainng', did you mean 'pretraining'?"), std::string::npos) << m;
+  EXPECT_NE(m.find("/targets/2/tenant: error: expected a tenant's name"), std::string::npos) << m;
+
+  const PlanLoad load = Load(R"(
+      "axes": [{"name": "h100_nodes", "pointer": "/fleet/pools/0/nodes", "values": [4]}],
+      "targets": [{"metric": "wait_p99_s", "at_most": 7200, "tenant": "research",
+                   "kind": "pretraining"},
+                  {"metric": "wait_p99_s", "at_most": 7200, "tenant": "reserch"}])");
+  ASSERT_TRUE(load.spec) << Messages(load);
+  EXPECT_EQ(TargetMetricName(load.spec->targets[0]),
+            R"(wait_p99_s{tenant="research",kind="pretraining"})");
+  SweepExpansion expansion;
+  const PlanCandidates c = CandidatesOf(load, registry_, expansion);
+  ASSERT_EQ(c.errors.size(), 1U);
+  EXPECT_NE(c.errors[0].find(R"(/targets/1: no job of the workload is in wait_p99_s{tenant="reserch"}'s )"
+                             "group (its 3 tenants: applied, product, research), did you mean "
+                             "'research'?"),
+            std::string::npos)
+      << c.errors[0];
+}
+
 TEST(PlanMetricsTest, CapacityTrendsAreTheDocumentedOnes) {
   EXPECT_EQ(CapacityTrend("wait_p99_s"), -1);
   EXPECT_EQ(CapacityTrend("realtime_unmet_share"), -1);
