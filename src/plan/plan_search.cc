@@ -640,12 +640,10 @@ namespace {
 std::string GroupProblem(const PlanTarget& t, const Workload& workload) {
   std::set<std::string> tenants;
   for (const Job& job : workload.jobs) {
-    const JobRequest& r = job.request;
-    if ((t.group->tenant.empty() || r.tenant == t.group->tenant) &&
-        (!t.group->kind || r.kind == *t.group->kind)) {
+    if (t.group->Holds(job.request.tenant, job.request.kind)) {
       return "";
     }
-    tenants.insert(r.tenant);
+    tenants.insert(job.request.tenant);
   }
   const std::vector<std::string> names(tenants.begin(), tenants.end());
   constexpr std::size_t kShown = 12;

@@ -115,8 +115,7 @@ std::optional<double> GroupMetric(const RunReport& report, const std::string& me
                                   const JobGroup& group) {
   std::vector<SimDuration> waits;  // as RunMetrics keeps them: first start less submit
   for (const JobRecordRow& job : report.jobs) {
-    if (job.started && (group.tenant.empty() || job.tenant == group.tenant) &&
-        (!group.kind || job.kind == *group.kind)) {
+    if (job.started && group.Holds(job.tenant, job.kind)) {
       waits.push_back(job.start - job.submit);
     }
   }

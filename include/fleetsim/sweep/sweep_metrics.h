@@ -40,6 +40,10 @@ struct JobGroup {
   std::string tenant{};           // empty: every tenant
   std::optional<JobKind> kind{};  // none: every kind
   bool operator==(const JobGroup&) const = default;
+  // Whether a job of this tenant and kind is in the group.
+  bool Holds(const std::string& job_tenant, JobKind job_kind) const {
+    return (tenant.empty() || job_tenant == tenant) && (!kind || job_kind == *kind);
+  }
 };
 
 // The metrics that can be taken over a group: the waits (wait_mean_s, wait_p50_s, ...).
