@@ -137,7 +137,9 @@ std::string CheckOutFolder(const std::string& dir, const std::string& name) {
     }
     return "";
   }
-  if (!fs::is_empty(dir, ec)) {
+  // A folder holding only the state folder is one a shard started at the same time is laying
+  // out: WriteLayout then finds the same layout there, or refuses another sweep's.
+  if (!fs::is_empty(dir, ec) && !fs::exists(fs::path(dir) / kSweepStateDir, ec)) {
     return fmt::format("{}: exists and holds no sweep: choose another --out, or an empty folder",
                        dir);
   }
@@ -170,7 +172,13 @@ std::string WriteLayout(const std::string& dir, const SweepLayout& layout) {
   }
   file.stream() << text;
   const std::string error = file.Commit();
-  return error.empty() || HoldsLayout(dir, text) ? "" : error;
+  if (HoldsLayout(dir, text)) {
+    return "";
+  }
+  return error.empty() ? fmt::format("{}: another sweep wrote its layout there at the same time: "
+                                     "choose another --out",
+                                     dir)
+                       : error;
 }
 
 std::string WriteResults(const std::string& dir, const SweepLayout& layout,

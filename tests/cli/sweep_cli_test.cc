@@ -204,6 +204,15 @@ TEST_F(SweepCliTest, AKilledSweepResumesToTheSameResults) {
   EXPECT_NE(resumed.err.find(" done before"), std::string::npos) << resumed.err;
 }
 
+TEST_F(SweepCliTest, AFolderHoldingOnlyTheStateFolderIsOneAShardIsLayingOut) {
+  // What a shard sees when another, started at the same time, has created the state folder but
+  // not yet written the layout into it.
+  fs::create_directories(fs::path(dir_) / "starting" / ".sweep");  // the state folder
+  ASSERT_EQ(Sweep("starting").exit_code, 0);
+  ASSERT_EQ(Sweep("one").exit_code, 0);
+  ExpectSameResults("one", "starting");
+}
+
 TEST_F(SweepCliTest, ShardsStartedTogetherInOneNewFolderMergeToTheSameResults) {
   // As array tasks do: every shard writes the folder's layout, at once.
   const CommandResult shards = Fleetsim(fmt::format(
