@@ -36,6 +36,12 @@ div.none { border-color: #b3261e; }
 
 std::string Short(double v) { return fmt::format("{:.4g}", v); }
 
+// The fleet property the charts' x axis and the table order by, with its unit.
+std::string OrderAxis(const PlanSpec& plan) {
+  const PlanObjective order = OrderObjective(plan.objective);
+  return fmt::format("{} ({})", PlanObjectiveName(order), PlanObjectiveUnit(order));
+}
+
 // The candidates that were run, cheapest first.
 std::vector<std::size_t> RunFleets(const PlanCandidates& c, const PlanOutcome& outcome) {
   std::vector<std::size_t> run;
@@ -91,9 +97,10 @@ class PlanPage {
       : plan_(plan), c_(c), outcome_(outcome), run_(RunFleets(c, outcome)), groups_(Groups(c, run_)) {}
 
   std::string Content() {
-    std::string out = fmt::format("<h1>Plan {}</h1>\n<p class=\"meta\">fleetsim {} · least {} "
+    std::string out = fmt::format("<h1>Plan {}</h1>\n<p class=\"meta\">fleetsim {} · {} {} "
                                   "({}) over {} candidate fleets × {} seed{}</p>\n",
                                   HtmlEscape(plan_.runs.name), HtmlEscape(kVersion),
+                                  IsMeasuredObjective(plan_.objective) ? "most" : "least",
                                   PlanObjectiveName(plan_.objective),
                                   PlanObjectiveUnit(plan_.objective), c_.candidates.size(),
                                   c_.seeds, c_.seeds == 1 ? "" : "s");
@@ -102,7 +109,7 @@ class PlanPage {
     }
     out += Answer();
     out += "<h2>The frontier</h2>\n<p class=\"note\">Each run fleet's figure against its "
-           "objective; filled: meets every target, hollow: misses one; the shaded side of the "
+           + PlanObjectiveName(OrderObjective(plan_.objective)) + "; filled: meets every target, hollow: misses one; the shaded side of the "
            "dashed bound misses this target; the ring is the answer.</p>\n";
     for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
       out += Chart(t);
@@ -120,11 +127,11 @@ class PlanPage {
              "The closest are listed first in the table.</div>\n";
     }
     const std::size_t a = *outcome_.answer;
-    std::string out = fmt::format("<div class=\"answer\"><strong>Answer:</strong> {} — {} {}\n"
+    std::string out = fmt::format("<div class=\"answer\"><strong>Answer:</strong> {} — {}\n"
                                   "<ul>\n",
                                   HtmlEscape(DescribeCandidate(plan_, c_.candidates[a])),
-                                  Fixed(c_.candidates[a].objective, 2),
-                                  PlanObjectiveUnit(plan_.objective));
+                                  HtmlEscape(ObjectiveFigure(plan_, c_.candidates[a],
+                                                             outcome_.results[a])));
     for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
       const PlanTarget& target = plan_.targets[t];
       const TargetOutcome& o = outcome_.results[a].targets[t];
@@ -167,7 +174,7 @@ class PlanPage {
     const Scale y{y0 - pad, y1 + pad, kPlotTop + kPlotHeight, kPlotTop};
     Svg svg(kWidth, kPlotTop + kPlotHeight + 50);
     const std::string title = fmt::format("{} against {}", TargetMetricName(target),
-                                          PlanObjectiveName(plan_.objective));
+                                          PlanObjectiveName(OrderObjective(plan_.objective)));
     svg.Text(kPlotLeft, 18, title, "start", "title");
     const double by = y(target.bound);
     if (target.at_most) {
@@ -197,9 +204,7 @@ class PlanPage {
       svg.Text(x(v), kPlotTop + kPlotHeight + 16, Short(v), "middle", "tick");
     }
     svg.Line(kPlotLeft, kPlotTop + kPlotHeight, kPlotRight, kPlotTop + kPlotHeight, "axis");
-    svg.Text((kPlotLeft + kPlotRight) / 2, kPlotTop + kPlotHeight + 36,
-             fmt::format("{} ({})", PlanObjectiveName(plan_.objective),
-                         PlanObjectiveUnit(plan_.objective)),
+    svg.Text((kPlotLeft + kPlotRight) / 2, kPlotTop + kPlotHeight + 36, OrderAxis(plan_),
              "middle");
   }
 
@@ -210,7 +215,8 @@ class PlanPage {
     const std::string label = fmt::format("{}: {} {}, {}",
                                           DescribeCandidate(plan_, c_.candidates[i]),
                                           Short(c_.candidates[i].objective),
-                                          PlanObjectiveUnit(plan_.objective), Short(value));
+                                          PlanObjectiveUnit(OrderObjective(plan_.objective)),
+                                          Short(value));
     if (outcome_.results[i].status == CandidateStatus::kFeasible) {
       svg.Rect(px - 3.5, py - 3.5, 7, 7, colour, label);
     } else {
@@ -232,8 +238,12 @@ class PlanPage {
   std::string Table() const {
     std::string out = "<h2>Run fleets</h2>\n<div class=\"scroll\"><table class=\"summary\">\n"
                       "<thead><tr><th>fleet</th><th>";
-    out += fmt::format("{} ({})</th><th>status</th>", PlanObjectiveName(plan_.objective),
-                       PlanObjectiveUnit(plan_.objective));
+    out += OrderAxis(plan_) + "</th>";
+    if (IsMeasuredObjective(plan_.objective)) {
+      out += fmt::format("<th>{} ({})</th>", PlanObjectiveName(plan_.objective),
+                         PlanObjectiveUnit(plan_.objective));
+    }
+    out += "<th>status</th>";
     for (const PlanTarget& t : plan_.targets) {
       out += fmt::format("<th>{} {} {}</th>", HtmlEscape(TargetMetricName(t)), t.at_most ? "≤" : "≥",
                          Short(t.bound));
@@ -261,12 +271,16 @@ class PlanPage {
   std::string Row(std::size_t i) const {
     const CandidateResult& r = outcome_.results[i];
     const bool answer = outcome_.answer && *outcome_.answer == i;
-    std::string out = fmt::format("<tr><td>{}{}</td><td>{}</td><td class=\"{}\">{}</td>",
+    std::string out = fmt::format("<tr><td>{}{}</td><td>{}</td>",
                                   answer ? "<strong>answer</strong> " : "",
                                   HtmlEscape(DescribeCandidate(plan_, c_.candidates[i])),
-                                  Fixed(c_.candidates[i].objective, 2),
-                                  r.status == CandidateStatus::kFeasible ? "pos" : "neg",
-                                  CandidateStatusName(r.status));
+                                  Fixed(c_.candidates[i].objective, 2));
+    if (IsMeasuredObjective(plan_.objective)) {
+      out += fmt::format("<td>{}</td>", r.measured ? Short(*r.measured) : std::string("—"));
+    }
+    out += fmt::format("<td class=\"{}\">{}</td>",
+                       r.status == CandidateStatus::kFeasible ? "pos" : "neg",
+                       CandidateStatusName(r.status));
     for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
       const TargetOutcome& o = r.targets[t];
       out += fmt::format("<td class=\"{}\">{}</td>", !o.decided ? "" : o.met ? "pos" : "neg",

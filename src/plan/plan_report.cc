@@ -27,12 +27,23 @@ std::string RuleText(const PlanTarget& t) {
 
 std::string Number(double value) { return fmt::format("{:.6g}", value); }
 
-std::string ObjectiveText(const PlanSpec& plan, double value) {
-  if (plan.objective == PlanObjective::kCostPerDay) {
+// A fleet property's value with its unit.
+std::string FleetFigure(PlanObjective objective, double value) {
+  if (objective == PlanObjective::kCostPerDay) {
     return fmt::format("{:.2f} USD/day ({:.2f} USD/h)", value, value / 24);
   }
-  return fmt::format("{} {}", Number(value), PlanObjectiveUnit(plan.objective));
+  return fmt::format("{} {}", Number(value), PlanObjectiveUnit(objective));
 }
+
+// plan.csv's name for a fleet property's column: "cost_per_day_usd", "gpus_gpus", ...
+std::string FleetColumn(PlanObjective objective) {
+  return fmt::format("{}_{}", PlanObjectiveName(objective),
+                     objective == PlanObjective::kCostPerDay ? "usd"
+                     : objective == PlanObjective::kGpus     ? "gpus"
+                                                             : "kwh");
+}
+
+json Optional(const std::optional<double>& value) { return value ? json(*value) : json(); }
 
 // How far the figure is inside the bound (negative: outside).
 std::optional<double> Margin(const PlanTarget& t, const TargetOutcome& o) {
@@ -73,7 +84,7 @@ void Candidate(std::string& out, const PlanSpec& plan, const PlanCandidates& c,
   const PlanCandidate& candidate = c.candidates[i];
   const CandidateResult& r = outcome.results[i];
   out += fmt::format("  {} — {}\n", DescribeCandidate(plan, candidate),
-                     ObjectiveText(plan, candidate.objective));
+                     ObjectiveFigure(plan, candidate, r));
   if (margins) {
     for (std::size_t t = 0; t < plan.targets.size() && t < r.targets.size(); ++t) {
       out += fmt::format("    {}\n", TargetLine(plan.targets[t], r.targets[t]));
@@ -114,21 +125,25 @@ json CandidateJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOutc
       entry["kind"] = JobKindName(*target.group->kind);
     }
     entry.update(json{{target.at_most ? "at_most" : "at_least", target.bound},
-                       {"value", o.value ? json(*o.value) : json()},
+                       {"value", Optional(o.value)},
                        {"decided", o.decided},
                        {"met", o.decided && o.met},
-                       {"margin", margin ? json(*margin) : json()},
+                       {"margin", Optional(margin)},
                        {"seeds_met", o.seeds_met},
                        {"seeds_missed", o.seeds_missed}});
     targets.push_back(std::move(entry));
   }
-  return {{"candidate", i},
-          {"axes", axes},
-          {"objective", candidate.objective},
-          {"status", CandidateStatusName(r.status)},
-          {"seeds_run", r.seeds_run},
-          {"targets", targets},
-          {"error", r.error}};
+  json entry = {{"candidate", i},
+                {"axes", axes},
+                {"objective", Optional(ObjectiveValue(plan, candidate, r))}};
+  if (IsMeasuredObjective(plan.objective)) {
+    entry[FleetColumn(OrderObjective(plan.objective))] = candidate.objective;
+  }
+  entry.update(json{{"status", CandidateStatusName(r.status)},
+                    {"seeds_run", r.seeds_run},
+                    {"targets", targets},
+                    {"error", r.error}});
+  return entry;
 }
 
 }  // namespace
@@ -149,10 +164,24 @@ std::string CandidateStatusName(CandidateStatus status) {
   return "";
 }
 
+std::string ObjectiveFigure(const PlanSpec& plan, const PlanCandidate& candidate,
+                            const CandidateResult& result) {
+  if (!IsMeasuredObjective(plan.objective)) {
+    return FleetFigure(plan.objective, candidate.objective);
+  }
+  const std::string cost = FleetFigure(OrderObjective(plan.objective), candidate.objective);
+  if (!result.measured) {
+    return fmt::format("{}; {} not measured", cost, PlanObjectiveName(plan.objective));
+  }
+  return fmt::format("{} {} at {}", Number(*result.measured), PlanObjectiveUnit(plan.objective),
+                     cost);
+}
+
 std::string PlanText(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
   std::string out = fmt::format(
-      "plan {}: least {} over {} candidate fleets x {} seed{} ({} runs in the grid)\n",
-      plan.runs.name, PlanObjectiveName(plan.objective), c.candidates.size(), c.seeds,
+      "plan {}: {} {} over {} candidate fleets x {} seed{} ({} runs in the grid)\n",
+      plan.runs.name, IsMeasuredObjective(plan.objective) ? "most" : "least",
+      PlanObjectiveName(plan.objective), c.candidates.size(), c.seeds,
       c.seeds == 1 ? "" : "s", outcome.grid_runs);
   if (outcome.answer) {
     out += "answer:\n";
@@ -213,10 +242,11 @@ std::string PlanCsv(const PlanSpec& plan, const PlanCandidates& c, const PlanOut
       out += "," + CsvField(axis.name);
     }
   }
-  out += fmt::format(",{}_{},status,seeds_run", PlanObjectiveName(plan.objective),
-                     plan.objective == PlanObjective::kCostPerDay ? "usd"
-                     : plan.objective == PlanObjective::kGpus     ? "gpus"
-                                                                  : "kwh");
+  out += "," + FleetColumn(OrderObjective(plan.objective));
+  if (IsMeasuredObjective(plan.objective)) {
+    out += "," + PlanObjectiveName(plan.objective);
+  }
+  out += ",status,seeds_run";
   for (std::size_t t = 0; t < plan.targets.size(); ++t) {
     out += fmt::format(",{},target{}_met",
                        CsvField(fmt::format("target{}_{}", t, TargetMetricName(plan.targets[t]))),
@@ -232,8 +262,11 @@ std::string PlanCsv(const PlanSpec& plan, const PlanCandidates& c, const PlanOut
         out += "," + CsvField(candidate.labels[a]);
       }
     }
-    out += fmt::format(",{},{},{}", candidate.objective, CandidateStatusName(r.status),
-                       r.seeds_run);
+    out += fmt::format(",{}", candidate.objective);
+    if (IsMeasuredObjective(plan.objective)) {
+      out += r.measured ? fmt::format(",{}", *r.measured) : std::string(",");
+    }
+    out += fmt::format(",{},{}", CandidateStatusName(r.status), r.seeds_run);
     for (std::size_t t = 0; t < plan.targets.size(); ++t) {
       const TargetOutcome o = t < r.targets.size() ? r.targets[t] : TargetOutcome{};
       out += fmt::format(",{},{}", o.value ? fmt::format("{}", *o.value) : "",
@@ -256,7 +289,8 @@ std::string PlanJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOu
       {"format_version", 1},
       {"name", plan.runs.name},
       {"objective", {{"name", PlanObjectiveName(plan.objective)},
-                     {"unit", PlanObjectiveUnit(plan.objective)}}},
+                     {"unit", PlanObjectiveUnit(plan.objective)},
+                     {"sense", IsMeasuredObjective(plan.objective) ? "maximize" : "minimize"}}},
       {"candidates", c.candidates.size()},
       {"seeds", c.seeds},
       {"grid_runs", outcome.grid_runs},

@@ -39,7 +39,8 @@ bool IsCountAxis(const SweepAxis& axis) {
          });
 }
 
-// The fleet's objective, or why it has none.
+// The fleet's objective (for output per dollar, the fleet's cost per day, the order candidates
+// are taken in), or why it has none.
 std::optional<double> Objective(PlanObjective objective, const FleetSpec& fleet,
                                 std::string& why) {
   if (objective == PlanObjective::kGpus) {
@@ -52,7 +53,7 @@ std::optional<double> Objective(PlanObjective objective, const FleetSpec& fleet,
   double total = 0;
   for (const PoolSpec& pool : fleet.pools) {
     const double gpu_days = static_cast<double>(pool.gpus()) * kHoursPerDay;
-    if (objective == PlanObjective::kCostPerDay) {
+    if (objective == PlanObjective::kCostPerDay || objective == PlanObjective::kOutputPerDollar) {
       const std::optional<double> price = pool.EffectivePrice();
       if (!price) {
         why = fmt::format("pool '{}' ({} at the {} tier) has no price: give the pool a "
@@ -125,6 +126,9 @@ int TargetTrend(const PlanTarget& t) {
   return t.at_most ? -trend : trend;
 }
 
+// Fleets a measured objective's search runs together (RunUnproven).
+constexpr std::size_t kMeasuredChunk = 16;
+
 class Search {
  public:
   Search(const PlanSpec& plan, const PlanCandidates& c, const PlanRunner& run,
@@ -148,6 +152,7 @@ class Search {
       BestFirst();
       CheckNeighbours();
     }
+    Measure();
     Choose();
     CheckMonotonicity();
     return std::move(out_);
@@ -213,7 +218,9 @@ class Search {
     for (const PlanTarget& t : plan_.targets) {
       row.push_back(TargetValue(record, t));
     }
-    row.push_back(MetricOf(record, "jobs_rejected"));  // for CheckMonotonicity
+    row.push_back(MetricOf(record, "jobs_rejected"));  // kRejected: for CheckMonotonicity
+    row.push_back(MetricOf(record, "priority_weighted_output"));  // kOutput
+    row.push_back(MetricOf(record, "cost_usd"));                  // kCost
     values_[i].push_back(std::move(row));
   }
 
@@ -435,6 +442,10 @@ class Search {
 
   // Cheapest first, until the answer and its runners-up are found.
   void BestFirst() {
+    if (IsMeasuredObjective(plan_.objective)) {
+      RunUnproven();
+      return;
+    }
     std::size_t feasible = 0;
     for (const std::size_t i : order_) {
       Visit(i);
@@ -443,6 +454,102 @@ class Search {
         return;
       }
     }
+  }
+
+  // A measured objective is known only once a fleet has run: every fleet not proven infeasible
+  // is run, cheapest first, kMeasuredChunk fleets at a time so the runner's threads have work
+  // (a fixed number: which fleets are run or inferred does not depend on -j).
+  void RunUnproven() {
+    std::vector<std::size_t> chunk;
+    for (const std::size_t i : order_) {
+      if (out_.results[i].status != CandidateStatus::kNotRun) {
+        continue;
+      }
+      if (const std::optional<std::size_t> proof = Proof(i)) {
+        out_.results[i].status = CandidateStatus::kInferred;
+        out_.results[i].inferred_from = proof;
+        continue;
+      }
+      chunk.push_back(i);
+      if (chunk.size() == kMeasuredChunk) {
+        EvaluateTogether(chunk);
+        chunk.clear();
+      }
+    }
+    EvaluateTogether(chunk);
+  }
+
+  // Evaluate for several candidates at once: each round runs the next seed of every one still
+  // undecided, in one call to the runner.
+  void EvaluateTogether(const std::vector<std::size_t>& chunk) {
+    std::vector<std::size_t> open = chunk;
+    for (const std::size_t i : chunk) {
+      values_[i].clear();
+      run_order_.push_back(i);
+    }
+    while (!open.empty()) {
+      std::vector<const SweepPoint*> points;
+      for (const std::size_t i : open) {
+        points.push_back(c_.candidates[i].runs[out_.results[i].seeds_run]);
+      }
+      const std::vector<SweepRecord> records = run_(points);
+      std::vector<std::size_t> undecided;
+      for (std::size_t k = 0; k < open.size(); ++k) {
+        ++out_.runs_asked;
+        Record(open[k], records[k]);
+        if (out_.results[open[k]].status != CandidateStatus::kFailed && !Judge(open[k], false)) {
+          undecided.push_back(open[k]);
+        }
+      }
+      open = std::move(undecided);
+    }
+  }
+
+  // The measured objective of every fleet run on all its seeds: output per dollar, the seeds'
+  // priority-weighted output over their billed cost (none when nothing was billed).
+  void Measure() {
+    if (!IsMeasuredObjective(plan_.objective)) {
+      return;
+    }
+    for (std::size_t i = 0; i < c_.candidates.size(); ++i) {
+      if (values_[i].size() != c_.seeds || out_.results[i].status == CandidateStatus::kFailed) {
+        continue;
+      }
+      const std::optional<double> output = Sum(Column(i, Extra(kOutput)));
+      const std::optional<double> cost = Sum(Column(i, Extra(kCost)));
+      if (output && cost && *cost > 0) {
+        out_.results[i].measured = *output / *cost;
+      }
+    }
+  }
+
+  static std::optional<double> Sum(const std::vector<std::optional<double>>& values) {
+    double sum = 0;
+    for (const std::optional<double>& v : values) {
+      if (!v) {
+        return std::nullopt;
+      }
+      sum += *v;
+    }
+    return sum;
+  }
+
+  // The columns Record keeps after the targets' values.
+  enum ExtraColumn : std::size_t { kRejected, kOutput, kCost };
+  std::size_t Extra(ExtraColumn column) const { return plan_.targets.size() + column; }
+
+  // Candidates in the order the answer is chosen in: by objective, cheapest first; for a
+  // measured objective, the highest measured figure first (then the cheapest), unmeasured last.
+  std::vector<std::size_t> Ranked() const {
+    std::vector<std::size_t> ranked = order_;
+    if (IsMeasuredObjective(plan_.objective)) {
+      std::stable_sort(ranked.begin(), ranked.end(), [&](std::size_t a, std::size_t b) {
+        const std::optional<double>& x = out_.results[a].measured;
+        const std::optional<double>& y = out_.results[b].measured;
+        return x && (!y || *x > *y);
+      });
+    }
+    return ranked;
   }
 
   // The answer's neighbours one step smaller on one node-count axis: inferred, not run, yet the
@@ -490,7 +597,7 @@ class Search {
   }
 
   void Choose() {
-    for (const std::size_t i : order_) {
+    for (const std::size_t i : Ranked()) {
       if (out_.results[i].status != CandidateStatus::kFeasible) {
         continue;
       }
@@ -543,7 +650,7 @@ class Search {
         continue;
       }
       std::string key = c_.candidates[i].group;
-      for (const std::optional<double>& rejected : Column(i, plan_.targets.size())) {
+      for (const std::optional<double>& rejected : Column(i, Extra(kRejected))) {
         key += rejected ? fmt::format("{}|", *rejected) : std::string("-|");
       }
       buckets[key].push_back(i);
@@ -585,14 +692,8 @@ class Search {
   }
 
   static std::optional<double> Mean(const std::vector<std::optional<double>>& values) {
-    double sum = 0;
-    for (const std::optional<double>& v : values) {
-      if (!v) {
-        return std::nullopt;
-      }
-      sum += *v;
-    }
-    return values.empty() ? std::nullopt : std::optional(sum / double(values.size()));
+    const std::optional<double> sum = Sum(values);
+    return !sum || values.empty() ? std::nullopt : std::optional(*sum / double(values.size()));
   }
 
   const PlanSpec& plan_;
@@ -764,6 +865,12 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
                                      plan.runs.source, out.invalid, out.first_invalid));
   }
   return out;
+}
+
+std::optional<double> ObjectiveValue(const PlanSpec& plan, const PlanCandidate& candidate,
+                                     const CandidateResult& result) {
+  return IsMeasuredObjective(plan.objective) ? result.measured
+                                             : std::optional(candidate.objective);
 }
 
 PlanOutcome SearchPlan(const PlanSpec& plan, const PlanCandidates& candidates,

@@ -22,7 +22,8 @@ const std::vector<std::string> kTopKeys = {"format_version", "kind",      "name"
                                            "objective",      "runners_up"};
 const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least",
                                               "seeds",  "tenant",  "kind"};
-const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day"};
+const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day",
+                                               "output_per_dollar"};
 
 class PlanParser {
  public:
@@ -282,8 +283,18 @@ std::string PlanObjectiveUnit(PlanObjective objective) {
       return "GPUs";
     case PlanObjective::kPowerPerDay:
       return "kWh/day";
+    case PlanObjective::kOutputPerDollar:
+      return "output/USD";
   }
   return "";
+}
+
+bool IsMeasuredObjective(PlanObjective objective) {
+  return objective == PlanObjective::kOutputPerDollar;
+}
+
+PlanObjective OrderObjective(PlanObjective objective) {
+  return IsMeasuredObjective(objective) ? PlanObjective::kCostPerDay : objective;
 }
 
 }  // namespace fleetsim

@@ -5,8 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "testutil/command.h"
@@ -103,6 +106,51 @@ TEST_F(PlanCliTest, GroupTargetsAreNamedRecordedAndRunAgainWhenARecordLacksThem)
   const CommandResult third = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", two, dir_));
   ASSERT_EQ(third.exit_code, 0) << third.err;
   EXPECT_NE(third.out.find("runs made by this call: 0 ("), std::string::npos) << third.out;
+}
+
+// Output per dollar: measured by the runs, maximized; plan.csv gives every fleet's figure and
+// the answer is the feasible fleet with the highest, as the exhaustive pass finds too.
+TEST_F(PlanCliTest, OutputPerDollarAnswersWithTheFeasibleFleetOfTheHighestFigure) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400}])");
+  nlohmann::json spec = nlohmann::json::parse(testing::ReadFile(plan));
+  spec["objective"] = "output_per_dollar";
+  std::ofstream(plan) << spec.dump(2);
+  const CommandResult r = Fleetsim(fmt::format("plan '{}' -o '{}/out' -j 2", plan, dir_));
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("most output_per_dollar over 12 candidate fleets"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" output/USD at "), std::string::npos) << r.out;
+  const nlohmann::json written = nlohmann::json::parse(testing::ReadFile(dir_ + "/out/plan.json"));
+  EXPECT_EQ(written["objective"]["sense"], "maximize");
+  const double answer = written["answer"]["objective"].get<double>();
+  EXPECT_GT(written["answer"]["cost_per_day_usd"].get<double>(), 0);
+  const std::string html = testing::ReadFile(dir_ + "/out/plan.html");
+  EXPECT_NE(html.find("<th>output_per_dollar (output/USD)</th>"), std::string::npos);
+  EXPECT_NE(html.find("against cost_per_day"), std::string::npos);
+
+  std::istringstream csv(testing::ReadFile(dir_ + "/out/plan.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_NE(line.find(",cost_per_day_usd,output_per_dollar,status,"), std::string::npos) << line;
+  double best = 0;
+  while (std::getline(csv, line)) {  // candidate,4 axes,cost,output per dollar,status,...
+    std::vector<std::string> fields;
+    std::istringstream row(line);
+    for (std::string field; std::getline(row, field, ',');) {
+      fields.push_back(field);
+    }
+    if (fields.at(7) == "feasible") {
+      best = std::max(best, std::stod(fields.at(6)));
+    }
+  }
+  EXPECT_EQ(answer, best);
+
+  const CommandResult all =
+      Fleetsim(fmt::format("plan '{}' -o '{}/out' --exhaustive -j 2", plan, dir_));
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  const nlohmann::json exhaustive =
+      nlohmann::json::parse(testing::ReadFile(dir_ + "/out/plan.json"));
+  EXPECT_EQ(exhaustive["answer"]["axes"], written["answer"]["axes"]);
 }
 
 TEST_F(PlanCliTest, APlanNoFleetMeetsExitsSevenAndShowsTheClosest) {

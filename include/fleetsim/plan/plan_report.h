@@ -19,4 +19,9 @@ std::string PlanJson(const PlanSpec& plan, const PlanCandidates& candidates,
 
 std::string CandidateStatusName(CandidateStatus status);  // "feasible", "inferred", ...
 
+// A candidate's objective for people: "503.62 USD/day (20.98 USD/h)", "64 GPUs", or for output
+// per dollar "0.912 output/USD at 503.62 USD/day".
+std::string ObjectiveFigure(const PlanSpec& plan, const PlanCandidate& candidate,
+                            const CandidateResult& result);
+
 }  // namespace fleetsim

@@ -1,9 +1,10 @@
 // The capacity planner's search: which candidate fleet of a plan's decision grid meets every
 // target at the least objective, found with far fewer runs than the whole grid.
 //
-// Candidates are the grid's points less the seed axis; each is judged on every seed. The
+// Candidates are the grid's points less the seed axis; each is judged on every seed. A minimized
 // objective is a property of the fleet, so candidates are taken cheapest first, and the first
-// that meets every target is the answer. Runs are saved by monotonicity, which the search
+// that meets every target is the answer; a measured one (output per dollar) is known only after
+// the runs, so every fleet not proven infeasible is run and the best figure wins. Runs are saved by monotonicity, which the search
 // assumes and then checks: adding nodes to a pool never makes a wait, JCT, slowdown, makespan,
 // unmet real-time demand, rejection or deadline-miss count worse, nor completions or
 // priority-weighted output lower. So a fleet that misses such a target proves every fleet of the same other choices with
@@ -29,7 +30,8 @@ struct PlanCandidate {
   std::size_t index = 0;                  // in grid order
   std::vector<std::string> labels{};      // per axis of the spec; "" for the seed axis
   std::vector<const SweepPoint*> runs{};  // one per seed, in seed order
-  double objective = 0;                   // PlanSpec::objective's value for this fleet
+  double objective = 0;  // PlanSpec::objective's value for this fleet; for a measured objective,
+                         // the fleet's cost per day (the order candidates are taken in)
   std::string group{};                    // the labels of the axes that are not node counts
   std::vector<std::int64_t> counts{};     // the node-count axes' values
 };
@@ -81,7 +83,13 @@ struct CandidateResult {
   std::vector<TargetOutcome> targets{};  // per PlanSpec::targets
   std::optional<std::size_t> inferred_from{};  // kInferred: the candidate that proves it
   std::string error{};                         // kFailed
+  // A measured objective's figure (output per dollar), for a fleet run on every seed.
+  std::optional<double> measured{};
 };
+
+// The objective's figure for a candidate: the fleet's own value, or the measured one.
+std::optional<double> ObjectiveValue(const PlanSpec& plan, const PlanCandidate& candidate,
+                                     const CandidateResult& result);
 
 struct PlanOutcome {
   std::vector<CandidateResult> results{};  // per candidate

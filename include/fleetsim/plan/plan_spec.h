@@ -36,11 +36,13 @@ struct PlanTarget {
   std::size_t at_least = 0;  // K, for kAtLeast
 };
 
-// What the plan minimizes; each is a property of the fleet, known before any run.
+// What the plan optimizes. The first three are minimized and are properties of the fleet, known
+// before any run; output per dollar is maximized and is measured by the runs.
 enum class PlanObjective {
-  kCostPerDay,  // USD per day: GPUs x price per GPU-hour x 24, summed over pools
-  kGpus,        // GPUs in the fleet
-  kPowerPerDay, // kWh per day at the GPUs' TDP: GPUs x TDP x 24
+  kCostPerDay,       // USD per day: GPUs x price per GPU-hour x 24, summed over pools
+  kGpus,             // GPUs in the fleet
+  kPowerPerDay,      // kWh per day at the GPUs' TDP: GPUs x TDP x 24
+  kOutputPerDollar,  // priority-weighted output per USD billed, pooled over the seeds
 };
 
 struct PlanSpec {
@@ -67,6 +69,12 @@ const std::vector<std::string>& PlanMetricNames();
 std::string TargetMetricName(const PlanTarget& target);
 
 std::string PlanObjectiveName(PlanObjective objective);  // "cost_per_day", "gpus", ...
-std::string PlanObjectiveUnit(PlanObjective objective);  // "USD/day", "GPUs", "kWh/day"
+std::string PlanObjectiveUnit(PlanObjective objective);  // "USD/day", "GPUs", "kWh/day", ...
+// Whether the objective is measured by the runs (and maximized) rather than a property of the
+// fleet (and minimized).
+bool IsMeasuredObjective(PlanObjective objective);
+// The fleet property candidates are ordered by: the objective itself, or for a measured one the
+// cost per day.
+PlanObjective OrderObjective(PlanObjective objective);
 
 }  // namespace fleetsim

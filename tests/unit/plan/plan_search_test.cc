@@ -1,19 +1,29 @@
 // The planner's search against the whole grid: on a grid small enough to run whole
 // (tests/data/plans/small-grid.json, 448 fleets x 2 seeds) it finds the same answer and
-// runners-up with at most a fifth of the runs; and every run the search makes is one the
-// exhaustive pass makes too (the same run ids).
+// runners-up with at most a fifth of the runs, and the same under output per dollar with fewer
+// runs; and every run the search makes is one the exhaustive pass makes too (the same run ids).
 #include "fleetsim/plan/plan_search.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "fleetsim/sweep/sweep_metrics.h"
 #include "fleetsim/sweep/sweep_runner.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
 namespace {
+
+// A recorded run's value of a sweep metric.
+double Metric(const SweepRecord& record, const std::string& name) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
+                                           names.begin());
+  return record.metrics.at(at).value.value();
+}
 
 struct Searched {
   PlanOutcome outcome;
@@ -31,7 +41,9 @@ class PlanSearchTest : public ::testing::Test {
   }
 
   // Runs each point once, remembering its record (as `fleetsim plan` does through its journal).
-  Searched Search(bool exhaustive) {
+  Searched Search(bool exhaustive) { return Search(*load_.spec, exhaustive); }
+
+  Searched Search(const PlanSpec& plan, bool exhaustive) {
     Searched s;
     const PlanRunner runner = [&](const std::vector<const SweepPoint*>& points) {
       std::vector<SweepRecord> records;
@@ -45,7 +57,7 @@ class PlanSearchTest : public ::testing::Test {
       }
       return records;
     };
-    s.outcome = SearchPlan(*load_.spec, candidates_, runner,
+    s.outcome = SearchPlan(plan, candidates_, runner,
                            {.exhaustive = exhaustive, .batch = 2});
     return s;
   }
@@ -78,6 +90,35 @@ TEST_F(PlanSearchTest, FindsTheExhaustiveAnswerWithAtMostAFifthOfTheRuns) {
       << found.outcome.runs_asked << " runs against " << all.outcome.runs_asked;
   for (const std::string& id : found.ran) {
     EXPECT_EQ(all.ran.count(id), 1U) << id;
+  }
+}
+
+// Output per dollar is known only once a fleet has run: the search runs every fleet it cannot
+// prove infeasible, and must choose what the whole grid chooses, by the seeds' pooled figure.
+TEST_F(PlanSearchTest, OutputPerDollarFindsTheExhaustiveAnswerFromThePooledSeeds) {
+  PlanSpec plan = *load_.spec;
+  plan.objective = PlanObjective::kOutputPerDollar;
+  const Searched all = Search(plan, true);
+  const Searched found = Search(plan, false);
+  ASSERT_TRUE(all.outcome.answer);
+  ASSERT_TRUE(found.outcome.answer);
+  EXPECT_EQ(*found.outcome.answer, *all.outcome.answer);
+  EXPECT_EQ(found.outcome.runners_up, all.outcome.runners_up);
+  EXPECT_LT(found.outcome.runs_asked, all.outcome.runs_asked);
+  const std::size_t answer = *found.outcome.answer;
+  double output = 0;
+  double cost = 0;
+  for (const SweepPoint* run : candidates_.candidates[answer].runs) {
+    const SweepRecord& record = cache_.at(run->id);
+    output += Metric(record, "priority_weighted_output");
+    cost += Metric(record, "cost_usd");
+  }
+  EXPECT_DOUBLE_EQ(*found.outcome.results[answer].measured, output / cost);
+  for (std::size_t i = 0; i < candidates_.candidates.size(); ++i) {
+    const CandidateResult& r = all.outcome.results[i];
+    if (r.status == CandidateStatus::kFeasible) {
+      EXPECT_LE(*r.measured, *found.outcome.results[answer].measured) << i;
+    }
   }
 }
 #endif

@@ -72,7 +72,7 @@ TEST_F(PlanSpecTest, EveryProblemAtOnceWithItsPointer) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("/objective: error: expected one of 'cost_per_day', 'gpus', 'power_per_day', "
-                   "found 'cheapest'"),
+                   "'output_per_dollar', found 'cheapest'"),
             std::string::npos)
       << m;
 }
