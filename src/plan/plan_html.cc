@@ -139,7 +139,11 @@ class PlanPage {
                          target.at_most ? "≤" : "≥", Short(target.bound),
                          o.value ? Short(*o.value) : std::string("no value"));
     }
-    return out + fmt::format("</ul>{} runs, {:.1f} % of the grid's {}.</div>\n",
+    out += "</ul>";
+    if (const std::string horizon = HorizonSummary(plan_, c_, outcome_); !horizon.empty()) {
+      out += fmt::format("<pre class=\"horizon\">{}</pre>", HtmlEscape(horizon));
+    }
+    return out + fmt::format("{} runs, {:.1f} % of the grid's {}.</div>\n",
                              outcome_.runs_asked,
                              outcome_.grid_runs == 0
                                  ? 0.0

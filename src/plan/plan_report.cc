@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fleetsim/plan/plan_horizon.h"
 #include "fleetsim/report/outputs.h"
 
 namespace fleetsim {
@@ -177,6 +178,65 @@ std::string ObjectiveFigure(const PlanSpec& plan, const PlanCandidate& candidate
                      cost);
 }
 
+std::string HorizonSummary(const PlanSpec& plan, const PlanCandidates& c,
+                           const PlanOutcome& outcome) {
+  if (!plan.horizon || !outcome.answer) {
+    return "";
+  }
+  const HorizonSpec& h = *plan.horizon;
+  const HorizonCost cost = CostOverHorizon(h, CandidateFleet(c.candidates[*outcome.answer]));
+  std::string out = fmt::format(
+      "over {} months, the answer's fleet:\n  reserved now (its on-demand and reserved pools at "
+      "reserved prices fixed for the horizon, its spot pools rented as planned): {:.0f} USD\n"
+      "  rented as planned, re-planned every {} months at the stated yearly price changes: "
+      "{:.0f} USD\n",
+      h.months, cost.reserve_now_usd, h.replan_every_months, cost.replan_usd);
+  for (const HorizonPeriod& p : cost.periods) {
+    out += fmt::format("    months {}-{}: prices x{:.3f}, {:.0f} USD\n", p.start_month,
+                       p.start_month + p.months, p.price_factor, p.cost_usd);
+  }
+  const double saving = cost.reserve_now_usd - cost.replan_usd;
+  out += fmt::format("  {} costs {:.0f} USD ({:.1f} %) less\n",
+                     saving >= 0 ? "re-planning" : "reserving now", std::abs(saving),
+                     100 * std::abs(saving) /
+                         std::max(cost.reserve_now_usd, cost.replan_usd));
+  if (cost.break_even_yearly_change) {
+    out += fmt::format("  break-even: re-planning costs less if the prices of what can be "
+                       "reserved change by less than {:+.1f} % a year\n",
+                       100 * *cost.break_even_yearly_change);
+  } else {
+    out += fmt::format("  break-even: none; {} costs less whatever prices do (-100 % to "
+                       "+1,000 % a year)\n",
+                       saving < 0 ? "reserving now" : "re-planning");
+  }
+  return out;
+}
+
+namespace {
+
+json HorizonJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
+  if (!plan.horizon || !outcome.answer) {
+    return json();
+  }
+  const HorizonSpec& h = *plan.horizon;
+  const HorizonCost cost = CostOverHorizon(h, CandidateFleet(c.candidates[*outcome.answer]));
+  json periods = json::array();
+  for (const HorizonPeriod& p : cost.periods) {
+    periods.push_back({{"start_month", p.start_month},
+                       {"months", p.months},
+                       {"price_factor", p.price_factor},
+                       {"cost_usd", p.cost_usd}});
+  }
+  return {{"months", h.months},
+          {"replan_every_months", h.replan_every_months},
+          {"reserve_now_usd", cost.reserve_now_usd},
+          {"replan_usd", cost.replan_usd},
+          {"break_even_yearly_change", Optional(cost.break_even_yearly_change)},
+          {"periods", periods}};
+}
+
+}  // namespace
+
 std::string PlanText(const PlanSpec& plan, const PlanCandidates& c, const PlanOutcome& outcome) {
   std::string out = fmt::format(
       "plan {}: {} {} over {} candidate fleets x {} seed{} ({} runs in the grid)\n",
@@ -192,6 +252,7 @@ std::string PlanText(const PlanSpec& plan, const PlanCandidates& c, const PlanOu
         Candidate(out, plan, c, outcome, i, true);
       }
     }
+    out += HorizonSummary(plan, c, outcome);
     if (!outcome.closest_infeasible.empty()) {
       out += "the dearest run fleets below the answer that miss a target:\n";
     }
@@ -300,6 +361,7 @@ std::string PlanJson(const PlanSpec& plan, const PlanCandidates& c, const PlanOu
       {"answer", outcome.answer ? CandidateJson(plan, c, outcome, *outcome.answer) : json()},
       {"runners_up", list(outcome.runners_up)},
       {"closest_infeasible", list(outcome.closest_infeasible)},
+      {"horizon", HorizonJson(plan, c, outcome)},
       {"monotonicity", {{"pairs_checked", outcome.pairs_checked},
                         {"contradictions", outcome.contradictions}}},
   };

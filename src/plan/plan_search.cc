@@ -10,6 +10,7 @@
 #include <numeric>
 #include <set>
 
+#include "fleetsim/plan/plan_horizon.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 
@@ -777,6 +778,20 @@ void CheckGroups(const PlanSpec& plan, PlanCandidates& out) {
   }
 }
 
+// The multi-year view's problems: every candidate fleet must be priceable over the horizon.
+void CheckHorizonPrices(const PlanSpec& plan, PlanCandidates& out) {
+  if (!plan.horizon) {
+    return;
+  }
+  std::vector<const FleetSpec*> fleets;
+  for (const PlanCandidate& candidate : out.candidates) {
+    fleets.push_back(&CandidateFleet(candidate));
+  }
+  for (const std::string& problem : CheckHorizon(*plan.horizon, fleets)) {
+    out.errors.push_back(fmt::format("{}: {}", plan.runs.source, problem));
+  }
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, SweepMetric>> PlanGroupMetrics(const PlanSpec& plan,
@@ -859,12 +874,17 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
     out.candidates.push_back(std::move(candidate));
   }
   CheckGroups(plan, out);
+  CheckHorizonPrices(plan, out);
   if (out.candidates.empty()) {
     out.errors.push_back(fmt::format("{}: no candidate fleet is a valid scenario ({} tried); "
                                      "the first: {}",
                                      plan.runs.source, out.invalid, out.first_invalid));
   }
   return out;
+}
+
+const FleetSpec& CandidateFleet(const PlanCandidate& candidate) {
+  return candidate.runs.front()->scenario_loaded->fleet;
 }
 
 std::optional<double> ObjectiveValue(const PlanSpec& plan, const PlanCandidate& candidate,

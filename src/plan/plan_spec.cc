@@ -19,7 +19,11 @@ using json = nlohmann::json;
 const std::vector<std::string> kTopKeys = {"format_version", "kind",      "name",
                                            "description",    "base",      "axes",
                                            "zip",            "exclude",   "targets",
-                                           "objective",      "runners_up"};
+                                           "objective",      "runners_up",
+                                           "horizon"};
+const std::vector<std::string> kHorizonKeys = {"months", "replan_every_months",
+                                               "yearly_price_change",
+                                               "reserved_price_per_gpu_hour"};
 const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least",
                                               "seeds",  "tenant",  "kind"};
 const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day",
@@ -53,6 +57,7 @@ class PlanParser {
     Objective(root, plan);
     plan.runners_up = static_cast<std::size_t>(
         check_.Int(root, "", "runners_up", {0, 100}, false).value_or(2));
+    plan.horizon = Horizon(root);
     return plan;
   }
 
@@ -170,6 +175,47 @@ class PlanParser {
     check_.Error(at, fmt::format("expected \"mean\", \"worst\" or {{\"at_least\": K}}, found {}",
                                  Shown(seeds)));
     return false;
+  }
+
+  std::optional<HorizonSpec> Horizon(const json& root) {
+    const json* object = check_.Object(root, "", "horizon", false);
+    if (object == nullptr) {
+      return std::nullopt;
+    }
+    check_.UnknownKeys(*object, "/horizon", kHorizonKeys);
+    HorizonSpec horizon;
+    const auto months = check_.Int(*object, "/horizon", "months", {1, 600}, true);
+    horizon.months = months.value_or(1);
+    const auto every =
+        check_.Int(*object, "/horizon", "replan_every_months", {1, 600}, false);
+    horizon.replan_every_months = every.value_or(std::min<std::int64_t>(12, horizon.months));
+    if (months && every && *every > *months) {
+      check_.Error("/horizon/replan_every_months",
+                   fmt::format("expected at most the horizon's {} months, found {}", *months,
+                               *every));
+    }
+    horizon.yearly_price_change =
+        ByModel(*object, "yearly_price_change", {-1, 10, true});
+    horizon.reserved_price_per_gpu_hour =
+        ByModel(*object, "reserved_price_per_gpu_hour", {0, 1e6, true});
+    return horizon;
+  }
+
+  // An object of numbers keyed by GPU model, each in `range`.
+  std::map<std::string, double> ByModel(const json& horizon, const std::string& key,
+                                        RealRange range) {
+    std::map<std::string, double> values;
+    const json* object = check_.Object(horizon, "/horizon", key, false);
+    if (object == nullptr) {
+      return values;
+    }
+    const std::string where = ChildPath("/horizon", key);
+    for (const auto& [model, value] : object->items()) {
+      if (const auto v = check_.RealValue(value, ChildPath(where, model), range)) {
+        values[model] = *v;
+      }
+    }
+    return values;
   }
 
   void Objective(const json& root, PlanSpec& plan) {

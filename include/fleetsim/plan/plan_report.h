@@ -24,4 +24,8 @@ std::string CandidateStatusName(CandidateStatus status);  // "feasible", "inferr
 std::string ObjectiveFigure(const PlanSpec& plan, const PlanCandidate& candidate,
                             const CandidateResult& result);
 
+// The multi-year view of the answer in lines of text ("" without a horizon or an answer).
+std::string HorizonSummary(const PlanSpec& plan, const PlanCandidates& candidates,
+                           const PlanOutcome& outcome);
+
 }  // namespace fleetsim

@@ -118,6 +118,9 @@ PlanOutcome SearchPlan(const PlanSpec& plan, const PlanCandidates& candidates,
 // How more nodes move a metric, as the search assumes: -1 never up, +1 never down, 0 unknown.
 int CapacityTrend(const std::string& metric);
 
+// A candidate's fleet (its first run's scenario's).
+const FleetSpec& CandidateFleet(const PlanCandidate& candidate);
+
 // "h100_nodes=8, model=h100" for messages: a candidate's decision axes.
 std::string DescribeCandidate(const PlanSpec& plan, const PlanCandidate& candidate);
 

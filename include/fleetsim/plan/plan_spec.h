@@ -7,6 +7,7 @@
 // matching JSON Schema. Value types.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,11 +46,22 @@ enum class PlanObjective {
   kOutputPerDollar,  // priority-weighted output per USD billed, pooled over the seeds
 };
 
+// The multi-year view (docs/planning.md#the-multi-year-view): the answer's fleet over a horizon,
+// reserved now at fixed prices against rented as planned and re-planned at prices that change
+// yearly. GPU models are named as in the catalog ("H100-SXM").
+struct HorizonSpec {
+  std::int64_t months = 0;
+  std::int64_t replan_every_months = 12;
+  std::map<std::string, double> yearly_price_change{};  // by model, or "default"; -0.2: 20 % less
+  std::map<std::string, double> reserved_price_per_gpu_hour{};  // by model: the catalog's, else
+};
+
 struct PlanSpec {
   SweepSpec runs{};  // base, decision axes, seed axis, zip, exclude (no baseline, no report)
   std::vector<PlanTarget> targets{};
   PlanObjective objective = PlanObjective::kCostPerDay;
   std::size_t runners_up = 2;  // feasible fleets shown after the answer
+  std::optional<HorizonSpec> horizon{};
 };
 
 struct PlanLoad {

@@ -120,6 +120,33 @@ TEST_F(PlanSpecTest, AFleetWithoutAPriceIsRefusedWithTheFix) {
   EXPECT_GT(ok.candidates[0].objective, 32 * 2.5 * 24);
 }
 
+// The multi-year view: its fields checked at load, its prices once the fleets are known.
+TEST_F(PlanSpecTest, AHorizonIsCheckedAtLoadAndPricedForEveryCandidate) {
+  const std::string axes = R"("axes": [{"name": "b200_nodes", "pointer": "/fleet/pools/3/nodes",
+                                         "values": [0, 1]}],
+      "targets": [{"metric": "jobs_rejected", "at_most": 0}],)";
+  const PlanLoad bad = Load(axes + R"("horizon": {"months": 24, "replan_every_months": 36,
+      "yearly_price_change": {"H100-SXM": -1.5}, "reserve": 1})");
+  EXPECT_FALSE(bad.spec);
+  const std::string m = Messages(bad);
+  EXPECT_NE(m.find("/horizon/replan_every_months: error: expected at most the horizon's 24 "
+                   "months, found 36"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("/horizon/yearly_price_change/H100-SXM: error:"), std::string::npos) << m;
+  EXPECT_NE(m.find("/horizon/reserve: warning:"), std::string::npos) << m;
+
+  const PlanLoad unpriced = Load(axes + R"("horizon": {"months": 36})");
+  ASSERT_TRUE(unpriced.spec) << Messages(unpriced);
+  EXPECT_EQ(unpriced.spec->horizon->replan_every_months, 12);
+  SweepExpansion expansion;
+  const PlanCandidates c = CandidatesOf(unpriced, registry_, expansion);
+  ASSERT_EQ(c.errors.size(), 1U);
+  EXPECT_NE(c.errors[0].find("plan.json: /horizon: the catalog gives B200 no reserved price"),
+            std::string::npos)
+      << c.errors[0];
+}
+
 TEST_F(PlanSpecTest, AGridWithNoValidFleetSaysSoWithTheFirstReason) {
   const PlanLoad load = Load(R"(
       "axes": [{"name": "h100_nodes", "pointer": "/fleet/pools/0/nodes", "values": [0]},
