@@ -319,25 +319,9 @@ class Cli {
                         "Treat unknown keys (in the spec and in every point) as errors");
     sweep_cmd->add_flag("--check-invariants", sweep.check_invariants,
                         "Check the engine's invariants after every event (slower)");
-    CLI::Option* slurm_flag = sweep_cmd->add_flag(
-        "--slurm", sweep.slurm.enabled,
-        "Hand the sweep to Slurm: write OUT/slurm/sweep.sbatch (a job array, task I running "
-        "shard I/N) and merge.sbatch (after it), and submit both with sbatch");
-    sweep_cmd->add_option("--partition", sweep.slurm.partition, "Slurm partition")
-        ->needs(slurm_flag);
-    sweep_cmd->add_option("--account", sweep.slurm.account, "Slurm account")->needs(slurm_flag);
-    sweep_cmd->add_option("--time", sweep.slurm.time, "Slurm time limit per task (e.g. 30, 2:00:00)")
-        ->needs(slurm_flag);
-    sweep_cmd->add_option("--array-max", sweep.slurm.array_max, "At most K array tasks at once")
-        ->needs(slurm_flag)
-        ->check(CLI::Range(1, 1000000));
-    sweep_cmd
-        ->add_option("--runs-per-task", sweep.slurm.runs_per_task,
-                     "Runs per array task (default: enough for at most 1,000 tasks)")
-        ->needs(slurm_flag)
-        ->check(CLI::Range(1, 1000000000));
-    sweep_cmd->add_flag("--dry-run", sweep.slurm.dry_run, "Write the job scripts, submit nothing")
-        ->needs(slurm_flag);
+    AddSlurmOptions(sweep_cmd, sweep.slurm,
+                    "Hand the sweep to Slurm: write OUT/slurm/sweep.sbatch (a job array, task I "
+                    "running shard I/N) and merge.sbatch (after it), and submit both with sbatch");
     SweepMergeArgs sweep_merge;
     CLI::App* sweep_merge_cmd = sweep_cmd->add_subcommand(
         "merge", "Join the records of a sweep's shards and write its results");
@@ -363,6 +347,14 @@ class Cli {
                        "search)");
     plan_cmd->add_flag("--strict", plan.strict,
                        "Treat unknown keys (in the spec and in every candidate) as errors");
+    plan_cmd->add_option("--shard", plan.shard,
+                         "Run only shard I of N (I/N) of the whole grid's runs, recording them "
+                         "and writing no result; then 'fleetsim plan SPEC -o OUT --exhaustive' "
+                         "chooses from every shard's runs");
+    AddSlurmOptions(plan_cmd, plan.slurm,
+                    "Hand the whole grid to Slurm: write OUT/slurm/plan.sbatch (a job array, "
+                    "task I running shard I/N) and choose.sbatch (after it, choosing as "
+                    "--exhaustive), and submit both with sbatch");
 
     std::vector<std::string> verify_dirs;
     CLI::App* verify_cmd = app.add_subcommand(
@@ -436,6 +428,10 @@ class Cli {
       return RunSweepMerge(sweep_merge, SweepContextHere());
     }
     if (plan_cmd->parsed()) {
+      if (plan.slurm.enabled && !plan.shard.empty()) {
+        fmt::print(err_, "fleetsim plan: --slurm makes the shards itself; drop --shard\n");
+        return ToInt(ExitStatus::kUsage);
+      }
       return RunPlanCommand(plan, SweepContextHere());
     }
     if (sweep_cmd->parsed()) {
@@ -452,6 +448,25 @@ class Cli {
   }
 
  private:
+  // --slurm and the options that shape its scripts, for a command with SlurmArgs.
+  static void AddSlurmOptions(CLI::App* command, SlurmArgs& slurm, const std::string& help) {
+    CLI::Option* slurm_flag = command->add_flag("--slurm", slurm.enabled, help);
+    command->add_option("--partition", slurm.partition, "Slurm partition")->needs(slurm_flag);
+    command->add_option("--account", slurm.account, "Slurm account")->needs(slurm_flag);
+    command->add_option("--time", slurm.time, "Slurm time limit per task (e.g. 30, 2:00:00)")
+        ->needs(slurm_flag);
+    command->add_option("--array-max", slurm.array_max, "At most K array tasks at once")
+        ->needs(slurm_flag)
+        ->check(CLI::Range(1, 1000000));
+    command
+        ->add_option("--runs-per-task", slurm.runs_per_task,
+                     "Runs per array task (default: enough for at most 1,000 tasks)")
+        ->needs(slurm_flag)
+        ->check(CLI::Range(1, 1000000000));
+    command->add_flag("--dry-run", slurm.dry_run, "Write the job scripts, submit nothing")
+        ->needs(slurm_flag);
+  }
+
   SweepContext SweepContextHere() {
     return {.registry = registry_, .catalog = catalog_, .out = out_, .err = err_,
             .err_is_terminal = err_is_terminal_};

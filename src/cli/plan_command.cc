@@ -1,5 +1,5 @@
 // `fleetsim plan`: the planner's search, its runs recorded as a sweep's are (so a second call
-// resumes), and its report.
+// resumes), and its report; or one shard of the whole grid's runs; or the grid handed to Slurm.
 #include "cli/plan_command.h"
 
 #include <fmt/format.h>
@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/exit_status.h"
+#include "cli/slurm_submit.h"
 #include "fleetsim/plan/plan_html.h"
 #include "fleetsim/plan/plan_report.h"
 #include "fleetsim/plan/plan_search.h"
@@ -49,6 +50,14 @@ class PlanCommand {
   PlanCommand(const PlanArgs& args, const SweepContext& context) : args_(args), c_(context) {}
 
   int Run() {
+    if (!args_.shard.empty()) {
+      shard_ = ParseShard(args_.shard);
+      if (!shard_) {
+        fmt::print(c_.err, "fleetsim: --shard: expected I/N with 1 <= I <= N, found '{}'\n",
+                   args_.shard);
+        return ToInt(ExitStatus::kUsage);
+      }
+    }
     PlanLoad load = LoadPlanSpec(args_.spec, c_.registry, args_.strict);
     if (!load.file_error.empty()) {
       fmt::print(c_.err, "{}\n", load.file_error);
@@ -81,65 +90,142 @@ class PlanCommand {
       fmt::print(c_.err, "fleetsim: {}\n", problem);
       return ToInt(ExitStatus::kUsage);
     }
-    return Search(plan, candidates);
+    if (args_.slurm.enabled) {
+      return SubmitToSlurm(plan, candidates);
+    }
+    return shard_ ? RunShard(plan, candidates) : Search(plan, candidates);
   }
 
  private:
-  int Search(const PlanSpec& plan, const PlanCandidates& candidates) {
+  // Reads what earlier calls recorded and opens this call's journal; false after saying why not.
+  bool OpenRecords(const std::string& journal_name) {
     std::vector<std::string> warnings;
     records_ = ReadRecords(args_.out_dir, warnings);
     for (const std::string& line : warnings) {
       fmt::print(c_.err, "{}\n", line);
     }
-    JournalWriter journal(args_.out_dir, JournalName(1, 1));
-    if (!journal.ok()) {
-      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", journal.error());
+    journal_.emplace(args_.out_dir, journal_name);
+    if (!journal_->ok()) {
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", journal_->error());
+      return false;
+    }
+    return true;
+  }
+
+  unsigned Threads() const {
+    return args_.threads > 0 ? args_.threads : std::max(1U, std::thread::hardware_concurrency());
+  }
+
+  // The records of `points`, running (and recording) those not recorded yet.
+  std::vector<SweepRecord> RunOrReuse(const PlanSpec& plan,
+                                      const std::vector<const SweepPoint*>& points) {
+    std::vector<const SweepPoint*> todo;
+    for (const SweepPoint* p : points) {
+      const auto it = records_.find(p->id);
+      // A failed run is run again, as a sweep does; so is one recorded without a metric over
+      // a group of jobs this plan's targets need.
+      if (it == records_.end() || it->second.status != SweepRunStatus::kOk ||
+          !HasPlanGroupMetrics(plan, it->second)) {
+        todo.push_back(p);
+      }
+    }
+    reused_ += points.size() - todo.size();
+    made_ += todo.size();
+    RunSweepPoints(todo, c_.registry, {.threads = Threads(), .check_invariants = false},
+                   [&](const SweepPoint&, SweepRecord&& record, const RunReport* report) {
+                     if (report != nullptr) {
+                       record.group_metrics = PlanGroupMetrics(plan, *report);
+                     }
+                     if (!journal_->Append(record) && write_error_.empty()) {
+                       write_error_ = journal_->error();
+                     }
+                     records_[record.id] = std::move(record);
+                   });
+    std::vector<SweepRecord> out;
+    for (const SweepPoint* p : points) {
+      out.push_back(records_.at(p->id));
+    }
+    return out;
+  }
+
+  // Flushes the journal; false after saying why it cannot be trusted to hold every run.
+  bool CloseRecords() {
+    if (!journal_->Flush() && write_error_.empty()) {
+      write_error_ = journal_->error();
+    }
+    if (!write_error_.empty()) {
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error_);
+      return false;
+    }
+    return true;
+  }
+
+  int Search(const PlanSpec& plan, const PlanCandidates& candidates) {
+    if (!OpenRecords(JournalName(1, 1))) {
       return ToInt(ExitStatus::kOutputError);
     }
-    const unsigned threads =
-        args_.threads > 0 ? args_.threads : std::max(1U, std::thread::hardware_concurrency());
-    std::string write_error;
     const PlanRunner runner = [&](const std::vector<const SweepPoint*>& points) {
-      std::vector<const SweepPoint*> todo;
-      for (const SweepPoint* p : points) {
-        const auto it = records_.find(p->id);
-        // A failed run is run again, as a sweep does; so is one recorded without a metric over
-        // a group of jobs this plan's targets need.
-        if (it == records_.end() || it->second.status != SweepRunStatus::kOk ||
-            !HasPlanGroupMetrics(plan, it->second)) {
-          todo.push_back(p);
-        }
-      }
-      reused_ += points.size() - todo.size();
-      made_ += todo.size();
-      RunSweepPoints(todo, c_.registry, {.threads = threads, .check_invariants = false},
-                     [&](const SweepPoint&, SweepRecord&& record, const RunReport* report) {
-                       if (report != nullptr) {
-                         record.group_metrics = PlanGroupMetrics(plan, *report);
-                       }
-                       if (!journal.Append(record) && write_error.empty()) {
-                         write_error = journal.error();
-                       }
-                       records_[record.id] = std::move(record);
-                     });
-      std::vector<SweepRecord> out;
-      for (const SweepPoint* p : points) {
-        out.push_back(records_.at(p->id));
-      }
-      return out;
+      return RunOrReuse(plan, points);
     };
     const PlanOutcome outcome =
         SearchPlan(plan, candidates, runner,
-                   {.exhaustive = args_.exhaustive, .batch = args_.exhaustive ? 1 : threads});
-    if (!journal.Flush() && write_error.empty()) {
-      write_error = journal.error();
-    }
+                   {.exhaustive = args_.exhaustive, .batch = args_.exhaustive ? 1 : Threads()});
+    const bool recorded = CloseRecords();
     const int status = Report(plan, candidates, outcome);
-    if (!write_error.empty()) {  // the answer stands; a second call cannot reuse every run
-      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error);
+    // Without the journal the answer stands, but a second call cannot reuse every run.
+    return recorded ? status : ToInt(ExitStatus::kOutputError);
+  }
+
+  // Shard I/N of the whole grid: the runs whose index in grid order (candidate by candidate,
+  // seed by seed) is I-1 modulo N, recorded in the shard's own journal; no result is written.
+  int RunShard(const PlanSpec& plan, const PlanCandidates& candidates) {
+    std::vector<const SweepPoint*> mine;
+    std::size_t index = 0;
+    for (const PlanCandidate& candidate : candidates.candidates) {
+      for (const SweepPoint* run : candidate.runs) {
+        if (shard_->Has(index++)) {
+          mine.push_back(run);
+        }
+      }
+    }
+    if (!OpenRecords(JournalName(shard_->index, shard_->count))) {
       return ToInt(ExitStatus::kOutputError);
     }
-    return status;
+    const std::vector<SweepRecord> records = RunOrReuse(plan, mine);
+    if (!CloseRecords()) {
+      return ToInt(ExitStatus::kOutputError);
+    }
+    const auto failed = std::count_if(records.begin(), records.end(), [](const SweepRecord& r) {
+      return r.status != SweepRunStatus::kOk;
+    });
+    fmt::print(c_.out,
+               "shard {}/{} of plan '{}': {} runs ({} made, {} recorded before), {} failed; when "
+               "every shard is done: fleetsim plan {} -o {} --exhaustive\n",
+               shard_->index, shard_->count, plan.runs.name, mine.size(), made_, reused_, failed,
+               args_.spec, args_.out_dir);
+    return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
+  }
+
+  // The whole grid as a Slurm array of shards, then a job that chooses from every run. The
+  // state folder is made first, so the tasks find a plan's folder.
+  int SubmitToSlurm(const PlanSpec& plan, const PlanCandidates& candidates) {
+    std::error_code ec;
+    fs::create_directories(fs::path(args_.out_dir) / kSweepStateDir, ec);
+    if (ec) {
+      fmt::print(c_.err, "fleetsim: {}: cannot create: {}\n", args_.out_dir, ec.message());
+      return ToInt(ExitStatus::kOutputError);
+    }
+    const SlurmSweep sweep{
+        .work = SlurmWork::kPlan,
+        .name = plan.runs.name,
+        .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
+        .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
+        .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
+        .points = candidates.candidates.size() * candidates.seeds,
+        .strict = args_.strict};
+    fmt::print(c_.err, "plan '{}': {} candidate fleets x {} seeds, {} runs in the grid\n",
+               plan.runs.name, candidates.candidates.size(), candidates.seeds, sweep.points);
+    return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);
   }
 
   int Report(const PlanSpec& plan, const PlanCandidates& candidates, const PlanOutcome& outcome) {
@@ -169,7 +255,10 @@ class PlanCommand {
 
   const PlanArgs& args_;
   const SweepContext& c_;
+  std::optional<Shard> shard_;
   SweepRecords records_;
+  std::optional<JournalWriter> journal_;
+  std::string write_error_;
   std::size_t reused_ = 0;
   std::size_t made_ = 0;
 };

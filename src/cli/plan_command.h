@@ -16,6 +16,8 @@ struct PlanArgs {
   unsigned threads = 0;  // 0: one per hardware thread
   bool exhaustive = false;
   bool strict = false;
+  std::string shard;  // "I/N": run only that shard of the whole grid, record it, report nothing
+  SlurmArgs slurm{};  // --slurm: the whole grid as a job array, then a job that chooses
 };
 
 int RunPlanCommand(const PlanArgs& args, const SweepContext& context);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <charconv>
 #include <cstdio>
 #include <filesystem>
 
@@ -15,6 +16,22 @@ namespace fleetsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+std::optional<std::size_t> ParseCount(const std::string& text) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::string_view WorkName(SlurmWork work) { return work == SlurmWork::kPlan ? "plan" : "sweep"; }
+
+std::string_view WorkDoc(SlurmWork work) {
+  return work == SlurmWork::kPlan ? "docs/planning.md" : "docs/sweeps.md";
+}
 
 // `text` as one word for /bin/sh.
 std::string ShellQuoted(const std::string& text) {
@@ -99,6 +116,19 @@ std::string WriteScript(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
+std::optional<Shard> ParseShard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) {
+    return std::nullopt;
+  }
+  const auto index = ParseCount(text.substr(0, slash));
+  const auto count = ParseCount(text.substr(slash + 1));
+  if (!index || !count || *index < 1 || *index > *count) {
+    return std::nullopt;
+  }
+  return Shard{.index = *index, .count = *count};
+}
+
 std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task) {
   if (points == 0) {
     return 1;
@@ -110,42 +140,54 @@ std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task) {
 }
 
 std::string SweepSbatch(const SlurmSweep& sweep, const SlurmArgs& args, std::size_t tasks) {
+  const std::string_view kind = WorkName(sweep.work);
   std::string out = "#!/bin/bash\n";
   out += fmt::format(
-      "# Written by 'fleetsim sweep --slurm' for sweep '{}': task I of this array runs shard I/{}\n"
-      "# of the sweep's {} runs. A task that fails leaves its shard to a resubmission of this\n"
-      "# script (finished runs are skipped); docs/sweeps.md.\n",
-      sweep.name, tasks, sweep.points);
+      "# Written by 'fleetsim {0} --slurm' for {0} '{1}': task I of this array runs shard I/{2}\n"
+      "# of the {0}'s {3} runs. A task that fails leaves its shard to a resubmission of this\n"
+      "# script (finished runs are skipped); {4}.\n",
+      kind, sweep.name, tasks, sweep.points, WorkDoc(sweep.work));
   out += "#SBATCH --job-name=" + JobName(sweep.name) + "\n";
   out += fmt::format("#SBATCH --array=1-{}{}\n", tasks,
                      args.array_max > 0 ? fmt::format("%{}", args.array_max) : "");
   out += "#SBATCH --output=" + sweep.out_dir + "/slurm/task-%A_%a.log\n";
   out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
   out += CommonDirectives(args);
-  out += fmt::format("{} sweep {} --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" -j 1{}\n",
-                     ShellQuoted(sweep.fleetsim), ShellQuoted(sweep.spec_path),
+  out += fmt::format("{} {} {} --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" -j 1{}\n",
+                     ShellQuoted(sweep.fleetsim), kind, ShellQuoted(sweep.spec_path),
                      ShellQuoted(sweep.out_dir), tasks, sweep.strict ? " --strict" : "");
   out +=
       "status=$?\n"
       "# 6: some runs failed and are recorded with their causes; the shard is done, and the\n"
-      "# merge job reports them.\n"
+      "# job after the array reports them.\n"
       "if [ \"$status\" -eq 6 ]; then exit 0; fi\n"
       "exit \"$status\"\n";
   return out;
 }
 
 std::string MergeSbatch(const SlurmSweep& sweep, const SlurmArgs& args) {
+  const bool plan = sweep.work == SlurmWork::kPlan;
+  const std::string step = plan ? "choose" : "merge";
   std::string out = "#!/bin/bash\n";
   out += fmt::format(
-      "# Written by 'fleetsim sweep --slurm' for sweep '{}': once every task of the array\n"
-      "# succeeded, writes the results from the shards' records.\n",
-      sweep.name);
-  out += "#SBATCH --job-name=" + JobName(sweep.name) + "-merge\n";
-  out += "#SBATCH --output=" + sweep.out_dir + "/slurm/merge-%j.log\n";
+      "# Written by 'fleetsim {} --slurm' for {} '{}': once every task of the array\n"
+      "# succeeded, {}.\n",
+      WorkName(sweep.work), WorkName(sweep.work), sweep.name,
+      plan ? "chooses the fleet from every run the shards recorded (exit 7: no fleet meets "
+             "every target)"
+           : "writes the results from the shards' records");
+  out += "#SBATCH --job-name=" + JobName(sweep.name) + "-" + step + "\n";
+  out += "#SBATCH --output=" + sweep.out_dir + "/slurm/" + step + "-%j.log\n";
   out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
   out += CommonDirectives(args);
-  out += fmt::format("exec {} sweep merge {}\n", ShellQuoted(sweep.fleetsim),
-                     ShellQuoted(sweep.out_dir));
+  if (plan) {
+    out += fmt::format("exec {} plan {} --out {} --exhaustive -j 1{}\n",
+                       ShellQuoted(sweep.fleetsim), ShellQuoted(sweep.spec_path),
+                       ShellQuoted(sweep.out_dir), sweep.strict ? " --strict" : "");
+  } else {
+    out += fmt::format("exec {} sweep merge {}\n", ShellQuoted(sweep.fleetsim),
+                       ShellQuoted(sweep.out_dir));
+  }
   return out;
 }
 
@@ -155,8 +197,9 @@ int SubmitSweep(const SlurmSweep& sweep, const SlurmArgs& args, std::ostream& ou
   const fs::path dir = fs::path(sweep.out_dir) / "slurm";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const fs::path array_script = dir / "sweep.sbatch";
-  const fs::path merge_script = dir / "merge.sbatch";
+  const bool plan = sweep.work == SlurmWork::kPlan;
+  const fs::path array_script = dir / (plan ? "plan.sbatch" : "sweep.sbatch");
+  const fs::path merge_script = dir / (plan ? "choose.sbatch" : "merge.sbatch");
   for (const auto& [path, text] : {std::pair{array_script, SweepSbatch(sweep, args, tasks)},
                                    std::pair{merge_script, MergeSbatch(sweep, args)}}) {
     if (std::string error = ec ? ec.message() : WriteScript(path, text); !error.empty()) {
@@ -185,15 +228,19 @@ int SubmitSweep(const SlurmSweep& sweep, const SlurmArgs& args, std::ostream& ou
     return ToInt(ExitStatus::kInvalidInput);
   }
   fmt::print(out,
-             "submitted sweep '{}': array job {} ({} tasks for {} runs), merge job {} after it\n"
+             "submitted {} '{}': array job {} ({} tasks for {} runs), {} job {} after it\n"
              "follow them:  squeue -j {},{}   (sacct -j {} where accounting is on)\n"
              "task logs:    {}/task-{}_*.log\n"
-             "results:      {}/results.csv once job {} has finished\n"
+             "results:      {}/{} once job {} has finished\n"
              "a failed task: resubmit with  sbatch --array=I {}  (finished runs are skipped), "
-             "then  fleetsim sweep merge {}\n",
-             sweep.name, array_id, tasks, sweep.points, merge_id, array_id, merge_id, array_id,
-             dir.string(), array_id, sweep.out_dir, merge_id, array_script.string(),
-             sweep.out_dir);
+             "then  {}\n",
+             WorkName(sweep.work), sweep.name, array_id, tasks, sweep.points,
+             plan ? "choose" : "merge", merge_id, array_id, merge_id, array_id, dir.string(),
+             array_id, sweep.out_dir, plan ? "plan.json" : "results.csv", merge_id,
+             array_script.string(),
+             plan ? fmt::format("fleetsim plan {} --out {} --exhaustive", sweep.spec_path,
+                                sweep.out_dir)
+                  : fmt::format("fleetsim sweep merge {}", sweep.out_dir));
   return ToInt(ExitStatus::kOk);
 }
 

@@ -1,11 +1,16 @@
-// `fleetsim sweep --slurm`: the sweep as a Slurm job array whose task I runs shard I/N
-// (`fleetsim sweep SPEC --out DIR --shard I/N`), then a merge job that depends on it
-// (`--dependency=afterok`). Writes DIR/slurm/sweep.sbatch and DIR/slurm/merge.sbatch and submits
-// both with `sbatch` unless it is a dry run (docs/sweeps.md#on-a-slurm-cluster). Internal to the
-// command-line tool.
+// Shards and Slurm job arrays. A shard I/N of a sweep's or a plan's runs is those whose index is
+// I-1 modulo N. `fleetsim sweep --slurm`: the sweep as a Slurm job array whose task I runs shard
+// I/N (`fleetsim sweep SPEC --out DIR --shard I/N`), then a merge job that depends on it
+// (`--dependency=afterok`): DIR/slurm/sweep.sbatch and DIR/slurm/merge.sbatch
+// (docs/sweeps.md#on-a-slurm-cluster). `fleetsim plan --slurm`: the plan's whole grid the same
+// way (`fleetsim plan SPEC --out DIR --shard I/N`), then a job that chooses from every run
+// (`fleetsim plan SPEC --out DIR --exhaustive`): DIR/slurm/plan.sbatch and DIR/slurm/choose.sbatch
+// (docs/planning.md#on-a-slurm-cluster). Both scripts are submitted with `sbatch` unless it is a
+// dry run. Internal to the command-line tool.
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -13,7 +18,20 @@
 
 namespace fleetsim::cli {
 
+struct Shard {
+  std::size_t index = 1;  // 1-based
+  std::size_t count = 1;
+  bool Has(std::size_t point) const { return point % count == index - 1; }
+};
+
+// "I/N" with 1 <= I <= N.
+std::optional<Shard> ParseShard(const std::string& text);
+
+// What an array hands out: a sweep's points, or a plan's grid.
+enum class SlurmWork { kSweep, kPlan };
+
 struct SlurmSweep {
+  SlurmWork work = SlurmWork::kSweep;
   std::string name;          // the spec's
   std::string spec_path;     // absolute
   std::string out_dir;       // absolute
@@ -27,7 +45,8 @@ struct SlurmSweep {
 inline constexpr std::size_t kMaxDefaultArrayTasks = 1'000;
 std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task);
 
-// The two job scripts' text.
+// The two job scripts' text: the array, and the job that runs after it (a sweep's merge, a
+// plan's choice).
 std::string SweepSbatch(const SlurmSweep& sweep, const SlurmArgs& args, std::size_t tasks);
 std::string MergeSbatch(const SlurmSweep& sweep, const SlurmArgs& args);
 

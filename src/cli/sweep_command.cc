@@ -31,36 +31,6 @@ using Clock = std::chrono::steady_clock;
 // The most failed runs listed one by one at the end; the rest are counted.
 constexpr std::size_t kFailuresListed = 20;
 
-struct Shard {
-  std::size_t index = 1;  // 1-based
-  std::size_t count = 1;
-  bool Has(std::size_t point) const { return point % count == index - 1; }
-};
-
-std::optional<std::size_t> ParseCount(const std::string& text) {
-  std::size_t value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-// "I/N" with 1 <= I <= N.
-std::optional<Shard> ParseShard(const std::string& text) {
-  const std::size_t slash = text.find('/');
-  if (slash == std::string::npos) {
-    return std::nullopt;
-  }
-  const auto index = ParseCount(text.substr(0, slash));
-  const auto count = ParseCount(text.substr(slash + 1));
-  if (!index || !count || *index < 1 || *index > *count) {
-    return std::nullopt;
-  }
-  return Shard{.index = *index, .count = *count};
-}
-
 std::string DescribeLayoutPoint(const SweepLayout& layout, const LayoutPoint& p) {
   std::string text = fmt::format("scenario={}, policy={}, seed={}", p.scenario, p.policy, p.seed);
   for (std::size_t a = 0; a < layout.axes.size(); ++a) {

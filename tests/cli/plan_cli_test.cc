@@ -153,6 +153,86 @@ TEST_F(PlanCliTest, OutputPerDollarAnswersWithTheFeasibleFleetOfTheHighestFigure
   EXPECT_EQ(exhaustive["answer"]["axes"], written["answer"]["axes"]);
 }
 
+// Shards of the whole grid, started together in one new folder as array tasks are, then the
+// choice from their runs: the files an exhaustive plan on one machine writes, with no run made.
+TEST_F(PlanCliTest, ShardsOfTheGridThenTheChoiceWriteWhatAnExhaustivePlanWrites) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400}])");
+  const CommandResult shards = Fleetsim(fmt::format(
+      "plan '{0}' -o '{1}/shared' --shard 1/3 -j 1 & '{2}' plan '{0}' -o '{1}/shared' "
+      "--shard 2/3 -j 1 & '{2}' plan '{0}' -o '{1}/shared' --shard 3/3 -j 1 & wait",
+      plan, dir_, FLEETSIM_CLI_PATH));
+  EXPECT_EQ(shards.err.find("fleetsim:"), std::string::npos) << shards.err;
+  EXPECT_NE(shards.out.find("shard 2/3 of plan 'small-grid': 8 runs (8 made, 0 recorded before)"),
+            std::string::npos)
+      << shards.out;
+  EXPECT_FALSE(fs::exists(dir_ + "/shared/plan.json")) << "a shard writes no result";
+  const CommandResult chosen =
+      Fleetsim(fmt::format("plan '{}' -o '{}/shared' --exhaustive", plan, dir_));
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.err;
+  EXPECT_NE(chosen.out.find("runs made by this call: 0 (24 more were recorded"),
+            std::string::npos)
+      << chosen.out;
+  ASSERT_EQ(Fleetsim(fmt::format("plan '{}' -o '{}/one' --exhaustive", plan, dir_)).exit_code, 0);
+  for (const char* file : {"plan.csv", "plan.json", "plan.html"}) {
+    EXPECT_EQ(testing::ReadFile(dir_ + "/shared/" + file), testing::ReadFile(dir_ + "/one/" + file))
+        << file;
+  }
+}
+
+TEST_F(PlanCliTest, ADryRunOnSlurmWritesAnArrayOverTheGridAndAChoiceAfterIt) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400}])");
+  const CommandResult r = Fleetsim(fmt::format(
+      "plan '{}' -o '{}/out' --slurm --runs-per-task 5 --partition gpu --dry-run", plan, dir_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(5 tasks for 24 runs)"), std::string::npos) << r.out;
+  const std::string array = testing::ReadFile(dir_ + "/out/slurm/plan.sbatch");
+  EXPECT_NE(array.find("#SBATCH --array=1-5\n"), std::string::npos) << array;
+  EXPECT_NE(array.find("#SBATCH --partition=gpu\n"), std::string::npos) << array;
+  EXPECT_NE(array.find(fmt::format("plan '{}' --out '{}/out' --shard \"${{SLURM_ARRAY_TASK_ID}}/5\" "
+                                   "-j 1",
+                                   plan, dir_)),
+            std::string::npos)
+      << array;
+  const std::string choose = testing::ReadFile(dir_ + "/out/slurm/choose.sbatch");
+  EXPECT_NE(choose.find(fmt::format("plan '{}' --out '{}/out' --exhaustive -j 1", plan, dir_)),
+            std::string::npos)
+      << choose;
+  EXPECT_FALSE(fs::exists(dir_ + "/out/plan.json"));
+  const CommandResult both =
+      Fleetsim(fmt::format("plan '{}' -o '{}/out' --slurm --shard 1/2", plan, dir_));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.err.find("--slurm makes the shards itself"), std::string::npos) << both.err;
+}
+
+// The whole path on a real Slurm (tools/slurm-local; missing packages fail the test, they never
+// skip it), on ports of its own so it may run beside the sweep's Slurm test.
+TEST_F(PlanCliTest, AnArrayAndItsChoiceOnARealSlurmWriteWhatAnExhaustivePlanWrites) {
+  const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400}])");
+  std::ofstream(dir_ + "/submit.sh") << fmt::format(
+      "'{0}' plan '{1}' -o '{2}/slurm-out' --slurm --runs-per-task 8 || exit 1\n"
+      "for i in $(seq 1 600); do [ -z \"$(squeue -h)\" ] && exit 0; sleep 0.2; done\n"
+      "echo 'the jobs did not finish in 120 s' >&2; squeue >&2; exit 1\n",
+      FLEETSIM_CLI_PATH, plan, dir_);
+  const std::string slurm_local = testing::SourcePath("tools/slurm-local");
+  const CommandResult slurm = testing::RunCommand(
+      fmt::format("SLURM_LOCAL_PORT_BASE=16917 '{}' run '{}/cluster' --nodes 2 --cpus 2 -- bash "
+                  "'{}/submit.sh'",
+                  slurm_local, dir_, dir_),
+      dir_);
+  ASSERT_EQ(slurm.exit_code, 0)
+      << slurm.out << slurm.err
+      << testing::RunCommand(fmt::format("'{}' logs '{}/cluster'", slurm_local, dir_), dir_).out;
+  EXPECT_NE(slurm.out.find("submitted plan 'small-grid': array job"), std::string::npos)
+      << slurm.out;
+  ASSERT_EQ(Fleetsim(fmt::format("plan '{}' -o '{}/local' --exhaustive", plan, dir_)).exit_code, 0);
+  for (const char* file : {"plan.csv", "plan.json", "plan.html"}) {
+    EXPECT_EQ(testing::ReadFile(dir_ + "/slurm-out/" + file),
+              testing::ReadFile(dir_ + "/local/" + file))
+        << file << " differs between the Slurm and the local plan";
+  }
+  EXPECT_EQ(Fleetsim(fmt::format("verify '{}/slurm-out'", dir_)).exit_code, 0);
+}
+
 TEST_F(PlanCliTest, APlanNoFleetMeetsExitsSevenAndShowsTheClosest) {
   const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 0.5,
                                          "seeds": "worst"}])");

@@ -17,7 +17,9 @@ namespace fleetsim::testing {
 CommandResult RunCommand(const std::string& command, const std::string& scratch_dir) {
   const std::string out_path = scratch_dir + "/.stdout";
   const std::string err_path = scratch_dir + "/.stderr";
-  const std::string full = fmt::format("{} >'{}' 2>'{}' </dev/null", command, out_path, err_path);
+  // In a subshell, so that a list ("a & b & wait") is redirected whole, not its last command.
+  const std::string full =
+      fmt::format("( {} ) >'{}' 2>'{}' </dev/null", command, out_path, err_path);
   const int status = std::system(full.c_str());
   CommandResult result;
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
