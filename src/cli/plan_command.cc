@@ -50,36 +50,20 @@ class PlanCommand {
   PlanCommand(const PlanArgs& args, const SweepContext& context) : args_(args), c_(context) {}
 
   int Run() {
-    if (!args_.shard.empty()) {
-      shard_ = ParseShard(args_.shard);
-      if (!shard_) {
-        fmt::print(c_.err, "fleetsim: --shard: expected I/N with 1 <= I <= N, found '{}'\n",
-                   args_.shard);
-        return ToInt(ExitStatus::kUsage);
-      }
+    shard_ = ShardOption(args_.shard, c_.err);
+    if (!shard_) {
+      return ToInt(ExitStatus::kUsage);
     }
-    PlanLoad load = LoadPlanSpec(args_.spec, c_.registry, args_.strict);
-    if (!load.file_error.empty()) {
-      fmt::print(c_.err, "{}\n", load.file_error);
-      return ToInt(ExitStatus::kInvalidInput);
-    }
-    fmt::print(c_.err, "{}", load.diagnostics.Format(args_.spec));
-    if (!load.spec) {
+    const PlanLoad load = LoadPlanSpec(args_.spec, c_.registry, args_.strict);
+    if (!ReportLoad(load, args_.spec, c_.err)) {
       return ToInt(ExitStatus::kInvalidInput);
     }
     const PlanSpec& plan = *load.spec;
-    const SweepExpansion expansion =
-        ExpandSweep(plan.runs, c_.registry, {.strict = args_.strict, .catalog = c_.catalog});
-    for (const std::string& line : expansion.warnings) {
-      fmt::print(c_.err, "{}\n", line);
-    }
-    for (const std::string& line : expansion.errors) {
-      fmt::print(c_.err, "{}\n", line);
-    }
-    if (!expansion.errors.empty()) {
+    const std::optional<SweepExpansion> expansion = ExpandReported(plan.runs, args_.strict, c_);
+    if (!expansion) {
       return ToInt(ExitStatus::kInvalidInput);
     }
-    const PlanCandidates candidates = BuildCandidates(plan, expansion);
+    const PlanCandidates candidates = BuildCandidates(plan, *expansion);
     for (const std::string& line : candidates.errors) {
       fmt::print(c_.err, "{}\n", line);
     }
@@ -93,7 +77,7 @@ class PlanCommand {
     if (args_.slurm.enabled) {
       return SubmitToSlurm(plan, candidates);
     }
-    return shard_ ? RunShard(plan, candidates) : Search(plan, candidates);
+    return args_.shard.empty() ? Search(plan, candidates) : RunShard(plan, candidates);
   }
 
  private:

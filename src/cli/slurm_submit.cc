@@ -27,6 +27,20 @@ std::optional<std::size_t> ParseCount(const std::string& text) {
   return value;
 }
 
+// "I/N" with 1 <= I <= N.
+std::optional<Shard> ParseShard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) {
+    return std::nullopt;
+  }
+  const auto index = ParseCount(text.substr(0, slash));
+  const auto count = ParseCount(text.substr(slash + 1));
+  if (!index || !count || *index < 1 || *index > *count) {
+    return std::nullopt;
+  }
+  return Shard{.index = *index, .count = *count};
+}
+
 std::string_view WorkName(SlurmWork work) { return work == SlurmWork::kPlan ? "plan" : "sweep"; }
 
 std::string_view WorkDoc(SlurmWork work) {
@@ -116,17 +130,15 @@ std::string WriteScript(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-std::optional<Shard> ParseShard(const std::string& text) {
-  const std::size_t slash = text.find('/');
-  if (slash == std::string::npos) {
-    return std::nullopt;
+std::optional<Shard> ShardOption(const std::string& text, std::ostream& err) {
+  if (text.empty()) {
+    return Shard{};
   }
-  const auto index = ParseCount(text.substr(0, slash));
-  const auto count = ParseCount(text.substr(slash + 1));
-  if (!index || !count || *index < 1 || *index > *count) {
-    return std::nullopt;
+  const std::optional<Shard> shard = ParseShard(text);
+  if (!shard) {
+    fmt::print(err, "fleetsim: --shard: expected I/N with 1 <= I <= N, found '{}'\n", text);
   }
-  return Shard{.index = *index, .count = *count};
+  return shard;
 }
 
 std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task) {

@@ -24,8 +24,9 @@ struct Shard {
   bool Has(std::size_t point) const { return point % count == index - 1; }
 };
 
-// "I/N" with 1 <= I <= N.
-std::optional<Shard> ParseShard(const std::string& text);
+// --shard's value: the whole (1/1) when empty; nothing, after printing why on `err`, when it is
+// not I/N.
+std::optional<Shard> ShardOption(const std::string& text, std::ostream& err);
 
 // What an array hands out: a sweep's points, or a plan's grid.
 enum class SlurmWork { kSweep, kPlan };

@@ -199,41 +199,24 @@ class SweepCommand {
       : args_(args), c_(context) {}
 
   int Run() {
-    Shard shard;
-    if (!args_.shard.empty()) {
-      const auto parsed = ParseShard(args_.shard);
-      if (!parsed) {
-        fmt::print(c_.err, "fleetsim: --shard: expected I/N with 1 <= I <= N, found '{}'\n",
-                   args_.shard);
-        return ToInt(ExitStatus::kUsage);
-      }
-      shard = *parsed;
+    const std::optional<Shard> shard = ShardOption(args_.shard, c_.err);
+    if (!shard) {
+      return ToInt(ExitStatus::kUsage);
     }
-    SweepLoad load = LoadSweepSpec(args_.spec, c_.registry, args_.strict);
-    if (!load.file_error.empty()) {
-      fmt::print(c_.err, "{}\n", load.file_error);
-      return ToInt(ExitStatus::kInvalidInput);
-    }
-    fmt::print(c_.err, "{}", load.diagnostics.Format(args_.spec));
-    if (!load.spec) {
+    const SweepLoad load = LoadSweepSpec(args_.spec, c_.registry, args_.strict);
+    if (!ReportLoad(load, args_.spec, c_.err)) {
       return ToInt(ExitStatus::kInvalidInput);
     }
     const SweepSpec& spec = *load.spec;
-    const SweepExpansion expansion =
-        ExpandSweep(spec, c_.registry, {.strict = args_.strict, .catalog = c_.catalog});
-    for (const std::string& line : expansion.warnings) {
-      fmt::print(c_.err, "{}\n", line);
-    }
-    for (const std::string& line : expansion.errors) {
-      fmt::print(c_.err, "{}\n", line);
-    }
-    if (!expansion.errors.empty()) {
+    const std::optional<SweepExpansion> expanded = ExpandReported(spec, args_.strict, c_);
+    if (!expanded) {
       return ToInt(ExitStatus::kInvalidInput);
     }
+    const SweepExpansion& expansion = *expanded;
     if (args_.list) {
       return List(spec, expansion);
     }
-    return args_.slurm.enabled ? SubmitToSlurm(spec, expansion) : RunPoints(spec, expansion, shard);
+    return args_.slurm.enabled ? SubmitToSlurm(spec, expansion) : RunPoints(spec, expansion, *shard);
   }
 
  private:
@@ -382,6 +365,22 @@ class SweepCommand {
 };
 
 }  // namespace
+
+std::optional<SweepExpansion> ExpandReported(const SweepSpec& runs, bool strict,
+                                             const SweepContext& context) {
+  SweepExpansion expansion =
+      ExpandSweep(runs, context.registry, {.strict = strict, .catalog = context.catalog});
+  for (const std::string& line : expansion.warnings) {
+    fmt::print(context.err, "{}\n", line);
+  }
+  for (const std::string& line : expansion.errors) {
+    fmt::print(context.err, "{}\n", line);
+  }
+  if (!expansion.errors.empty()) {
+    return std::nullopt;
+  }
+  return expansion;
+}
 
 int RunSweepCommand(const SweepArgs& args, const SweepContext& context) {
   return SweepCommand(args, context).Run();

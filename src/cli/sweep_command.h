@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/sweep/sweep_spec.h"
 
 namespace fleetsim::cli {
 
@@ -51,6 +53,22 @@ struct SweepContext {
 };
 
 int RunSweepCommand(const SweepArgs& args, const SweepContext& context);
+
+// What `fleetsim sweep` and `fleetsim plan` do first. ReportLoad prints a spec's load problems
+// (a file error, or its diagnostics) on `err` and tells whether the spec loaded; ExpandReported
+// expands the runs, printing the expansion's warnings and errors, and returns nothing when there
+// were errors.
+template <typename Load>
+bool ReportLoad(const Load& load, const std::string& path, std::ostream& err) {
+  if (!load.file_error.empty()) {
+    err << load.file_error << '\n';
+    return false;
+  }
+  err << load.diagnostics.Format(path);
+  return load.spec.has_value();
+}
+std::optional<SweepExpansion> ExpandReported(const SweepSpec& runs, bool strict,
+                                             const SweepContext& context);
 int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& context);
 
 }  // namespace fleetsim::cli

@@ -44,4 +44,30 @@ JsonErrorText SplitJsonError(const std::string& what);
 // `text`, cut to kMaxQuotedChars characters (and "..." when cut).
 std::string Quoted(const std::string& text);
 
+// Reads a spec file: its text, its JSON, then `parse(root, diagnostics)` for the spec. `Load` has
+// `spec` (an optional, set when no error was found), `diagnostics` and `file_error` (an
+// unreadable file or invalid JSON, located); `strict` turns warnings into errors.
+template <typename Load, typename Parse>
+Load LoadSpecFile(const std::string& path, bool strict, const Parse& parse) {
+  Load result;
+  std::string text;
+  if (std::string error = ReadTextFile(path, text); !error.empty()) {
+    result.file_error = error;
+    return result;
+  }
+  nlohmann::json root;
+  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
+    result.file_error = error;
+    return result;
+  }
+  auto spec = parse(root, result.diagnostics);
+  if (strict) {
+    result.diagnostics.PromoteWarnings();
+  }
+  if (!result.diagnostics.HasErrors()) {
+    result.spec = std::move(spec);
+  }
+  return result;
+}
+
 }  // namespace fleetsim

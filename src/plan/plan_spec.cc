@@ -283,25 +283,9 @@ class PlanParser {
 }  // namespace
 
 PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  PlanLoad result;
-  std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
-    result.file_error = error;
-    return result;
-  }
-  json root;
-  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
-    result.file_error = error;
-    return result;
-  }
-  PlanSpec plan = PlanParser(registry, path, result.diagnostics).Parse(root);
-  if (strict) {
-    result.diagnostics.PromoteWarnings();
-  }
-  if (!result.diagnostics.HasErrors()) {
-    result.spec = std::move(plan);
-  }
-  return result;
+  return LoadSpecFile<PlanLoad>(path, strict, [&](const json& root, Diagnostics& diagnostics) {
+    return PlanParser(registry, path, diagnostics).Parse(root);
+  });
 }
 
 std::string TargetMetricName(const PlanTarget& target) {

@@ -555,25 +555,9 @@ SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
 }
 
 SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  SweepLoad result;
-  std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
-    result.file_error = error;
-    return result;
-  }
-  json root;
-  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
-    result.file_error = error;
-    return result;
-  }
-  SweepSpec spec = SweepParser(registry, path, result.diagnostics).Parse(root);
-  if (strict) {
-    result.diagnostics.PromoteWarnings();
-  }
-  if (!result.diagnostics.HasErrors()) {
-    result.spec = std::move(spec);
-  }
-  return result;
+  return LoadSpecFile<SweepLoad>(path, strict, [&](const json& root, Diagnostics& diagnostics) {
+    return SweepParser(registry, path, diagnostics).Parse(root);
+  });
 }
 
 }  // namespace fleetsim

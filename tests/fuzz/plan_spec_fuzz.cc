@@ -3,11 +3,7 @@
 // priced, and searched both ways with a stand-in runner (metrics drawn from each run's id, so
 // no simulation runs): the search must not fail, and whatever answer it gives must be a fleet
 // it judged feasible. Each process works in its own folder under $TMPDIR (or /tmp).
-#include <unistd.h>
-
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "fleetsim/plan/plan_search.h"
@@ -53,30 +49,12 @@ fleetsim::SweepRecord StandIn(const fleetsim::SweepPoint& point) {
 
 }  // namespace
 
-// This process's folder, holding base.json and the input as plan.json.
-const std::filesystem::path& Folder() {
-  static const std::filesystem::path folder = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::filesystem::path dir = std::filesystem::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") /
-                                ("fleetsim-fuzz-plan-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "base.json") << kBase;
-    return dir;
-  }();
-  return folder;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace fleetsim;
   static const PolicyRegistry registry = BuiltinPolicies();
-  const std::string path = (Folder() / "plan.json").string();
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    if (!out) {
-      fuzz::PropertyFailed("cannot write the input file " + path);
-    }
-  }
+  static const std::string folder = fuzz::ProcessFolder("plan", "base.json", kBase);
+  const std::string path = folder + "/plan.json";
+  fuzz::WriteBytes(data, size, path);
   const PlanLoad load = LoadPlanSpec(path, registry, false);
   if (load.spec.has_value() != (load.file_error.empty() && !load.diagnostics.HasErrors())) {
     fuzz::PropertyFailed("a plan spec is returned exactly when there is no error");

@@ -2,11 +2,6 @@
 // points, expanded over a small base scenario written beside it (base.json, the name the test
 // fixture and seeds use), so that pointers, patches and exclusions meet real documents. Each
 // process works in its own folder under $TMPDIR (or /tmp).
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "fleetsim/sweep/sweep_spec.h"
@@ -34,30 +29,12 @@ std::size_t Points(const fleetsim::SweepSpec& spec) {
 
 }  // namespace
 
-// This process's folder, holding base.json and the input as spec.json.
-const std::filesystem::path& Folder() {
-  static const std::filesystem::path folder = [] {
-    const char* tmp = std::getenv("TMPDIR");
-    std::filesystem::path dir = std::filesystem::path(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") /
-                                ("fleetsim-fuzz-sweep-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "base.json") << kBase;
-    return dir;
-  }();
-  return folder;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace fleetsim;
   static const PolicyRegistry registry = BuiltinPolicies();
-  const std::string path = (Folder() / "spec.json").string();
-  {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-    if (!out) {
-      fuzz::PropertyFailed("cannot write the input file " + path);
-    }
-  }
+  static const std::string folder = fuzz::ProcessFolder("sweep", "base.json", kBase);
+  const std::string path = folder + "/spec.json";
+  fuzz::WriteBytes(data, size, path);
   const SweepLoad load = LoadSweepSpec(path, registry, false);
   if (load.spec.has_value() != (load.file_error.empty() && !load.diagnostics.HasErrors())) {
     fuzz::PropertyFailed("a sweep spec is returned exactly when there is no error");
