@@ -217,7 +217,7 @@ void CapacityAccounting::OnNodeNoticed(const NodeNoticed& event) {
 void CapacityAccounting::OnNodeWentDown(const NodeWentDown& event) {
   if (event.cause == NodeDownCause::kSpotReclaim) {
     ++summary_.counts.spot_reclaims;
-  } else {
+  } else if (event.cause == NodeDownCause::kHardwareFailure) {
     ++summary_.counts.hardware_failures;
   }
   if (node_down_[event.node]) {

@@ -45,7 +45,7 @@ class PoolParser {
   std::optional<PoolSpec> Parse(const json& p, const std::string& path) {
     check_.UnknownKeys(p, path,
                        {"name", "template", "nodes", "tier", "price_per_gpu_hour", "cloud",
-                        "region", "mig", "cpu_cores", "memory_gb", "spot"});
+                        "region", "mig", "cpu_cores", "memory_gb", "spot", "autoscale"});
     PoolSpec pool;
     const auto name = check_.String(p, path, "name", true);
     const auto template_name = check_.String(p, path, "template", true);
@@ -80,6 +80,11 @@ class PoolParser {
     if (!ParseMig(p, path, pool)) {
       return std::nullopt;
     }
+    if (const json* autoscale = check_.Object(p, path, "autoscale", false)) {
+      if (!ParseAutoscale(*autoscale, ChildPath(path, "autoscale"), pool)) {
+        return std::nullopt;
+      }
+    }
     return pool;
   }
 
@@ -108,6 +113,40 @@ class PoolParser {
     }
     pool.tier = *parsed;
     return true;
+  }
+
+  // The "autoscale" block of a pool whose tier, template and nodes are read.
+  bool ParseAutoscale(const json& block, const std::string& where, PoolSpec& pool) {
+    check_.UnknownKeys(block, where, {"min_nodes", "provisioning_delay_s", "idle_release_s"});
+    Autoscaling& scale = pool.autoscale;
+    scale.enabled = true;
+    const auto min_nodes = check_.Int(block, where, "min_nodes", {0, kMaxFleetGpus}, false);
+    scale.min_nodes = min_nodes.value_or(0);
+    const auto delay = check_.Real(block, where, "provisioning_delay_s", kTimeRange, false);
+    scale.provisioning_delay = delay ? SecondsToTime(*delay) : kDefaultProvisioningDelay;
+    const auto idle = check_.Real(block, where, "idle_release_s", kTimeRange, false);
+    scale.idle_release = idle ? SecondsToTime(*idle) : kDefaultIdleRelease;
+    bool ok = true;
+    if (pool.tier != PriceTier::kOnDemand) {
+      check_.Error(where, fmt::format("autoscaling needs \"tier\": \"on-demand\" (a reserved "
+                                      "pool is billed whether up or not; spot has its own "
+                                      "comings and goings), found \"{}\"",
+                                      PriceTierName(pool.tier)));
+      ok = false;
+    }
+    if (pool.node.nodes_per_domain() > 1) {
+      check_.Error(where, fmt::format("autoscaling adds and releases single nodes; {} is built "
+                                      "from {}-node NVLink domains",
+                                      pool.node.name, pool.node.nodes_per_domain()));
+      ok = false;
+    }
+    if (scale.min_nodes > pool.nodes) {
+      check_.Error(ChildPath(where, "min_nodes"),
+                   fmt::format("expected at most the pool's {} nodes, found {}", pool.nodes,
+                               scale.min_nodes));
+      ok = false;
+    }
+    return ok;
   }
 
   // The "spot" block of a pool whose tier and cloud are read (`tier_known` false when the tier

@@ -41,7 +41,9 @@ void LogObserver::OnNodeNoticed(const NodeNoticed& event) {
 void LogObserver::OnNodeWentDown(const NodeWentDown& event) {
   logger_->debug("[{}] node {} (pool {}) down ({}) until {}", FormatTime(event.time), event.node,
                  event.pool,
-                 event.cause == NodeDownCause::kSpotReclaim ? "spot reclaim" : "hardware failure",
+                 event.cause == NodeDownCause::kSpotReclaim       ? "spot reclaim"
+                 : event.cause == NodeDownCause::kHardwareFailure ? "hardware failure"
+                                                                  : "released by the autoscaler",
                  FormatTime(event.back_at));
 }
 

@@ -9,6 +9,7 @@
 
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
+#include "sim/autoscaler.h"
 #include "sim/fleet_processes.h"
 #include "sim/placement_facts.h"
 #include "sim/start_check.h"
@@ -38,7 +39,8 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
       policy_name_(std::move(policy_name)),
       organization_(options.organization),
       check_invariants_(options.check_invariants || kDebugBuild),
-      processes_(std::make_unique<FleetProcesses>(ledger_, options.seed)) {
+      processes_(std::make_unique<FleetProcesses>(ledger_, options.seed)),
+      autoscaler_(std::make_unique<Autoscaler>(ledger_)) {
   FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
@@ -89,7 +91,8 @@ void Simulation::CountPending(EventKind kind, std::int64_t change) {
     case EventKind::kSpotNotice:
     case EventKind::kFailure:
     case EventKind::kWave:
-      break;  // the processes go on forever
+    case EventKind::kAutoscale:
+      break;  // the processes go on forever; an idle node's release brings nothing back
   }
 }
 
@@ -129,6 +132,9 @@ void Simulation::Begin() {
   }
   Publish(&SimulationObserver::OnRunStarted,
           RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_});
+  for (const NodeId node : autoscaler_->InitialReleases()) {
+    TakeDown(node, NodeDownCause::kReleased, kTimeNever);
+  }
 }
 
 RunStatus Simulation::RunUntil(SimTime limit) {
@@ -193,6 +199,12 @@ RunStatus Simulation::Dispatch(const EventPayload& payload) {
       break;
     case EventKind::kNodeBack:
       HandleNodeBack(node, payload.generation);
+      break;
+    case EventKind::kAutoscale:
+      if (autoscale_check_at_ == now_) {
+        autoscale_check_at_ = kTimeNever;
+      }
+      Autoscale();
       break;
   }
   return {};
@@ -317,6 +329,9 @@ RunStatus Simulation::HandleSchedule() {
     status = ApplyDecision(decisions[i], i + 1);
   }
   planner_.Rollback();
+  if (status.ok) {
+    Autoscale();
+  }
   return status;
 }
 
@@ -716,7 +731,9 @@ void Simulation::TakeDown(NodeId node, NodeDownCause cause, SimTime back_at) {
   RequestScheduling(now_);
   Publish(&SimulationObserver::OnNodeWentDown,
           NodeWentDown{now_, node, ledger_.PoolOfNode(node), cause, back_at});
-  Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, generation});
+  if (back_at != kTimeNever) {
+    Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, generation});
+  }
 }
 
 void Simulation::HandleNodeBack(NodeId node, std::uint32_t generation) {
@@ -726,6 +743,29 @@ void Simulation::HandleNodeBack(NodeId node, std::uint32_t generation) {
   RequestScheduling(now_);
   Publish(&SimulationObserver::OnNodeCameBack, NodeCameBack{now_, node, ledger_.PoolOfNode(node)});
   ScheduleNodeProcesses(node);
+  autoscaler_->CameUp(node);
+}
+
+void Simulation::Autoscale() {
+  if (!autoscaler_->any()) {
+    return;
+  }
+  const Autoscaler::Moves moves = autoscaler_->Decide(now_, queue_, requests_);
+  for (const NodeId node : moves.provision) {
+    const SimTime back_at = now_ + ledger_.pools()[ledger_.PoolOfNode(node)].autoscale
+                                       .provisioning_delay;
+    ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
+    changes_.nodes_changed.push_back(node);
+    Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, node_generation_[node]});
+  }
+  for (const NodeId node : moves.release) {
+    TakeDown(node, NodeDownCause::kReleased, kTimeNever);
+  }
+  if (moves.next_check != kTimeNever &&
+      (autoscale_check_at_ == kTimeNever || moves.next_check < autoscale_check_at_)) {
+    autoscale_check_at_ = moves.next_check;
+    Schedule(moves.next_check, Phase::kFleet, {EventKind::kAutoscale, 0});
+  }
 }
 
 std::vector<JobIndex> Simulation::JobsOn(NodeId node) const {

@@ -5,7 +5,9 @@
 //  - a chaos test: every scenario with interruptions (the examples, the extended suite and the
 //    reproducers) is run under a storm — spot reclaims ten times as frequent (at least one per
 //    node every 20 hours), four reclaim waves a day taking half of each spot pool, and hardware
-//    failures on every pool — over seeds 1-6, for every policy. Every run must end ok (no
+//    failures on every pool, and every on-demand pool of single-node domains autoscaled between
+//    half its nodes and all of them (10-minute provisioning, released after 15 idle minutes) —
+//    over seeds 1-6, for every policy. Every run must end ok (no
 //    illegal decision) and its capacity accounting must close: the categories add up to the
 //    fleet's capacity over the window (docs/metrics.md#capacity-accounting), with no GPU-time
 //    negative.
@@ -143,6 +145,12 @@ Scenario WithStorm(Scenario scenario) {
     }
     pool.failures.per_gpu_hour = std::max(pool.failures.per_gpu_hour, 0.001);
     pool.failures.repair = pool.failures.repair > 0 ? pool.failures.repair : 2 * kHour;
+    if (pool.tier == PriceTier::kOnDemand && pool.node.nodes_per_domain() == 1) {
+      pool.autoscale = {.enabled = true,
+                        .min_nodes = pool.nodes / 2,
+                        .provisioning_delay = kHour / 6,
+                        .idle_release = kHour / 4};
+    }
   }
   scenario.until = std::min(scenario.until, 48 * kHour);
   return scenario;

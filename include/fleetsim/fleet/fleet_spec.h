@@ -79,6 +79,22 @@ struct HardwareFailures {
   bool any() const { return per_gpu_hour > 0; }
 };
 
+// An on-demand pool that scales between `min_nodes` and its `nodes` (docs/scenario-format.md#
+// autoscaling): queued GPUs the pool could serve beyond what it has free or coming bring released
+// nodes up after `provisioning_delay`; a node idle for `idle_release`, with no such job queued,
+// is released while more than `min_nodes` are kept. A released node is down and not billed.
+// Defaults, our choices: 5 minutes to launch and boot a node (as a spot replacement), and the
+// Kubernetes cluster autoscaler's 10-minute --scale-down-unneeded-time.
+inline constexpr SimDuration kDefaultProvisioningDelay = 300 * kMillisPerSecond;
+inline constexpr SimDuration kDefaultIdleRelease = 600 * kMillisPerSecond;
+
+struct Autoscaling {
+  bool enabled = false;
+  std::int64_t min_nodes = 0;
+  SimDuration provisioning_delay = kDefaultProvisioningDelay;
+  SimDuration idle_release = kDefaultIdleRelease;
+};
+
 struct PoolSpec {
   std::string name{};
   NodeTemplate node{};  // resolved from the catalog
@@ -94,6 +110,7 @@ struct PoolSpec {
   std::optional<double> memory_gb{};
   SpotInterruptions spot{};     // spot tier only; none unless the scenario configures them
   HardwareFailures failures{};  // from the scenario's "failures" entry for the pool's GPU model
+  Autoscaling autoscale{};      // on-demand pools of single-node domains only
 
   std::int64_t gpus() const { return nodes * node.gpus_per_node; }
   // The price this pool pays per GPU-hour, if known.

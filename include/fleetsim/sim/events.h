@@ -105,7 +105,8 @@ struct JobSegmentEnded {
   SegmentAccount account;
 };
 
-enum class NodeDownCause : std::uint8_t { kSpotReclaim, kHardwareFailure };
+// kReleased: an autoscaled pool's node not wanted (at the start, or idle); it holds nothing.
+enum class NodeDownCause : std::uint8_t { kSpotReclaim, kHardwareFailure, kReleased };
 
 // A spot reclaim was announced: the node is cordoned until it goes at `reclaim_at`.
 struct NodeNoticed {
@@ -116,7 +117,8 @@ struct NodeNoticed {
   bool wave = false;  // part of a correlated reclaim wave
 };
 
-// A node went down (its jobs were stopped first); it is back at `back_at`.
+// A node went down (its jobs were stopped first); it is back at `back_at` (kTimeNever: a
+// released node, back only if the autoscaler provisions it).
 struct NodeWentDown {
   SimTime time;
   NodeId node;

@@ -11,7 +11,9 @@
 // Nodes come and go (docs/interruptions.md): a spot notice cordons a node, and jobs that can save
 // within the notice take an emergency checkpoint and leave; at the reclaim the jobs still on it
 // are stopped and the node is down until its replacement comes; a hardware failure stops its
-// jobs at once and takes it down for repair. Stopped jobs go back to the queue. The processes
+// jobs at once and takes it down for repair; an autoscaled on-demand pool releases nodes it does
+// not need and provisions them again when jobs queue (sim/autoscaler.h). Stopped jobs go back to
+// the queue. The processes
 // are drawn from the run's seed, independently of the policy. Without an arrival, queued or
 // running job left, the run is over even though these processes would go on.
 // In debug builds every resource's invariants are checked after every event.
@@ -37,6 +39,7 @@
 namespace fleetsim {
 
 class Admission;
+class Autoscaler;
 class FleetProcesses;
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
@@ -100,6 +103,7 @@ class Simulation {
     kWave,        // a pool's reclaim wave (process draw)
     kReclaim,     // a noticed node goes
     kNodeBack,    // a down node is up again
+    kAutoscale,   // an idle node of an autoscaled pool may be released
   };
   struct EventPayload {
     EventKind kind = EventKind::kSchedule;
@@ -174,6 +178,8 @@ class Simulation {
   void HandleFailure(NodeId node, std::uint32_t generation);
   void TakeDown(NodeId node, NodeDownCause cause, SimTime back_at);
   void HandleNodeBack(NodeId node, std::uint32_t generation);
+  // Applies the autoscaler's moves at now_ (sim/autoscaler.h).
+  void Autoscale();
   // Running jobs holding anything on the node, ascending.
   std::vector<JobIndex> JobsOn(NodeId node) const;
   RunningJob& RunningOf(JobIndex job) { return running_[jobs_[job].running_slot]; }
@@ -209,6 +215,8 @@ class Simulation {
   ChangesSinceLastCall changes_;
 
   std::unique_ptr<FleetProcesses> processes_;
+  std::unique_ptr<Autoscaler> autoscaler_;
+  SimTime autoscale_check_at_ = kTimeNever;  // the pending kAutoscale event's time, if any
   std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
   // Scheduled events that move jobs along (arrivals, completions, leaves), policy calls
   // (wake-ups) and events that bring capacity back (reclaims, nodes back); the process draws are

@@ -450,6 +450,7 @@ TEST(ScenarioSchemaTest, EveryKeyFixturesTogetherUseEveryDeclaredKey) {
       "",
       "/fleet",
       "/fleet/pools/0",
+      "/fleet/pools/0/autoscale",
       "/fleet/pools/0/spot",
       "/fleet/pools/0/spot/waves",
       "/policy",
