@@ -109,7 +109,15 @@ std::string CheckOutFolder(const std::string& dir, const std::string& name) {
   }
   // A folder holding only the state folder is one a shard started at the same time is laying
   // out: WriteLayout then finds the same layout there, or refuses another sweep's.
-  if (!fs::is_empty(dir, ec) && !fs::exists(fs::path(dir) / kSweepStateDir, ec)) {
+  const auto only_state = [&] {
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+      if (entry.path().filename() != kSweepStateDir) {
+        return false;
+      }
+    }
+    return !ec;
+  };
+  if (!fs::is_empty(dir, ec) && !only_state()) {
     return fmt::format("{}: exists and holds no sweep: choose another --out, or an empty folder",
                        dir);
   }

@@ -195,9 +195,19 @@ std::string HorizonSummary(const PlanSpec& plan, const PlanCandidates& c,
     out += fmt::format("    months {}-{}: prices x{:.3f}, {:.0f} USD\n", p.start_month,
                        p.start_month + p.months, p.price_factor, p.cost_usd);
   }
+  const FleetSpec& fleet = CandidateFleet(c.candidates[*outcome.answer]);
+  if (std::any_of(fleet.pools.begin(), fleet.pools.end(), [](const PoolSpec& pool) {
+        return pool.nodes > 0 && pool.autoscale.enabled;
+      })) {
+    out += "  (an autoscaled pool is priced here as if all its nodes were always up)\n";
+  }
   const double saving = cost.reserve_now_usd - cost.replan_usd;
+  if (saving == 0) {
+    out += "  both cost the same: nothing in the fleet can be reserved\n";
+    return out;
+  }
   out += fmt::format("  {} costs {:.0f} USD ({:.1f} %) less\n",
-                     saving >= 0 ? "re-planning" : "reserving now", std::abs(saving),
+                     saving > 0 ? "re-planning" : "reserving now", std::abs(saving),
                      100 * std::abs(saving) /
                          std::max(cost.reserve_now_usd, cost.replan_usd));
   if (cost.break_even_yearly_change) {

@@ -151,6 +151,7 @@ class Search {
     } else {
       CoarsePass();
       BestFirst();
+      Measure();  // the answer so far, for a measured objective
       CheckNeighbours();
     }
     Measure();
@@ -556,7 +557,7 @@ class Search {
   // The answer's neighbours one step smaller on one node-count axis: inferred, not run, yet the
   // closest cheaper fleets; run them to test the assumption where it decides the answer.
   void CheckNeighbours() {
-    const std::optional<std::size_t> best = Cheapest(CandidateStatus::kFeasible);
+    const std::optional<std::size_t> best = BestFeasible();
     if (!best) {
       return;
     }
@@ -588,18 +589,25 @@ class Search {
     return differing == 1;
   }
 
-  std::optional<std::size_t> Cheapest(CandidateStatus status) const {
-    for (const std::size_t i : order_) {
-      if (out_.results[i].status == status) {
+  // The answer as the runs so far have it.
+  std::optional<std::size_t> BestFeasible() const {
+    for (const std::size_t i : Ranked()) {
+      if (Answerable(i)) {
         return i;
       }
     }
     return std::nullopt;
   }
 
+  // Feasible, and for a measured objective with a figure.
+  bool Answerable(std::size_t i) const {
+    return out_.results[i].status == CandidateStatus::kFeasible &&
+           (!IsMeasuredObjective(plan_.objective) || out_.results[i].measured);
+  }
+
   void Choose() {
     for (const std::size_t i : Ranked()) {
-      if (out_.results[i].status != CandidateStatus::kFeasible) {
+      if (!Answerable(i)) {
         continue;
       }
       if (!out_.answer) {

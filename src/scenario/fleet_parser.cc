@@ -140,6 +140,11 @@ class PoolParser {
                                       pool.node.name, pool.node.nodes_per_domain()));
       ok = false;
     }
+    if (pool.mig == MigMode::kStatic) {
+      check_.Error(where, "autoscaling counts whole free GPUs, which a static MIG layout never "
+                          "has: use \"mig\": \"dynamic\" or \"off\"");
+      ok = false;
+    }
     if (scale.min_nodes > pool.nodes) {
       check_.Error(ChildPath(where, "min_nodes"),
                    fmt::format("expected at most the pool's {} nodes, found {}", pool.nodes,

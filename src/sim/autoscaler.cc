@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "fleetsim/policy/placement_rules.h"
+
 namespace fleetsim {
 
 Autoscaler::Autoscaler(const FleetLedger& ledger)
@@ -38,11 +40,11 @@ std::vector<NodeId> Autoscaler::InitialReleases() {
 Autoscaler::Moves Autoscaler::Decide(SimTime now, const JobQueue& queue,
                                      std::span<const JobRequest> requests) {
   Moves moves;
+  std::vector<JobIndex> waiting(queue.begin(), queue.end());  // not yet counted by a pool
   for (const ScaledPool& scaled : pools_) {
-    const std::int64_t queued = QueuedGpusFor(scaled, queue, requests);
-    ScaleUp(scaled, queued, moves);
+    const bool any_queued = ScaleUp(scaled, waiting, requests, moves);
     TrackIdle(scaled, now);
-    if (queued == 0) {
+    if (!any_queued) {
       ScaleDown(scaled, now, moves);
     }
   }
@@ -55,39 +57,58 @@ void Autoscaler::CameUp(NodeId node) {
   }
 }
 
-// GPUs asked for by queued jobs that accept the pool's GPU model.
-std::int64_t Autoscaler::QueuedGpusFor(const ScaledPool& scaled, const JobQueue& queue,
-                                       std::span<const JobRequest> requests) const {
-  const std::string& model = ledger_.pools()[scaled.pool].gpu.name;
-  std::int64_t gpus = 0;
-  for (const JobIndex job : queue) {
+// Counts the waiting jobs the pool accepts against what it has free or coming, then against its
+// released nodes, and provisions those nodes; the jobs it counts are taken out of `waiting`, so a
+// later pool does not provision for them too. Jobs still queued though what the pool has covers
+// their GPUs (their GPUs are spread over nodes, or they need none) bring one node when none is
+// on its way. Returns whether any waiting job accepts the pool.
+bool Autoscaler::ScaleUp(const ScaledPool& scaled, std::vector<JobIndex>& waiting,
+                         std::span<const JobRequest> requests, Moves& moves) {
+  const PoolSpec& pool = ledger_.pools()[scaled.pool];
+  const std::int64_t per_node = pool.node.gpus_per_node;
+  std::int64_t coming = 0;
+  std::int64_t released = 0;
+  for (const NodeId node : scaled.nodes) {
+    coming += state_[node] == NodeState::kProvisioning ? 1 : 0;
+    released += state_[node] == NodeState::kReleased ? 1 : 0;
+  }
+  std::int64_t have = ledger_.FreeWholeIn(scaled.pool) + coming * per_node;
+  const std::int64_t can_add = released * per_node;
+  std::int64_t need = 0;
+  bool accepted = false;
+  std::vector<JobIndex> left;
+  for (const JobIndex job : waiting) {
     const JobRequest& request = requests[job];
-    if (request.gpu_models.empty() ||
-        std::find(request.gpu_models.begin(), request.gpu_models.end(), model) !=
-            request.gpu_models.end()) {
-      gpus += request.gpus;
+    if (!AcceptsPool(request, pool)) {
+      left.push_back(job);
+      continue;
+    }
+    accepted = true;
+    if (request.gpus <= have) {
+      have -= request.gpus;
+    } else if (request.gpus - have <= can_add - need) {
+      need += request.gpus - have;
+      have = 0;
+    } else {
+      left.push_back(job);  // more than this pool can bring: another pool may
     }
   }
-  return gpus;
-}
-
-void Autoscaler::ScaleUp(const ScaledPool& scaled, std::int64_t queued, Moves& moves) {
-  const std::int64_t per_node = ledger_.pools()[scaled.pool].node.gpus_per_node;
-  std::int64_t coming = 0;
-  for (const NodeId node : scaled.nodes) {
-    coming += state_[node] == NodeState::kProvisioning ? per_node : 0;
+  waiting = std::move(left);
+  std::int64_t nodes = (need + per_node - 1) / per_node;
+  if (nodes == 0 && accepted && coming == 0) {
+    nodes = 1;
   }
-  std::int64_t missing = queued - ledger_.FreeWholeIn(scaled.pool) - coming;
   for (const NodeId node : scaled.nodes) {
-    if (missing <= 0) {
+    if (nodes <= 0) {
       break;
     }
     if (state_[node] == NodeState::kReleased) {
       state_[node] = NodeState::kProvisioning;
       moves.provision.push_back(node);
-      missing -= per_node;
+      --nodes;
     }
   }
+  return accepted;
 }
 
 // A kept node that is up and holds nothing is idle since the first call that saw it so.

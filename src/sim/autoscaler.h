@@ -1,10 +1,14 @@
 // Autoscaler: when the on-demand pools that autoscale (PoolSpec::autoscale) add and release
 // nodes. A pool starts with its first `min_nodes` nodes up and the rest released. After every
-// policy call it looks at the queue: the GPUs queued jobs ask for that the pool's GPU model can
-// serve, beyond the pool's free whole GPUs and the nodes already on their way, bring that many
-// released nodes' worth up (the lowest first) after the provisioning delay. A node up and holding
-// nothing is idle from that moment; once it has been idle for `idle_release`, and no job the pool
-// could serve is queued, it is released (the highest first) while more than `min_nodes` are kept.
+// policy call, and when an idle node's release falls due, it looks at the queue, pool by pool in
+// fleet order: the queued jobs a pool accepts (AcceptsPool), oldest first, are counted against
+// the pool's free whole GPUs and the nodes on their way, then against its released nodes, which
+// are brought up (the lowest first) after the provisioning delay; jobs a pool counts are not
+// counted again by a later pool; jobs still queued though what the pool has would cover their
+// GPUs (spread over nodes, or none needed) bring one node when none is on its way. A node up and
+// holding nothing is idle from that moment; once it has been idle for `idle_release`, and no
+// queued job accepts the pool, it is released (the highest first) while more than `min_nodes`
+// are kept.
 // A released node is down: not billed (docs/metrics.md#cost), not seen by policies. This class
 // only decides; the engine applies what it decides. docs/scenario-format.md#autoscaling.
 // Not thread-safe; owned by one simulation.
@@ -47,9 +51,8 @@ class Autoscaler {
     std::vector<NodeId> nodes{};  // ascending
   };
 
-  std::int64_t QueuedGpusFor(const ScaledPool& scaled, const JobQueue& queue,
-                             std::span<const JobRequest> requests) const;
-  void ScaleUp(const ScaledPool& scaled, std::int64_t queued, Moves& moves);
+  bool ScaleUp(const ScaledPool& scaled, std::vector<JobIndex>& waiting,
+               std::span<const JobRequest> requests, Moves& moves);
   void TrackIdle(const ScaledPool& scaled, SimTime now);
   void ScaleDown(const ScaledPool& scaled, SimTime now, Moves& moves);
 

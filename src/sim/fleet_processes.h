@@ -8,7 +8,8 @@
 //    fails at that rate times its GPUs (stream "fleet.failures.<pool>").
 // Times are exponential (memoryless), so a node's next reclaim and next failure are drawn afresh
 // each time it comes up. This class only says *when*; the engine applies what the events mean.
-// Draws happen in event order, which no policy decision changes. docs/interruptions.md.
+// Draws happen in event order, which no policy decision changes, except where an autoscaled
+// pool's nodes come up when the queue asks for them (sim/autoscaler.h). docs/interruptions.md.
 // Not thread-safe; owned by one simulation.
 #pragma once
 

@@ -158,9 +158,11 @@ TEST_F(PlanCliTest, OutputPerDollarAnswersWithTheFeasibleFleetOfTheHighestFigure
 TEST_F(PlanCliTest, ShardsOfTheGridThenTheChoiceWriteWhatAnExhaustivePlanWrites) {
   const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400}])");
   const CommandResult shards = Fleetsim(fmt::format(
-      "plan '{0}' -o '{1}/shared' --shard 1/3 -j 1 & '{2}' plan '{0}' -o '{1}/shared' "
-      "--shard 2/3 -j 1 & '{2}' plan '{0}' -o '{1}/shared' --shard 3/3 -j 1 & wait",
+      "plan '{0}' -o '{1}/shared' --shard 1/3 -j 1 & a=$!; '{2}' plan '{0}' -o '{1}/shared' "
+      "--shard 2/3 -j 1 & b=$!; '{2}' plan '{0}' -o '{1}/shared' --shard 3/3 -j 1 & c=$!; "
+      "wait $a && wait $b && wait $c",
       plan, dir_, FLEETSIM_CLI_PATH));
+  EXPECT_EQ(shards.exit_code, 0) << shards.err;
   EXPECT_EQ(shards.err.find("fleetsim:"), std::string::npos) << shards.err;
   EXPECT_NE(shards.out.find("shard 2/3 of plan 'small-grid': 8 runs (8 made, 0 recorded before)"),
             std::string::npos)

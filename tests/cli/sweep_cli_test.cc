@@ -211,16 +211,24 @@ TEST_F(SweepCliTest, AFolderHoldingOnlyTheStateFolderIsOneAShardIsLayingOut) {
   ASSERT_EQ(Sweep("starting").exit_code, 0);
   ASSERT_EQ(Sweep("one").exit_code, 0);
   ExpectSameResults("one", "starting");
+  // With anything else beside it, the folder is someone else's.
+  fs::create_directories(fs::path(dir_) / "taken" / ".sweep");
+  std::ofstream(fs::path(dir_) / "taken" / "notes.txt") << "mine";
+  const CommandResult taken = Sweep("taken");
+  EXPECT_EQ(taken.exit_code, 2) << taken.err;
+  EXPECT_NE(taken.err.find("exists and holds no sweep"), std::string::npos) << taken.err;
 }
 
 TEST_F(SweepCliTest, ShardsStartedTogetherInOneNewFolderMergeToTheSameResults) {
   // As array tasks do: every shard writes the folder's layout, at once.
   const CommandResult shards = Fleetsim(fmt::format(
-      "sweep '{0}/grid.json' -o '{0}/together' --shard 1/3 & "
-      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 2/3 & "
-      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 3/3 & wait",
+      "sweep '{0}/grid.json' -o '{0}/together' --shard 1/3 & a=$!; "
+      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 2/3 & b=$!; "
+      "'{1}' sweep '{0}/grid.json' -o '{0}/together' --shard 3/3 & c=$!; "
+      "wait $a && wait $b && wait $c",
       dir_, FLEETSIM_CLI_PATH));
-  EXPECT_EQ(shards.err.find("cannot"), std::string::npos) << shards.err;
+  EXPECT_EQ(shards.exit_code, 0) << shards.err;
+  EXPECT_EQ(shards.err.find("fleetsim:"), std::string::npos) << shards.err;
   ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{}/together'", dir_)).exit_code, 0);
   ASSERT_EQ(Sweep("one").exit_code, 0);
   ExpectSameResults("one", "together");

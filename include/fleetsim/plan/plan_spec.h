@@ -53,7 +53,9 @@ struct HorizonSpec {
   std::int64_t months = 0;
   std::int64_t replan_every_months = 12;
   std::map<std::string, double> yearly_price_change{};  // by model, or "default"; -0.2: 20 % less
-  std::map<std::string, double> reserved_price_per_gpu_hour{};  // by model: the catalog's, else
+  // By model: the reserved price, USD per GPU-hour, where the catalog has none or another is
+  // quoted (the catalog's otherwise).
+  std::map<std::string, double> reserved_price_per_gpu_hour{};
 };
 
 struct PlanSpec {

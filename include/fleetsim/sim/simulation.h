@@ -14,7 +14,8 @@
 // jobs at once and takes it down for repair; an autoscaled on-demand pool releases nodes it does
 // not need and provisions them again when jobs queue (sim/autoscaler.h). Stopped jobs go back to
 // the queue. The processes
-// are drawn from the run's seed, independently of the policy. Without an arrival, queued or
+// are drawn from the run's seed, independently of the policy (except the failures of an autoscaled
+// pool's nodes, which are up when the queue has them up). Without an arrival, queued or
 // running job left, the run is over even though these processes would go on.
 // In debug builds every resource's invariants are checked after every event.
 // Not thread-safe; one thread per simulation. Not copyable or movable.

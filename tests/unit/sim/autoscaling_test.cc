@@ -1,8 +1,11 @@
 // Autoscaled on-demand pools, worked by hand: a pool of four HGX H100 nodes keeping one starts
 // with three released, provisions two after its 10-minute delay when a 16-GPU job queues,
 // releases idle nodes after 30 minutes while more than one is kept, and is billed for the hours
-// its nodes were up; a pool whose min_nodes is all its nodes runs as if it did not scale; and
-// the scenario checks refuse autoscaling a spot pool, a rack and more nodes than the pool has.
+// its nodes were up; from zero nodes, jobs that name an alias or need no GPU still bring a node,
+// and only one of two pools serves a job; a pool whose min_nodes is all its nodes runs as if it
+// did not scale; and
+// the scenario checks refuse autoscaling a spot pool, a rack, a static MIG layout and more
+// nodes than the pool has.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +57,26 @@ TEST(AutoscalingTest, NodesComeUpAfterTheDelayAndIdleOnesAreReleasedAndNotBilled
   EXPECT_NEAR(a.total.Accounted(), a.total.capacity, 1e-9);
 }
 
+// From zero nodes: a job naming the model by an alias, and one that needs no GPU, still bring a
+// node up; two pools that both accept a job do not both provision for it.
+TEST(AutoscalingTest, FromNothingEveryQueuedJobBringsANodeAndOnlyOnePoolServesIt) {
+  const RunReport r = RunText(R"({"format_version": 1, "name": "zero", "seed": 1,
+    "fleet": {"pools": [
+      {"name": "a", "template": "hgx-h100", "nodes": 2, "autoscale": {"provisioning_delay_s": 60}},
+      {"name": "b", "template": "hgx-h100", "nodes": 2, "autoscale": {"provisioning_delay_s": 60}}]},
+    "policy": {"name": "fifo"},
+    "jobs": [{"id": "alias", "submit_s": 0, "gpus": 8, "gpu_models": ["H100"], "duration_s": 600},
+             {"id": "cpu", "submit_s": 3600, "gpus": 0, "cpu_milli": 1000, "duration_s": 600}]})");
+  ASSERT_EQ(r.jobs.size(), 2U);
+  EXPECT_EQ(r.jobs[0].start, 60'000);
+  EXPECT_GE(r.jobs[1].start, 3'600'000);
+  EXPECT_LE(r.jobs[1].start, 3'660'000);
+  // One node up for each job, from its provisioning until idle_release_s (600 s) after it ended;
+  // had both pools provisioned, the first job would have brought two nodes up.
+  const double node_hours = r.accounting.total.capacity - r.accounting.total.down;
+  EXPECT_LE(node_hours, 2 * 8 * (600.0 + 600.0 + 60.0) / 3600 + 1e-9);
+}
+
 TEST(AutoscalingTest, KeepingEveryNodeRunsAsAFixedPool) {
   const RunReport fixed = RunText(ScenarioText(""));
   const RunReport kept = RunText(ScenarioText(R"(, "autoscale": {"min_nodes": 4})"));
@@ -65,14 +88,16 @@ TEST(AutoscalingTest, KeepingEveryNodeRunsAsAFixedPool) {
   EXPECT_EQ(kept.accounting.total.down, 0);
 }
 
-TEST(AutoscalingTest, OnlyOnDemandPoolsOfSingleNodesScaleWithinTheirNodes) {
+TEST(AutoscalingTest, OnlyOnDemandPoolsOfSingleNodesOfWholeGpusScaleWithinTheirNodes) {
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult load = ParseScenario(
       R"({"format_version": 1, "name": "bad", "fleet": {"pools": [
         {"name": "spot", "template": "hgx-h100", "nodes": 2, "tier": "spot", "autoscale": {}},
         {"name": "rack", "template": "gb200-nvl72", "nodes": 18, "autoscale": {}},
         {"name": "od", "template": "hgx-h100", "nodes": 2, "autoscale": {"min_nodes": 3,
-         "idle": 60}}]},
+         "idle": 60}},
+        {"name": "mig", "template": "hgx-h100", "nodes": 2, "mig": {"static": {"7g.80gb": 1}},
+         "autoscale": {}}]},
         "jobs": [{"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 60}]})",
       "s.json", registry, {});
   EXPECT_FALSE(load.scenario);
@@ -89,6 +114,10 @@ TEST(AutoscalingTest, OnlyOnDemandPoolsOfSingleNodesScaleWithinTheirNodes) {
             std::string::npos)
       << m;
   EXPECT_NE(m.find("/fleet/pools/2/autoscale/idle: warning: unknown key"), std::string::npos)
+      << m;
+  EXPECT_NE(m.find("/fleet/pools/3/autoscale: error: autoscaling counts whole free GPUs, which a "
+                   "static MIG layout never has"),
+            std::string::npos)
       << m;
 }
 
