@@ -17,14 +17,6 @@
 namespace fleetsim {
 namespace {
 
-// A recorded run's value of a sweep metric.
-double Metric(const SweepRecord& record, const std::string& name) {
-  const std::vector<std::string>& names = SweepMetricNames();
-  const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
-                                           names.begin());
-  return record.metrics.at(at).value.value();
-}
-
 struct Searched {
   PlanOutcome outcome;
   std::set<std::string> ran;
@@ -75,6 +67,14 @@ class PlanSearchTest : public ::testing::Test {
 // below, and the exhaustive pass in plan_html_test.cc; the agreement is checked in the release
 // build.
 #if !defined(FLEETSIM_SANITIZED)
+// A recorded run's value of a sweep metric.
+double Metric(const SweepRecord& record, const std::string& name) {
+  const std::vector<std::string>& names = SweepMetricNames();
+  const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
+                                           names.begin());
+  return record.metrics.at(at).value.value();
+}
+
 TEST_F(PlanSearchTest, FindsTheExhaustiveAnswerWithAtMostAFifthOfTheRuns) {
   const Searched all = Search(true);
   const Searched found = Search(false);
