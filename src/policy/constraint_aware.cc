@@ -175,8 +175,12 @@ class Translator {
   }
   SimDuration Estimate(const JobRequest& r) const { return fleetsim::Estimate(settings_, r); }
   std::int64_t FirstStep() const { return grid_start_ / settings_.step; }
-  // A node that is out is expected back (its GPUs busy until then) at this step of the grid.
-  std::int64_t NodeBackStep(NodeId node) const { return EndStep(view_.ledger().NodeBackAt(node)); }
+  // A node that is out is expected back (its GPUs busy until then) at this step of the grid; a
+  // node with no return time (released by the autoscaler) is out for the whole grid.
+  std::int64_t NodeBackStep(NodeId node) const {
+    const SimTime back = view_.ledger().NodeBackAt(node);
+    return back == kTimeNever ? settings_.steps : EndStep(back);
+  }
 
   // The work the plan cannot move, from the running-work index: pinned lanes as bitsets, and the
   // running services as real-time jobs on the lanes they hold.
