@@ -32,17 +32,41 @@ endfunction()
 # The libraries that read untrusted input: with FLEETSIM_FUZZ they get libFuzzer's coverage
 # instrumentation (tests/fuzz). The others (engine, simulation, policies, metrics...) do not, so
 # the rest of the suite in the same build runs at plain sanitizer speed.
-set(FLEETSIM_FUZZED_LIBRARIES core json fleet workload trace scenario fill report sweep plan)
+set(FLEETSIM_FUZZED_LIBRARIES core json text job_json fleet workload trace scenario fill report sweep
+    plan)
 
-# fleetsim_add_library(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...])
-# Creates fleetsim_NAME with the alias fleetsim::NAME.
+# fleetsim_module_include_dir(NAME OUT_VAR)
+# The include directory that shows module NAME's headers in src/NAME/, and nothing else, as
+# "NAME/header.h": a build-tree folder holding one symbolic link, NAME -> src/NAME. A library sees
+# its own folder this way, and a module's private headers stay out of every other module's reach
+# (the compiler, not a review, refuses `#include "trace/csv.h"` outside trace).
+function(fleetsim_module_include_dir name out_var)
+  set(dir "${PROJECT_BINARY_DIR}/module_include/${name}")
+  if(NOT EXISTS "${dir}/${name}")
+    file(MAKE_DIRECTORY "${dir}")
+    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/src/${name}" "${dir}/${name}" SYMBOLIC)
+  endif()
+  set(${out_var} "${dir}" PARENT_SCOPE)
+endfunction()
+
+# fleetsim_add_library(NAME SOURCES ... [PUBLIC_DEPS ...] [PRIVATE_DEPS ...] [INTERNAL])
+# Creates fleetsim_NAME with the alias fleetsim::NAME. Every library sees the public headers
+# (include/fleetsim/<module>/) and its own src/NAME/ folder. An INTERNAL library (json, milp,
+# text, job_json) has no public headers: the headers in its src/ folder are its interface, shown
+# to the libraries that link it.
 function(fleetsim_add_library name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "INTERNAL" "" "SOURCES;PUBLIC_DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(fleetsim_${name} STATIC ${ARG_SOURCES})
   add_library(fleetsim::${name} ALIAS fleetsim_${name})
+  fleetsim_module_include_dir(${name} module_dir)
+  if(ARG_INTERNAL)
+    set(module_scope PUBLIC)
+  else()
+    set(module_scope PRIVATE)
+  endif()
   target_include_directories(fleetsim_${name}
     PUBLIC "${PROJECT_SOURCE_DIR}/include" "${PROJECT_BINARY_DIR}/include"
-    PRIVATE "${PROJECT_SOURCE_DIR}/src")
+    ${module_scope} "${module_dir}")
   target_link_libraries(fleetsim_${name} PUBLIC ${ARG_PUBLIC_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   fleetsim_apply_common(fleetsim_${name})
   if(FLEETSIM_FUZZ AND name IN_LIST FLEETSIM_FUZZED_LIBRARIES)
@@ -50,17 +74,23 @@ function(fleetsim_add_library name)
   endif()
 endfunction()
 
-# fleetsim_add_executable(NAME SOURCES ... DEPS ...)
+# fleetsim_add_executable(NAME SOURCES ... DEPS ... [MODULE M])
+# An executable on the public headers of its DEPS; with MODULE it is part of module M (the
+# fleetsim command's main.cc is part of cli) and also sees M's private headers.
 function(fleetsim_add_executable name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "MODULE" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}/src")
+  if(ARG_MODULE)
+    fleetsim_module_include_dir(${ARG_MODULE} module_dir)
+    target_include_directories(${name} PRIVATE "${module_dir}")
+  endif()
   target_link_libraries(${name} PRIVATE ${ARG_DEPS})
   fleetsim_apply_common(${name})
 endfunction()
 
 # fleetsim_add_test(NAME SOURCES ... DEPS ... [LABELS ...])
-# A GoogleTest executable whose tests are registered individually with CTest.
+# A GoogleTest executable whose tests are registered individually with CTest. Tests see every
+# module's private headers (src/), to test the internals their module keeps to itself.
 function(fleetsim_add_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})

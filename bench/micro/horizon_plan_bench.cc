@@ -10,7 +10,7 @@
 #include <cmath>
 
 #include "fleetsim/core/random.h"
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 
 namespace fleetsim {
 namespace {

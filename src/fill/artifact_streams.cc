@@ -1,10 +1,10 @@
 // The artifact's arrivals and node order for a seed, from Go's math/rand.
-#include "fleetsim/fill/artifact_streams.h"
+#include "fill/artifact_streams.h"
 
 #include <algorithm>
 #include <numeric>
 
-#include "fleetsim/core/go_math_rand.h"
+#include "fill/go_math_rand.h"
 
 namespace fleetsim {
 

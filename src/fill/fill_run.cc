@@ -5,7 +5,7 @@
 #include <numeric>
 #include <utility>
 
-#include "fleetsim/fill/artifact_streams.h"
+#include "fill/artifact_streams.h"
 
 namespace fleetsim {
 

@@ -3,9 +3,9 @@
 
 #include <fmt/format.h>
 
-#include "trace/csv.h"
-#include "trace/fields.h"
-#include "trace/line_reader.h"
+#include "text/csv.h"
+#include "text/text_fields.h"
+#include "text/line_reader.h"
 
 namespace fleetsim {
 

@@ -1,5 +1,5 @@
 // Pricing a plan's answer over a multi-year horizon.
-#include "fleetsim/plan/plan_horizon.h"
+#include "plan/plan_horizon.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fleetsim/plan/plan_horizon.h"
+#include "plan/plan_horizon.h"
 #include "fleetsim/report/outputs.h"
 
 namespace fleetsim {

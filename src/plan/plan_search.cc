@@ -10,7 +10,7 @@
 #include <numeric>
 #include <set>
 
-#include "fleetsim/plan/plan_horizon.h"
+#include "plan/plan_horizon.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 

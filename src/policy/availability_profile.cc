@@ -1,5 +1,5 @@
 // AvailabilityProfile: free whole GPUs per pool over time, for reservation-based planning.
-#include "fleetsim/policy/availability_profile.h"
+#include "policy/availability_profile.h"
 
 #include <algorithm>
 #include <deque>

@@ -14,7 +14,7 @@
 #include <map>
 
 #include "fleetsim/core/check.h"
-#include "fleetsim/policy/availability_profile.h"
+#include "policy/availability_profile.h"
 #include "fleetsim/policy/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"

@@ -27,10 +27,10 @@
 #include <map>
 #include <optional>
 
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 #include "fleetsim/policy/placement_rules.h"
 #include "fleetsim/policy/policy.h"
-#include "fleetsim/policy/window_milp.h"
+#include "policy/window_milp.h"
 #include "policy/builtin.h"
 #include "policy/queue_index.h"
 #include "policy/running_work.h"

@@ -16,8 +16,8 @@
 #include <string>
 #include <variant>
 
-#include "fleetsim/policy/kai_fair_share.h"
-#include "fleetsim/policy/multifactor_priority.h"
+#include "policy/kai_fair_share.h"
+#include "policy/multifactor_priority.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
 #include "policy/queue_groups.h"

@@ -1,7 +1,7 @@
 // The rolling-horizon planner: an occupancy bitset per step, the list scheduler (real-time count
 // paths within the swap cap, batch jobs at their earliest fitting step on fragmentation-aware
 // lanes) and the local search over its choices.
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // KAI Scheduler's fair-share division over a queue tree and its reclaim victim choice.
-#include "fleetsim/policy/kai_fair_share.h"
+#include "policy/kai_fair_share.h"
 
 #include <algorithm>
 #include <limits>

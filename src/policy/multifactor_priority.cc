@@ -1,5 +1,5 @@
 // Slurm's multifactor priority factors and fair-share algorithms (classic and Fair Tree).
-#include "fleetsim/policy/multifactor_priority.h"
+#include "policy/multifactor_priority.h"
 
 #include <algorithm>
 #include <cmath>

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "fleetsim/policy/cluster_view.h"
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 
 namespace fleetsim {
 

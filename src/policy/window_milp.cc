@@ -1,6 +1,6 @@
-// WindowMilpOrder: the window model of include/fleetsim/policy/window_milp.h, built as a Milp
+// WindowMilpOrder: the window model of src/policy/window_milp.h, built as a Milp
 // (milp/cbc_milp.h) and solved with CBC, read back as a placement order.
-#include "fleetsim/policy/window_milp.h"
+#include "policy/window_milp.h"
 
 #include <algorithm>
 #include <numeric>

@@ -16,7 +16,7 @@
 #include "json/json_text.h"
 #include "scenario/fleet_parser.h"
 #include "scenario/workload_parser.h"
-#include "trace/job_json.h"
+#include "job_json/job_json.h"
 
 namespace fleetsim {
 

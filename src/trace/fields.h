@@ -1,7 +1,6 @@
-// Typed reads of one text field of a trace row, with the messages every reader gives for a bad
-// value: "column 'num_gpus': expected an integer >= 1, found 'abc'". The first problem of a row
-// is kept in a FieldError (its `reason` is the short category used to count skipped rows).
-// Internal to the trace readers. Thread-compatible.
+// The job-specific field reads of the trace readers (GPU counts, job ids, the job model's rules
+// on a finished row), on the generic ones of text/text_fields.h. Internal to the trace readers.
+// Thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -13,40 +12,9 @@
 #include "fleetsim/core/time.h"
 #include "fleetsim/trace/job_source.h"
 #include "fleetsim/workload/job.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
-
-struct FieldError {
-  std::string reason;   // "" while the row is fine
-  std::string message;  // "column 'x': expected ..., found '...'"
-
-  bool ok() const { return reason.empty(); }
-  // Records the problem unless one is already recorded (the first problem of a row wins).
-  void Set(std::string why, std::string what);
-};
-
-// Reason categories shared by every reader (docs/trace-formats.md lists them).
-inline constexpr const char* kReasonColumnCount = "wrong column count";
-inline constexpr const char* kReasonNotNumeric = "non-numeric field";
-inline constexpr const char* kReasonOutOfRange = "value out of range";
-inline constexpr const char* kReasonNegativeTime = "negative time or duration";
-inline constexpr const char* kReasonZeroGpus = "zero GPUs";
-inline constexpr const char* kReasonBadValue = "invalid value";
-inline constexpr const char* kReasonUnknownGpuModel = "unknown GPU model";
-inline constexpr const char* kReasonDuplicateId = "duplicate id";
-inline constexpr const char* kReasonBadSyntax = "malformed row";
-
-// An integer in [min, max]; the whole field must be the number (surrounding spaces allowed).
-std::optional<std::int64_t> IntField(std::string_view text, std::string_view column,
-                                     std::int64_t min, std::int64_t max, FieldError& error);
-// A finite decimal number in [min, max].
-std::optional<double> RealField(std::string_view text, std::string_view column, double min,
-                                double max, FieldError& error);
-// Seconds in [0, kMaxScenarioSeconds] (negative values get kReasonNegativeTime), as SimTime.
-std::optional<SimTime> SecondsField(std::string_view text, std::string_view column,
-                                    FieldError& error);
-// "true"/"false" (also "1"/"0").
-std::optional<bool> BoolField(std::string_view text, std::string_view column, FieldError& error);
 
 // The row error for `error` at file:line.
 RowError MakeRowError(const std::string& file, std::int64_t line, const FieldError& error);
@@ -59,11 +27,6 @@ bool CheckJob(const Job& job, FieldError& error);
 // found 0" (0 gets kReasonZeroGpus).
 std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_view column,
                                           FieldError& error);
-// A run time: seconds as SecondsField reads them that are still > 0 once rounded to the
-// millisecond ("column 'duration': expected seconds > 0, found 0").
-std::optional<SimDuration> DurationField(std::string_view text, std::string_view column,
-                                         FieldError& error);
-
 // "" when `id` is a valid job id, else what the job model's rule says ("expected an id of
 // letters, digits, '.', '_' or '-', found 'a b'"); the rule itself lives in ProblemsWith.
 std::string IdProblem(const std::string& id);
@@ -75,14 +38,5 @@ std::optional<std::string> IdField(std::string_view text, std::string_view colum
 // the job breaks a rule of the job model (CheckJob), else kJob.
 JobSource::Status FinishRow(const Job& job, FieldError& problem, const std::string& file,
                             std::int64_t line, RowError& error);
-
-// Typed reads of a format option's text, for the readers' open functions. On a bad value they
-// return nullopt and set `error` to "option 'x': expected ..., found '...'".
-std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
-                                      std::int64_t min, std::int64_t max, std::string& error);
-std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error);
-// Seconds > 0, at most kMaxScenarioSeconds.
-std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
-                                          std::string& error);
 
 }  // namespace fleetsim

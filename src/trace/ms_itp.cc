@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
-#include "trace/csv.h"
+#include "text/csv.h"
 #include "trace/fields.h"
-#include "trace/line_reader.h"
+#include "text/line_reader.h"
 #include "trace/readers.h"
 
 namespace fleetsim {

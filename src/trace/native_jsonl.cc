@@ -1,4 +1,4 @@
-// The native JSON Lines format: one job object per line (trace/job_json.h). The reader is
+// The native JSON Lines format: one job object per line (job_json/job_json.h). The reader is
 // strict, since native files are written by tools: an unknown field is a bad row, not a warning.
 // Also the JSON Lines writer, and MakeJobWriter, which picks a native writer by format name.
 #include <fmt/format.h>
@@ -10,10 +10,10 @@
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/trace/native.h"
 #include "json/json_text.h"
-#include "trace/csv.h"
+#include "text/csv.h"
 #include "trace/fields.h"
-#include "trace/job_json.h"
-#include "trace/line_reader.h"
+#include "job_json/job_json.h"
+#include "text/line_reader.h"
 #include "trace/readers.h"
 
 namespace fleetsim {

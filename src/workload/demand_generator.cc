@@ -1,5 +1,5 @@
 // Daily demand curves for generated real-time inference services.
-#include "fleetsim/workload/demand_generator.h"
+#include "workload/demand_generator.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "fleetsim/workload/demand_generator.h"
+#include "workload/demand_generator.h"
 
 namespace fleetsim {
 

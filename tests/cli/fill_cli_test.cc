@@ -1,7 +1,7 @@
 // End-to-end tests of `fleetsim fill`: the comparison table on a small fill scenario, identical
 // output whatever the thread count, the curves and Markdown files, bad scenarios (exit 1, every
 // problem with its pointer, no file written), fill scenarios under `validate` and `run`, and the
-// real openb trace (skipped with a message when ../shared/traces is absent).
+// real openb trace (failing when ../shared/traces is absent).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

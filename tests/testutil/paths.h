@@ -1,5 +1,6 @@
 // Paths tests need: the source tree (scenarios, docs, fixtures) and the shared traces folder
-// beside the project, which tests use when present and skip with a message when not.
+// beside the project (../shared/traces), which a test that reads a real trace needs: it fails,
+// never skips, when the folder is missing, and tools/run-tests refuses to start without it.
 #pragma once
 
 #include <string>

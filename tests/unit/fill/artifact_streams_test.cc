@@ -1,6 +1,6 @@
 // The artifact's arrivals and tie ranks for the fixture, as a Go program making the artifact's
 // calls (rand.Seed(42), Int, Shuffle, the Intn picks of the tuning, ten Int63, Perm) gives them.
-#include "fleetsim/fill/artifact_streams.h"
+#include "fill/artifact_streams.h"
 
 #include <gtest/gtest.h>
 

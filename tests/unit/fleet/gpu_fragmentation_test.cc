@@ -1,6 +1,6 @@
 // GPU fragmentation (Weng et al., ATC'23) on hand-worked nodes, the typical-task rule on a small
 // list, and the empty openb cluster against the paper artifact's shipped x = 0 values (read from
-// ../shared/traces when present; skipped with a message otherwise).
+// ../shared/traces; the test fails when they are missing).
 #include "fleetsim/fleet/gpu_fragmentation.h"
 
 #include <gtest/gtest.h>

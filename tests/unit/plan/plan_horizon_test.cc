@@ -1,7 +1,7 @@
 // The multi-year view priced by hand: a fleet reserved now against rented and re-planned at
 // falling prices, period by period, with the break-even change; and the problems CheckHorizon
 // reports (plan_spec_test.cc checks the loader's).
-#include "fleetsim/plan/plan_horizon.h"
+#include "plan/plan_horizon.h"
 
 #include <gtest/gtest.h>
 

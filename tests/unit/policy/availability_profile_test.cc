@@ -1,7 +1,7 @@
 // The availability profile on hand-checked timelines: building from releases, minimum free
 // counts over intervals, taking capacity (step splits), earliest starts for demands spanning pools
 // or held in one, the horizon's clipping, and how a demand is split over pools.
-#include "fleetsim/policy/availability_profile.h"
+#include "policy/availability_profile.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // lanes, swap cap, running work pinned), priority order, a block that survives because free space
 // is kept in useful shapes, a real-time ramp that meets a rising demand within the cap, and an
 // improvement phase that never lowers the objective and is deterministic.
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>

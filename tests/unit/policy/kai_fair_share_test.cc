@@ -2,7 +2,7 @@
 // first, the rest by over-quota priority level and weight, limits, a two-level tree, quotas
 // that exceed the fleet; reclaim victims in KAI's order, never below the victim's fair share,
 // and the reclaimerUtilizationMultiplier.
-#include "fleetsim/policy/kai_fair_share.h"
+#include "policy/kai_fair_share.h"
 
 #include <gtest/gtest.h>
 

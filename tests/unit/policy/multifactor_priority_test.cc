@@ -1,7 +1,7 @@
 // Slurm's multifactor priority on worked examples, each computed by hand here: age capping, job
 // size both ways, QOS normalization, the weighted sum and its integer, usage decay, the classic
 // fair-share example of SchedMD's classic_fair_share page, and Fair Tree ranks with its ties.
-#include "fleetsim/policy/multifactor_priority.h"
+#include "policy/multifactor_priority.h"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // order it suggests keeps the real-time jobs in place and reserved jobs first, is a permutation
 // of the heuristic's, and is the same on every call; plans built from it are legal on the random
 // problems of horizon_plan_test.
-#include "fleetsim/policy/window_milp.h"
+#include "policy/window_milp.h"
 
 #include <gtest/gtest.h>
 

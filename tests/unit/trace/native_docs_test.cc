@@ -14,7 +14,7 @@
 #include "fleetsim/trace/native.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
-#include "trace/job_json.h"
+#include "job_json/job_json.h"
 
 namespace fleetsim {
 namespace {

@@ -11,7 +11,7 @@
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
 #include "testutil/command.h"
-#include "trace/job_json.h"
+#include "job_json/job_json.h"
 
 namespace fleetsim {
 namespace {

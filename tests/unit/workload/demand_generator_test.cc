@@ -1,7 +1,7 @@
 // Daily demand curves of generated services: the raised-cosine shape, the swap cap between
 // consecutive hours (the wrap from 23:00 to 00:00 included), values within [0, peak], and
 // reproducible noise.
-#include "fleetsim/workload/demand_generator.h"
+#include "workload/demand_generator.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // start is dropped, CRLF and LF endings both end a line, a last line without a newline still
 // counts, blank lines are kept (readers decide what to do with them) — each with its 1-based
 // line number; a file that cannot be opened says so and why.
-#include "trace/line_reader.h"
+#include "text/line_reader.h"
 
 #include <gtest/gtest.h>
 

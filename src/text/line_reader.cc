@@ -1,5 +1,5 @@
 // LineReader: line splitting that ignores BOMs and CRLF endings.
-#include "trace/line_reader.h"
+#include "text/line_reader.h"
 
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
 // CSV splitting and quoting.
-#include "trace/csv.h"
+#include "text/csv.h"
 
 #include <fmt/format.h>
 

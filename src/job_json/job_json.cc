@@ -1,5 +1,5 @@
 // Reading and writing the native job object.
-#include "trace/job_json.h"
+#include "job_json/job_json.h"
 
 #include <fmt/format.h>
 

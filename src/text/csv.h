@@ -1,7 +1,7 @@
-// CSV rows and headers for the trace readers. SplitCsv follows RFC 4180 on one line: fields
-// separated by a delimiter, optionally in double quotes with "" for a quote (a quoted field
-// cannot span lines). CsvHeader finds columns by name. Internal to the trace readers.
-// Value types; thread-compatible.
+// CSV rows and headers. SplitCsv follows RFC 4180 on one line: fields separated by a delimiter,
+// optionally in double quotes with "" for a quote (a quoted field cannot span lines). CsvHeader
+// finds columns by name. Internal to the fleetsim libraries (the trace readers, fill's reader of
+// published results). Value types; thread-compatible.
 #pragma once
 
 #include <cstddef>
@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "trace/fields.h"
-#include "trace/line_reader.h"
+#include "text/text_fields.h"
+#include "text/line_reader.h"
 
 namespace fleetsim {
 

@@ -1,7 +1,7 @@
 // CSV splitting and quoting (RFC 4180 on one line): plain and quoted fields, "" escapes, empty
 // fields, the two malformed cases with their exact messages, QuoteCsv round trips, blank lines,
 // and header lookups with the message for missing columns.
-#include "trace/csv.h"
+#include "text/csv.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fleetsim/core/diagnostics.h"
-#include "trace/job_json.h"
+#include "job_json/job_json.h"
 
 namespace fleetsim {
 namespace {

@@ -1,7 +1,7 @@
 // GoMathRand against numbers Go 1.19's math/rand gives (rand.New(rand.NewSource(seed)), and the
 // global source after rand.Seed): the same values in the same order, method by method, for
 // seeds that exercise the seed folding (0, negative, above 2^31).
-#include "fleetsim/core/go_math_rand.h"
+#include "fill/go_math_rand.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Go's math/rand, reimplemented; the cooked register computed by jumping the recurrence ahead.
-#include "fleetsim/core/go_math_rand.h"
+#include "fill/go_math_rand.h"
 
 #include "fleetsim/core/check.h"
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "fleetsim/policy/horizon_plan.h"
+#include "policy/horizon_plan.h"
 
 namespace fleetsim {
 

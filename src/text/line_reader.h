@@ -1,7 +1,7 @@
 // LineReader: reads a text file one line at a time with its 1-based line number, the same way
 // whatever wrote it: a UTF-8 byte-order mark at the start is dropped, "\r\n" and "\n" endings
-// both end a line, and a last line without a newline is still a line. Internal to the trace
-// readers. Not thread-safe.
+// both end a line, and a last line without a newline is still a line. Internal to the fleetsim
+// libraries (the trace readers, fill's reader of published results). Not thread-safe.
 #pragma once
 
 #include <cstdint>

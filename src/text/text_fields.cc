@@ -1,0 +1,156 @@
+// Typed reads of text fields and option values.
+#include "text/text_fields.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace fleetsim {
+
+namespace {
+
+std::string_view Trim(std::string_view text) {
+  const std::size_t begin = text.find_first_not_of(" \t");
+  if (begin == std::string_view::npos) {
+    return {};
+  }
+  const std::size_t end = text.find_last_not_of(" \t");
+  return text.substr(begin, end - begin + 1);
+}
+
+template <typename T>
+bool ParseWhole(std::string_view text, T& value) {
+  text = Trim(text);
+  if (!text.empty() && text.front() == '+') {
+    text.remove_prefix(1);
+  }
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  return !text.empty() && ec == std::errc() && ptr == end;
+}
+
+}  // namespace
+
+void FieldError::Set(std::string why, std::string what) {
+  if (ok()) {
+    reason = std::move(why);
+    message = std::move(what);
+  }
+}
+
+std::optional<std::int64_t> IntField(std::string_view text, std::string_view column,
+                                     std::int64_t min, std::int64_t max, FieldError& error) {
+  std::int64_t value = 0;
+  if (!ParseWhole(text, value)) {
+    double real = 0;
+    const bool is_number = ParseWhole(text, real) && std::isfinite(real);
+    error.Set(is_number ? kReasonBadValue : kReasonNotNumeric,
+              fmt::format("column '{}': expected an integer, found '{}'", column, text));
+    return std::nullopt;
+  }
+  if (value < min || value > max) {
+    error.Set(value < 0 && min >= 0 ? kReasonNegativeTime : kReasonOutOfRange,
+              fmt::format("column '{}': expected an integer in [{}, {}], found {}", column, min,
+                          max, value));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<double> RealField(std::string_view text, std::string_view column, double min,
+                                double max, FieldError& error) {
+  double value = 0;
+  if (!ParseWhole(text, value) || !std::isfinite(value)) {
+    error.Set(kReasonNotNumeric,
+              fmt::format("column '{}': expected a number, found '{}'", column, text));
+    return std::nullopt;
+  }
+  if (value < min || value > max) {
+    error.Set(kReasonOutOfRange, fmt::format("column '{}': expected a number in [{}, {}], found {}",
+                                             column, min, max, Trim(text)));
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<SimTime> SecondsField(std::string_view text, std::string_view column,
+                                    FieldError& error) {
+  double value = 0;
+  if (!ParseWhole(text, value) || !std::isfinite(value)) {
+    error.Set(kReasonNotNumeric,
+              fmt::format("column '{}': expected a number of seconds, found '{}'", column, text));
+    return std::nullopt;
+  }
+  if (value < 0) {
+    error.Set(kReasonNegativeTime,
+              fmt::format("column '{}': expected seconds >= 0, found {}", column, Trim(text)));
+    return std::nullopt;
+  }
+  if (value > kMaxScenarioSeconds) {
+    error.Set(kReasonOutOfRange, fmt::format("column '{}': expected seconds <= {} (100 years), "
+                                             "found {}",
+                                             column, kMaxScenarioSeconds, Trim(text)));
+    return std::nullopt;
+  }
+  return SecondsToTime(value);
+}
+
+std::optional<bool> BoolField(std::string_view text, std::string_view column, FieldError& error) {
+  const std::string_view t = Trim(text);
+  if (t == "true" || t == "1") {
+    return true;
+  }
+  if (t == "false" || t == "0") {
+    return false;
+  }
+  error.Set(kReasonBadValue,
+            fmt::format("column '{}': expected true or false, found '{}'", column, text));
+  return std::nullopt;
+}
+
+std::optional<SimDuration> DurationField(std::string_view text, std::string_view column,
+                                         FieldError& error) {
+  const std::optional<SimTime> duration = SecondsField(text, column, error);
+  if (duration && *duration == 0) {
+    error.Set(kReasonOutOfRange,
+              fmt::format("column '{}': expected seconds > 0, found {}", column, Trim(text)));
+    return std::nullopt;
+  }
+  return duration;
+}
+
+std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
+                                      std::int64_t min, std::int64_t max, std::string& error) {
+  std::int64_t value = 0;
+  if (!ParseWhole(text, value) || value < min || value > max) {
+    error = fmt::format("option '{}': expected an integer in [{}, {}], found '{}'", name, min,
+                        max, text);
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error) {
+  FieldError field_error;
+  const std::optional<bool> value = BoolField(text, name, field_error);
+  if (!value) {
+    error = fmt::format("option '{}': expected true or false, found '{}'", name, text);
+  }
+  return value;
+}
+
+std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
+                                          std::string& error) {
+  double seconds = 0;
+  if (!ParseWhole(text, seconds) || !std::isfinite(seconds) || seconds < 0 ||
+      seconds > kMaxScenarioSeconds || SecondsToTime(seconds) == 0) {
+    error = fmt::format("option '{}': expected seconds > 0 (at most {}, 100 years), found '{}'",
+                        name, kMaxScenarioSeconds, text);
+    return std::nullopt;
+  }
+  return SecondsToTime(seconds);
+}
+
+}  // namespace fleetsim
