@@ -1,4 +1,4 @@
-// What the sweep machinery costs on top of its runs (docs/benchmarks.md, "Sweeps"): the 1,015
+// What the sweep machinery costs on top of its runs (docs/performance.md, "Sweeps"): the 1,015
 // short runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
 // 1-29) and the 120 longer ones of scenarios/sweeps/planner.json, on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
 // sweep as `fleetsim sweep` does it — spec loading, expansion (each point's document built and

@@ -7,7 +7,7 @@
 //    ../shared/traces is absent;
 //  - BM_Scale100k: bench/macro/hgx-20k-100k.json, 100,000 jobs on 20,000 GPUs at ~95 % offered
 //    load, under fifo and constraint-aware (the 1M version, hgx-20k-1m.json, is timed with `fleetsim run --timing`: see
-//    docs/benchmarks.md);
+//    docs/performance.md);
 //  - BM_IdenticalSubmit100k: bench/macro/identical-submit-100k.json, 100,000 jobs submitted at
 //    time 0 on 64 GPUs, under every policy (issue 19's degenerate input; the 1M version is
 //    timed with `fleetsim run`).

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "fleetsim/core/time.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 
 namespace fleetsim {
 

@@ -15,7 +15,7 @@
 
 #include "fleetsim/core/check.h"
 #include "policy/availability_profile.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
 

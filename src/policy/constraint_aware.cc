@@ -28,7 +28,7 @@
 #include <optional>
 
 #include "policy/horizon_plan.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/window_milp.h"
 #include "policy/builtin.h"

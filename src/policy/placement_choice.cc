@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "fleetsim/core/check.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/share_scoring.h"

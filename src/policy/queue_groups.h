@@ -13,7 +13,7 @@
 // The jobs visited, in the order visited, are those the plain scan over the whole (sorted) queue
 // would try, less the ones it would have skipped or never reached: the decisions are the same.
 // On a queue of a million jobs submitted at once this turns quadratic work over a run into
-// near-linear work (docs/benchmarks.md, "Degenerate input").
+// near-linear work (docs/performance.md, "Degenerate input").
 #pragma once
 
 #include <cstddef>

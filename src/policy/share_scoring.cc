@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "fleetsim/core/random.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 
 namespace fleetsim {

@@ -8,7 +8,7 @@
 
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "fleetsim/policy/placement_choice.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 
 namespace fleetsim {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 
 namespace fleetsim {
 

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "fleetsim/core/time.h"
-#include "fleetsim/policy/fleet_ledger.h"
-#include "fleetsim/policy/job_queue.h"
+#include "fleetsim/ledger/fleet_ledger.h"
+#include "fleetsim/ledger/job_queue.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {

@@ -18,7 +18,7 @@
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/core/time.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 
 namespace fleetsim {
 

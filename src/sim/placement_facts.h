@@ -9,7 +9,7 @@
 #pragma once
 
 #include "fleetsim/fleet/speed_model.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/sim/events.h"
 #include "fleetsim/workload/job.h"
 

@@ -9,7 +9,7 @@
 #include <bit>
 #include <utility>
 
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 
 namespace fleetsim {
 

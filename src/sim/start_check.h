@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {

@@ -22,8 +22,9 @@
 #include "fleetsim/core/check.h"
 #include "fleetsim/core/diagnostics.h"
 #include "text/csv.h"
-#include "trace/fields.h"
 #include "text/line_reader.h"
+#include "trace/csv_job_source.h"
+#include "trace/fields.h"
 #include "trace/readers.h"
 
 namespace fleetsim {
@@ -331,31 +332,29 @@ struct NodeSummary {
   }
 };
 
-class OpenbPodSource final : public JobSource {
+class OpenbPodSource final : public CsvJobSource {
  public:
   OpenbPodSource(const std::string& path, OpenbOptions options)
-      : lines_(path), options_(std::move(options)) {}
+      : CsvJobSource(path, RequiredPodColumns(), UsedPodColumns()), options_(std::move(options)) {}
 
-  // Reads the header and the node list, if any; "" or the open error.
-  std::string Open() {
-    if (std::string error = ReadCsvHeader(lines_, RequiredPodColumns(), header_); !error.empty()) {
-      return error;
-    }
-    name_ = *header_.Find("name");
-    cpu_milli_ = *header_.Find("cpu_milli");
-    memory_mib_ = *header_.Find("memory_mib");
-    num_gpu_ = *header_.Find("num_gpu");
-    gpu_milli_ = *header_.Find("gpu_milli");
-    gpu_spec_ = header_.Find("gpu_spec");
-    qos_ = header_.Find("qos");
-    pod_phase_ = header_.Find("pod_phase");
-    creation_ = header_.Find("creation_time");
-    deletion_ = header_.Find("deletion_time");
+ private:
+  // The columns, and the node list if any; "" or the open error.
+  std::string OnHeader() override {
+    name_ = Column("name");
+    cpu_milli_ = Column("cpu_milli");
+    memory_mib_ = Column("memory_mib");
+    num_gpu_ = Column("num_gpu");
+    gpu_milli_ = Column("gpu_milli");
+    gpu_spec_ = OptionalColumn("gpu_spec");
+    qos_ = OptionalColumn("qos");
+    pod_phase_ = OptionalColumn("pod_phase");
+    creation_ = OptionalColumn("creation_time");
+    deletion_ = OptionalColumn("deletion_time");
     if (creation_.has_value() != deletion_.has_value()) {
       return fmt::format(
           "{}:1: expected both creation_time and deletion_time (a pod runs from one "
           "to the other) or neither, found only {}",
-          lines_.path(), creation_ ? "creation_time" : "deletion_time");
+          path(), creation_ ? "creation_time" : "deletion_time");
     }
     if (options_.nodes_path.empty()) {
       return "";
@@ -368,26 +367,7 @@ class OpenbPodSource final : public JobSource {
     return "";
   }
 
-  Status Next(Job& job, RowError& error) override {
-    FieldError problem;
-    if (!NextCsvRow(lines_, header_, fields_, problem)) {
-      return Status::kEnd;
-    }
-    job = Job{};
-    RowFacts facts;
-    if (problem.ok()) {
-      FillJob(job, facts, problem);
-    }
-    const Status status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
-    if (status == Status::kJob) {
-      Count(job.request, facts);
-    }
-    return status;
-  }
-
-  std::int64_t line() const override { return lines_.line_number(); }
-
-  std::vector<std::string> Notes() const override {
+  std::vector<std::string> FormatNotes() const override {
     std::vector<std::string> notes;
     if (!creation_) {
       notes.push_back(
@@ -406,17 +386,18 @@ class OpenbPodSource final : public JobSource {
     if (nodes_) {
       AddNodeNotes(notes);
     }
-    if (const std::vector<std::string> unused = UnusedColumns(header_, UsedPodColumns());
-        !unused.empty()) {
-      notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
-    }
     return notes;
   }
 
- private:
-  const std::string& Field(std::size_t column) const { return fields_[column]; }
+  // The row's facts are kept until Accepted counts them in the notes' tallies.
+  void FillJob(Job& job, FieldError& problem) override {
+    facts_ = RowFacts{};
+    FillPod(job, facts_, problem);
+  }
 
-  void FillJob(Job& job, RowFacts& facts, FieldError& problem) const {
+  void Accepted(const Job& job) override { Count(job.request, facts_); }
+
+  void FillPod(Job& job, RowFacts& facts, FieldError& problem) const {
     const auto id = IdField(Field(name_), "name", problem);
     const auto cpu = IntField(Field(cpu_milli_), "cpu_milli", 0, kMaxHostAmount, problem);
     const auto memory = IntField(Field(memory_mib_), "memory_mib", 0, kMaxHostAmount, problem);
@@ -619,10 +600,7 @@ class OpenbPodSource final : public JobSource {
                  "memory), imported all the same");
   }
 
-  LineReader lines_;
   OpenbOptions options_;
-  CsvHeader header_;
-  std::vector<std::string> fields_;
   std::size_t name_ = 0;
   std::size_t cpu_milli_ = 0;
   std::size_t memory_mib_ = 0;
@@ -639,6 +617,7 @@ class OpenbPodSource final : public JobSource {
   PodTally repeated_model_;
   PodTally model_not_in_nodes_;
   PodTally fits_no_node_;
+  RowFacts facts_;  // of the row last read
 };
 
 OpenResult OpenOpenb(const std::string& path, const TraceOptionValues& values) {
@@ -646,11 +625,7 @@ OpenResult OpenOpenb(const std::string& path, const TraceOptionValues& values) {
   if (const std::string error = ParseOptions(values, options); !error.empty()) {
     return {nullptr, fmt::format("{}: {}", path, error)};
   }
-  auto source = std::make_unique<OpenbPodSource>(path, std::move(options));
-  if (std::string error = source->Open(); !error.empty()) {
-    return {nullptr, std::move(error)};
-  }
-  return {std::move(source), ""};
+  return OpenCsvSource<OpenbPodSource>(path, std::move(options));
 }
 
 }  // namespace

@@ -7,16 +7,13 @@
 
 #include <cmath>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
-#include "text/csv.h"
-#include "trace/fields.h"
-#include "text/line_reader.h"
+#include "trace/csv_job_source.h"
 #include "trace/readers.h"
 
 namespace fleetsim {
@@ -112,67 +109,44 @@ std::string ParseOptions(const TraceOptionValues& values, PhillyOptions& options
   return error;
 }
 
-class PhillySource : public JobSource {
+class PhillySource final : public CsvJobSource {
  public:
   PhillySource(const std::string& path, PhillyOptions options)
-      : lines_(path), options_(std::move(options)) {}
+      : CsvJobSource(path, PhillyColumns()), options_(std::move(options)) {}
 
-  // Reads the header; "" or the open error.
-  std::string Open() {
-    if (std::string error = ReadCsvHeader(lines_, PhillyColumns(), header_); !error.empty()) {
-      return error;
-    }
-    timestamp_ = *header_.Find("timestamp");
-    duration_ = *header_.Find("duration");
-    num_gpus_ = *header_.Find("num_gpus");
-    gpu_time_ = *header_.Find("gpu_time");
-    cluster_ = *header_.Find("cluster");
+ private:
+  std::string OnHeader() override {
+    timestamp_ = Column("timestamp");
+    duration_ = Column("duration");
+    num_gpus_ = Column("num_gpus");
+    gpu_time_ = Column("gpu_time");
+    cluster_ = Column("cluster");
     return "";
   }
 
-  Status Next(Job& job, RowError& error) override {
-    FieldError problem;
-    if (!NextCsvRow(lines_, header_, fields_, problem)) {
-      return Status::kEnd;
-    }
-    job = Job{};
-    if (problem.ok()) {
-      FillJob(job, problem);
-    }
-    return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
-  }
-
-  std::int64_t line() const override { return lines_.line_number(); }
-
-  std::vector<std::string> Notes() const override {
-    std::vector<std::string> notes = {fmt::format(
+  std::vector<std::string> FormatNotes() const override {
+    return {fmt::format(
         "submit times are seconds since {} UTC (option 'epoch'); job ids are '{}' + the line "
         "number",
         options_.epoch_text, options_.id_prefix)};
-    if (const std::vector<std::string> unused = UnusedColumns(header_, PhillyColumns());
-        !unused.empty()) {
-      notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
-    }
-    return notes;
   }
 
- private:
-  void FillJob(Job& job, FieldError& problem) const {
-    const std::optional<SimTime> submit = SubmitTime(fields_[timestamp_], problem);
+  void FillJob(Job& job, FieldError& problem) override {
+    const std::optional<SimTime> submit = SubmitTime(Field(timestamp_), problem);
     const std::optional<SimDuration> duration =
-        DurationField(fields_[duration_], "duration", problem);
-    const std::optional<std::int64_t> gpus = GpuCountField(fields_[num_gpus_], "num_gpus", problem);
+        DurationField(Field(duration_), "duration", problem);
+    const std::optional<std::int64_t> gpus = GpuCountField(Field(num_gpus_), "num_gpus", problem);
     if (options_.check_gpu_time && duration && gpus) {
       CheckGpuTime(*duration, *gpus, problem);
     }
-    const std::string& cluster = fields_[cluster_];
+    const std::string& cluster = Field(cluster_);
     if (cluster.empty()) {
       problem.Set(kReasonBadValue, "column 'cluster': expected a virtual cluster id, found ''");
     }
     if (!problem.ok()) {
       return;
     }
-    job.request.id = options_.id_prefix + std::to_string(lines_.line_number());
+    job.request.id = options_.id_prefix + std::to_string(line());
     job.request.submit = *submit;
     job.request.tenant = cluster;
     job.request.gpus = *gpus;
@@ -211,21 +185,18 @@ class PhillySource : public JobSource {
     const double gpu_count = static_cast<double>(gpus);
     const double expected = TimeToSeconds(duration) * gpu_count;
     const std::optional<double> gpu_time =
-        RealField(fields_[gpu_time_], "gpu_time", -kMaxGpuSeconds, kMaxGpuSeconds, problem);
+        RealField(Field(gpu_time_), "gpu_time", -kMaxGpuSeconds, kMaxGpuSeconds, problem);
     if (gpu_time && std::abs(*gpu_time - expected) > gpu_count) {
       problem.Set(kReasonBadValue,
                   fmt::format("column 'gpu_time': expected duration × num_gpus = {} (to within "
                               "num_gpus seconds), found {}",
-                              expected, fields_[gpu_time_]));
+                              expected, Field(gpu_time_)));
     }
   }
 
   static constexpr double kMaxGpuSeconds = kMaxScenarioSeconds * kMaxJobGpus;
 
-  LineReader lines_;
   PhillyOptions options_;
-  CsvHeader header_;
-  std::vector<std::string> fields_;
   std::size_t timestamp_ = 0;
   std::size_t duration_ = 0;
   std::size_t num_gpus_ = 0;
@@ -238,11 +209,7 @@ OpenResult OpenPhilly(const std::string& path, const TraceOptionValues& values) 
   if (const std::string error = ParseOptions(values, options); !error.empty()) {
     return {nullptr, fmt::format("{}: {}", path, error)};
   }
-  auto source = std::make_unique<PhillySource>(path, std::move(options));
-  if (std::string error = source->Open(); !error.empty()) {
-    return {nullptr, std::move(error)};
-  }
-  return {std::move(source), ""};
+  return OpenCsvSource<PhillySource>(path, std::move(options));
 }
 
 }  // namespace

@@ -7,16 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
-#include "text/csv.h"
-#include "trace/fields.h"
-#include "text/line_reader.h"
+#include "trace/csv_job_source.h"
 #include "trace/readers.h"
 
 namespace fleetsim {
@@ -80,57 +77,34 @@ std::string ParseOptions(const TraceOptionValues& values, PolluxOptions& options
   return ParseDurationTable(options.table_text, options.by_application);
 }
 
-class PolluxSource : public JobSource {
+class PolluxSource final : public CsvJobSource {
  public:
   PolluxSource(const std::string& path, PolluxOptions options)
-      : lines_(path), options_(std::move(options)) {}
+      : CsvJobSource(path, PolluxColumns()), options_(std::move(options)) {}
 
-  // Reads the header; "" or the open error.
-  std::string Open() {
-    if (std::string error = ReadCsvHeader(lines_, PolluxColumns(), header_); !error.empty()) {
-      return error;
-    }
-    name_ = *header_.Find("name");
-    time_ = *header_.Find("time");
-    application_ = *header_.Find("application");
-    num_replicas_ = *header_.Find("num_replicas");
+ private:
+  std::string OnHeader() override {
+    name_ = Column("name");
+    time_ = Column("time");
+    application_ = Column("application");
+    num_replicas_ = Column("num_replicas");
     return "";
   }
 
-  Status Next(Job& job, RowError& error) override {
-    FieldError problem;
-    if (!NextCsvRow(lines_, header_, fields_, problem)) {
-      return Status::kEnd;
-    }
-    job = Job{};
-    if (problem.ok()) {
-      FillJob(job, problem);
-    }
-    return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
-  }
-
-  std::int64_t line() const override { return lines_.line_number(); }
-
-  std::vector<std::string> Notes() const override {
-    std::vector<std::string> notes = {
+  std::vector<std::string> FormatNotes() const override {
+    return {
         fmt::format("run times are not in Pollux workloads; they come from the options: "
                     "duration_s '{}', application_duration_s '{}'",
                     options_.duration_text, options_.table_text)};
-    if (const std::vector<std::string> unused = UnusedColumns(header_, PolluxColumns());
-        !unused.empty()) {
-      notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
-    }
-    return notes;
   }
 
- private:
-  void FillJob(Job& job, FieldError& problem) const {
-    std::optional<std::string> id = IdField(fields_[name_], "name", problem);
-    const std::optional<SimTime> submit = SecondsField(fields_[time_], "time", problem);
-    const std::string& application = fields_[application_];
+  void FillJob(Job& job, FieldError& problem) override {
+    std::optional<std::string> id = IdField(Field(name_), "name", problem);
+    const std::optional<SimTime> submit = SecondsField(Field(time_), "time", problem);
+    const std::string& application = Field(application_);
     const std::optional<SimDuration> duration = DurationOf(application, problem);
     const std::optional<std::int64_t> gpus =
-        GpuCountField(fields_[num_replicas_], "num_replicas", problem);
+        GpuCountField(Field(num_replicas_), "num_replicas", problem);
     if (!problem.ok()) {
       return;
     }
@@ -162,10 +136,7 @@ class PolluxSource : public JobSource {
     return options_.duration;
   }
 
-  LineReader lines_;
   PolluxOptions options_;
-  CsvHeader header_;
-  std::vector<std::string> fields_;
   std::size_t name_ = 0;
   std::size_t time_ = 0;
   std::size_t application_ = 0;
@@ -177,11 +148,7 @@ OpenResult OpenPollux(const std::string& path, const TraceOptionValues& values) 
   if (const std::string error = ParseOptions(values, options); !error.empty()) {
     return {nullptr, fmt::format("{}: {}", path, error)};
   }
-  auto source = std::make_unique<PolluxSource>(path, std::move(options));
-  if (std::string error = source->Open(); !error.empty()) {
-    return {nullptr, std::move(error)};
-  }
-  return {std::move(source), ""};
+  return OpenCsvSource<PolluxSource>(path, std::move(options));
 }
 
 }  // namespace

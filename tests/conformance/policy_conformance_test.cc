@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "fleetsim/metrics/job_log.h"
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
@@ -45,10 +45,7 @@ namespace {
 // The rich fleet: 76 GPUs in five pools; its spot node is reclaimed about every ten hours (AWS
 // notice), and the GB200 rack's trays and the B200 node fail now and then.
 FleetSpec MixedFleet() {
-  PoolSpec h100 = testing::CatalogPool("hgx-h100", 2, "h100-dynamic-mig");
-  h100.mig = MigMode::kDynamic;
-  h100.cpu_cores = 64;
-  h100.memory_gb = 512;
+  PoolSpec h100 = testing::DynamicMigH100Pool(2, "h100-dynamic-mig");
   PoolSpec nvl = testing::CatalogPool("h100-nvl-pairs", 1, "h100-nvl-static-mig");
   nvl.mig = MigMode::kStatic;
   nvl.mig_layout = {{"3g.47gb", 2}};

@@ -16,6 +16,14 @@ PoolSpec CatalogPool(const std::string& template_name, std::int64_t nodes,
   return pool;
 }
 
+PoolSpec DynamicMigH100Pool(std::int64_t nodes, const std::string& name) {
+  PoolSpec pool = CatalogPool("hgx-h100", nodes, name);
+  pool.mig = MigMode::kDynamic;
+  pool.cpu_cores = 64;
+  pool.memory_gb = 512;
+  return pool;
+}
+
 FleetSpec FleetOf(std::vector<PoolSpec> pools) {
   FleetSpec fleet;
   for (const PoolSpec& pool : pools) {
@@ -23,6 +31,22 @@ FleetSpec FleetOf(std::vector<PoolSpec> pools) {
   }
   fleet.pools = std::move(pools);
   return fleet;
+}
+
+std::vector<GpuId> GpuRange(GpuId first, GpuId last) {
+  std::vector<GpuId> gpus;
+  for (GpuId gpu = first; gpu <= last; ++gpu) {
+    gpus.push_back(gpu);
+  }
+  return gpus;
+}
+
+std::vector<GpuId> GpusOf(const Allocation& allocation) {
+  std::vector<GpuId> gpus;
+  for (const Grant& grant : allocation.gpus) {
+    gpus.push_back(grant.gpu);
+  }
+  return gpus;
 }
 
 }  // namespace fleetsim::testing

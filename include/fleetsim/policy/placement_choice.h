@@ -52,7 +52,7 @@
 #include <string>
 #include <vector>
 
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {

@@ -10,7 +10,7 @@
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/fleet/fleet_state.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {

@@ -29,7 +29,7 @@
 
 #include "fleetsim/engine/event_queue.h"
 #include "fleetsim/fleet/speed_model.h"
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/sim/job_progress.h"

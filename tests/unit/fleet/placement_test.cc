@@ -22,15 +22,7 @@ namespace {
 
 using testing::CatalogPool;
 using testing::FleetOf;
-
-// GPUs first..last, inclusive.
-std::vector<GpuId> Range(GpuId first, GpuId last) {
-  std::vector<GpuId> gpus;
-  for (GpuId g = first; g <= last; ++g) {
-    gpus.push_back(g);
-  }
-  return gpus;
-}
+using testing::GpuRange;
 
 std::vector<GpuId> Concat(std::vector<GpuId> a, const std::vector<GpuId>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -101,22 +93,22 @@ TEST(ContiguousBlockPlacementTest, AlignedAndUnalignedBlocksOnHgx) {
   Placed p(FleetOf({CatalogPool("hgx-h100", 1)}));
   p.Take({0, 5, 6, 7});  // free: 1..4
   EXPECT_FALSE(p.Block(4, true));
-  EXPECT_EQ(p.Block(4, false), Range(1, 4));
-  EXPECT_EQ(p.Block(2, true), Range(2, 3));
-  EXPECT_EQ(p.Block(2, false), Range(1, 2));
-  EXPECT_EQ(p.Block(1, true), Range(1, 1));
+  EXPECT_EQ(p.Block(4, false), GpuRange(1, 4));
+  EXPECT_EQ(p.Block(2, true), GpuRange(2, 3));
+  EXPECT_EQ(p.Block(2, false), GpuRange(1, 2));
+  EXPECT_EQ(p.Block(1, true), GpuRange(1, 1));
   EXPECT_FALSE(p.Block(8, false));
 }
 
 TEST(ContiguousBlockPlacementTest, BestFitPicksTheTightestDomainThatFits) {
   Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
-  p.Take(Range(8, 11));  // domain 1: 4 free (12..15)
+  p.Take(GpuRange(8, 11));  // domain 1: 4 free (12..15)
   p.Take({16, 17});      // domain 2: 6 free (18..23)
-  EXPECT_EQ(p.Block(4, true), Range(12, 15));
-  EXPECT_EQ(p.Block(2, true), Range(12, 13));
-  EXPECT_EQ(p.Block(1, true), Range(12, 12));
-  EXPECT_EQ(p.Block(8, true), Range(0, 7));
-  p.Take(Range(0, 0));  // domain 0 no longer has an 8
+  EXPECT_EQ(p.Block(4, true), GpuRange(12, 15));
+  EXPECT_EQ(p.Block(2, true), GpuRange(12, 13));
+  EXPECT_EQ(p.Block(1, true), GpuRange(12, 12));
+  EXPECT_EQ(p.Block(8, true), GpuRange(0, 7));
+  p.Take(GpuRange(0, 0));  // domain 0 no longer has an 8
   EXPECT_FALSE(p.Block(8, true));
 }
 
@@ -124,11 +116,11 @@ TEST(ContiguousBlockPlacementTest, BestFitMovesOnWhenTheTightestDomainHasNoBlock
   Placed p(FleetOf({CatalogPool("hgx-h100", 3)}));
   p.Take({8, 10, 12, 14});  // domain 1: 4 free, none adjacent
   p.Take({16, 17});         // domain 2: 6 free (18..23)
-  EXPECT_EQ(p.Block(2, true), Range(18, 19));
-  EXPECT_EQ(p.Block(2, false), Range(18, 19));
-  EXPECT_EQ(p.Block(1, true), Range(9, 9));
-  EXPECT_EQ(p.Block(4, true), Range(20, 23));
-  EXPECT_EQ(p.Block(4, false), Range(18, 21));
+  EXPECT_EQ(p.Block(2, true), GpuRange(18, 19));
+  EXPECT_EQ(p.Block(2, false), GpuRange(18, 19));
+  EXPECT_EQ(p.Block(1, true), GpuRange(9, 9));
+  EXPECT_EQ(p.Block(4, true), GpuRange(20, 23));
+  EXPECT_EQ(p.Block(4, false), GpuRange(18, 21));
 }
 
 TEST(ContiguousBlockPlacementTest, BlocksNeverCrossDomainsOnNvlPairs) {
@@ -137,22 +129,22 @@ TEST(ContiguousBlockPlacementTest, BlocksNeverCrossDomainsOnNvlPairs) {
   EXPECT_FALSE(p.Block(2, false));
   EXPECT_FALSE(p.Block(2, true));
   EXPECT_FALSE(p.Block(4, false));
-  EXPECT_EQ(p.Block(1, true), Range(1, 1));
+  EXPECT_EQ(p.Block(1, true), GpuRange(1, 1));
   p.index.Release(p.state, std::vector<GpuId>{3});
-  EXPECT_EQ(p.Block(2, true), Range(2, 3));
+  EXPECT_EQ(p.Block(2, true), GpuRange(2, 3));
 }
 
 TEST(ContiguousBlockPlacementTest, Nvl72BlocksAlignWithinTheirDomain) {
   Placed p(FleetOf({CatalogPool("gb200-nvl72", 36)}));  // domains 0..71 and 72..143
   p.Take({0});
-  EXPECT_EQ(p.Block(16, true), Range(16, 31));
-  EXPECT_EQ(p.Block(16, false), Range(1, 16));
-  EXPECT_EQ(p.Block(64, true), Range(72, 135));  // aligned to the domain, not to GPU id 64
-  EXPECT_EQ(p.Block(64, false), Range(1, 64));
+  EXPECT_EQ(p.Block(16, true), GpuRange(16, 31));
+  EXPECT_EQ(p.Block(16, false), GpuRange(1, 16));
+  EXPECT_EQ(p.Block(64, true), GpuRange(72, 135));  // aligned to the domain, not to GPU id 64
+  EXPECT_EQ(p.Block(64, false), GpuRange(1, 64));
   EXPECT_FALSE(p.Block(128, false));
-  p.Take(Range(72, 72));
+  p.Take(GpuRange(72, 72));
   EXPECT_FALSE(p.Block(64, true));
-  EXPECT_EQ(p.Block(64, false), Range(1, 64));
+  EXPECT_EQ(p.Block(64, false), GpuRange(1, 64));
 }
 
 TEST(ContiguousBlockPlacementDeathTest, SizeMustBeAPowerOfTwo) {
@@ -166,24 +158,24 @@ TEST(ContiguousBlockPlacementDeathTest, SizeMustBeAPowerOfTwo) {
 
 TEST(TopologyAwarePlacementTest, OneDomainWhenPossibleTheTightest) {
   Placed p(FleetOf({CatalogPool("hgx-h100", 2)}));
-  p.Take(Range(0, 4));                   // domain 0: 5..7 free
-  EXPECT_EQ(p.Spread(4), Range(8, 11));  // not 5..8, which spans two domains
-  EXPECT_EQ(p.Spread(3), Range(5, 7));
-  EXPECT_EQ(p.Spread(8), Range(8, 15));
+  p.Take(GpuRange(0, 4));                   // domain 0: 5..7 free
+  EXPECT_EQ(p.Spread(4), GpuRange(8, 11));  // not 5..8, which spans two domains
+  EXPECT_EQ(p.Spread(3), GpuRange(5, 7));
+  EXPECT_EQ(p.Spread(8), GpuRange(8, 15));
 }
 
 TEST(TopologyAwarePlacementTest, SpansTheFewestDomainsAndFillsTheLastMostExactly) {
   Placed p(FleetOf({CatalogPool("hgx-h100", 4)}));
-  p.Take(Range(8, 12));   // domain 1: 3 free (13..15)
-  p.Take(Range(16, 18));  // domain 2: 5 free (19..23)
-  p.Take(Range(24, 29));  // domain 3: 2 free (30, 31)
+  p.Take(GpuRange(8, 12));   // domain 1: 3 free (13..15)
+  p.Take(GpuRange(16, 18));  // domain 2: 5 free (19..23)
+  p.Take(GpuRange(24, 29));  // domain 3: 2 free (30, 31)
   // 10 = 8 + 2: the 2 come from domain 3, which they fill exactly.
-  EXPECT_EQ(p.Spread(10), Concat(Range(0, 7), Range(30, 31)));
-  EXPECT_EQ(p.Spread(12), Concat(Range(0, 7), Range(19, 22)));
-  EXPECT_EQ(p.Spread(14), Concat(Concat(Range(0, 7), Range(19, 23)), Range(30, 30)));
+  EXPECT_EQ(p.Spread(10), Concat(GpuRange(0, 7), GpuRange(30, 31)));
+  EXPECT_EQ(p.Spread(12), Concat(GpuRange(0, 7), GpuRange(19, 22)));
+  EXPECT_EQ(p.Spread(14), Concat(Concat(GpuRange(0, 7), GpuRange(19, 23)), GpuRange(30, 30)));
   EXPECT_EQ(p.topology.SpreadOf(*p.Spread(14)).domains, 3);
   const std::vector<GpuId> everything =
-      Concat(Concat(Concat(Range(0, 7), Range(13, 15)), Range(19, 23)), Range(30, 31));
+      Concat(Concat(Concat(GpuRange(0, 7), GpuRange(13, 15)), GpuRange(19, 23)), GpuRange(30, 31));
   EXPECT_EQ(p.Spread(18), everything);
   EXPECT_FALSE(p.Spread(19));
 }
@@ -192,16 +184,16 @@ TEST(TopologyAwarePlacementTest, MixedFleetPrefersTheDomainThatFitsTightest) {
   // GPUs 0..15 HGX (domains 0, 1), 16..87 NVL72 (domain 2), 88..95 NVL pairs (domains 3..6).
   Placed p(FleetOf({CatalogPool("hgx-h100", 2), CatalogPool("gb200-nvl72", 18),
                     CatalogPool("h100-nvl-pairs", 1)}));
-  EXPECT_EQ(p.Spread(2), Range(88, 89));
-  EXPECT_EQ(p.Spread(5), Range(0, 4));
-  EXPECT_EQ(p.Spread(40), Range(16, 55));
-  EXPECT_EQ(p.Spread(80), Concat(Range(0, 7), Range(16, 87)));
+  EXPECT_EQ(p.Spread(2), GpuRange(88, 89));
+  EXPECT_EQ(p.Spread(5), GpuRange(0, 4));
+  EXPECT_EQ(p.Spread(40), GpuRange(16, 55));
+  EXPECT_EQ(p.Spread(80), Concat(GpuRange(0, 7), GpuRange(16, 87)));
   EXPECT_EQ(p.topology.SpreadOf(*p.Spread(80)).domains, 2);
   EXPECT_EQ(p.topology.SpreadOf(*p.Spread(91)).domains, 5);  // 72 + 8 + 8 + 2 + 1
   EXPECT_EQ(p.Spread(96)->size(), 96U);
   EXPECT_FALSE(p.Spread(97));
-  p.Take(Range(16, 20));
-  EXPECT_EQ(p.Spread(67), Range(21, 87));
+  p.Take(GpuRange(16, 20));
+  EXPECT_EQ(p.Spread(67), GpuRange(21, 87));
   EXPECT_EQ(p.topology.SpreadOf(*p.Spread(68)).domains, 2);
 }
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 #include "testutil/fleets.h"
 
@@ -14,28 +14,14 @@ namespace {
 
 using testing::CatalogPool;
 using testing::FleetOf;
+using testing::GpuRange;
+using testing::GpusOf;
 
 JobRequest Job(std::int64_t gpus) {
   JobRequest r;
   r.id = "j";
   r.gpus = gpus;
   return r;
-}
-
-std::vector<GpuId> GpusOf(const Allocation& a) {
-  std::vector<GpuId> gpus;
-  for (const Grant& g : a.gpus) {
-    gpus.push_back(g.gpu);
-  }
-  return gpus;
-}
-
-std::vector<GpuId> Range(GpuId first, GpuId last) {
-  std::vector<GpuId> gpus;
-  for (GpuId g = first; g <= last; ++g) {
-    gpus.push_back(g);
-  }
-  return gpus;
 }
 
 // Chooses and checks the answer is legal.
@@ -56,17 +42,17 @@ TEST(PlacementChoiceTest, PlainJobsOnABareFleetTakeTheLowestFreeGpus) {
 
 TEST(PlacementChoiceTest, WholeJobsGoToTheTightestDomain) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 2)}));
-  ledger.Apply(WholeGpus(Range(8, 13)));  // domain 1 has 2 free
+  ledger.Apply(WholeGpus(GpuRange(8, 13)));  // domain 1 has 2 free
   EXPECT_EQ(GpusOf(*Choose(ledger, Job(2))), (std::vector<GpuId>{14, 15}));
   EXPECT_EQ(GpusOf(*Choose(ledger, Job(3))), (std::vector<GpuId>{0, 1, 2}));
 }
 
 TEST(PlacementChoiceTest, ElasticJobsTakeTheLargestSizeThatFits) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 2)}));
-  ledger.Apply(WholeGpus(Range(0, 9)));
+  ledger.Apply(WholeGpus(GpuRange(0, 9)));
   JobRequest r = Job(2);
   r.max_gpus = 8;
-  EXPECT_EQ(GpusOf(*Choose(ledger, r)), Range(10, 15));
+  EXPECT_EQ(GpusOf(*Choose(ledger, r)), GpuRange(10, 15));
 }
 
 TEST(PlacementChoiceTest, ModelListsMatchNamesAndAliasesAndSpotIsAvoided) {
@@ -105,13 +91,13 @@ TEST(PlacementChoiceTest, BlocksAreAlignedAndTheLargestPowerOfTwoThatFits) {
   JobRequest r = Job(2);
   r.max_gpus = 8;
   r.pow2_block = true;
-  EXPECT_EQ(GpusOf(*Choose(ledger, r)), Range(4, 7));  // 8 is broken by GPU 1; 4 at 4
+  EXPECT_EQ(GpusOf(*Choose(ledger, r)), GpuRange(4, 7));  // 8 is broken by GPU 1; 4 at 4
 }
 
 TEST(PlacementChoiceTest, NvlinkRequiredNeedsOneDomainWithEnoughFree) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 2)}));
-  ledger.Apply(WholeGpus(Range(0, 3)));
-  ledger.Apply(WholeGpus(Range(8, 11)));  // 4 + 4 free, in two domains
+  ledger.Apply(WholeGpus(GpuRange(0, 3)));
+  ledger.Apply(WholeGpus(GpuRange(8, 11)));  // 4 + 4 free, in two domains
   JobRequest r = Job(6);
   r.nvlink = NvlinkLocality::kRequired;
   EXPECT_FALSE(Choose(ledger, r));

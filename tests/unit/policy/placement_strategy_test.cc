@@ -19,6 +19,8 @@ namespace {
 
 using testing::CatalogPool;
 using testing::FleetOf;
+using testing::GpuRange;
+using testing::GpusOf;
 
 JobRequest Job(std::int64_t gpus) {
   JobRequest r;
@@ -28,22 +30,6 @@ JobRequest Job(std::int64_t gpus) {
 }
 
 PlacementStrategy Strategy(std::string_view name) { return *FindPlacementStrategy(name); }
-
-std::vector<GpuId> Range(GpuId first, GpuId last) {
-  std::vector<GpuId> gpus;
-  for (GpuId g = first; g <= last; ++g) {
-    gpus.push_back(g);
-  }
-  return gpus;
-}
-
-std::vector<GpuId> GpusOf(const Allocation& a) {
-  std::vector<GpuId> gpus;
-  for (const Grant& g : a.gpus) {
-    gpus.push_back(g.gpu);
-  }
-  return gpus;
-}
 
 // Places with the named strategy and checks the answer is legal.
 std::optional<Allocation> Choose(const FleetLedger& ledger, const JobRequest& r,
@@ -92,7 +78,7 @@ TEST(PlacementStrategyTest, PresetsAreNamedAndTheParameterDefaultsToTopologyAwar
 
 TEST(PlacementStrategyTest, FirstFitTakesTheLowestGpusAndTheOthersTheTightestDomain) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 2)}));
-  ledger.Apply(WholeGpus(Range(8, 13)));  // domain 1 has 2 free
+  ledger.Apply(WholeGpus(GpuRange(8, 13)));  // domain 1 has 2 free
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "first-fit"), (std::vector<GpuId>{0, 1}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "topology-aware"), (std::vector<GpuId>{14, 15}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "best-fit"), (std::vector<GpuId>{14, 15}));
@@ -100,12 +86,12 @@ TEST(PlacementStrategyTest, FirstFitTakesTheLowestGpusAndTheOthersTheTightestDom
 
 TEST(PlacementStrategyTest, JobsLargerThanAnyDomainSpanDomainsByStrategy) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 3)}));
-  ledger.Apply(WholeGpus(Range(0, 4)));   // domain 0: 3 free (5-7)
-  ledger.Apply(WholeGpus(Range(8, 10)));  // domain 1: 5 free (11-15); domain 2: 8 free
+  ledger.Apply(WholeGpus(GpuRange(0, 4)));   // domain 0: 3 free (5-7)
+  ledger.Apply(WholeGpus(GpuRange(8, 10)));  // domain 1: 5 free (11-15); domain 2: 8 free
   const JobRequest r = Job(10);
   // Fewest domains: domain 2 whole, the rest in the domain it fills most exactly (domain 0).
   std::vector<GpuId> expected = {5, 6};
-  for (const GpuId g : Range(16, 23)) {
+  for (const GpuId g : GpuRange(16, 23)) {
     expected.push_back(g);
   }
   EXPECT_EQ(ChooseGpus(ledger, r, "topology-aware"), expected);
@@ -118,31 +104,31 @@ TEST(PlacementStrategyTest, JobsLargerThanAnyDomainSpanDomainsByStrategy) {
 
 TEST(PlacementStrategyTest, BestFitTakesTheTightestNodeOfAnNvl72Domain) {
   FleetLedger ledger(FleetOf({CatalogPool("gb200-nvl72", 18)}));  // one domain, 4 GPUs a node
-  ledger.Apply(WholeGpus(Range(0, 2)));                           // node 0: GPU 3 free
-  ledger.Apply(WholeGpus(Range(4, 5)));                           // node 1: GPUs 6 and 7 free
+  ledger.Apply(WholeGpus(GpuRange(0, 2)));                           // node 0: GPU 3 free
+  ledger.Apply(WholeGpus(GpuRange(4, 5)));                           // node 1: GPUs 6 and 7 free
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "best-fit"), (std::vector<GpuId>{6, 7}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "topology-aware"), (std::vector<GpuId>{3, 6}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "first-fit"), (std::vector<GpuId>{3, 6}));
   // No node holds 5: the smallest holes first (3; 6, 7), then a whole node.
   EXPECT_EQ(ChooseGpus(ledger, Job(5), "best-fit"), (std::vector<GpuId>{3, 6, 7, 8, 9}));
-  ledger.Apply(WholeGpus(Range(8, 10)));  // node 2: GPU 11 free
+  ledger.Apply(WholeGpus(GpuRange(8, 10)));  // node 2: GPU 11 free
   // Nodes 0 and 2 (1 free each), node 1 (2), then node 3; listed in ascending order.
   EXPECT_EQ(ChooseGpus(ledger, Job(5), "best-fit"), (std::vector<GpuId>{3, 6, 7, 11, 12}));
 }
 
 TEST(PlacementStrategyTest, BlocksAndNvlinkRequiredStayInOneDomainUnderEveryStrategy) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 3)}));
-  ledger.Apply(WholeGpus(Range(0, 0)));   // domain 0: an aligned 4 at 4
-  ledger.Apply(WholeGpus(Range(8, 11)));  // domain 1: an aligned 4 at 12; domain 2 whole
+  ledger.Apply(WholeGpus(GpuRange(0, 0)));   // domain 0: an aligned 4 at 4
+  ledger.Apply(WholeGpus(GpuRange(8, 11)));  // domain 1: an aligned 4 at 12; domain 2 whole
   JobRequest block = Job(4);
   block.pow2_block = true;
-  EXPECT_EQ(ChooseGpus(ledger, block, "first-fit"), Range(4, 7));
-  EXPECT_EQ(ChooseGpus(ledger, block, "best-fit"), Range(12, 15));
-  EXPECT_EQ(ChooseGpus(ledger, block, "topology-aware"), Range(12, 15));
+  EXPECT_EQ(ChooseGpus(ledger, block, "first-fit"), GpuRange(4, 7));
+  EXPECT_EQ(ChooseGpus(ledger, block, "best-fit"), GpuRange(12, 15));
+  EXPECT_EQ(ChooseGpus(ledger, block, "topology-aware"), GpuRange(12, 15));
   JobRequest required = Job(6);
   required.nvlink = NvlinkLocality::kRequired;
-  EXPECT_EQ(ChooseGpus(ledger, required, "first-fit"), Range(1, 6));
-  EXPECT_EQ(ChooseGpus(ledger, required, "best-fit"), Range(1, 6));
+  EXPECT_EQ(ChooseGpus(ledger, required, "first-fit"), GpuRange(1, 6));
+  EXPECT_EQ(ChooseGpus(ledger, required, "best-fit"), GpuRange(1, 6));
   required.gpus = 9;
   for (const std::string& name : PlacementStrategyNames()) {
     EXPECT_FALSE(Choose(ledger, required, name)) << name;
@@ -153,9 +139,9 @@ TEST(PlacementStrategyTest, AnExactSizeIsPlacedAsAsked) {
   FleetLedger ledger(FleetOf({CatalogPool("hgx-h100", 2)}));
   JobRequest r = Job(2);
   r.max_gpus = 8;
-  EXPECT_EQ(GpusOf(*Choose(ledger, r, "topology-aware", 6)), Range(0, 5));
-  EXPECT_EQ(GpusOf(*Choose(ledger, r, "topology-aware")), Range(0, 7));  // the helper: largest
-  ledger.Apply(WholeGpus(Range(0, 11)));
+  EXPECT_EQ(GpusOf(*Choose(ledger, r, "topology-aware", 6)), GpuRange(0, 5));
+  EXPECT_EQ(GpusOf(*Choose(ledger, r, "topology-aware")), GpuRange(0, 7));  // the helper: largest
+  ledger.Apply(WholeGpus(GpuRange(0, 11)));
   EXPECT_FALSE(Choose(ledger, r, "first-fit", 6));  // 4 free
 }
 

@@ -22,22 +22,8 @@ namespace {
 
 using testing::CatalogPool;
 using testing::FleetOf;
-
-std::vector<GpuId> Range(GpuId first, GpuId last) {
-  std::vector<GpuId> gpus;
-  for (GpuId g = first; g <= last; ++g) {
-    gpus.push_back(g);
-  }
-  return gpus;
-}
-
-std::vector<GpuId> GpusOf(const Allocation& a) {
-  std::vector<GpuId> gpus;
-  for (const Grant& g : a.gpus) {
-    gpus.push_back(g.gpu);
-  }
-  return gpus;
-}
+using testing::GpuRange;
+using testing::GpusOf;
 
 JobRequest Share(std::int64_t milli, std::int64_t cpu_milli, const std::string& id = "share") {
   JobRequest r;
@@ -107,7 +93,7 @@ class SharePlacementTest : public ::testing::Test {
     ledger_ = std::make_unique<FleetLedger>(fleet_);
     ledger_->Apply(Allocation{{Grant::Fraction(0, 300, 10)}, {{0, 8, 0}}});
     ledger_->Apply(Allocation{{Grant::Fraction(1, 200, 10)}, {{0, 8, 0}}});
-    Allocation four = WholeGpus(Range(8, 11));
+    Allocation four = WholeGpus(GpuRange(8, 11));
     four.nodes = {{1, 16, 0}};
     ledger_->Apply(four);
     for (int i = 0; i < 2; ++i) {
@@ -261,7 +247,7 @@ TEST_F(SharePlacementTest, OtherRequestsFallBackToTheTopologyAwareRules) {
   same_as_topology_aware(Whole(12, 0), "more GPUs than a node has");
   // With GPUs 16-19 taken no node has 7 free GPUs (6, 4 and 4): the 7 span nodes, as the
   // topology-aware rule puts them.
-  ledger_->Apply(WholeGpus(Range(16, 19)));
+  ledger_->Apply(WholeGpus(GpuRange(16, 19)));
   same_as_topology_aware(Whole(7, 0), "no node can take it now");
   EXPECT_EQ(Choose(*ledger_, Whole(7, 0), "share-gpu-clustering")->gpus.size(), 7U);
 }

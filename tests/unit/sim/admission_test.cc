@@ -17,10 +17,7 @@ namespace {
 // GPUs 0-15: two HGX H100 nodes, dynamic MIG, 64 cores and 512 GB per node. GPUs 16-23: HGX H200
 // of the spot tier. GPUs 24-31: H100 NVL pairs with the static layout 4g.47gb + 3g.47gb.
 FleetSpec Fleet() {
-  PoolSpec h100 = testing::CatalogPool("hgx-h100", 2, "h100");
-  h100.mig = MigMode::kDynamic;
-  h100.cpu_cores = 64;
-  h100.memory_gb = 512;
+  PoolSpec h100 = testing::DynamicMigH100Pool(2, "h100");
   PoolSpec h200 = testing::CatalogPool("hgx-h200", 1, "h200-spot");
   h200.tier = PriceTier::kSpot;
   h200.cpu_cores = 32;

@@ -16,10 +16,7 @@ namespace {
 // GPUs 0-15: two HGX H100 nodes (nodes 0 and 1, NVLink domains 0 and 1), dynamic MIG, 64 CPU
 // cores and 512 GB per node. GPUs 16-23: an HGX H200 node of the spot tier (node 2, domain 2).
 FleetSpec Fleet() {
-  PoolSpec h100 = testing::CatalogPool("hgx-h100", 2, "h100");
-  h100.mig = MigMode::kDynamic;
-  h100.cpu_cores = 64;
-  h100.memory_gb = 512;
+  PoolSpec h100 = testing::DynamicMigH100Pool(2, "h100");
   PoolSpec h200 = testing::CatalogPool("hgx-h200", 1, "h200-spot");
   h200.tier = PriceTier::kSpot;
   return testing::FleetOf({h100, h200});

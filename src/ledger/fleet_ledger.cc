@@ -1,5 +1,5 @@
 // FleetLedger: the fleet state, its whole-GPU view and index, and the pool lookups, kept in step.
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 
 #include <algorithm>
 #include <bit>

@@ -1,12 +1,12 @@
 // The typical tasks of the requests a scheduling run has admitted so far (share-fgd placement).
-#include "fleetsim/policy/typical_task_tally.h"
+#include "fleetsim/ledger/typical_task_tally.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 
 namespace fleetsim {
 

@@ -1,7 +1,7 @@
 // FleetLedger: the whole-GPU view, its index and the pool counts follow every kind of grant
 // (static MIG at construction, whole GPUs, MIG instances, shares) and come back on release; pool
 // lookups for GPUs, nodes and domains, and the bare fleet read as one pool.
-#include "fleetsim/policy/fleet_ledger.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 
 #include <gtest/gtest.h>
 

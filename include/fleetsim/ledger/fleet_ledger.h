@@ -31,7 +31,7 @@
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/placement.h"
 #include "fleetsim/fleet/topology.h"
-#include "fleetsim/policy/typical_task_tally.h"
+#include "fleetsim/ledger/typical_task_tally.h"
 
 namespace fleetsim {
 

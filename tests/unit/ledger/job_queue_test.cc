@@ -1,7 +1,7 @@
 // JobQueue: the engine's queue of waiting jobs. Whatever the order jobs leave and come back in,
 // iterating gives exactly the queued jobs in index order, and size, front and contains agree
 // with a plain sorted set (a random sequence of operations, swept and unswept).
-#include "fleetsim/policy/job_queue.h"
+#include "fleetsim/ledger/job_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The request rules a placement must follow (see placement_rules.h).
-#include "fleetsim/policy/placement_rules.h"
+#include "fleetsim/ledger/placement_rules.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,5 +1,5 @@
 // JobQueue: the queue of waiting jobs, with marked slots for the jobs that left (job_queue.h).
-#include "fleetsim/policy/job_queue.h"
+#include "fleetsim/ledger/job_queue.h"
 
 #include <algorithm>
 

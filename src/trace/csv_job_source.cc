@@ -1,0 +1,49 @@
+// The CSV importers' shared skeleton: header, rows, row errors, the unused-columns note.
+#include "trace/csv_job_source.h"
+
+#include <fmt/format.h>
+
+#include "fleetsim/core/diagnostics.h"
+
+namespace fleetsim {
+
+CsvJobSource::CsvJobSource(const std::string& path, std::vector<std::string> required,
+                           std::vector<std::string> used)
+    : lines_(path), required_(std::move(required)), used_(std::move(used)) {
+  if (used_.empty()) {
+    used_ = required_;
+  }
+}
+
+std::string CsvJobSource::Open() {
+  if (std::string error = ReadCsvHeader(lines_, required_, header_); !error.empty()) {
+    return error;
+  }
+  return OnHeader();
+}
+
+JobSource::Status CsvJobSource::Next(Job& job, RowError& error) {
+  FieldError problem;
+  if (!NextCsvRow(lines_, header_, fields_, problem)) {
+    return Status::kEnd;
+  }
+  job = Job{};
+  if (problem.ok()) {
+    FillJob(job, problem);
+  }
+  const Status status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
+  if (status == Status::kJob) {
+    Accepted(job);
+  }
+  return status;
+}
+
+std::vector<std::string> CsvJobSource::Notes() const {
+  std::vector<std::string> notes = FormatNotes();
+  if (const std::vector<std::string> unused = UnusedColumns(header_, used_); !unused.empty()) {
+    notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
+  }
+  return notes;
+}
+
+}  // namespace fleetsim
