@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"
 #include "fleetsim/trace/native.h"

@@ -17,7 +17,7 @@
 #include "fleetsim/core/random.h"
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

@@ -30,7 +30,7 @@
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

@@ -30,7 +30,7 @@
 #include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
 #include "fleetsim/report/result_compare.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/trace/formats.h"

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/alibaba_openb.h"
 #include "fleetsim/trace/import.h"
 

@@ -10,7 +10,7 @@
 
 #include "fleetsim/core/check.h"
 #include "fleetsim/fleet/speed_model.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/scenario/trace_cache.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"

@@ -68,8 +68,50 @@ void Simulation::Publish(void (SimulationObserver::*handler)(const Event&), cons
   }
 }
 
+bool Simulation::EventPayload::IsAboutJob(EventKind kind) {
+  return kind == EventKind::kArrival || kind == EventKind::kCompletion ||
+         kind == EventKind::kJobLeaves;
+}
+
+bool Simulation::EventPayload::IsAboutNode(EventKind kind) {
+  return kind == EventKind::kSpotNotice || kind == EventKind::kFailure ||
+         kind == EventKind::kReclaim || kind == EventKind::kNodeBack;
+}
+
+Simulation::EventPayload Simulation::EventPayload::AboutJob(EventKind kind, JobIndex job,
+                                                            std::uint32_t generation) {
+  FLEETSIM_CHECK(IsAboutJob(kind), "a job event of a kind that is not about a job");
+  return {kind, job, generation};
+}
+
+Simulation::EventPayload Simulation::EventPayload::AboutNode(EventKind kind, NodeId node,
+                                                             std::uint32_t generation) {
+  FLEETSIM_CHECK(IsAboutNode(kind), "a node event of a kind that is not about a node");
+  return {kind, node, generation};
+}
+
+Simulation::EventPayload Simulation::EventPayload::AboutPool(EventKind kind, PoolIndex pool) {
+  FLEETSIM_CHECK(kind == EventKind::kWave, "a pool event of a kind that is not about a pool");
+  return {kind, pool, 0};
+}
+
+JobIndex Simulation::EventPayload::job() const {
+  FLEETSIM_CHECK(IsAboutJob(kind_), "the job of an event that is not about a job");
+  return subject_;
+}
+
+NodeId Simulation::EventPayload::node() const {
+  FLEETSIM_CHECK(IsAboutNode(kind_), "the node of an event that is not about a node");
+  return subject_;
+}
+
+PoolIndex Simulation::EventPayload::pool() const {
+  FLEETSIM_CHECK(kind_ == EventKind::kWave, "the pool of an event that is not about a pool");
+  return subject_;
+}
+
 void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
-  CountPending(payload.kind, 1);
+  CountPending(payload.kind(), 1);
   events_.Schedule(time, phase, payload);
 }
 
@@ -120,7 +162,7 @@ bool Simulation::AnyJobLeft() const {
 void Simulation::Begin() {
   begun_ = true;
   for (JobIndex job = 0; job < requests_.size(); ++job) {
-    Schedule(requests_[job].submit, Phase::kArrival, {EventKind::kArrival, job});
+    Schedule(requests_[job].submit, Phase::kArrival, EventPayload::AboutJob(EventKind::kArrival, job));
   }
   if (processes_->any()) {
     for (NodeId node = 0; node < node_generation_.size(); ++node) {
@@ -154,7 +196,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     const auto event = events_.Pop();
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
-    CountPending(event->payload.kind, -1);
+    CountPending(event->payload.kind(), -1);
     if (RunStatus status = Dispatch(event->payload); !status.ok) {
       return status;
     }
@@ -172,33 +214,32 @@ RunStatus Simulation::RunUntil(SimTime limit) {
 }
 
 RunStatus Simulation::Dispatch(const EventPayload& payload) {
-  const auto node = static_cast<NodeId>(payload.job);
-  switch (payload.kind) {
+  switch (payload.kind()) {
     case EventKind::kArrival:
-      HandleArrival(payload.job);
+      HandleArrival(payload.job());
       break;
     case EventKind::kCompletion:
-      HandleCompletion(payload.job, payload.generation);
+      HandleCompletion(payload.job(), payload.generation());
       break;
     case EventKind::kSchedule:
       return HandleSchedule();
     case EventKind::kJobLeaves:
-      HandleJobLeaves(payload.job, payload.generation);
+      HandleJobLeaves(payload.job(), payload.generation());
       break;
     case EventKind::kSpotNotice:
-      HandleSpotNotice(node, payload.generation);
+      HandleSpotNotice(payload.node(), payload.generation());
       break;
     case EventKind::kFailure:
-      HandleFailure(node, payload.generation);
+      HandleFailure(payload.node(), payload.generation());
       break;
     case EventKind::kWave:
-      HandleWave(static_cast<PoolIndex>(payload.job));
+      HandleWave(payload.pool());
       break;
     case EventKind::kReclaim:
-      HandleReclaim(node, payload.generation);
+      HandleReclaim(payload.node(), payload.generation());
       break;
     case EventKind::kNodeBack:
-      HandleNodeBack(node, payload.generation);
+      HandleNodeBack(payload.node(), payload.generation());
       break;
     case EventKind::kAutoscale:
       if (autoscale_check_at_ == now_) {
@@ -300,7 +341,7 @@ void Simulation::RequestScheduling(SimTime time) {
   if (schedule_pending_at_ == time) {
     return;
   }
-  Schedule(time, Phase::kSchedule, {EventKind::kSchedule, 0});
+  Schedule(time, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
   schedule_pending_at_ = time;
 }
 
@@ -415,7 +456,7 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
     if (wake <= now_) {
       problem = "the wake-up time is not in the future";
     } else {
-      Schedule(wake, Phase::kSchedule, {EventKind::kSchedule, 0});
+      Schedule(wake, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
     }
   }
   if (problem.empty()) {
@@ -506,7 +547,7 @@ void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
   const std::uint32_t generation = NewJobEvent(job);
   // Saturated: an absurd run time (a huge duration at a tiny speed) ends at the end of time.
   record.completes_at = run_time < kTimeNever - now_ ? now_ + run_time : kTimeNever - 1;
-  Schedule(record.completes_at, Phase::kRelease, {EventKind::kCompletion, job, generation});
+  Schedule(record.completes_at, Phase::kRelease, EventPayload::AboutJob(EventKind::kCompletion, job, generation));
 }
 
 std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
@@ -631,10 +672,10 @@ std::string Simulation::CheckSwapCap(const JobRecord& record, const JobRequest& 
 void Simulation::ScheduleNodeProcesses(NodeId node) {
   const std::uint32_t generation = node_generation_[node];
   if (const SimTime notice = processes_->NextSpotNotice(node, now_); notice != kTimeNever) {
-    Schedule(notice, Phase::kFleet, {EventKind::kSpotNotice, node, generation});
+    Schedule(notice, Phase::kFleet, EventPayload::AboutNode(EventKind::kSpotNotice, node, generation));
   }
   if (const SimTime failure = processes_->NextFailure(node, now_); failure != kTimeNever) {
-    Schedule(failure, Phase::kFleet, {EventKind::kFailure, node, generation});
+    Schedule(failure, Phase::kFleet, EventPayload::AboutNode(EventKind::kFailure, node, generation));
   }
 }
 
@@ -647,7 +688,7 @@ void Simulation::HandleSpotNotice(NodeId node, std::uint32_t generation) {
 
 void Simulation::ScheduleNextWave(PoolIndex pool) {
   if (const SimTime wave = processes_->NextWave(pool, now_); wave != kTimeNever) {
-    Schedule(wave, Phase::kFleet, {EventKind::kWave, pool});
+    Schedule(wave, Phase::kFleet, EventPayload::AboutPool(EventKind::kWave, pool));
   }
 }
 
@@ -686,9 +727,9 @@ void Simulation::GiveNotice(NodeId node, bool wave) {
     RunningOf(job).leaving = true;
     changes_.placements.push_back(RunningOf(job));
     const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
-    Schedule(now_ + cost, Phase::kFleet, {EventKind::kJobLeaves, job, job_generation});
+    Schedule(now_ + cost, Phase::kFleet, EventPayload::AboutJob(EventKind::kJobLeaves, job, job_generation));
   }
-  Schedule(reclaim_at, Phase::kFleet, {EventKind::kReclaim, node, node_generation_[node]});
+  Schedule(reclaim_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kReclaim, node, node_generation_[node]));
 }
 
 void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
@@ -732,7 +773,7 @@ void Simulation::TakeDown(NodeId node, NodeDownCause cause, SimTime back_at) {
   Publish(&SimulationObserver::OnNodeWentDown,
           NodeWentDown{now_, node, ledger_.PoolOfNode(node), cause, back_at});
   if (back_at != kTimeNever) {
-    Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, generation});
+    Schedule(back_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kNodeBack, node, generation));
   }
 }
 
@@ -756,7 +797,7 @@ void Simulation::Autoscale() {
                                        .provisioning_delay;
     ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
     changes_.nodes_changed.push_back(node);
-    Schedule(back_at, Phase::kFleet, {EventKind::kNodeBack, node, node_generation_[node]});
+    Schedule(back_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kNodeBack, node, node_generation_[node]));
   }
   for (const NodeId node : moves.release) {
     TakeDown(node, NodeDownCause::kReleased, kTimeNever);
@@ -764,7 +805,7 @@ void Simulation::Autoscale() {
   if (moves.next_check != kTimeNever &&
       (autoscale_check_at_ == kTimeNever || moves.next_check < autoscale_check_at_)) {
     autoscale_check_at_ = moves.next_check;
-    Schedule(moves.next_check, Phase::kFleet, {EventKind::kAutoscale, 0});
+    Schedule(moves.next_check, Phase::kFleet, EventPayload::About(EventKind::kAutoscale));
   }
 }
 

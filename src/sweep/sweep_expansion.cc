@@ -8,7 +8,7 @@
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/core/version.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/scenario/trace_cache.h"
 #include "fleetsim/sweep/sweep_spec.h"
 #include "json/json_text.h"

@@ -33,7 +33,7 @@
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/workload/generator.h"
 #include "testutil/fleets.h"

@@ -1,6 +1,6 @@
 // Fuzz target: catalog text (GPU models and node templates) over the built-in catalog, as
 // `--catalog FILE` reads it.
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,6 +1,6 @@
 // Fuzz target: the Alibaba openb node list (`fill` scenarios' "nodes"), and the fleet made from
 // it. On error the node list is left as it was (empty here).
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/alibaba_openb.h"
 #include "fuzz_input.h"
 

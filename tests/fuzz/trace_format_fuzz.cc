@@ -1,7 +1,7 @@
 // Fuzz target: one trace format's reader (FLEETSIM_FUZZ_TRACE_FORMAT, set per target by
 // tests/fuzz/CMakeLists.txt), row by row to the end with default options, then through the
 // import driver with bad rows skipped and gpu models checked against the built-in catalog.
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"
 #include "fuzz_input.h"

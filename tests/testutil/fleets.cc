@@ -1,7 +1,7 @@
 // Fleets for tests, built from the built-in catalog.
 #include "testutil/fleets.h"
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim::testing {
 

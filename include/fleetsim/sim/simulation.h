@@ -106,11 +106,32 @@ class Simulation {
     kNodeBack,    // a down node is up again
     kAutoscale,   // an idle node of an autoscaled pool may be released
   };
-  struct EventPayload {
-    EventKind kind = EventKind::kSchedule;
-    JobIndex job = 0;  // the job; the node for node events; the pool for waves
-    // Completions and leaves: the job's generation when scheduled; node events: the node's.
-    std::uint32_t generation = 0;
+  // An event: its kind, what it is about — a job (arrivals, completions, leaves), a node (spot
+  // notices, failures, reclaims, nodes back), a pool (waves) or nothing (policy calls, autoscaler
+  // checks) —, read through job(), node() and pool(), which check that the kind is about one,
+  // and the generation of the job or node when it was scheduled (stale events are ignored).
+  class EventPayload {
+   public:
+    EventPayload() = default;
+    static EventPayload About(EventKind kind) { return {kind, 0, 0}; }
+    static EventPayload AboutJob(EventKind kind, JobIndex job, std::uint32_t generation = 0);
+    static EventPayload AboutNode(EventKind kind, NodeId node, std::uint32_t generation);
+    static EventPayload AboutPool(EventKind kind, PoolIndex pool);
+
+    EventKind kind() const { return kind_; }
+    JobIndex job() const;
+    NodeId node() const;
+    PoolIndex pool() const;
+    std::uint32_t generation() const { return generation_; }
+
+   private:
+    EventPayload(EventKind kind, std::uint32_t subject, std::uint32_t generation)
+        : kind_(kind), subject_(subject), generation_(generation) {}
+    static bool IsAboutJob(EventKind kind);
+    static bool IsAboutNode(EventKind kind);
+    EventKind kind_ = EventKind::kSchedule;
+    std::uint32_t subject_ = 0;
+    std::uint32_t generation_ = 0;
   };
   struct JobRecord {
     JobState state = JobState::kPending;

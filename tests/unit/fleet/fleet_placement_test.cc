@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fleetsim/fleet/placement.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "testutil/fleets.h"
 
 namespace fleetsim {

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

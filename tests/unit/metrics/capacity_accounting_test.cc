@@ -13,7 +13,7 @@
 
 #include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

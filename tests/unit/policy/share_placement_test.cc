@@ -12,7 +12,7 @@
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

@@ -8,7 +8,7 @@
 
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

@@ -16,7 +16,7 @@
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"

@@ -6,7 +6,7 @@
 
 #include <variant>
 
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

@@ -1,6 +1,6 @@
 // Catalog parsing and validation: GPU models (specs, prices, MIG profiles from a named slice
 // geometry), node templates and sources, merged over a base catalog.
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 #include <fmt/format.h>
 

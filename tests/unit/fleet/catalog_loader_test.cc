@@ -1,6 +1,6 @@
 // The catalog: the shipped file loads cleanly and holds what the fleet model needs; user files
 // extend and override it; mistakes are reported with their JSON pointers.
-#include "fleetsim/scenario/catalog_loader.h"
+#include "fleetsim/fleet/catalog_loader.h"
 
 #include <gtest/gtest.h>
 
