@@ -1,6 +1,7 @@
 // Pool pricing and tier names; the spot notice of each cloud and the AWS Spot Advisor buckets.
 #include "fleetsim/fleet/fleet_spec.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fleetsim {
@@ -30,6 +31,18 @@ std::optional<double> PoolSpec::EffectivePrice() const {
       return gpu.prices.spot;
   }
   return std::nullopt;
+}
+
+double PoolSpec::AdvertisedReclaimsPerNodeHour() const {
+  if (tier != PriceTier::kSpot) {
+    return 0;
+  }
+  const double waves_per_node_hour =
+      nodes > 0 ? spot.waves_per_day / 24.0 *
+                      std::min(1.0, static_cast<double>(spot.wave_nodes) /
+                                        static_cast<double>(nodes))
+                : 0;
+  return spot.per_node_hour + waves_per_node_hour;
 }
 
 const std::vector<SpotAdvisorBucket>& SpotAdvisorBuckets() {

@@ -335,9 +335,10 @@ class Translator {
   }
 
   // A job that keeps no checkpoints loses its whole run to a reclaim and starts again. On a spot
-  // pool whose known reclaim rate λ (per node-hour: the pool's history and its waves) makes a
-  // reclaim during its estimated run T likelier than spot_risk_limit, it is expected to finish
-  // after (e^{λT} - 1) / λ hours (restarts from scratch under reclaims at rate λ); it had better
+  // pool whose advertised reclaim rate λ (per node-hour, waves included:
+  // PoolSpec::AdvertisedReclaimsPerNodeHour, not the simulator's draws) makes a reclaim during
+  // its estimated run T likelier than spot_risk_limit, it is expected to finish after
+  // (e^{λT} - 1) / λ hours (restarts from scratch under reclaims at rate λ); it had better
   // wait for other capacity when that capacity is expected to finish it sooner: after
   // `safe_wait_hours` plus T. Real-time services keep no state and are never held back.
   bool TooRiskyOnSpot(const JobRequest& r, const PoolSpec& pool, double safe_wait_hours) const {
@@ -345,12 +346,7 @@ class Translator {
       return false;
     }
     const double run_hours = static_cast<double>(Estimate(r)) / 3'600'000.0;
-    const double waves_per_node_hour =
-        pool.nodes > 0 ? pool.spot.waves_per_day / 24.0 *
-                             std::min(1.0, static_cast<double>(pool.spot.wave_nodes) /
-                                               static_cast<double>(pool.nodes))
-                       : 0;
-    const double rate = pool.spot.per_node_hour + waves_per_node_hour;
+    const double rate = pool.AdvertisedReclaimsPerNodeHour();
     if (rate <= 0 || -std::expm1(-rate * run_hours) <= settings_.spot_risk_limit) {
       return false;
     }

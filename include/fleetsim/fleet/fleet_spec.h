@@ -115,6 +115,11 @@ struct PoolSpec {
   std::int64_t gpus() const { return nodes * node.gpus_per_node; }
   // The price this pool pays per GPU-hour, if known.
   std::optional<double> EffectivePrice() const;
+  // Reclaims per node-hour as a scheduler can know them: the rate the spot pool declares (its
+  // provider's advisor bucket or its history, `spot.per_node_hour`) plus its waves spread over
+  // its nodes. 0 for a pool that is not spot. What the simulator draws is another matter: the
+  // draws follow these rates, but when they come is not known ahead.
+  double AdvertisedReclaimsPerNodeHour() const;
 };
 
 struct FleetSpec {
