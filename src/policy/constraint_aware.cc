@@ -777,8 +777,9 @@ PolicyInfo ConstraintAwarePolicyInfo() {
                 .default_value = 0.5,
                 .min = 0,
                 .max = 1,
-                .doc = "A job without checkpoints is kept off a spot pool when the pool's known "
-                       "reclaim rate makes a reclaim during its estimated run likelier than this "
+                .doc = "A job without checkpoints is kept off a spot pool when the pool's "
+                       "advertised reclaim rate (its declared rate or advisor bucket, plus waves) "
+                       "makes a reclaim during its estimated run likelier than this "
                        "and other accepted capacity is expected to finish it sooner (its wait for "
                        "that capacity plus its run, against the expected time to finish on spot, "
                        "restarting after each reclaim); such a job also takes free non-spot GPUs "
