@@ -39,13 +39,13 @@ set(FLEETSIM_FUZZED_LIBRARIES core json text job_json fleet workload trace scena
 # The include directory that shows module NAME's headers in src/NAME/, and nothing else, as
 # "NAME/header.h": a build-tree folder holding one symbolic link, NAME -> src/NAME. A library sees
 # its own folder this way, and a module's private headers stay out of every other module's reach
-# (the compiler, not a review, refuses `#include "trace/csv.h"` outside trace).
+# (the compiler, not a review, refuses `#include "trace/fields.h"` outside trace). The link is
+# made afresh at every configure, so it always points at this source tree.
 function(fleetsim_module_include_dir name out_var)
   set(dir "${PROJECT_BINARY_DIR}/module_include/${name}")
-  if(NOT EXISTS "${dir}/${name}")
-    file(MAKE_DIRECTORY "${dir}")
-    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/src/${name}" "${dir}/${name}" SYMBOLIC)
-  endif()
+  file(MAKE_DIRECTORY "${dir}")
+  file(REMOVE "${dir}/${name}")
+  file(CREATE_LINK "${PROJECT_SOURCE_DIR}/src/${name}" "${dir}/${name}" SYMBOLIC)
   set(${out_var} "${dir}" PARENT_SCOPE)
 endfunction()
 

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "fleetsim/core/random.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

@@ -26,11 +26,11 @@
 #include <vector>
 
 #include "fleetsim/core/random.h"
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/placement.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
-#include "fleetsim/fleet/catalog_loader.h"
 
 namespace fleetsim {
 namespace {

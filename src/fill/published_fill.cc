@@ -4,8 +4,8 @@
 #include <fmt/format.h>
 
 #include "text/csv.h"
-#include "text/text_fields.h"
 #include "text/line_reader.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/plan_horizon.h"
 #include "fleetsim/report/outputs.h"
+#include "plan/plan_horizon.h"
 
 namespace fleetsim {
 

@@ -10,9 +10,9 @@
 #include <numeric>
 #include <set>
 
-#include "plan/plan_horizon.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/sweep/sweep_metrics.h"
+#include "plan/plan_horizon.h"
 
 namespace fleetsim {
 

@@ -14,9 +14,9 @@
 #include <map>
 
 #include "fleetsim/core/check.h"
-#include "policy/availability_profile.h"
 #include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
+#include "policy/availability_profile.h"
 #include "policy/builtin.h"
 
 namespace fleetsim {

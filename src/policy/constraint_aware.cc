@@ -27,13 +27,13 @@
 #include <map>
 #include <optional>
 
-#include "policy/horizon_plan.h"
 #include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
-#include "policy/window_milp.h"
 #include "policy/builtin.h"
+#include "policy/horizon_plan.h"
 #include "policy/queue_index.h"
 #include "policy/running_work.h"
+#include "policy/window_milp.h"
 
 namespace fleetsim {
 

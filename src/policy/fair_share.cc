@@ -16,10 +16,10 @@
 #include <string>
 #include <variant>
 
-#include "policy/kai_fair_share.h"
-#include "policy/multifactor_priority.h"
 #include "fleetsim/policy/policy.h"
 #include "policy/builtin.h"
+#include "policy/kai_fair_share.h"
+#include "policy/multifactor_priority.h"
 #include "policy/queue_groups.h"
 
 namespace fleetsim {

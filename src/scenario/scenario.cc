@@ -9,14 +9,14 @@
 #include <map>
 
 #include "fleetsim/core/check.h"
-#include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/scenario/trace_cache.h"
+#include "job_json/job_json.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
 #include "scenario/fleet_parser.h"
 #include "scenario/workload_parser.h"
-#include "job_json/job_json.h"
 
 namespace fleetsim {
 

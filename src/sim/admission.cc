@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <set>
 
-#include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/ledger/placement_rules.h"
+#include "fleetsim/policy/placement_choice.h"
 
 namespace fleetsim {
 

@@ -78,6 +78,13 @@ bool Simulation::EventPayload::IsAboutNode(EventKind kind) {
          kind == EventKind::kReclaim || kind == EventKind::kNodeBack;
 }
 
+Simulation::EventPayload Simulation::EventPayload::About(EventKind kind) {
+  FLEETSIM_CHECK(
+      kind == EventKind::kSchedule || kind == EventKind::kAutoscale,
+      "an event about no job, node or pool must be a policy call or an autoscaler check");
+  return {kind, 0, 0};
+}
+
 Simulation::EventPayload Simulation::EventPayload::AboutJob(EventKind kind, JobIndex job,
                                                             std::uint32_t generation) {
   FLEETSIM_CHECK(IsAboutJob(kind), "a job event of a kind that is not about a job");
@@ -162,7 +169,8 @@ bool Simulation::AnyJobLeft() const {
 void Simulation::Begin() {
   begun_ = true;
   for (JobIndex job = 0; job < requests_.size(); ++job) {
-    Schedule(requests_[job].submit, Phase::kArrival, EventPayload::AboutJob(EventKind::kArrival, job));
+    Schedule(requests_[job].submit, Phase::kArrival,
+             EventPayload::AboutJob(EventKind::kArrival, job));
   }
   if (processes_->any()) {
     for (NodeId node = 0; node < node_generation_.size(); ++node) {
@@ -547,7 +555,8 @@ void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
   const std::uint32_t generation = NewJobEvent(job);
   // Saturated: an absurd run time (a huge duration at a tiny speed) ends at the end of time.
   record.completes_at = run_time < kTimeNever - now_ ? now_ + run_time : kTimeNever - 1;
-  Schedule(record.completes_at, Phase::kRelease, EventPayload::AboutJob(EventKind::kCompletion, job, generation));
+  Schedule(record.completes_at, Phase::kRelease,
+           EventPayload::AboutJob(EventKind::kCompletion, job, generation));
 }
 
 std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
@@ -603,7 +612,6 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
           JobPreempted{now_, job, requests_[job], record.start, account.lost, reason, cause,
                        emergency_checkpoint});
 }
-
 
 std::string Simulation::Resize(ResizeJob& resize) {
   const JobIndex job = resize.job;
@@ -672,10 +680,12 @@ std::string Simulation::CheckSwapCap(const JobRecord& record, const JobRequest& 
 void Simulation::ScheduleNodeProcesses(NodeId node) {
   const std::uint32_t generation = node_generation_[node];
   if (const SimTime notice = processes_->NextSpotNotice(node, now_); notice != kTimeNever) {
-    Schedule(notice, Phase::kFleet, EventPayload::AboutNode(EventKind::kSpotNotice, node, generation));
+    Schedule(notice, Phase::kFleet,
+             EventPayload::AboutNode(EventKind::kSpotNotice, node, generation));
   }
   if (const SimTime failure = processes_->NextFailure(node, now_); failure != kTimeNever) {
-    Schedule(failure, Phase::kFleet, EventPayload::AboutNode(EventKind::kFailure, node, generation));
+    Schedule(failure, Phase::kFleet,
+             EventPayload::AboutNode(EventKind::kFailure, node, generation));
   }
 }
 
@@ -727,9 +737,11 @@ void Simulation::GiveNotice(NodeId node, bool wave) {
     RunningOf(job).leaving = true;
     changes_.placements.push_back(RunningOf(job));
     const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
-    Schedule(now_ + cost, Phase::kFleet, EventPayload::AboutJob(EventKind::kJobLeaves, job, job_generation));
+    Schedule(now_ + cost, Phase::kFleet,
+             EventPayload::AboutJob(EventKind::kJobLeaves, job, job_generation));
   }
-  Schedule(reclaim_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kReclaim, node, node_generation_[node]));
+  Schedule(reclaim_at, Phase::kFleet,
+           EventPayload::AboutNode(EventKind::kReclaim, node, node_generation_[node]));
 }
 
 void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
@@ -773,7 +785,8 @@ void Simulation::TakeDown(NodeId node, NodeDownCause cause, SimTime back_at) {
   Publish(&SimulationObserver::OnNodeWentDown,
           NodeWentDown{now_, node, ledger_.PoolOfNode(node), cause, back_at});
   if (back_at != kTimeNever) {
-    Schedule(back_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kNodeBack, node, generation));
+    Schedule(back_at, Phase::kFleet,
+             EventPayload::AboutNode(EventKind::kNodeBack, node, generation));
   }
 }
 
@@ -793,11 +806,12 @@ void Simulation::Autoscale() {
   }
   const Autoscaler::Moves moves = autoscaler_->Decide(now_, queue_, requests_);
   for (const NodeId node : moves.provision) {
-    const SimTime back_at = now_ + ledger_.pools()[ledger_.PoolOfNode(node)].autoscale
-                                       .provisioning_delay;
+    const SimTime back_at =
+        now_ + ledger_.pools()[ledger_.PoolOfNode(node)].autoscale.provisioning_delay;
     ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
     changes_.nodes_changed.push_back(node);
-    Schedule(back_at, Phase::kFleet, EventPayload::AboutNode(EventKind::kNodeBack, node, node_generation_[node]));
+    Schedule(back_at, Phase::kFleet,
+             EventPayload::AboutNode(EventKind::kNodeBack, node, node_generation_[node]));
   }
   for (const NodeId node : moves.release) {
     TakeDown(node, NodeDownCause::kReleased, kTimeNever);
@@ -830,9 +844,9 @@ void Simulation::RejectNow(JobIndex job, RejectedBy by, const std::string& reaso
   Publish(&SimulationObserver::OnJobRejected, JobRejected{now_, job, requests_[job], by, reason});
 }
 
-// After every event in debug builds and with `check_invariants`: every resource adds up, the whole-GPU view agrees with the
-// fleet state (a GPU is free in it exactly when it can be taken whole) and with the pool counts,
-// and no policy hold is left.
+// After every event in debug builds and with `check_invariants`: every resource adds up, the
+// whole-GPU view agrees with the fleet state (a GPU is free in it exactly when it can be taken
+// whole) and with the pool counts, and no policy hold is left.
 void Simulation::CheckInvariants() const {
   ledger_.state().CheckInvariants();
   FLEETSIM_CHECK(ledger_.whole().free_count() == ledger_.state().free_whole_gpus(),

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
-#include "text/text_fields.h"
 #include "text/line_reader.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 

@@ -125,8 +125,8 @@ std::optional<std::int64_t> IntOption(std::string_view name, std::string_view te
                                       std::int64_t min, std::int64_t max, std::string& error) {
   std::int64_t value = 0;
   if (!ParseWhole(text, value) || value < min || value > max) {
-    error = fmt::format("option '{}': expected an integer in [{}, {}], found '{}'", name, min,
-                        max, text);
+    error = fmt::format("option '{}': expected an integer in [{}, {}], found '{}'", name, min, max,
+                        text);
     return std::nullopt;
   }
   return value;

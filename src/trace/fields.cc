@@ -24,7 +24,6 @@ bool CheckJob(const Job& job, FieldError& error) {
   return false;
 }
 
-
 std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_view column,
                                           FieldError& error) {
   const std::optional<std::int64_t> gpus =

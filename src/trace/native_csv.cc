@@ -11,10 +11,10 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/trace/native.h"
-#include "text/csv.h"
-#include "trace/fields.h"
 #include "job_json/job_json.h"
+#include "text/csv.h"
 #include "text/line_reader.h"
+#include "trace/fields.h"
 #include "trace/readers.h"
 
 namespace fleetsim {

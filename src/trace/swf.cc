@@ -18,8 +18,8 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "text/csv.h"
-#include "trace/fields.h"
 #include "text/line_reader.h"
+#include "trace/fields.h"
 #include "trace/readers.h"
 
 namespace fleetsim {

@@ -1,6 +1,6 @@
 // End-to-end tests of `fleetsim import` and of scenarios that replay a trace: output formats,
 // the bad-row policies, exit statuses, that a failed import writes nothing, and the published
-// record counts of the real traces (skipped, with a message, when ../shared/traces is absent).
+// record counts of the real traces (failing when ../shared/traces is absent).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

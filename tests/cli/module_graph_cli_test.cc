@@ -66,7 +66,8 @@ TEST_F(ModuleGraphCliTest, TheTreeAndTheBuildAsTheyAreAgree) {
 }
 
 TEST_F(ModuleGraphCliTest, AHeaderOfAModuleAboveIsAnUnlinkedUseAndACycle) {
-  Edit(tree_ + "/src/core/time.cc", "#include <", "#include \"fleetsim/plan/plan_spec.h\"\n#include <");
+  Edit(tree_ + "/src/core/time.cc", "#include <",
+       "#include \"fleetsim/plan/plan_spec.h\"\n#include <");
   const CommandResult r = Check(fmt::format("--root '{}'", tree_));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("src/core/time.cc:"), std::string::npos) << r.err;

@@ -30,10 +30,10 @@
 #include <string>
 #include <vector>
 
-#include "fleetsim/metrics/job_log.h"
-#include "fleetsim/ledger/placement_rules.h"
-#include "fleetsim/policy/registry.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/ledger/placement_rules.h"
+#include "fleetsim/metrics/job_log.h"
+#include "fleetsim/policy/registry.h"
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/workload/generator.h"
 #include "testutil/fleets.h"
@@ -42,24 +42,15 @@
 namespace fleetsim {
 namespace {
 
-// The rich fleet: 76 GPUs in five pools; its spot node is reclaimed about every ten hours (AWS
-// notice), and the GB200 rack's trays and the B200 node fail now and then.
+// The rich fleet (testutil's MixedFleet, 76 GPUs in five pools) with interruptions: its spot
+// node is reclaimed about every ten hours (AWS notice), and the GB200 rack's trays and the B200
+// node fail now and then.
 FleetSpec MixedFleet() {
-  PoolSpec h100 = testing::DynamicMigH100Pool(2, "h100-dynamic-mig");
-  PoolSpec nvl = testing::CatalogPool("h100-nvl-pairs", 1, "h100-nvl-static-mig");
-  nvl.mig = MigMode::kStatic;
-  nvl.mig_layout = {{"3g.47gb", 2}};
-  nvl.cpu_cores = 32;
-  PoolSpec h200 = testing::CatalogPool("hgx-h200", 1, "h200-spot");
-  h200.tier = PriceTier::kSpot;
-  h200.spot = {.per_node_hour = 0.1, .notice = 120'000, .replacement_delay = 600'000};
-  PoolSpec gb200 = testing::CatalogPool("gb200-nvl72", 9, "gb200");
-  gb200.cpu_cores = 72;
-  gb200.memory_gb = 480;
-  gb200.failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
-  PoolSpec b200 = testing::CatalogPool("hgx-b200", 1, "b200");
-  b200.failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
-  return testing::FleetOf({h100, nvl, h200, gb200, b200});
+  FleetSpec fleet = testing::MixedFleet();
+  fleet.pools[2].spot = {.per_node_hour = 0.1, .notice = 120'000, .replacement_delay = 600'000};
+  fleet.pools[3].failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
+  fleet.pools[4].failures = {.per_gpu_hour = 0.002, .repair = 3'600'000};
+  return fleet;
 }
 
 // An independent model of what the fleet holds, replayed from the events.

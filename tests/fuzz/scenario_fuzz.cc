@@ -1,7 +1,7 @@
 // Fuzz target: scenario text through the loader users run, lenient and --strict. A scenario that
 // loads in strict mode must also load leniently (strict only adds errors).
-#include "fleetsim/policy/registry.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fuzz_input.h"
 

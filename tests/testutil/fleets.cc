@@ -24,6 +24,20 @@ PoolSpec DynamicMigH100Pool(std::int64_t nodes, const std::string& name) {
   return pool;
 }
 
+FleetSpec MixedFleet() {
+  PoolSpec nvl = CatalogPool("h100-nvl-pairs", 1, "h100-nvl-static-mig");
+  nvl.mig = MigMode::kStatic;
+  nvl.mig_layout = {{"3g.47gb", 2}};
+  nvl.cpu_cores = 32;
+  PoolSpec h200 = CatalogPool("hgx-h200", 1, "h200-spot");
+  h200.tier = PriceTier::kSpot;
+  PoolSpec gb200 = CatalogPool("gb200-nvl72", 9, "gb200");
+  gb200.cpu_cores = 72;
+  gb200.memory_gb = 480;
+  return FleetOf({DynamicMigH100Pool(2, "h100-dynamic-mig"), nvl, h200, gb200,
+                  CatalogPool("hgx-b200", 1, "b200")});
+}
+
 FleetSpec FleetOf(std::vector<PoolSpec> pools) {
   FleetSpec fleet;
   for (const PoolSpec& pool : pools) {

@@ -1,7 +1,7 @@
 // The catalog: GPU models and node templates a fleet is built from, plus the source list their
 // values cite. fleetsim ships one (scenarios/catalog/catalog.json, compiled into the binary);
 // users can pass their own file, which extends the shipped one and overrides same-named entries
-// (scenario module: LoadCatalog). Value type; thread-compatible.
+// (catalog_loader.h: LoadCatalogFile, BuiltinCatalog). Value type; thread-compatible.
 #pragma once
 
 #include <map>

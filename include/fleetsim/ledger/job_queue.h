@@ -4,7 +4,7 @@
 // order) and come back to where they were (a preempted job). A leaving job's slot is only marked,
 // and the marks are swept once they outnumber the jobs, so n jobs leaving in any order cost
 // O(n log n) in all, where erasing each from the middle of a deque cost O(n^2) (a million jobs
-// queued at once under a priority-ordered policy: docs/benchmarks.md, "Degenerate input").
+// queued at once under a priority-ordered policy: docs/performance.md, "Degenerate input").
 // Thread-compatible.
 #pragma once
 

@@ -113,7 +113,8 @@ class Simulation {
   class EventPayload {
    public:
     EventPayload() = default;
-    static EventPayload About(EventKind kind) { return {kind, 0, 0}; }
+    // An event about nothing in particular (a policy call, an autoscaler check).
+    static EventPayload About(EventKind kind);
     static EventPayload AboutJob(EventKind kind, JobIndex job, std::uint32_t generation = 0);
     static EventPayload AboutNode(EventKind kind, NodeId node, std::uint32_t generation);
     static EventPayload AboutPool(EventKind kind, PoolIndex pool);

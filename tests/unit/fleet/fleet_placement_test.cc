@@ -3,8 +3,8 @@
 // then on idle dynamic GPUs.
 #include <gtest/gtest.h>
 
-#include "fleetsim/fleet/placement.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/fleet/placement.h"
 #include "testutil/fleets.h"
 
 namespace fleetsim {

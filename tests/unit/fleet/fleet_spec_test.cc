@@ -33,7 +33,10 @@ TEST(PoolSpecTest, APoolThatIsNotSpotAdvertisesNoReclaims) {
   PoolSpec pool = SpotPool(4);
   pool.tier = PriceTier::kOnDemand;
   EXPECT_EQ(pool.AdvertisedReclaimsPerNodeHour(), 0);
-  EXPECT_EQ(SpotPool(0).AdvertisedReclaimsPerNodeHour(), 0.01);  // no nodes: no wave share
+  PoolSpec empty = SpotPool(0);
+  empty.spot.waves_per_day = 2;
+  empty.spot.wave_nodes = 1;
+  EXPECT_EQ(empty.AdvertisedReclaimsPerNodeHour(), 0.01);  // no nodes: no wave share
 }
 
 }  // namespace

@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/placement_choice.h"
-#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"
@@ -213,24 +213,6 @@ TEST(PlacementStrategyTest, CpuOnlyJobsTakeTheTightestOrTheLowestNode) {
 
 // ---- Whole runs. ----
 
-// The conformance suite's mixed fleet: dynamic- and static-MIG pools, a spot pool, an NVL72
-// rack, a pool without MIG, limited host CPU.
-FleetSpec MixedFleet() {
-  PoolSpec h100 = CatalogPool("hgx-h100", 2, "h100-dynamic-mig");
-  h100.mig = MigMode::kDynamic;
-  h100.cpu_cores = 64;
-  h100.memory_gb = 512;
-  PoolSpec nvl = CatalogPool("h100-nvl-pairs", 1, "h100-nvl-static-mig");
-  nvl.mig = MigMode::kStatic;
-  nvl.mig_layout = {{"3g.47gb", 2}};
-  nvl.cpu_cores = 32;
-  PoolSpec h200 = CatalogPool("hgx-h200", 1, "h200-spot");
-  h200.tier = PriceTier::kSpot;
-  PoolSpec gb200 = CatalogPool("gb200-nvl72", 9, "gb200");
-  gb200.cpu_cores = 72;
-  gb200.memory_gb = 480;
-  return FleetOf({h100, nvl, h200, gb200, CatalogPool("hgx-b200", 1, "b200")});
-}
 
 std::unique_ptr<Policy> MakePolicy(const std::string& name, const std::string& placement) {
   const PolicyRegistry registry = BuiltinPolicies();
@@ -250,7 +232,7 @@ class EveryStrategyTest
 TEST_P(EveryStrategyTest, RichWorkloadsRunToCompletionWithLegalPlacements) {
   const auto& [policy, placement, seed] = GetParam();
   const Workload w = testing::RichWorkload(seed, 300);
-  Simulation sim(MixedFleet(), w, MakePolicy(policy, placement), policy, Options());
+  Simulation sim(testing::MixedFleet(), w, MakePolicy(policy, placement), policy, Options());
   JobLog log;
   sim.AddObserver(&log);
   const RunStatus status = sim.RunUntilIdle();

@@ -8,11 +8,11 @@
 
 #include <set>
 
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <functional>
 
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/metrics/job_log.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"

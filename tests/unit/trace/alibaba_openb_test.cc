@@ -1,7 +1,7 @@
 // The Alibaba GPU v2023 ("openb") importer: every pod column mapped, the rules for ambiguous rows
 // (zero lifetime, repeated models, files without times), exact bad-row and open errors, the
 // options, the node lists and the fleet built from them; then the real trace files in
-// ../shared/traces/alibaba-openb when present.
+// ../shared/traces/alibaba-openb (failing when it is absent).
 #include "fleetsim/trace/alibaba_openb.h"
 
 #include <gtest/gtest.h>
@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
 #include "fleetsim/policy/registry.h"
-#include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"

@@ -1,6 +1,6 @@
 // The Microsoft ITP importer: the mapping of every column, the tenant option, the exact text of
 // every bad-row and open error, and the three published clusters (260, 1,595 and 15,802 jobs, no
-// bad row) when ../shared/traces is present.
+// bad row) in ../shared/traces (failing when it is absent).
 #include <gtest/gtest.h>
 
 #include <filesystem>

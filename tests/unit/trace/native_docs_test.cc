@@ -12,9 +12,9 @@
 
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
+#include "job_json/job_json.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
-#include "job_json/job_json.h"
 
 namespace fleetsim {
 namespace {

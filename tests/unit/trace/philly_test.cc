@@ -1,7 +1,7 @@
 // The Philly importer: the mapping of every column, ids from line numbers (the same with CRLF
 // endings and a byte-order mark), file order kept, the trailing blank line skipped, the epoch
 // and gpu_time options, the exact text of every bad-row and open error, and the published
-// trace (82,247 jobs, no bad row) when ../shared/traces is present.
+// trace (82,247 jobs, no bad row) in ../shared/traces (failing when it is absent).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // The Pollux workload importer: the mapping of every column, run times from the duration options
 // (required: the files hold none), the exact text of every bad-row and option error, and the four
-// published workloads (160 jobs each, no bad row) when ../shared/traces is present.
+// published workloads (160 jobs each, no bad row) in ../shared/traces (failing when it is absent).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -10,8 +10,8 @@
 
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
-#include "testutil/command.h"
 #include "job_json/job_json.h"
+#include "testutil/command.h"
 
 namespace fleetsim {
 namespace {
