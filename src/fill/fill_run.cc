@@ -68,12 +68,12 @@ std::vector<std::size_t> FillArrivals(const FillWorkload& workload, const FillRu
 
 std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
                                     std::span<const std::size_t> arrivals, GpuSharePlacer& placer) {
-  SharedCluster cluster(workload.nodes);
+  SharedCluster cluster(workload.nodes, workload.typical);
   // Each node's fragmentation, updated when the node changes; the cluster's is their sum in node
   // order, so it is the same number however the run got there.
   std::vector<double> node_fragmentation;
   for (const SharedNode& node : cluster.nodes()) {
-    node_fragmentation.push_back(placer.Fragmentation(node.free));
+    node_fragmentation.push_back(cluster.Fragmentation(node.free));
   }
   std::vector<FillStep> steps;
   FillStep step;
@@ -83,9 +83,11 @@ std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
     step.arrived_milli += pod.GpuDemandMilli();
     const std::optional<ShareChoice> choice = placer.Choose(cluster, pod);
     step.placed = choice.has_value();
+    step.node = choice ? choice->node : 0;
+    step.gpus = choice ? choice->gpus : 0;
     if (choice) {
       cluster.Place(choice->node, pod, choice->share_gpu);
-      node_fragmentation[choice->node] = placer.Fragmentation(cluster.nodes()[choice->node].free);
+      node_fragmentation[choice->node] = cluster.Fragmentation(cluster.nodes()[choice->node].free);
     } else {
       ++step.failed_pods;
     }
@@ -105,7 +107,7 @@ std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions
         ArtifactFillOrder(workload, static_cast<std::int64_t>(options.seed), options.target_share));
   }
   const RandomStreams streams = Streams(options);
-  GpuSharePlacer placer(options.policy, workload.typical,
+  GpuSharePlacer placer(options.policy,
                         RandomTieRank(workload.nodes.size(), streams.Stream("fill.node-order")),
                         streams.Stream("fill.random-placement"));
   return PlaceArrivals(workload, FillArrivals(workload, options), placer);
@@ -113,7 +115,7 @@ std::vector<FillStep> RunFill(const FillWorkload& workload, const FillRunOptions
 
 std::vector<FillStep> RunFillInOrder(const FillWorkload& workload, const FillRunOptions& options,
                                      const FillOrder& order) {
-  GpuSharePlacer placer(options.policy, workload.typical, order.tie_rank,
+  GpuSharePlacer placer(options.policy, order.tie_rank,
                         Streams(options).Stream("fill.random-placement"));
   return PlaceArrivals(workload, order.arrivals, placer);
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -40,8 +41,9 @@ NodeFreeState After(const NodeFreeState& node, const SharePod& pod, int share_gp
   for (std::size_t g = 0; g < node.gpu_count; ++g) {
     order[g] = g;
   }
-  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(node.gpu_count),
-                   [&](std::size_t a, std::size_t b) { return node.gpu_free[a] < node.gpu_free[b]; });
+  std::stable_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(node.gpu_count),
+      [&](std::size_t a, std::size_t b) { return node.gpu_free[a] < node.gpu_free[b]; });
   std::int64_t taken = 0;
   for (std::size_t i = 0; i < node.gpu_count && taken < pod.gpus; ++i) {
     if (node.gpu_free[order[i]] >= pod.gpu_milli) {
@@ -58,6 +60,16 @@ std::size_t CountFitting(const NodeFreeState& node, std::int64_t gpu_milli) {
     fitting += node.gpu_free[g] >= gpu_milli ? 1U : 0U;
   }
   return fitting;
+}
+
+// `free` with the GPUs of `hidden` read as full.
+NodeFreeState Hiding(NodeFreeState free, std::uint32_t hidden) {
+  for (std::size_t g = 0; g < free.gpu_count; ++g) {
+    if ((hidden >> g & 1U) != 0) {
+      free.gpu_free[g] = 0;
+    }
+  }
+  return free;
 }
 
 }  // namespace
@@ -131,8 +143,8 @@ bool Fits(const SharedNode& node, const SharePod& pod) {
          static_cast<std::int64_t>(CountFitting(node.free, pod.gpu_milli)) >= pod.gpus;
 }
 
-SharedCluster::SharedCluster(std::vector<SharedNode> nodes)
-    : nodes_(std::move(nodes)), versions_(nodes_.size(), 0) {
+SharedCluster::SharedCluster(std::vector<SharedNode> nodes, TypicalTasks typical)
+    : nodes_(std::move(nodes)), versions_(nodes_.size(), 0), typical_(std::move(typical)) {
   for (const SharedNode& node : nodes_) {
     FLEETSIM_CHECK(node.free.gpu_count <= kMaxSharedNodeGpus,
                    "SharedCluster: a node has more GPUs than kMaxSharedNodeGpus");
@@ -148,6 +160,27 @@ SharedCluster::SharedCluster(std::vector<SharedNode> nodes)
   }
 }
 
+bool SharedCluster::Offer(std::size_t n, const SharePod& pod, ShareCandidate& out) const {
+  const SharedNode& node = nodes_[n];
+  if (!Fits(node, pod)) {
+    return false;
+  }
+  out.node = node;
+  out.fgd_cpu_milli = node.free.cpu_free_milli;
+  out.short_of_memory = 0;
+  out.usable = 0;
+  if (pod.gpus > 0) {
+    for (std::size_t g = 0; g < node.free.gpu_count; ++g) {
+      out.usable |= node.free.gpu_free[g] >= pod.gpu_milli ? 1U << g : 0U;
+    }
+  }
+  return true;
+}
+
+double SharedCluster::Fragmentation(const NodeFreeState& state) const {
+  return fragmentation_.Get(state, typical_);
+}
+
 void SharedCluster::Place(std::size_t node_index, const SharePod& pod, int share_gpu) {
   SharedNode& node = nodes_[node_index];
   FLEETSIM_CHECK(Fits(node, pod), "SharedCluster::Place: the pod does not fit the node");
@@ -157,7 +190,8 @@ void SharedCluster::Place(std::size_t node_index, const SharePod& pod, int share
     FLEETSIM_CHECK(share_gpu >= 0 && static_cast<std::size_t>(share_gpu) < node.free.gpu_count &&
                        node.free.gpu_free[static_cast<std::size_t>(share_gpu)] >= pod.gpu_milli,
                    "SharedCluster::Place: the share GPU cannot hold the pod");
-    node.free.gpu_free[static_cast<std::size_t>(share_gpu)] -= static_cast<std::int32_t>(pod.gpu_milli);
+    node.free.gpu_free[static_cast<std::size_t>(share_gpu)] -=
+        static_cast<std::int32_t>(pod.gpu_milli);
   } else {
     std::int64_t taken = 0;
     for (std::size_t g = 0; g < node.free.gpu_count && taken < pod.gpus; ++g) {
@@ -232,8 +266,9 @@ int GpuPackingScore(const SharedNode& node, const SharePod& pod) {
   for (std::size_t g = 0; g < free.gpu_count; ++g) {
     order[g] = g;
   }
-  std::stable_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(free.gpu_count),
-                   [&](std::size_t a, std::size_t b) { return free.gpu_free[a] < free.gpu_free[b]; });
+  std::stable_sort(
+      order.begin(), order.begin() + static_cast<std::ptrdiff_t>(free.gpu_count),
+      [&](std::size_t a, std::size_t b) { return free.gpu_free[a] < free.gpu_free[b]; });
   std::int64_t taken = 0;
   int fully_free_taken = 0;
   std::int64_t free_percent_sum = 0;
@@ -265,8 +300,9 @@ FgdChoice FgdScore(const SharedNode& node, const SharePod& pod,
   for (std::size_t g = 0; g < node.free.gpu_count; ++g) {
     const std::int32_t f = node.free.gpu_free[g];
     const bool same_as_earlier =
-        std::find(node.free.gpu_free.begin(), node.free.gpu_free.begin() + static_cast<std::ptrdiff_t>(g), f) !=
-        node.free.gpu_free.begin() + static_cast<std::ptrdiff_t>(g);
+        std::find(node.free.gpu_free.begin(),
+                  node.free.gpu_free.begin() + static_cast<std::ptrdiff_t>(g),
+                  f) != node.free.gpu_free.begin() + static_cast<std::ptrdiff_t>(g);
     if (f < pod.gpu_milli || same_as_earlier) {
       continue;  // an earlier GPU with the same free share scores the same
     }
@@ -279,110 +315,171 @@ FgdChoice FgdScore(const SharedNode& node, const SharePod& pod,
 
 // ---- The placer ---------------------------------------------------------------------------------
 
-GpuSharePlacer::GpuSharePlacer(GpuSharePolicy policy, TypicalTasks typical,
-                               std::vector<std::uint32_t> tie_rank, Rng rng)
-    : policy_(policy), typical_(std::move(typical)), tie_rank_(std::move(tie_rank)), rng_(rng) {}
+namespace {
 
-double GpuSharePlacer::Fragmentation(const NodeFreeState& state) {
-  return fragmentation_.Get(state, typical_);
+// FgdScore on an offered node: it tries only the usable GPUs (those short of memory read as
+// full), with FGD's free CPU, and measures F with the hidden GPUs as they really are.
+FgdChoice FgdOn(const ShareCandidate& c, const SharePod& pod, const ShareNodes& nodes) {
+  SharedNode node;
+  node.free = Hiding(c.node.free, c.short_of_memory);
+  node.free.cpu_free_milli = c.fgd_cpu_milli;
+  return FgdScore(node, pod, [&](const NodeFreeState& state) {
+    if (c.short_of_memory == 0) {
+      return nodes.Fragmentation(state);
+    }
+    NodeFreeState real = state;
+    for (std::size_t g = 0; g < real.gpu_count; ++g) {
+      if ((c.short_of_memory >> g & 1U) != 0) {
+        real.gpu_free[g] = c.node.free.gpu_free[g];
+      }
+    }
+    return nodes.Fragmentation(real);
+  });
 }
 
-std::size_t GpuSharePlacer::FgdShapeId(const SharedCluster& cluster, const SharePod& pod) {
+}  // namespace
+
+GpuSharePlacer::GpuSharePlacer(GpuSharePolicy policy, std::vector<std::uint32_t> tie_rank, Rng rng)
+    : policy_(policy), tie_rank_(std::move(tie_rank)), rng_(rng) {}
+
+std::size_t GpuSharePlacer::FgdShapeId(std::size_t node_count, const SharePod& pod) {
   const auto [shape, added] = shape_ids_.try_emplace(
       std::make_tuple(pod.cpu_milli, pod.gpus, pod.gpu_milli), fgd_cache_.size());
   if (added) {
-    fgd_cache_.emplace_back(cluster.nodes().size());
+    fgd_cache_.emplace_back(node_count);
   }
   return shape->second;
 }
 
-const FgdChoice& GpuSharePlacer::CachedFgd(const SharedCluster& cluster, std::size_t node,
+const FgdChoice& GpuSharePlacer::CachedFgd(const ShareNodes& nodes, const Offered& offered,
                                            const SharePod& pod) {
-  CachedScore& cached = fgd_cache_[fgd_shape_][node];
-  const std::uint64_t version = cluster.version(node) + 1;
+  CachedScore& cached = fgd_cache_[fgd_shape_][offered.node];
+  const std::uint64_t version = nodes.version(offered.node) + 1;
   if (cached.version != version) {
     cached.version = version;
-    cached.choice = FgdScore(cluster.nodes()[node], pod,
-                             [this](const NodeFreeState& state) { return Fragmentation(state); });
+    cached.choice = FgdOn(offered.candidate, pod, nodes);
   }
   return cached.choice;
 }
 
-int GpuSharePlacer::Score(const SharedCluster& cluster, std::size_t node, const SharePod& pod) {
-  const SharedNode& state = cluster.nodes()[node];
+int GpuSharePlacer::Score(const ShareNodes& nodes, Offered& offered, const SharePod& pod) {
+  const SharedNode& node = offered.candidate.node;
+  SharePod scored_pod = pod;
+  scored_pod.cpu_milli = nodes.cpu_scored() ? pod.cpu_milli : 0;
   switch (policy_) {
     case GpuSharePolicy::kRandom:
       return 0;
     case GpuSharePolicy::kDotProduct:
-      return DotProductScore(state, pod, cluster.scale());
+      return DotProductScore(node, scored_pod, nodes.scale());
     case GpuSharePolicy::kGpuClustering:
-      return GpuClusteringScore(state, pod, cluster.scale());
-    case GpuSharePolicy::kGpuPacking:
-      return GpuPackingScore(state, pod);
+      return GpuClusteringScore(node, scored_pod, nodes.scale());
+    case GpuSharePolicy::kGpuPacking: {
+      SharedNode usable_only = node;
+      usable_only.free = Hiding(node.free, offered.candidate.short_of_memory);
+      return GpuPackingScore(usable_only, scored_pod);
+    }
     case GpuSharePolicy::kBestFit:
-      return BestFitScore(state, pod, cluster.scale());
+      return BestFitScore(node, scored_pod, nodes.scale());
     case GpuSharePolicy::kFgd:
-      return CachedFgd(cluster, node, pod).score;
+      return CachedFgd(nodes, offered, pod).score;
   }
   return 0;
 }
 
-int GpuSharePlacer::ShareGpu(const SharedCluster& cluster, std::size_t node, const SharePod& pod) {
-  if (!pod.IsShare()) {
-    return -1;
-  }
-  const NodeFreeState& free = cluster.nodes()[node].free;
+int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, Offered& offered, const SharePod& pod) {
+  const ShareCandidate& c = offered.candidate;
   switch (policy_) {
     case GpuSharePolicy::kRandom: {
-      const auto pick = static_cast<std::size_t>(
-          UniformInt(rng_, 0, static_cast<std::int64_t>(CountFitting(free, pod.gpu_milli)) - 1));
-      std::size_t seen = 0;
-      for (std::size_t g = 0; g < free.gpu_count; ++g) {
-        if (free.gpu_free[g] >= pod.gpu_milli && seen++ == pick) {
+      const std::int64_t pick = UniformInt(rng_, 0, std::popcount(c.usable) - 1);
+      std::int64_t seen = 0;
+      for (std::size_t g = 0; g < c.node.free.gpu_count; ++g) {
+        if ((c.usable >> g & 1U) != 0 && seen++ == pick) {
           return static_cast<int>(g);
         }
       }
       return -1;
     }
     case GpuSharePolicy::kFgd:
-      return CachedFgd(cluster, node, pod).share_gpu;
+      return CachedFgd(nodes, offered, pod).share_gpu;
     default:
-      return BestFitGpu(free, pod.gpu_milli);
+      return BestFitGpu(Hiding(c.node.free, c.short_of_memory), pod.gpu_milli);
   }
 }
 
-std::optional<ShareChoice> GpuSharePlacer::Choose(const SharedCluster& cluster,
-                                                  const SharePod& pod) {
-  FLEETSIM_CHECK(tie_rank_.size() == cluster.nodes().size(),
+bool GpuSharePlacer::WinsTie(std::size_t node, std::size_t other) const {
+  return tie_rank_.empty() ? node < other : tie_rank_[node] < tie_rank_[other];
+}
+
+std::optional<ShareChoice> GpuSharePlacer::Choose(const ShareNodes& nodes, const SharePod& pod) {
+  FLEETSIM_CHECK(tie_rank_.empty() || tie_rank_.size() == nodes.node_count(),
                  "GpuSharePlacer: the tie rank must order every node of the cluster");
-  if (policy_ == GpuSharePolicy::kFgd) {
-    fgd_shape_ = FgdShapeId(cluster, pod);
+  if (policy_ == GpuSharePolicy::kRandom) {
+    return ChooseAtRandom(nodes, pod);
   }
-  feasible_.clear();
-  for (std::size_t n = 0; n < cluster.nodes().size(); ++n) {
-    if (Fits(cluster.nodes()[n], pod)) {
-      feasible_.push_back(n);
+  if (policy_ == GpuSharePolicy::kFgd) {
+    fgd_shape_ = FgdShapeId(nodes.node_count(), pod);
+  }
+  // One pass: each offered node is scored as it comes; the best so far is the only copy kept.
+  std::optional<Offered> best;
+  int best_score = 0;
+  Offered next;
+  for (std::size_t n = 0; n < nodes.node_count(); ++n) {
+    if (!nodes.Offer(n, pod, next.candidate)) {
+      continue;
+    }
+    next.node = n;
+    const int score = Score(nodes, next, pod);
+    if (!best || score > best_score || (score == best_score && WinsTie(n, best->node))) {
+      best = next;
+      best_score = score;
     }
   }
-  if (feasible_.empty()) {
+  if (!best) {
     return std::nullopt;
   }
-  std::size_t chosen = feasible_.front();
-  if (feasible_.size() > 1 && policy_ == GpuSharePolicy::kRandom) {
-    chosen = feasible_[static_cast<std::size_t>(
-        UniformInt(rng_, 0, static_cast<std::int64_t>(feasible_.size()) - 1))];
-  } else if (feasible_.size() > 1) {
-    int best_score = Score(cluster, chosen, pod);
-    for (std::size_t i = 1; i < feasible_.size(); ++i) {
-      const std::size_t n = feasible_[i];
-      const int score = Score(cluster, n, pod);
-      if (score > best_score || (score == best_score && tie_rank_[n] < tie_rank_[chosen])) {
-        best_score = score;
-        chosen = n;
-      }
+  return ChoiceOn(nodes, *best, pod);
+}
+
+std::optional<ShareChoice> GpuSharePlacer::ChooseAtRandom(const ShareNodes& nodes,
+                                                          const SharePod& pod) {
+  offered_.clear();
+  Offered winner;
+  for (std::size_t n = 0; n < nodes.node_count(); ++n) {
+    if (nodes.Offer(n, pod, winner.candidate)) {
+      offered_.push_back(n);
     }
   }
-  return ShareChoice{.node = chosen, .share_gpu = ShareGpu(cluster, chosen, pod)};
+  if (offered_.empty()) {
+    return std::nullopt;
+  }
+  winner.node = offered_.front();
+  if (offered_.size() > 1) {
+    winner.node = offered_[static_cast<std::size_t>(
+        UniformInt(rng_, 0, static_cast<std::int64_t>(offered_.size()) - 1))];
+  }
+  nodes.Offer(winner.node, pod, winner.candidate);
+  return ChoiceOn(nodes, winner, pod);
+}
+
+ShareChoice GpuSharePlacer::ChoiceOn(const ShareNodes& nodes, Offered& winner,
+                                     const SharePod& pod) {
+  const ShareCandidate& c = winner.candidate;
+  ShareChoice choice{.node = winner.node};
+  if (pod.IsShare()) {
+    choice.share_gpu = ShareGpu(nodes, winner, pod);
+    FLEETSIM_CHECK(choice.share_gpu >= 0 && (c.usable >> choice.share_gpu & 1U) != 0,
+                   "GpuSharePlacer: a share scorer chose an unusable GPU");
+    choice.gpus = 1U << choice.share_gpu;
+    return choice;
+  }
+  std::int64_t taken = 0;
+  for (std::size_t g = 0; g < c.node.free.gpu_count && taken < pod.gpus; ++g) {
+    if ((c.usable >> g & 1U) != 0) {
+      choice.gpus |= 1U << g;
+      ++taken;
+    }
+  }
+  return choice;
 }
 
 }  // namespace fleetsim

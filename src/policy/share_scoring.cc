@@ -1,4 +1,4 @@
-// The `share-*` placement rules: the GPU-sharing node scorers on a FleetLedger.
+// The `share-*` placement rules: the fleet ledger as a node source of the GPU-sharing placer.
 #include "policy/share_scoring.h"
 
 #include <algorithm>
@@ -71,29 +71,6 @@ std::optional<SharePod> PodOf(const JobRequest& request, std::optional<std::int6
   return pod;
 }
 
-// One node that can take the pod, as the scorers see it.
-struct Candidate {
-  NodeId node = 0;
-  // The node's state with CPU read for the dot-product and best-fit scores (CpuForScores);
-  // pod_kinds is filled for GPU clustering only.
-  SharedNode shared{};
-  std::int64_t fgd_cpu = 0;  // free CPU milli for FGD's measure (unlimited: kUnlimitedCpuMilli)
-  std::uint32_t usable = 0;  // bit g: GPU g can take the pod's share or be taken whole
-  // Bit g: GPU g has the share's milli free but not its GPU memory. The share's GPU choice and
-  // GPU packing read these GPUs as full.
-  std::uint32_t short_of_memory = 0;
-};
-
-// `free` with the GPUs of `hidden` read as full.
-NodeFreeState Hiding(NodeFreeState free, std::uint32_t hidden) {
-  for (std::size_t g = 0; g < free.gpu_count; ++g) {
-    if ((hidden >> g & 1U) != 0) {
-      free.gpu_free[g] = 0;
-    }
-  }
-  return free;
-}
-
 // Cores as milli-cores, rounded to nearest.
 std::int64_t MilliCores(double cores) {
   const double milli = cores * 1000;
@@ -111,145 +88,87 @@ std::int64_t CpuForScores(double free_cores, const FleetScale& fleet) {
   return std::isinf(free_cores) ? fleet.scale.max_node_cpu_milli : MilliCores(free_cores);
 }
 
-// Fills `c` for the node; false if the node cannot take the pod (down or cordoned, too little
-// CPU or memory for the whole host need, too few usable GPUs).
-bool Consider(const FleetState& state, NodeId node, int model, const JobRequest& request,
-              const SharePod& pod, const HostNeed& need, const FleetScale& fleet, Candidate& c) {
-  if (!state.IsUp(node) || !NodeCanCarry(state, node, need)) {
-    return false;
+// The fleet ledger as the GPU-sharing placer's node source: a node is offered if it is up, in a
+// pool the request accepts, has CPU and memory for its whole host need and enough usable GPUs.
+// Lives for one placement (version() is constant: nothing changes while it is in use).
+class LedgerShareNodes final : public ShareNodes {
+ public:
+  LedgerShareNodes(const FleetLedger& ledger, const JobRequest& request, const SharePod& pod,
+                   const FleetScale& fleet)
+      : ledger_(ledger), request_(request), need_(HostNeedOf(request)), fleet_(fleet) {
+    const auto pools = ledger.pools();
+    for (PoolIndex p = 0; p < pools.size(); ++p) {
+      const bool accepted =
+          pod.gpus > 0 ? AcceptsPool(request, pools[p]) : AcceptsTier(request, pools[p]);
+      // A node of several NVLink domains: a multi-GPU job's GPUs may span them.
+      const bool spans_domains = pod.gpus > 1 && request.nvlink != NvlinkLocality::kNone &&
+                                 pools[p].node.nvlink_domain_gpus < pools[p].node.gpus_per_node;
+      const int model =
+          accepted && !spans_domains ? ledger.typical_tasks().ModelOfPool(p) : kNotOffered;
+      model_of_node_.insert(model_of_node_.end(),
+                            static_cast<std::size_t>(ledger.EndNodeOf(p) - ledger.FirstNodeOf(p)),
+                            model);
+    }
   }
-  const GpuId first = state.FirstGpuOfNode(node);
-  const auto count = static_cast<std::size_t>(state.EndGpuOfNode(node) - first);
-  const bool fraction = request.sharing == GpuSharing::kFraction;
-  NodeFreeState& free = c.shared.free;
-  std::uint32_t usable = 0;
-  std::uint32_t short_of_memory = 0;
-  for (std::size_t g = 0; g < count; ++g) {
-    const auto gpu = static_cast<GpuId>(first + g);
-    const int milli = state.FreeMilli(gpu);
-    free.gpu_free[g] = milli;
-    if (fraction ? milli >= pod.gpu_milli : milli == kGpuMilli) {  // whole: idle and up
-      if (!fraction || state.FreeGpuMemoryGb(gpu) >= request.gpu_memory_gb) {
-        usable |= 1U << g;
-      } else {
-        short_of_memory |= 1U << g;
+
+  std::size_t node_count() const override { return model_of_node_.size(); }
+  std::uint64_t version(std::size_t /*n*/) const override { return 0; }
+  const ClusterScale& scale() const override { return fleet_.scale; }
+  bool cpu_scored() const override { return fleet_.cpu_limited; }
+  double Fragmentation(const NodeFreeState& state) const override {
+    return ledger_.typical_tasks().Fragmentation(state);
+  }
+
+  bool Offer(std::size_t n, const SharePod& pod, ShareCandidate& c) const override {
+    const FleetState& state = ledger_.state();
+    const auto node = static_cast<NodeId>(n);
+    if (model_of_node_[n] == kNotOffered || !state.IsUp(node) ||
+        !NodeCanCarry(state, node, need_)) {
+      return false;
+    }
+    const GpuId first = state.FirstGpuOfNode(node);
+    const auto count = static_cast<std::size_t>(state.EndGpuOfNode(node) - first);
+    const bool fraction = request_.sharing == GpuSharing::kFraction;
+    NodeFreeState& free = c.node.free;
+    c.usable = 0;
+    c.short_of_memory = 0;
+    for (std::size_t g = 0; g < count; ++g) {
+      const auto gpu = static_cast<GpuId>(first + g);
+      const int milli = state.FreeMilli(gpu);
+      free.gpu_free[g] = milli;
+      if (fraction ? milli >= pod.gpu_milli : milli == kGpuMilli) {  // whole: idle and up
+        if (!fraction || state.FreeGpuMemoryGb(gpu) >= request_.gpu_memory_gb) {
+          c.usable |= 1U << g;
+        } else {
+          c.short_of_memory |= 1U << g;
+        }
       }
     }
-  }
-  if (std::popcount(usable) < pod.gpus) {
-    return false;
-  }
-  std::fill(free.gpu_free.begin() + static_cast<std::ptrdiff_t>(count), free.gpu_free.end(), 0);
-  c.node = node;
-  c.usable = usable;
-  c.short_of_memory = pod.IsShare() ? short_of_memory : 0U;
-  const double free_cores = state.FreeCpuCores(node);
-  c.fgd_cpu = std::isinf(free_cores) ? kUnlimitedCpuMilli : MilliCores(free_cores);
-  free.cpu_free_milli = CpuForScores(free_cores, fleet);
-  free.model = count > 0 ? model : -1;
-  free.gpu_count = count;
-  return true;
-}
-
-class Scorer {
- public:
-  Scorer(const FleetLedger& ledger, GpuSharePolicy policy, const SharePod& pod,
-         const FleetScale& fleet)
-      : ledger_(ledger), policy_(policy), pod_(pod), fleet_(fleet) {
-    scored_pod_ = pod;
-    scored_pod_.cpu_milli = fleet.cpu_limited ? pod.cpu_milli : 0;
-  }
-
-  // The node's score; for FGD and a share also the GPU it would take.
-  FgdChoice Score(Candidate& c) const {
-    switch (policy_) {
-      case GpuSharePolicy::kRandom:
-        return {};
-      case GpuSharePolicy::kDotProduct:
-        return {.score = DotProductScore(c.shared, scored_pod_, fleet_.scale)};
-      case GpuSharePolicy::kGpuClustering:
-        c.shared.pod_kinds = ledger_.PodKindsOn(c.node);
-        return {.score = GpuClusteringScore(c.shared, scored_pod_, fleet_.scale)};
-      case GpuSharePolicy::kGpuPacking:
-        if (c.short_of_memory != 0) {
-          SharedNode usable_only = c.shared;
-          usable_only.free = Hiding(c.shared.free, c.short_of_memory);
-          return {.score = GpuPackingScore(usable_only, scored_pod_)};
-        }
-        return {.score = GpuPackingScore(c.shared, scored_pod_)};
-      case GpuSharePolicy::kBestFit:
-        return {.score = BestFitScore(c.shared, scored_pod_, fleet_.scale)};
-      case GpuSharePolicy::kFgd:
-        return Fgd(c);
+    if (std::popcount(c.usable) < pod.gpus) {
+      return false;
     }
-    return {};
+    std::fill(free.gpu_free.begin() + static_cast<std::ptrdiff_t>(count), free.gpu_free.end(), 0);
+    if (!pod.IsShare()) {
+      c.short_of_memory = 0;
+    }
+    const double free_cores = state.FreeCpuCores(node);
+    c.fgd_cpu_milli = std::isinf(free_cores) ? kUnlimitedCpuMilli : MilliCores(free_cores);
+    free.cpu_free_milli = CpuForScores(free_cores, fleet_);
+    free.model = count > 0 ? model_of_node_[n] : -1;
+    free.gpu_count = count;
+    c.node.pod_kinds = ledger_.PodKindsOn(node);
+    return true;
   }
 
  private:
-  // FgdScore on the node with FGD's CPU. It tries only the usable GPUs (those short of memory
-  // read as full) and measures F on the real state (they are put back).
-  FgdChoice Fgd(const Candidate& c) const {
-    SharedNode node;
-    node.free = Hiding(c.shared.free, c.short_of_memory);
-    node.free.cpu_free_milli = c.fgd_cpu;
-    const TypicalTaskTally& tally = ledger_.typical_tasks();
-    return FgdScore(node, pod_, [&](const NodeFreeState& state) {
-      if (c.short_of_memory == 0) {
-        return tally.Fragmentation(state);
-      }
-      NodeFreeState real = state;
-      for (std::size_t g = 0; g < real.gpu_count; ++g) {
-        if ((c.short_of_memory >> g & 1U) != 0) {
-          real.gpu_free[g] = c.shared.free.gpu_free[g];
-        }
-      }
-      return tally.Fragmentation(real);
-    });
-  }
+  static constexpr int kNotOffered = -2;  // a node of a pool the request does not take
 
   const FleetLedger& ledger_;
-  GpuSharePolicy policy_;
-  SharePod pod_;
-  SharePod scored_pod_;  // CPU as the dot-product and best-fit scores see it
+  const JobRequest& request_;
+  HostNeed need_;
   const FleetScale& fleet_;
+  std::vector<int> model_of_node_;  // by node: its pool's model index, or kNotOffered
 };
-
-// The pod's GPUs on the chosen node.
-std::vector<GpuId> ChooseGpus(const FleetState& state, const Candidate& c, const SharePod& pod,
-                              GpuSharePolicy policy, int fgd_gpu, Rng& rng) {
-  const GpuId first = state.FirstGpuOfNode(c.node);
-  const std::size_t count = c.shared.free.gpu_count;
-  if (!pod.IsShare()) {  // whole GPUs (or a share of all of one): the lowest usable
-    std::vector<GpuId> gpus;
-    for (std::size_t g = 0; g < count && std::ssize(gpus) < pod.gpus; ++g) {
-      if ((c.usable >> g & 1U) != 0) {
-        gpus.push_back(static_cast<GpuId>(first + g));
-      }
-    }
-    return gpus;
-  }
-  int gpu = -1;
-  switch (policy) {
-    case GpuSharePolicy::kRandom: {
-      const std::int64_t pick = UniformInt(rng, 0, std::popcount(c.usable) - 1);
-      std::int64_t seen = 0;
-      for (std::size_t g = 0; g < count && gpu < 0; ++g) {
-        if ((c.usable >> g & 1U) != 0 && seen++ == pick) {
-          gpu = static_cast<int>(g);
-        }
-      }
-      break;
-    }
-    case GpuSharePolicy::kFgd:
-      gpu = fgd_gpu;
-      break;
-    default:
-      gpu = BestFitGpu(Hiding(c.shared.free, c.short_of_memory), pod.gpu_milli);
-      break;
-  }
-  FLEETSIM_CHECK(gpu >= 0 && (c.usable >> gpu & 1U) != 0, "a share scorer chose an unusable GPU");
-  return {static_cast<GpuId>(first + static_cast<GpuId>(gpu))};
-}
 
 }  // namespace
 
@@ -264,47 +183,19 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
   if (!fleet.scorable) {
     return std::nullopt;
   }
-  const HostNeed need = HostNeedOf(request);
-  const Scorer score(ledger, scorer, *pod, fleet);
-  Rng rng(Fnv1a64(request.id));
-  Candidate candidate;
-  Candidate best;
-  FgdChoice best_choice;
-  std::int64_t feasible = 0;
-  const bool gpu_job = pod->gpus > 0;
-  for (PoolIndex p = 0; p < ledger.pools().size(); ++p) {
-    const PoolSpec& pool = ledger.pools()[p];
-    if (gpu_job ? !AcceptsPool(request, pool) : !AcceptsTier(request, pool)) {
-      continue;
-    }
-    if (pod->gpus > 1 && request.nvlink != NvlinkLocality::kNone &&
-        pool.node.nvlink_domain_gpus < pool.node.gpus_per_node) {
-      continue;  // a node of several NVLink domains: its GPUs may span them
-    }
-    const int model = ledger.typical_tasks().ModelOfPool(p);
-    for (NodeId node = ledger.FirstNodeOf(p); node < ledger.EndNodeOf(p); ++node) {
-      if (!Consider(ledger.state(), node, model, request, *pod, need, fleet, candidate)) {
-        continue;
-      }
-      ++feasible;
-      if (scorer == GpuSharePolicy::kRandom) {  // uniform over the feasible nodes (reservoir)
-        if (feasible == 1 || UniformInt(rng, 0, feasible - 1) == 0) {
-          best = candidate;
-        }
-        continue;
-      }
-      const FgdChoice choice = score.Score(candidate);
-      if (feasible == 1 || choice.score > best_choice.score) {  // ties: the lowest node
-        best = candidate;
-        best_choice = choice;
-      }
-    }
-  }
-  if (feasible == 0) {
+  const LedgerShareNodes nodes(ledger, request, *pod, fleet);
+  GpuSharePlacer placer(scorer, /*tie_rank=*/{}, Rng(Fnv1a64(request.id)));
+  const std::optional<ShareChoice> choice = placer.Choose(nodes, *pod);
+  if (!choice) {
     return std::nullopt;
   }
-  const std::vector<GpuId> gpus =
-      ChooseGpus(ledger.state(), best, *pod, scorer, best_choice.share_gpu, rng);
+  const auto node = static_cast<NodeId>(choice->node);
+  std::vector<GpuId> gpus;
+  for (std::size_t g = 0; g < kMaxSharedNodeGpus; ++g) {
+    if ((choice->gpus >> g & 1U) != 0) {
+      gpus.push_back(static_cast<GpuId>(ledger.state().FirstGpuOfNode(node) + g));
+    }
+  }
   Allocation placement;
   if (request.sharing == GpuSharing::kFraction && !request.IsCpuOnly()) {
     placement.gpus = {
@@ -312,8 +203,9 @@ std::optional<Allocation> PlaceByShareScore(const FleetLedger& ledger, const Job
   } else {
     placement = WholeGpus(gpus);
   }
+  const HostNeed need = HostNeedOf(request);
   if (need.any() || gpus.empty()) {
-    placement.nodes = {{best.node, need.cpu_cores, need.memory_gb}};
+    placement.nodes = {{node, need.cpu_cores, need.memory_gb}};
   }
   return placement;
 }

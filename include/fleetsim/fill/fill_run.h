@@ -36,6 +36,8 @@ struct FillRunOptions {
 struct FillStep {
   std::size_t pod = 0;               // the pod that arrived: an index into FillWorkload::pods
   bool placed = false;               // false: it fit nowhere and failed for good
+  std::size_t node = 0;              // where it was placed (placed pods only)
+  std::uint32_t gpus = 0;            // bit g: it took GPU g of the node (placed pods only)
   std::int64_t arrived_milli = 0;    // GPU demand of every pod so far, failed ones included
   std::int64_t allocated_milli = 0;  // GPU share held by placed pods
   std::int64_t idle_milli = 0;       // capacity - allocated
@@ -50,7 +52,7 @@ std::vector<std::size_t> FillArrivals(const FillWorkload& workload, const FillRu
 std::vector<std::uint32_t> RandomTieRank(std::size_t nodes, Rng rng);
 
 // Places the pods `arrivals` (indices into workload.pods) in order with `placer` on an empty
-// cluster of the workload's nodes; one step per pod.
+// cluster of the workload's nodes and typical tasks; one step per pod.
 std::vector<FillStep> PlaceArrivals(const FillWorkload& workload,
                                     std::span<const std::size_t> arrivals, GpuSharePlacer& placer);
 

@@ -6,9 +6,10 @@
 // draws once (the paper's simulator breaks ties by a random static node order). docs/policies.md
 // ("GPU-sharing placement") defines every score; docs/fgd-reproduction-spec.md cites the sources.
 //
-// SharedCluster is the cluster state (node free lists, allocated totals); GpuSharePlacer picks
-// the node and GPU, caching FGD's fragmentation per node state. The score functions are exposed
-// for tests and for other callers. Not thread-safe: one placer and one cluster per run.
+// GpuSharePlacer picks the node and GPUs over a ShareNodes source, caching FGD's scores per node
+// state: the fill experiment's SharedCluster and a scheduling run's fleet ledger (the `share-*`
+// placement strategies) are two sources of one choice. The score functions are exposed for tests
+// and for other callers. Not thread-safe: one placer and one source per run.
 #pragma once
 
 #include <cstdint>
@@ -77,15 +78,45 @@ struct ClusterScale {
   std::int64_t max_node_gpu_milli = kGpuMilli;
 };
 
-class SharedCluster {
+// One node that can take a pod, as the scorers read it: what a ShareNodes source offers.
+struct ShareCandidate {
+  // The node's state for the dot-product, best-fit, GPU-clustering and GPU-packing scores (its
+  // CPU as the source's cpu_scored() says) and, with the unusable GPUs read as full, for FGD.
+  SharedNode node{};
+  std::int64_t fgd_cpu_milli = 0;  // the free CPU FGD's measure reads
+  std::uint32_t usable = 0;        // bit g: GPU g can take the pod's share or be taken whole
+  // Bit g: GPU g has the share's milli free but not its GPU memory. The share's GPU choice, GPU
+  // packing and FGD's tries read these GPUs as full; FGD measures F with them as they are.
+  std::uint32_t short_of_memory = 0;
+};
+
+// The one node-state interface GpuSharePlacer chooses over. Two sources implement it: the fill
+// experiment's SharedCluster (below) and a scheduling run's fleet ledger (the `share-*`
+// placement strategies, policy/share_scoring.cc), so the fill validation exercises the node
+// choice a scheduling run makes.
+class ShareNodes {
+ public:
+  virtual ~ShareNodes() = default;
+  virtual std::size_t node_count() const = 0;
+  // Whether node `n` can take the pod (every hard rule of the source); if so `out` says how.
+  virtual bool Offer(std::size_t n, const SharePod& pod, ShareCandidate& out) const = 0;
+  // Changes whenever node `n`'s state does during a placer's life (FGD's score cache keys on it).
+  virtual std::uint64_t version(std::size_t n) const = 0;
+  virtual const ClusterScale& scale() const = 0;
+  // Whether the dot-product and best-fit scores read CPU (false: 0 free and 0 asked).
+  virtual bool cpu_scored() const = 0;
+  // F of a node state against the typical tasks FGD scores with.
+  virtual double Fragmentation(const NodeFreeState& state) const = 0;
+};
+
+// The fill experiment's cluster: node free lists, allocated totals, and the fixed typical tasks
+// that FGD and the fragmentation measure read.
+class SharedCluster final : public ShareNodes {
  public:
   // Precondition (checked): every node has 0..kMaxSharedNodeGpus GPUs, each 0..1000 free.
-  explicit SharedCluster(std::vector<SharedNode> nodes);
+  explicit SharedCluster(std::vector<SharedNode> nodes, TypicalTasks typical = {});
 
   std::span<const SharedNode> nodes() const { return nodes_; }
-  // Bumped by every Place on the node, for caches.
-  std::uint64_t version(std::size_t node) const { return versions_[node]; }
-  const ClusterScale& scale() const { return scale_; }
   std::int64_t gpu_capacity_milli() const { return capacity_milli_; }
   std::int64_t allocated_milli() const { return allocated_milli_; }
 
@@ -94,9 +125,21 @@ class SharedCluster {
   // pod a share_gpu with enough free.
   void Place(std::size_t node, const SharePod& pod, int share_gpu);
 
+  // ShareNodes: a node takes a pod where Fits says; its usable GPUs are those with the pod's
+  // share free; the scores read the node as it is. Bumped by every Place on the node: version.
+  std::size_t node_count() const override { return nodes_.size(); }
+  bool Offer(std::size_t n, const SharePod& pod, ShareCandidate& out) const override;
+  std::uint64_t version(std::size_t node) const override { return versions_[node]; }
+  const ClusterScale& scale() const override { return scale_; }
+  bool cpu_scored() const override { return true; }
+  // Memoised by node state (FragmentationMemo).
+  double Fragmentation(const NodeFreeState& state) const override;
+
  private:
   std::vector<SharedNode> nodes_;
   std::vector<std::uint64_t> versions_;
+  TypicalTasks typical_;
+  mutable FragmentationMemo fragmentation_;
   ClusterScale scale_;
   std::int64_t capacity_milli_ = 0;
   std::int64_t allocated_milli_ = 0;
@@ -126,43 +169,49 @@ FgdChoice FgdScore(const SharedNode& node, const SharePod& pod,
 
 struct ShareChoice {
   std::size_t node = 0;
-  int share_gpu = -1;  // the GPU of a share pod; -1 otherwise
+  std::uint32_t gpus = 0;  // bit g: the pod takes GPU g of the node
+  int share_gpu = -1;      // the GPU of a share pod; -1 otherwise
 };
 
+// The node choice of every GPU-sharing placement, fill experiment and scheduling run alike.
 class GpuSharePlacer {
  public:
-  // `tie_rank[n]` orders nodes among equal scores (lowest first); `rng` is used by kRandom only;
-  // `typical` is what FGD scores against and what Fragmentation() measures against (whatever
-  // the policy: a fill run reports the cluster's fragmentation through it).
-  GpuSharePlacer(GpuSharePolicy policy, TypicalTasks typical, std::vector<std::uint32_t> tie_rank,
-                 Rng rng);
+  // `tie_rank[n]` orders nodes among equal scores (lowest first); empty: the lowest node first.
+  // `rng` is used by kRandom only.
+  GpuSharePlacer(GpuSharePolicy policy, std::vector<std::uint32_t> tie_rank, Rng rng);
 
-  // The node and GPU for `pod`, or none if no node fits. When exactly one node fits it is taken
-  // without scoring.
-  std::optional<ShareChoice> Choose(const SharedCluster& cluster, const SharePod& pod);
-
-  // F of a node state, cached by the state's contents (GPU order aside).
-  double Fragmentation(const NodeFreeState& state);
+  // The node and GPUs for `pod` among the nodes `nodes` offers, or none if none does: the best
+  // score, ties by the tie order; kRandom draws a node uniformly among those offered (no draw
+  // when one is), then a GPU among its usable ones for a share.
+  // Whole GPUs: the lowest usable; a share's GPU: FGD's try, or the best fit among the usable
+  // GPUs (random: drawn). Reuse a placer only on one source.
+  std::optional<ShareChoice> Choose(const ShareNodes& nodes, const SharePod& pod);
 
  private:
   struct CachedScore {
     std::uint64_t version = 0;  // the node's version + 1; 0 = empty
     FgdChoice choice;
   };
+  struct Offered {
+    std::size_t node = 0;
+    ShareCandidate candidate;
+  };
 
-  int Score(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
-  int ShareGpu(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
+  int Score(const ShareNodes& nodes, Offered& offered, const SharePod& pod);
+  int ShareGpu(const ShareNodes& nodes, Offered& offered, const SharePod& pod);
   // The FGD cache row of the pod's shape (cpu, gpus, milli): the score does not depend on memory
-  // or models, which only decide whether a node fits.
-  std::size_t FgdShapeId(const SharedCluster& cluster, const SharePod& pod);
-  const FgdChoice& CachedFgd(const SharedCluster& cluster, std::size_t node, const SharePod& pod);
+  // or models, which only decide whether a node is offered.
+  std::size_t FgdShapeId(std::size_t node_count, const SharePod& pod);
+  const FgdChoice& CachedFgd(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
+  bool WinsTie(std::size_t node, std::size_t other) const;
+  std::optional<ShareChoice> ChooseAtRandom(const ShareNodes& nodes, const SharePod& pod);
+  // The winner's GPUs: a share's by the policy, whole ones the lowest usable.
+  ShareChoice ChoiceOn(const ShareNodes& nodes, Offered& winner, const SharePod& pod);
 
   GpuSharePolicy policy_;
-  TypicalTasks typical_;
   std::vector<std::uint32_t> tie_rank_;
   Rng rng_;
-  std::vector<std::size_t> feasible_;
-  FragmentationMemo fragmentation_;
+  std::vector<std::size_t> offered_;  // random: the nodes offered
   std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, std::size_t> shape_ids_;
   std::vector<std::vector<CachedScore>> fgd_cache_;  // [shape id][node]
   std::size_t fgd_shape_ = 0;                        // the shape id of the pod being placed

@@ -44,7 +44,7 @@ FillWorkload HandWorkload() {
 
 TEST(FillRunTest, FgdFillWorkedByHand) {
   const FillWorkload w = HandWorkload();
-  GpuSharePlacer fgd(GpuSharePolicy::kFgd, w.typical, {0, 1}, Rng(1));
+  GpuSharePlacer fgd(GpuSharePolicy::kFgd, {0, 1}, Rng(1));
   const std::vector<std::size_t> arrivals = {0, 1, 2, 3, 4};
   const std::vector<FillStep> steps = PlaceArrivals(w, arrivals, fgd);
   ASSERT_EQ(steps.size(), 5U);

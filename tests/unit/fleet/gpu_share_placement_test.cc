@@ -137,24 +137,27 @@ TEST(GpuSharePlacementTest, FgdTakesTheGpuThatGrowsExpectedFragmentationLeast) {
 
 TEST(GpuSharePlacementTest, ThePlacerTakesTheBestScoreAndBreaksTiesByRank) {
   // Node 0 = A [1000, 1000], node 1 = B [600, 1000] (see above): FGD prefers B whatever the rank.
-  SharedCluster cluster({Node(8000, kV100, {1000, 1000}), Node(8000, kV100, {600, 1000})});
-  GpuSharePlacer fgd(GpuSharePolicy::kFgd, HalfSharesHalfWhole(), {0, 1}, Rng(1));
+  SharedCluster cluster({Node(8000, kV100, {1000, 1000}), Node(8000, kV100, {600, 1000})},
+                        HalfSharesHalfWhole());
+  GpuSharePlacer fgd(GpuSharePolicy::kFgd, {0, 1}, Rng(1));
   const auto choice = fgd.Choose(cluster, Share(1000, 500));
   ASSERT_TRUE(choice.has_value());
   EXPECT_EQ(choice->node, 1U);
   EXPECT_EQ(choice->share_gpu, 0);
+  EXPECT_EQ(choice->gpus, 1U);
   // Under GPU clustering a CPU-only pod scores 0 everywhere: the tie goes to the lower rank.
-  GpuSharePlacer clustering(GpuSharePolicy::kGpuClustering, {}, {1, 0}, Rng(1));
+  GpuSharePlacer clustering(GpuSharePolicy::kGpuClustering, {1, 0}, Rng(1));
   EXPECT_EQ(clustering.Choose(cluster, CpuOnly(100))->node, 1U);
-  GpuSharePlacer clustering_other_rank(GpuSharePolicy::kGpuClustering, {}, {0, 1}, Rng(1));
+  GpuSharePlacer clustering_other_rank(GpuSharePolicy::kGpuClustering, {0, 1}, Rng(1));
   EXPECT_EQ(clustering_other_rank.Choose(cluster, CpuOnly(100))->node, 0U);
   // Nothing fits: no choice.
   EXPECT_FALSE(fgd.Choose(cluster, Whole(1000, 3)).has_value());
 }
 
 TEST(GpuSharePlacementTest, FgdScoresFollowTheClusterAsItChanges) {
-  SharedCluster cluster({Node(8000, kV100, {1000, 1000}), Node(8000, kV100, {1000, 1000})});
-  GpuSharePlacer fgd(GpuSharePolicy::kFgd, HalfSharesHalfWhole(), {0, 1}, Rng(1));
+  SharedCluster cluster({Node(8000, kV100, {1000, 1000}), Node(8000, kV100, {1000, 1000})},
+                        HalfSharesHalfWhole());
+  GpuSharePlacer fgd(GpuSharePolicy::kFgd, {0, 1}, Rng(1));
   // Both empty: 43 each (cached now), node 0 by rank.
   auto first = fgd.Choose(cluster, Share(1000, 500));
   ASSERT_EQ(first->node, 0U);
@@ -173,7 +176,7 @@ TEST(GpuSharePlacementTest, FgdScoresFollowTheClusterAsItChanges) {
 TEST(GpuSharePlacementTest, RandomChoosesAmongFittingNodesAndGpusOnly) {
   SharedCluster cluster({Node(8000, kV100, {100, 100}), Node(8000, kV100, {1000, 300}),
                          Node(8000, kV100, {300, 1000})});
-  GpuSharePlacer random(GpuSharePolicy::kRandom, {}, {0, 1, 2}, Rng(7));
+  GpuSharePlacer random(GpuSharePolicy::kRandom, {0, 1, 2}, Rng(7));
   std::vector<int> seen(3, 0);
   for (int i = 0; i < 200; ++i) {
     const auto choice = random.Choose(cluster, Share(100, 500));
