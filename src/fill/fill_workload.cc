@@ -2,13 +2,17 @@
 #include "fleetsim/fill/fill_workload.h"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/alibaba_openb.h"
 #include "fleetsim/trace/import.h"
+#include "text/csv.h"
+#include "text/line_reader.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 
@@ -24,15 +28,17 @@ std::string LoadNodes(const std::string& path, FillWorkload& out) {
       continue;  // a CPU-only node: not part of the GPU cluster (as for OpenbFleet)
     }
     if (node.gpus > static_cast<std::int64_t>(kMaxSharedNodeGpus)) {
-      return fmt::format("{}:{}: column 'gpu': expected at most {} GPUs per node for a fill "
-                         "experiment, found {} (node '{}')",
-                         path, node.line, kMaxSharedNodeGpus, node.gpus, node.sn);
+      return fmt::format(
+          "{}:{}: column 'gpu': expected at most {} GPUs per node for a fill "
+          "experiment, found {} (node '{}')",
+          path, node.line, kMaxSharedNodeGpus, node.gpus, node.sn);
     }
     const int model = out.models.Index(node.model);
     if (model < 0) {
-      return fmt::format("{}:{}: column 'model': expected at most {} GPU models in a fill "
-                         "experiment, found more (node '{}')",
-                         path, node.line, kMaxGpuModels, node.sn);
+      return fmt::format(
+          "{}:{}: column 'model': expected at most {} GPU models in a fill "
+          "experiment, found more (node '{}')",
+          path, node.line, kMaxGpuModels, node.sn);
     }
     SharedNode shared{.free = {.cpu_free_milli = node.cpu_milli,
                                .model = model,
@@ -48,6 +54,32 @@ std::string LoadNodes(const std::string& path, FillWorkload& out) {
   return "";
 }
 
+// The gpu_spec text of every pod of the list at `path` (already read by the checked reader, which
+// rejects empty model names), as the paper's artifact keys typical pods by it: as written, a
+// repeated model kept (the importer drops repeats: "V100M16|V100M32|V100M32" and
+// "V100M16|V100M32" are one model set but two typical-pod keys there).
+std::string LoadGpuSpecTexts(const std::string& path, std::map<std::string, std::string>& out) {
+  LineReader lines(path);
+  if (!lines.ok()) {
+    return lines.error();
+  }
+  CsvHeader header;
+  if (std::string error = ReadCsvHeader(lines, {"name"}, header); !error.empty()) {
+    return error;
+  }
+  const std::size_t name_column = *header.Find("name");
+  const std::optional<std::size_t> spec_column = header.Find("gpu_spec");
+  std::vector<std::string> fields;
+  FieldError problem;
+  while (NextCsvRow(lines, header, fields, problem)) {
+    if (!problem.ok()) {
+      return fmt::format("{}:{}: {}", path, lines.line_number(), problem.message);
+    }
+    out[fields[name_column]] = spec_column ? fields[*spec_column] : "";
+  }
+  return "";
+}
+
 std::string LoadPods(const std::string& path, double popularity, FillWorkload& out) {
   const TraceFormat* format = FindTraceFormat("alibaba-openb");
   TraceOptionValues options;
@@ -59,6 +91,10 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
   if (!report.ok()) {
     return report.error;
   }
+  std::map<std::string, std::string> spec_texts;
+  if (std::string error = LoadGpuSpecTexts(path, spec_texts); !error.empty()) {
+    return error;
+  }
   std::vector<ListedTask> listed;
   for (const Job& job : pods.jobs) {
     const JobRequest& r = job.request;
@@ -66,7 +102,7 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
                 .request = {.cpu_milli = r.cpu_milli,
                             .memory_mib = r.memory_mib,
                             .gpus = r.gpus,
-                            .gpu_milli = r.gpus == 0 ? 0
+                            .gpu_milli = r.gpus == 0                          ? 0
                                          : r.sharing == GpuSharing::kFraction ? r.gpu_milli
                                                                               : kGpuMilli}};
     if (!out.models.Mask(r.gpu_models, pod.request.models)) {
@@ -76,16 +112,17 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
                                 .gpu_milli = pod.request.gpu_milli,
                                 .gpus = pod.request.gpus,
                                 .models = pod.request.models},
-                      .models_text = fmt::format("{}", fmt::join(r.gpu_models, "|"))});
+                      .models_text = r.gpus == 0 ? "" : spec_texts[r.id]});
     out.pods.push_back(std::move(pod));
   }
   const bool asks_for_gpus = std::any_of(out.pods.begin(), out.pods.end(), [](const FillPod& p) {
     return p.request.GpuDemandMilli() > 0;
   });
   if (!asks_for_gpus) {
-    return fmt::format("{}: expected pods asking for GPUs (a fill fills GPUs), found none among "
-                       "{} pods",
-                       path, out.pods.size());
+    return fmt::format(
+        "{}: expected pods asking for GPUs (a fill fills GPUs), found none among "
+        "{} pods",
+        path, out.pods.size());
   }
   std::stable_sort(out.pods.begin(), out.pods.end(),
                    [](const FillPod& a, const FillPod& b) { return a.name < b.name; });

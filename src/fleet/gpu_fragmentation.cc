@@ -2,6 +2,7 @@
 #include "fleetsim/fleet/gpu_fragmentation.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <tuple>
@@ -17,6 +18,24 @@ namespace {
 auto ShapeKey(const ListedTask& task) {
   return std::make_tuple(task.shape.cpu_milli, task.shape.gpu_milli, task.shape.gpus,
                          task.models_text);
+}
+
+// How a node's GPUs meet one task's per-GPU share.
+struct GpuFit {
+  std::int64_t fitting_gpus = 0;     // GPUs with at least the share free
+  std::int64_t too_small_milli = 0;  // the free share of the others
+};
+
+GpuFit GpuFitOf(const NodeFreeState& node, const TaskShape& task) {
+  GpuFit fit;
+  for (std::size_t g = 0; g < node.gpu_count; ++g) {
+    if (node.gpu_free[g] >= task.gpu_milli) {
+      ++fit.fitting_gpus;
+    } else {
+      fit.too_small_milli += node.gpu_free[g];
+    }
+  }
+  return fit;
 }
 
 }  // namespace
@@ -46,26 +65,18 @@ bool GpuModelNames::Mask(const std::vector<std::string>& names, GpuModelMask& ma
 }
 
 std::int64_t IdleMilli(const NodeFreeState& node) {
-  return std::accumulate(node.gpu_free.begin(), node.gpu_free.begin() + static_cast<std::ptrdiff_t>(node.gpu_count),
+  return std::accumulate(node.gpu_free.begin(),
+                         node.gpu_free.begin() + static_cast<std::ptrdiff_t>(node.gpu_count),
                          std::int64_t{0});
 }
 
 std::int64_t FragmentedMilli(const NodeFreeState& node, const TaskShape& task) {
-  const std::int64_t idle = IdleMilli(node);
   if (task.gpus == 0 || task.gpu_milli == 0 || !node.Accepts(task.models) ||
       node.cpu_free_milli < task.cpu_milli) {
-    return idle;
+    return IdleMilli(node);
   }
-  std::int64_t fitting_gpus = 0;
-  std::int64_t too_small = 0;
-  for (std::size_t g = 0; g < node.gpu_count; ++g) {
-    if (node.gpu_free[g] >= task.gpu_milli) {
-      ++fitting_gpus;
-    } else {
-      too_small += node.gpu_free[g];
-    }
-  }
-  return fitting_gpus >= task.gpus ? too_small : idle;
+  const GpuFit fit = GpuFitOf(node, task);
+  return fit.fitting_gpus >= task.gpus ? fit.too_small_milli : IdleMilli(node);
 }
 
 std::size_t FragmentationMemo::StateKeyHash::operator()(const StateKey& key) const {
@@ -102,9 +113,39 @@ double FragmentationMemo::Get(const NodeFreeState& state, const TypicalTasks& ty
 }
 
 double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical) {
-  double fragmented = 0;
+  // The paper artifact's sub-totals (its FragAmount): each task's weighted amount goes to one
+  // category — Q1 lacks CPU and GPU, Q2 lacks GPU, Q3 fits, Q4 lacks CPU, XL and XR a task
+  // without GPUs (CPU fits or not), NA a model the node does not have — and a task that fits
+  // splits the idle share into Q2 (its GPUs too small for the task) and Q3 (the rest). F is the
+  // sum of every category but Q3, in that order: Σ weight × FragmentedMilli, summed in the
+  // artifact's order of operations so that FGD's truncated score rounds as the artifact's does.
+  enum Category : std::size_t { kQ1, kQ2, kQ3, kQ4, kXl, kXr, kNa, kCategories };
+  std::array<double, kCategories> sub_total{};
+  const auto idle = static_cast<double>(IdleMilli(node));
   for (const WeightedTask& task : typical) {
-    fragmented += task.weight * static_cast<double>(FragmentedMilli(node, task.shape));
+    const TaskShape& shape = task.shape;
+    const bool cpu_fits = node.cpu_free_milli >= shape.cpu_milli;
+    if (shape.gpus == 0 || shape.gpu_milli == 0) {
+      sub_total[cpu_fits ? kXl : kXr] += task.weight * idle;
+      continue;
+    }
+    if (!node.Accepts(shape.models)) {
+      sub_total[kNa] += task.weight * idle;
+      continue;
+    }
+    const GpuFit fit = GpuFitOf(node, shape);
+    if (fit.fitting_gpus < shape.gpus) {
+      sub_total[cpu_fits ? kQ2 : kQ1] += task.weight * idle;
+    } else if (!cpu_fits) {
+      sub_total[kQ4] += task.weight * idle;
+    } else {
+      sub_total[kQ2] += task.weight * static_cast<double>(fit.too_small_milli);
+      sub_total[kQ3] += task.weight * static_cast<double>(IdleMilli(node) - fit.too_small_milli);
+    }
+  }
+  double fragmented = 0;
+  for (const Category category : {kQ1, kQ2, kQ4, kXl, kXr, kNa}) {
+    fragmented += sub_total[category];
   }
   return fragmented;
 }
@@ -132,7 +173,9 @@ TypicalTasks ComputeTypicalTasksFromCounts(std::vector<CountedTask> counts, doub
   std::sort(counts.begin(), counts.end(), [](const CountedTask& a, const CountedTask& b) {
     return a.count != b.count ? a.count > b.count : ShapeKey(a.task) > ShapeKey(b.task);
   });
-  const double threshold = popularity * static_cast<double>(total);
+  // The artifact's arithmetic: the threshold as percent × total / 100, each weight as
+  // (count / total) / (covered / total).
+  const double threshold = popularity * 100 * static_cast<double>(total) / 100;
   std::int64_t covered = 0;
   std::size_t taken = 0;
   while (taken < counts.size() && static_cast<double>(covered) < threshold) {
@@ -142,7 +185,8 @@ TypicalTasks ComputeTypicalTasksFromCounts(std::vector<CountedTask> counts, doub
   for (std::size_t i = 0; i < taken; ++i) {
     typical.push_back(
         {.shape = counts[i].task.shape,
-         .weight = static_cast<double>(counts[i].count) / static_cast<double>(covered)});
+         .weight = (static_cast<double>(counts[i].count) / static_cast<double>(total)) /
+                   (static_cast<double>(covered) / static_cast<double>(total))});
   }
   return typical;
 }

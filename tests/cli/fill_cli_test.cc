@@ -5,9 +5,12 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "testutil/command.h"
 #include "testutil/paths.h"
@@ -205,55 +208,69 @@ TEST_F(FillCliTest, TheRealOpenbTraceRanksFgdFirstAndRandomLast) {
 }
 
 // The artifact's own streams reproduce its published runs seed by seed: every bin of every
-// deterministic policy's fragmentation-ratio curve, for two seeds of cpu050 (the variant whose
-// gpu-clustering and gpu-packing miss the targets with fleetsim's own streams). The artifact
-// logs each step's ratio with two decimals and averages those, so a bin may differ by a rounding
-// flip (0.01 over the bin's steps); a different decision anywhere moves bins by far more.
+// deterministic policy's allocation and fragmentation-ratio curves, for two seeds of each of the
+// five variants (model lists and CPU-heavy ones included). The artifact logs each step's values
+// rounded to two decimals and averages those, so a bin may differ by under 0.01; a different
+// decision anywhere moves bins by far more.
 TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
   const std::string traces = testing::SourcePath("../shared/traces/alibaba-openb");
   if (!fs::exists(traces + "/fgd_expected_frag_ratio_discrete.csv")) {
     GTEST_FAIL() << "the openb trace is not in ../shared/traces/alibaba-openb: this test needs it";
   }
+  const std::vector<std::string> variants = {"default", "cpu050", "gpushare40", "gpuspec33",
+                                             "multigpu50"};
+  std::string scenarios;
+  for (const std::string& variant : variants) {
+    scenarios +=
+        fmt::format(" '{}'", testing::SourcePath("scenarios/fill/openb-" + variant + ".json"));
+  }
   const std::string curves = dir_ + "/curves.csv";
   const CommandResult r =
-      Fleetsim(fmt::format("fill --artifact-streams --seeds 2 '{}' --curves '{}'",
-                           testing::SourcePath("scenarios/fill/openb-cpu050.json"), curves));
+      Fleetsim(fmt::format("fill --artifact-streams --seeds 2{} --curves '{}'", scenarios, curves));
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
-  // ours[policy + "/" + seed][x] and the same for the paper.
+  // ours[variant/policy/seed/measure][x], the same for the paper; measure 4: allocation,
+  // 6: fragmentation ratio (the columns of the curves file).
   std::map<std::string, std::map<int, double>> ours;
-  std::map<std::string, std::map<int, double>> paper;
   std::ifstream ours_in(curves);
   std::string line;
   std::getline(ours_in, line);  // header
   while (std::getline(ours_in, line)) {
     const std::vector<std::string> f = SplitCsv(line);
-    ours[f[1] + "/" + f[2]][std::stoi(f[3])] = std::stod(f[6]);
+    for (const std::size_t measure : {4U, 6U}) {
+      ours[fmt::format("{}/{}/{}/{}", f[0], f[1], f[2], measure)][std::stoi(f[3])] =
+          std::stod(f[measure]);
+    }
   }
   const std::map<std::string, std::string> names = {{"02-DotProd", "dot-product"},
                                                     {"03-GpuClustering", "gpu-clustering"},
                                                     {"04-GpuPacking", "gpu-packing"},
                                                     {"05-BestFit", "best-fit"},
                                                     {"06-FGD", "fgd"}};
-  std::ifstream paper_in(traces + "/fgd_expected_frag_ratio_discrete.csv");
-  std::getline(paper_in, line);  // workload,sc_policy,tune,seed,0..130
-  while (std::getline(paper_in, line)) {
-    const std::vector<std::string> f = SplitCsv(line);
-    if (f[0] != "openb_pod_list_cpu050" || !names.contains(f[1]) ||
-        (f[3] != "42" && f[3] != "43")) {
-      continue;
-    }
-    for (int x = 0; x <= 130; ++x) {
-      paper[names.at(f[1]) + "/" + f[3]][x] = std::stod(f[static_cast<std::size_t>(4 + x)]);
+  std::size_t compared = 0;
+  for (const auto& [file, measure] : {std::pair{"fgd_expected_allo_discrete.csv", 4},
+                                      std::pair{"fgd_expected_frag_ratio_discrete.csv", 6}}) {
+    std::ifstream paper_in(traces + "/" + file);
+    std::getline(paper_in, line);  // workload,sc_policy,tune,seed,[total_gpus,]0..130
+    const std::vector<std::string> header = SplitCsv(line);
+    const auto first_bin =
+        static_cast<std::size_t>(std::find(header.begin(), header.end(), "0") - header.begin());
+    while (std::getline(paper_in, line)) {
+      const std::vector<std::string> f = SplitCsv(line);
+      if (!names.contains(f[1]) || (f[3] != "42" && f[3] != "43")) {
+        continue;
+      }
+      const std::string run =
+          fmt::format("openb-{}/{}/{}/{}", f[0].substr(15), names.at(f[1]), f[3], measure);
+      ASSERT_TRUE(ours.contains(run)) << run;
+      for (int x = 0; x <= 130; ++x) {
+        const std::string& cell = f.at(first_bin + static_cast<std::size_t>(x));
+        EXPECT_NEAR(ours[run][x], std::stod(cell), 0.01) << run << " x = " << x;
+        ++compared;
+      }
     }
   }
-  ASSERT_EQ(paper.size(), 10U);
-  for (const auto& [run, bins] : paper) {
-    ASSERT_TRUE(ours.contains(run)) << run;
-    for (const auto& [x, value] : bins) {
-      EXPECT_NEAR(ours[run][x], value, 0.021) << run << " x = " << x;
-    }
-  }
+  EXPECT_EQ(compared, 2U * variants.size() * names.size() * 2 * 131);
 }
 
 }  // namespace

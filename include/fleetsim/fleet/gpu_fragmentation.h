@@ -75,7 +75,9 @@ std::int64_t IdleMilli(const NodeFreeState& node);
 // Milli-GPU of the node fragmented for one task shape.
 std::int64_t FragmentedMilli(const NodeFreeState& node, const TaskShape& task);
 
-// Σ weight × FragmentedMilli over the typical tasks, in their order.
+// Σ weight × FragmentedMilli over the typical tasks, summed as the paper's artifact sums it (by
+// fragment category, then the categories in a fixed order) so that FGD's truncated scores
+// round alike.
 double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical);
 
 // NodeFragmentation memoised by node state: free CPU, model and the GPUs' free shares as a
@@ -114,8 +116,9 @@ struct ListedTask {
 // The typical tasks of `tasks`: shapes grouped exactly, sorted by count descending — equal
 // counts by the larger shape first (cpu, gpu_milli, gpus, then models_text) — and taken while
 // the count covered so far is below `popularity` × the number of tasks (the shape that reaches
-// it included), then weighted by count over the count taken. Empty for no tasks.
-// Precondition: 0 < popularity <= 1.
+// it included), then weighted by count over the count taken. Computed as the paper's artifact
+// does (threshold = popularity × 100 × tasks / 100; weight = (count / tasks) / (taken / tasks)),
+// so the weights are its doubles. Empty for no tasks. Precondition: 0 < popularity <= 1.
 TypicalTasks ComputeTypicalTasks(const std::vector<ListedTask>& tasks, double popularity);
 
 // A listed task shape and how many tasks of a list have it.
