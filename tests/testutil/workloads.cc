@@ -161,4 +161,36 @@ Workload RichWorkload(std::uint64_t seed, std::int64_t jobs, bool lifecycle) {
   return workload;
 }
 
+Job EveryFieldJob() {
+  Job job;
+  JobRequest& r = job.request;
+  r.id = "serve-3";
+  r.submit = 60'500;
+  r.tenant = "search";
+  r.priority_class = "LS";
+  r.priority = 5;
+  r.kind = JobKind::kRealtimeInference;
+  r.gpus = 1;
+  r.max_gpus = 1;
+  r.pow2_block = true;
+  r.gpu_models = {"A100-80GB", "H100-SXM"};
+  r.nvlink = NvlinkLocality::kRequired;
+  r.sharing = GpuSharing::kMig;
+  r.gpu_milli = 500;
+  r.gpu_memory_gb = 19.5;
+  r.cpu_milli = 4000;
+  r.memory_mib = 16384;
+  r.preemptible = true;
+  r.spot_eligible = false;
+  r.checkpoint_interval = 900'000;
+  r.checkpoint_cost = 30'250;
+  r.checkpoint_sharded = false;
+  r.restart_cost = 90'500;
+  r.walltime_estimate = 86'400'000;
+  r.deadline = 90'000'001;
+  r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};
+  job.truth.work_gpu_hours = 2.5;
+  return job;
+}
+
 }  // namespace fleetsim::testing

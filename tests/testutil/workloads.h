@@ -19,6 +19,11 @@ Job& AddJob(Workload& workload, const std::string& id, double submit_s, std::int
 Job& AddWorkJob(Workload& workload, const std::string& id, double submit_s, std::int64_t gpus,
                 double work_gpu_hours);
 
+// One real-time service job ("serve-3", submitted at 60.5 s, tenant "search") with every field of
+// its request away from its default and work (2.5 GPU-hours) as its truth: for the readers and
+// writers of every job format, so a field one of them forgets shows in a round trip.
+Job EveryFieldJob();
+
 // `jobs` random valid jobs (ProblemsWith is empty for each), sorted by submit time. GPU-model
 // lists name H100 (an alias), GB200, B200, H200 or A100-80GB; sizes stay within 32 GPUs, so on
 // a fleet with those models most jobs can run and some are rejected at admission.

@@ -2,12 +2,14 @@
 // a minimal one (defaults left out, documented key order), the time format, a round trip that
 // loses nothing, and ParseJobObject's diagnostics — types, ranges, enum names, unknown keys with
 // suggestions, and job-rule problems at the JSON pointer of their field.
+#include "job_json/job_json.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "fleetsim/core/diagnostics.h"
-#include "job_json/job_json.h"
+#include "testutil/workloads.h"
 
 namespace fleetsim {
 namespace {
@@ -25,38 +27,6 @@ constexpr char kFullJobText[] =
     R"("walltime_s":86400,"deadline_s":90000.001,)"
     R"("demand":{"step_s":3600,"gpus":[0,1,1],"swap_cap":1},"work_gpu_hours":2.5})";
 
-Job FullJob() {
-  Job job;
-  JobRequest& r = job.request;
-  r.id = "serve-3";
-  r.submit = 60'500;
-  r.tenant = "search";
-  r.priority_class = "LS";
-  r.priority = 5;
-  r.kind = JobKind::kRealtimeInference;
-  r.gpus = 1;
-  r.max_gpus = 1;
-  r.pow2_block = true;
-  r.gpu_models = {"A100-80GB", "H100-SXM"};
-  r.nvlink = NvlinkLocality::kRequired;
-  r.sharing = GpuSharing::kMig;
-  r.gpu_milli = 500;
-  r.gpu_memory_gb = 19.5;
-  r.cpu_milli = 4000;
-  r.memory_mib = 16384;
-  r.preemptible = true;
-  r.spot_eligible = false;
-  r.checkpoint_interval = 900'000;
-  r.checkpoint_cost = 30'250;
-  r.checkpoint_sharded = false;
-  r.restart_cost = 90'500;
-  r.walltime_estimate = 86'400'000;
-  r.deadline = 90'000'001;
-  r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};
-  job.truth.work_gpu_hours = 2.5;
-  return job;
-}
-
 Job MinimalJob() {
   Job job;
   job.request.id = "a";
@@ -73,7 +43,7 @@ std::pair<Job, std::string> Parse(const std::string& text, const std::string& pa
 }
 
 TEST(JobToJsonTest, WritesEveryFieldInDocumentedOrder) {
-  EXPECT_EQ(JobToJson(FullJob()).dump(), kFullJobText);
+  EXPECT_EQ(JobToJson(testing::EveryFieldJob()).dump(), kFullJobText);
 }
 
 TEST(JobToJsonTest, LeavesFieldsAtTheirDefaultOut) {

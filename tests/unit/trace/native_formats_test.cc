@@ -14,6 +14,7 @@
 #include "fleetsim/trace/native.h"
 #include "job_json/job_json.h"
 #include "testutil/command.h"
+#include "testutil/workloads.h"
 #include "trace/fields.h"
 
 namespace fleetsim {
@@ -88,33 +89,10 @@ Job SimpleJob(const std::string& id, SimTime submit, std::int64_t gpus, SimDurat
   return job;
 }
 
-// Every field away from its default; either duration or work.
+// Every field away from its default, and a tenant that needs CSV quoting.
 Job FullJob() {
-  Job job = SimpleJob("serve-3", 60'500, 1, 0);
-  JobRequest& r = job.request;
-  r.tenant = "search, \"west\"";
-  r.priority_class = "LS";
-  r.priority = 5;
-  r.kind = JobKind::kRealtimeInference;
-  r.max_gpus = 1;
-  r.pow2_block = true;
-  r.gpu_models = {"A100-80GB", "H100-SXM"};
-  r.nvlink = NvlinkLocality::kRequired;
-  r.sharing = GpuSharing::kMig;
-  r.gpu_milli = 500;
-  r.gpu_memory_gb = 19.5;
-  r.cpu_milli = 4000;
-  r.memory_mib = 16384;
-  r.preemptible = true;
-  r.spot_eligible = false;
-  r.checkpoint_interval = 900'000;
-  r.checkpoint_cost = 30'250;
-  r.checkpoint_sharded = false;
-  r.restart_cost = 90'500;
-  r.walltime_estimate = 86'400'000;
-  r.deadline = 90'000'001;
-  r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};
-  job.truth.work_gpu_hours = 2.5;
+  Job job = testing::EveryFieldJob();
+  job.request.tenant = "search, \"west\"";
   return job;
 }
 
