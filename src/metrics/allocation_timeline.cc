@@ -16,15 +16,15 @@ void AllocationTimeline::OnRunStarted(const RunStarted& event) {
   any_submitted_ = false;
   data_ = AllocationTimelineData{};
   data_.fleet_gpus = event.fleet_gpus;
-  const FleetState& state = event.fleet.state();
-  const auto nodes = static_cast<std::size_t>(state.nodes());
+  const std::size_t nodes = event.nodes.size();
   node_first_gpu_.assign(nodes, 0);
   node_gpus_.assign(nodes, 0);
   down_since_.assign(nodes, kTimeNever);
   for (NodeId node = 0; node < nodes; ++node) {
-    node_first_gpu_[node] = state.FirstGpuOfNode(node);
-    node_gpus_[node] = static_cast<std::int64_t>(state.EndGpuOfNode(node) - node_first_gpu_[node]);
-    if (state.Availability(node) == NodeAvailability::kDown) {
+    const NodeAtStart& at_start = event.nodes[node];
+    node_first_gpu_[node] = at_start.first_gpu;
+    node_gpus_[node] = static_cast<std::int64_t>(at_start.end_gpu - at_start.first_gpu);
+    if (at_start.down) {
       down_since_[node] = event.time;
     }
   }

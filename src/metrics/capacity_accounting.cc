@@ -47,8 +47,9 @@ std::int64_t ServedGpuMs(const DemandCurve& curve, std::int64_t held, SimTime fr
 }  // namespace
 
 void CapacityAccounting::OnRunStarted(const RunStarted& event) {
-  fleet_ = &event.fleet;
-  const std::size_t pools = event.fleet.pools().size();
+  pools_.assign(event.pools.begin(), event.pools.end());
+  nodes_.assign(event.nodes.begin(), event.nodes.end());
+  const std::size_t pools = pools_.size();
   any_submitted_ = false;
   nodes_integrated_to_ = event.time;
   pool_ms_.assign(pools, GpuTimeSplit{});
@@ -56,12 +57,10 @@ void CapacityAccounting::OnRunStarted(const RunStarted& event) {
   up_gpu_ms_.assign(pools, 0);
   up_gpus_.assign(pools, 0);
   down_gpus_.assign(pools, 0);
-  const FleetState& state = event.fleet.state();
-  node_down_.assign(static_cast<std::size_t>(state.nodes()), false);
+  node_down_.assign(nodes_.size(), false);
   for (NodeId node = 0; node < node_down_.size(); ++node) {
-    const bool down = state.Availability(node) == NodeAvailability::kDown;
-    node_down_[node] = down;
-    (down ? down_gpus_ : up_gpus_)[event.fleet.PoolOfNode(node)] += GpusOfNode(node);
+    node_down_[node] = nodes_[node].down;
+    (nodes_[node].down ? down_gpus_ : up_gpus_)[nodes_[node].pool] += GpusOfNode(node);
   }
   holdings_.assign(event.jobs.size(), Holding{});
   held_share_ = 0;
@@ -187,8 +186,7 @@ void CapacityAccounting::SplitServiceUseful(const JobSegmentEnded& event) {
 }
 
 std::int64_t CapacityAccounting::GpusOfNode(NodeId node) const {
-  const FleetState& state = fleet_->state();
-  return static_cast<std::int64_t>(state.EndGpuOfNode(node) - state.FirstGpuOfNode(node));
+  return static_cast<std::int64_t>(nodes_[node].end_gpu - nodes_[node].first_gpu);
 }
 
 void CapacityAccounting::AdvanceNodes(SimTime time) {
@@ -225,7 +223,7 @@ void CapacityAccounting::OnNodeWentDown(const NodeWentDown& event) {
   }
   AdvanceNodes(event.time);
   node_down_[event.node] = true;
-  const PoolIndex pool = fleet_->PoolOfNode(event.node);
+  const PoolIndex pool = nodes_[event.node].pool;
   up_gpus_[pool] -= GpusOfNode(event.node);
   down_gpus_[pool] += GpusOfNode(event.node);
 }
@@ -236,7 +234,7 @@ void CapacityAccounting::OnNodeCameBack(const NodeCameBack& event) {
   }
   AdvanceNodes(event.time);
   node_down_[event.node] = false;
-  const PoolIndex pool = fleet_->PoolOfNode(event.node);
+  const PoolIndex pool = nodes_[event.node].pool;
   up_gpus_[pool] += GpusOfNode(event.node);
   down_gpus_[pool] -= GpusOfNode(event.node);
 }
@@ -259,7 +257,7 @@ void CapacityAccounting::OnRunEnded(const RunEnded& event) {
   const auto window = static_cast<double>(s.window_end - s.window_start);
   GpuTimeSplit total_ms;
   for (PoolIndex pool = 0; pool < pool_ms_.size(); ++pool) {
-    const PoolSpec& spec = fleet_->pools()[pool];
+    const PoolSpec& spec = pools_[pool];
     GpuTimeSplit& ms = pool_ms_[pool];
     ms.idle = up_gpu_ms_[pool] - allocated_ms_[pool];
     ms.capacity = static_cast<double>(spec.gpus()) * window;

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
 #include "sim/autoscaler.h"
 #include "sim/fleet_processes.h"
+#include "sim/nodes_at_start.h"
 #include "sim/placement_facts.h"
 #include "sim/start_check.h"
 
@@ -180,8 +182,9 @@ void Simulation::Begin() {
       ScheduleNextWave(pool);
     }
   }
+  const std::vector<NodeAtStart> nodes = NodesAtStart(ledger_);
   Publish(&SimulationObserver::OnRunStarted,
-          RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_});
+          RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_.pools(), nodes});
   for (const NodeId node : autoscaler_->InitialReleases()) {
     TakeDown(node, NodeDownCause::kReleased, kTimeNever);
   }

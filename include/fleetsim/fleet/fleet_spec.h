@@ -95,6 +95,9 @@ struct Autoscaling {
   SimDuration idle_release = kDefaultIdleRelease;
 };
 
+// A pool's position in its fleet (FleetSpec::pools order).
+using PoolIndex = std::uint32_t;
+
 struct PoolSpec {
   std::string name{};
   NodeTemplate node{};  // resolved from the catalog

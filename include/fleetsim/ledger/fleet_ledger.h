@@ -35,8 +35,6 @@
 
 namespace fleetsim {
 
-using PoolIndex = std::uint32_t;
-
 class FleetLedger {
   static constexpr std::size_t kPodKinds = 6;  // the PodKindBit values
 

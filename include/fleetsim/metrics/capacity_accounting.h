@@ -131,7 +131,8 @@ class CapacityAccounting final : public SimulationObserver {
   // [time - useful, time), the rest of its useful share allocated idle.
   void SplitServiceUseful(const JobSegmentEnded& event);
 
-  const FleetLedger* fleet_ = nullptr;
+  std::vector<PoolSpec> pools_;     // the run's pools, fleet order
+  std::vector<NodeAtStart> nodes_;  // the run's nodes, by NodeId
   bool any_submitted_ = false;
   SimTime nodes_integrated_to_ = 0;
   std::vector<GpuTimeSplit> pool_ms_;    // by pool, GPU-ms (idle, capacity: at RunEnded)

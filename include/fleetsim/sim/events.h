@@ -9,17 +9,28 @@
 
 #include "fleetsim/core/time.h"
 #include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_spec.h"
 #include "fleetsim/fleet/fleet_state.h"
-#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
 
+// A node of the fleet as the run starts with it. Nodes, their pools and GPUs are fixed for a run;
+// only whether a node is up changes (NodeWentDown, NodeCameBack).
+struct NodeAtStart {
+  PoolIndex pool = 0;
+  GpuId first_gpu = 0;
+  GpuId end_gpu = 0;  // its GPUs are [first_gpu, end_gpu)
+  bool down = false;
+};
+
+// The run's shape, by value: observers copy what they keep, and never see the engine's state.
 struct RunStarted {
   SimTime time;
   std::int64_t fleet_gpus;
-  std::span<const JobRequest> jobs;  // the whole workload, indexed by JobIndex
-  const FleetLedger& fleet;          // pools, nodes and GPUs (valid for the whole run)
+  std::span<const JobRequest> jobs;    // the whole workload, indexed by JobIndex
+  std::span<const PoolSpec> pools;     // in fleet order
+  std::span<const NodeAtStart> nodes;  // indexed by NodeId
 };
 
 struct JobSubmitted {

@@ -15,6 +15,7 @@
 #include "fleetsim/metrics/capacity_accounting.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/runner.h"
+#include "sim/nodes_at_start.h"
 #include "testutil/fleets.h"
 #include "testutil/paths.h"
 
@@ -42,9 +43,9 @@ class Feed {
   Feed(std::int64_t gpus, std::vector<JobRequest> jobs)
       : Feed(FleetSpec{.gpus = gpus}, std::move(jobs)) {}
   Feed(const FleetSpec& fleet, std::vector<JobRequest> jobs)
-      : fleet_(fleet), jobs_(std::move(jobs)) {
+      : fleet_(fleet), nodes_(NodesAtStart(fleet_)), jobs_(std::move(jobs)) {
     for (SimulationObserver* o : Observers()) {
-      o->OnRunStarted({0, fleet_.state().gpus(), jobs_, fleet_});
+      o->OnRunStarted({0, fleet_.state().gpus(), jobs_, fleet_.pools(), nodes_});
     }
   }
 
@@ -95,6 +96,7 @@ class Feed {
   std::vector<SimulationObserver*> Observers() { return {&timeline_, &accounting_}; }
 
   FleetLedger fleet_;
+  std::vector<NodeAtStart> nodes_;
   std::vector<JobRequest> jobs_;
   AllocationTimeline timeline_;
   CapacityAccounting accounting_;
@@ -342,7 +344,7 @@ TEST(AllocationTimelineTest, TakeDataLeavesAnEmptyTimeline) {
   const FleetLedger fleet(FleetSpec{.gpus = 2});
   const std::vector<JobRequest> jobs = {Batch("a", 1, JobKind::kBatchInference, 1)};
   const PlacementSummary one = Holding({0}, 1);
-  timeline.OnRunStarted({0, 2, jobs, fleet});
+  timeline.OnRunStarted({0, 2, jobs, fleet.pools(), NodesAtStart(fleet)});
   timeline.OnJobSubmitted({0, 0, jobs[0]});
   timeline.OnJobSegmentEnded({kHour, 0, jobs[0], 0, one, SegmentEnd::kFinished, Useful(kHour)});
   timeline.OnRunEnded({kHour});

@@ -15,6 +15,7 @@
 #include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/sim/simulation.h"
+#include "sim/nodes_at_start.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"
 
@@ -53,7 +54,7 @@ SegmentAccount Account(SimDuration useful, SimDuration lost, SimDuration overhea
 class Feed {
  public:
   Feed(const FleetLedger& fleet, std::vector<JobRequest> jobs) : jobs_(std::move(jobs)) {
-    accounting_.OnRunStarted({0, fleet.state().gpus(), jobs_, fleet});
+    accounting_.OnRunStarted({0, fleet.state().gpus(), jobs_, fleet.pools(), NodesAtStart(fleet)});
   }
 
   void Submit(SimTime t, JobIndex job) { accounting_.OnJobSubmitted({t, job, jobs_[job]}); }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/nodes_at_start.h"
+
 namespace fleetsim {
 namespace {
 
@@ -27,11 +29,11 @@ JobRequest Service() {
 TEST(RealtimeDemandTest, IntegratesDemandServedAndUnmetPerStep) {
   const std::vector<JobRequest> jobs = {Service()};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger().pools(), NodesAtStart(EightGpuLedger())});
   observer.OnJobSubmitted({kHour / 2, 0, jobs[0]});
   const Allocation allocation;
-  const PlacementSummary three_gpus{.gpus = {0, 1, 2}, .gpu_share = 3, .domains = 1,
-                                    .gpu_models = ""};
+  const PlacementSummary three_gpus{
+      .gpus = {0, 1, 2}, .gpu_share = 3, .domains = 1, .gpu_models = ""};
   observer.OnJobStarted({3 * kHour / 2, 0, jobs[0], allocation, three_gpus});
   observer.OnJobFinished({3 * kHour, 0, jobs[0], 3 * kHour / 2});
   observer.OnRunEnded({5 * kHour});
@@ -64,7 +66,7 @@ TEST(RealtimeDemandTest, IntegratesDemandServedAndUnmetPerStep) {
 TEST(RealtimeDemandTest, AJobThatNeverStartsIsUnmetUntilTheRunEnds) {
   const std::vector<JobRequest> jobs = {Service()};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger().pools(), NodesAtStart(EightGpuLedger())});
   observer.OnJobSubmitted({0, 0, jobs[0]});
   observer.OnRunEnded({2 * kHour});
   EXPECT_DOUBLE_EQ(observer.summary().demand_gpu_hours, 6.0);
@@ -77,7 +79,7 @@ TEST(RealtimeDemandTest, JobsWithoutACurveAreIgnored) {
   batch.id = "batch";
   const std::vector<JobRequest> jobs = {batch};
   RealtimeDemand observer;
-  observer.OnRunStarted({0, 8, jobs, EightGpuLedger()});
+  observer.OnRunStarted({0, 8, jobs, EightGpuLedger().pools(), NodesAtStart(EightGpuLedger())});
   observer.OnJobSubmitted({0, 0, jobs[0]});
   observer.OnRunEnded({kHour});
   EXPECT_TRUE(observer.rows().empty());

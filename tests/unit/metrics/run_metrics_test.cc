@@ -7,6 +7,7 @@
 
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/sim/simulation.h"
+#include "sim/nodes_at_start.h"
 #include "testutil/fleets.h"
 #include "testutil/workloads.h"
 
@@ -159,7 +160,7 @@ TEST(RunMetricsTest, SlowdownOfAPreemptedJobUsesItsKeptComputingNotItsHeldTime) 
   two.gpu_share = 2;
   const std::string reason = "test";
   RunMetrics metrics;
-  metrics.OnRunStarted({0, 2, jobs, fleet});
+  metrics.OnRunStarted({0, 2, jobs, fleet.pools(), NodesAtStart(fleet)});
   metrics.OnJobSubmitted({0, 0, jobs[0]});
   metrics.OnJobStarted({0, 0, jobs[0], allocation, two});
   metrics.OnJobSegmentEnded({2 * kHour,

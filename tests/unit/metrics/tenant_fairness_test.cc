@@ -59,12 +59,10 @@ TEST(TenantFairnessTest, JobsNeverSubmittedMakeNoTenantCountButRejectedOnesDo) {
   // "c" only has a job that was never submitted: a and b, x = 4, 4, J = 1 (counting c with x = 0
   // would give (8)² / (3 · 32) = 2/3).
   EXPECT_DOUBLE_EQ(
-      *TenantFairness({Row("a", 4), Row("b", 4), Row("c", 0, FinalState::kNotSubmitted)}, {}),
-      1.0);
+      *TenantFairness({Row("a", 4), Row("b", 4), Row("c", 0, FinalState::kNotSubmitted)}, {}), 1.0);
   // "c" submitted a job that was rejected: it counts with x = 0, J = 8² / (3 · (16 + 16)) = 2/3.
   EXPECT_DOUBLE_EQ(
-      *TenantFairness({Row("a", 4), Row("b", 4), Row("c", 0, FinalState::kRejected)}, {}),
-      2.0 / 3);
+      *TenantFairness({Row("a", 4), Row("b", 4), Row("c", 0, FinalState::kRejected)}, {}), 2.0 / 3);
   // Queued and running jobs count too: x = 4, 0 → 4² / (2 · 16) = 1/2.
   EXPECT_DOUBLE_EQ(*TenantFairness({Row("a", 4), Row("b", 0, FinalState::kQueued)}, {}), 0.5);
   EXPECT_DOUBLE_EQ(*TenantFairness({Row("a", 4), Row("b", 0, FinalState::kRunning)}, {}), 0.5);
@@ -89,8 +87,8 @@ TEST(TenantFairnessTest, IdleTenantsTakeNoEntitlement) {
   // 24² / (2 (64 + 256)) = 0.9.) A vision job never submitted does not make vision active.
   EXPECT_DOUBLE_EQ(*TenantFairness({Row("prod", 2), Row("nlp", 6)}, org), 1.0);
   EXPECT_DOUBLE_EQ(
-      *TenantFairness(
-          {Row("prod", 2), Row("nlp", 6), Row("vision", 0, FinalState::kNotSubmitted)}, org),
+      *TenantFairness({Row("prod", 2), Row("nlp", 6), Row("vision", 0, FinalState::kNotSubmitted)},
+                      org),
       1.0);
   // A submitted vision job that got nothing does: nlp and vision 3/8 each again, x = 8, 16, 0:
   // 24² / (3 (64 + 256)) = 576/960 = 0.6.

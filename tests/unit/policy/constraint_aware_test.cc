@@ -279,17 +279,21 @@ TEST(ConstraintAwareTest, BackfillStartsWhatDelaysOnlyUnprotectedStarts) {
 namespace fleetsim {
 namespace {
 
-// Records the pool of the first GPU each job starts on.
+// Records the pool each job starts on (the first of its pools).
 class StartPools final : public SimulationObserver {
  public:
-  void OnRunStarted(const RunStarted& e) override { fleet_ = &e.fleet; }
+  void OnRunStarted(const RunStarted& e) override {
+    for (const PoolSpec& spec : e.pools) {
+      pool_names_.push_back(spec.name);
+    }
+  }
   void OnJobStarted(const JobStarted& e) override {
-    pool[e.request.id] = fleet_->pools()[fleet_->PoolOfGpu(e.summary.gpus.front())].name;
+    pool[e.request.id] = pool_names_[e.summary.share_by_pool.front().first];
   }
   std::map<std::string, std::string> pool;
 
  private:
-  const FleetLedger* fleet_ = nullptr;
+  std::vector<std::string> pool_names_;
 };
 
 // One spot HGX node reclaimed about every 2.5 hours, one reserved node; a 24-hour job without

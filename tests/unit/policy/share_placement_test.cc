@@ -382,14 +382,23 @@ TEST(TypicalTaskTallyTest, FragmentationIsTheMeasureMemoisedUntilTheTasksChange)
   EXPECT_DOUBLE_EQ(tally.Fragmentation(node), NodeFragmentation(node, tally.typical()));
 }
 
-class LedgerSpy final : public SimulationObserver {
+// The placement policy, recording at every call how many jobs the typical tasks have noted and
+// how many were submitted (and admitted) so far.
+class TallySpy final : public Policy {
  public:
-  void OnRunStarted(const RunStarted& e) override { ledger = &e.fleet; }
-  void OnJobFinished(const JobFinished& /*e*/) override {
-    noted_at_finish.push_back(ledger->typical_tasks().noted());
+  explicit TallySpy(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
+  std::vector<Decision> Decide(const ClusterView& view) override {
+    submitted_ += static_cast<std::int64_t>(view.changes().submitted.size());
+    noted.push_back(view.ledger().typical_tasks().noted());
+    submitted.push_back(submitted_);
+    return inner_->Decide(view);
   }
-  const FleetLedger* ledger = nullptr;
-  std::vector<std::int64_t> noted_at_finish;
+  std::vector<std::int64_t> noted;
+  std::vector<std::int64_t> submitted;
+
+ private:
+  std::unique_ptr<Policy> inner_;
+  std::int64_t submitted_ = 0;
 };
 
 TEST(SharePlacementRunTest, TheEngineNotesEveryAdmittedJobAsItArrives) {
@@ -405,16 +414,16 @@ TEST(SharePlacementRunTest, TheEngineNotesEveryAdmittedJobAsItArrives) {
   const PolicyInfo* info = registry.Find("fifo");
   PolicyParams params = DefaultParams(*info);
   params["placement"] = std::string("share-fgd");
-  Simulation sim(FleetOf({CatalogPool("hgx-h100", 1)}), w, info->make(params), "fifo",
+  auto spy = std::make_unique<TallySpy>(info->make(params));
+  TallySpy& seen = *spy;
+  Simulation sim(FleetOf({CatalogPool("hgx-h100", 1)}), w, std::move(spy), "fifo",
                  {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}});
-  LedgerSpy spy;
-  sim.AddObserver(&spy);
   ASSERT_TRUE(sim.RunUntilIdle().ok);
-  ASSERT_EQ(spy.noted_at_finish.size(), 20U);
-  // A job of 600 s arriving each minute: the first finishes at 600 s, when jobs 0-9 have arrived
-  // (job 10 arrives at 600 s too, after the completion). The rejected job is never noted.
-  EXPECT_EQ(spy.noted_at_finish.front(), 10);
-  EXPECT_EQ(spy.noted_at_finish.back(), 20);
+  // At every call the jobs submitted so far are noted — the one being placed included — and the
+  // job rejected at admission (never submitted to the policy) is not.
+  ASSERT_FALSE(seen.noted.empty());
+  EXPECT_EQ(seen.noted, seen.submitted);
+  EXPECT_EQ(seen.noted.back(), 20);
 }
 
 }  // namespace
