@@ -112,7 +112,7 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
                                 .gpu_milli = pod.request.gpu_milli,
                                 .gpus = pod.request.gpus,
                                 .models = pod.request.models},
-                      .models_text = r.gpus == 0 ? "" : spec_texts[r.id]});
+                      .models_text = r.gpus == 0 ? "" : spec_texts.at(r.id)});
     out.pods.push_back(std::move(pod));
   }
   const bool asks_for_gpus = std::any_of(out.pods.begin(), out.pods.end(), [](const FillPod& p) {

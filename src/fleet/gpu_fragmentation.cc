@@ -121,7 +121,8 @@ double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical)
   // artifact's order of operations so that FGD's truncated score rounds as the artifact's does.
   enum Category : std::size_t { kQ1, kQ2, kQ3, kQ4, kXl, kXr, kNa, kCategories };
   std::array<double, kCategories> sub_total{};
-  const auto idle = static_cast<double>(IdleMilli(node));
+  const std::int64_t idle_milli = IdleMilli(node);
+  const auto idle = static_cast<double>(idle_milli);
   for (const WeightedTask& task : typical) {
     const TaskShape& shape = task.shape;
     const bool cpu_fits = node.cpu_free_milli >= shape.cpu_milli;
@@ -140,7 +141,7 @@ double NodeFragmentation(const NodeFreeState& node, const TypicalTasks& typical)
       sub_total[kQ4] += task.weight * idle;
     } else {
       sub_total[kQ2] += task.weight * static_cast<double>(fit.too_small_milli);
-      sub_total[kQ3] += task.weight * static_cast<double>(IdleMilli(node) - fit.too_small_milli);
+      sub_total[kQ3] += task.weight * static_cast<double>(idle_milli - fit.too_small_milli);
     }
   }
   double fragmented = 0;

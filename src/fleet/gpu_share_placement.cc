@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <tuple>
+#include <utility>
 
 #include "fleetsim/core/check.h"
 
@@ -165,7 +166,7 @@ bool SharedCluster::Offer(std::size_t n, const SharePod& pod, ShareCandidate& ou
   if (!Fits(node, pod)) {
     return false;
   }
-  out.node = node;
+  out.node = &node;
   out.fgd_cpu_milli = node.free.cpu_free_milli;
   out.short_of_memory = 0;
   out.usable = 0;
@@ -321,7 +322,7 @@ namespace {
 // full), with FGD's free CPU, and measures F with the hidden GPUs as they really are.
 FgdChoice FgdOn(const ShareCandidate& c, const SharePod& pod, const ShareNodes& nodes) {
   SharedNode node;
-  node.free = Hiding(c.node.free, c.short_of_memory);
+  node.free = Hiding(c.node->free, c.short_of_memory);
   node.free.cpu_free_milli = c.fgd_cpu_milli;
   return FgdScore(node, pod, [&](const NodeFreeState& state) {
     if (c.short_of_memory == 0) {
@@ -330,7 +331,7 @@ FgdChoice FgdOn(const ShareCandidate& c, const SharePod& pod, const ShareNodes& 
     NodeFreeState real = state;
     for (std::size_t g = 0; g < real.gpu_count; ++g) {
       if ((c.short_of_memory >> g & 1U) != 0) {
-        real.gpu_free[g] = c.node.free.gpu_free[g];
+        real.gpu_free[g] = c.node->free.gpu_free[g];
       }
     }
     return nodes.Fragmentation(real);
@@ -351,8 +352,11 @@ std::size_t GpuSharePlacer::FgdShapeId(std::size_t node_count, const SharePod& p
   return shape->second;
 }
 
-const FgdChoice& GpuSharePlacer::CachedFgd(const ShareNodes& nodes, const Offered& offered,
-                                           const SharePod& pod) {
+FgdChoice GpuSharePlacer::CachedFgd(const ShareNodes& nodes, const Offered& offered,
+                                    const SharePod& pod) {
+  if (!nodes.cacheable()) {
+    return FgdOn(offered.candidate, pod, nodes);
+  }
   CachedScore& cached = fgd_cache_[fgd_shape_][offered.node];
   const std::uint64_t version = nodes.version(offered.node) + 1;
   if (cached.version != version) {
@@ -362,8 +366,8 @@ const FgdChoice& GpuSharePlacer::CachedFgd(const ShareNodes& nodes, const Offere
   return cached.choice;
 }
 
-int GpuSharePlacer::Score(const ShareNodes& nodes, Offered& offered, const SharePod& pod) {
-  const SharedNode& node = offered.candidate.node;
+int GpuSharePlacer::Score(const ShareNodes& nodes, const Offered& offered, const SharePod& pod) {
+  const SharedNode& node = *offered.candidate.node;
   SharePod scored_pod = pod;
   scored_pod.cpu_milli = nodes.cpu_scored() ? pod.cpu_milli : 0;
   switch (policy_) {
@@ -386,13 +390,13 @@ int GpuSharePlacer::Score(const ShareNodes& nodes, Offered& offered, const Share
   return 0;
 }
 
-int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, Offered& offered, const SharePod& pod) {
+int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, const Offered& offered, const SharePod& pod) {
   const ShareCandidate& c = offered.candidate;
   switch (policy_) {
     case GpuSharePolicy::kRandom: {
       const std::int64_t pick = UniformInt(rng_, 0, std::popcount(c.usable) - 1);
       std::int64_t seen = 0;
-      for (std::size_t g = 0; g < c.node.free.gpu_count; ++g) {
+      for (std::size_t g = 0; g < c.node->free.gpu_count; ++g) {
         if ((c.usable >> g & 1U) != 0 && seen++ == pick) {
           return static_cast<int>(g);
         }
@@ -402,7 +406,7 @@ int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, Offered& offered, const Sh
     case GpuSharePolicy::kFgd:
       return CachedFgd(nodes, offered, pod).share_gpu;
     default:
-      return BestFitGpu(Hiding(c.node.free, c.short_of_memory), pod.gpu_milli);
+      return BestFitGpu(Hiding(c.node->free, c.short_of_memory), pod.gpu_milli);
   }
 }
 
@@ -416,7 +420,7 @@ std::optional<ShareChoice> GpuSharePlacer::Choose(const ShareNodes& nodes, const
   if (policy_ == GpuSharePolicy::kRandom) {
     return ChooseAtRandom(nodes, pod);
   }
-  if (policy_ == GpuSharePolicy::kFgd) {
+  if (policy_ == GpuSharePolicy::kFgd && nodes.cacheable()) {
     fgd_shape_ = FgdShapeId(nodes.node_count(), pod);
   }
   // One pass: each offered node is scored as it comes; the best so far is the only copy kept.
@@ -457,11 +461,12 @@ std::optional<ShareChoice> GpuSharePlacer::ChooseAtRandom(const ShareNodes& node
     winner.node = offered_[static_cast<std::size_t>(
         UniformInt(rng_, 0, static_cast<std::int64_t>(offered_.size()) - 1))];
   }
-  nodes.Offer(winner.node, pod, winner.candidate);
+  FLEETSIM_CHECK(nodes.Offer(winner.node, pod, winner.candidate),
+                 "GpuSharePlacer: a node offered a moment ago is not offered again");
   return ChoiceOn(nodes, winner, pod);
 }
 
-ShareChoice GpuSharePlacer::ChoiceOn(const ShareNodes& nodes, Offered& winner,
+ShareChoice GpuSharePlacer::ChoiceOn(const ShareNodes& nodes, const Offered& winner,
                                      const SharePod& pod) {
   const ShareCandidate& c = winner.candidate;
   ShareChoice choice{.node = winner.node};
@@ -473,7 +478,7 @@ ShareChoice GpuSharePlacer::ChoiceOn(const ShareNodes& nodes, Offered& winner,
     return choice;
   }
   std::int64_t taken = 0;
-  for (std::size_t g = 0; g < c.node.free.gpu_count && taken < pod.gpus; ++g) {
+  for (std::size_t g = 0; g < c.node->free.gpu_count && taken < pod.gpus; ++g) {
     if ((c.usable >> g & 1U) != 0) {
       choice.gpus |= 1U << g;
       ++taken;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <string_view>
 #include <vector>
 
 #include "fleetsim/core/random.h"
@@ -90,7 +89,7 @@ std::int64_t CpuForScores(double free_cores, const FleetScale& fleet) {
 
 // The fleet ledger as the GPU-sharing placer's node source: a node is offered if it is up, in a
 // pool the request accepts, has CPU and memory for its whole host need and enough usable GPUs.
-// Lives for one placement (version() is constant: nothing changes while it is in use).
+// Lives for one placement (nothing changes while it is in use).
 class LedgerShareNodes final : public ShareNodes {
  public:
   LedgerShareNodes(const FleetLedger& ledger, const JobRequest& request, const SharePod& pod,
@@ -109,9 +108,12 @@ class LedgerShareNodes final : public ShareNodes {
                             static_cast<std::size_t>(ledger.EndNodeOf(p) - ledger.FirstNodeOf(p)),
                             model);
     }
+    states_.resize(model_of_node_.size());
   }
 
   std::size_t node_count() const override { return model_of_node_.size(); }
+  // Offers depend on the request (its GPU memory, pools and host need), not only on the pod.
+  bool cacheable() const override { return false; }
   std::uint64_t version(std::size_t /*n*/) const override { return 0; }
   const ClusterScale& scale() const override { return fleet_.scale; }
   bool cpu_scored() const override { return fleet_.cpu_limited; }
@@ -126,10 +128,30 @@ class LedgerShareNodes final : public ShareNodes {
         !NodeCanCarry(state, node, need_)) {
       return false;
     }
+    SharedNode& shared = states_[n];
+    c.node = &shared;
+    if (!ReadGpus(node, pod, shared.free, c)) {
+      return false;
+    }
+    if (!pod.IsShare()) {
+      c.short_of_memory = 0;
+    }
+    const double free_cores = state.FreeCpuCores(node);
+    c.fgd_cpu_milli = std::isinf(free_cores) ? kUnlimitedCpuMilli : MilliCores(free_cores);
+    shared.free.cpu_free_milli = CpuForScores(free_cores, fleet_);
+    shared.free.model = shared.free.gpu_count > 0 ? model_of_node_[n] : -1;
+    shared.pod_kinds = ledger_.PodKindsOn(node);
+    return true;
+  }
+
+ private:
+  // The node's GPUs into `free` (free milli; GPUs past the node's count read 0) and the usable and
+  // short-of-memory masks into `c`; false if too few GPUs are usable.
+  bool ReadGpus(NodeId node, const SharePod& pod, NodeFreeState& free, ShareCandidate& c) const {
+    const FleetState& state = ledger_.state();
     const GpuId first = state.FirstGpuOfNode(node);
     const auto count = static_cast<std::size_t>(state.EndGpuOfNode(node) - first);
     const bool fraction = request_.sharing == GpuSharing::kFraction;
-    NodeFreeState& free = c.node.free;
     c.usable = 0;
     c.short_of_memory = 0;
     for (std::size_t g = 0; g < count; ++g) {
@@ -144,30 +166,19 @@ class LedgerShareNodes final : public ShareNodes {
         }
       }
     }
-    if (std::popcount(c.usable) < pod.gpus) {
-      return false;
-    }
     std::fill(free.gpu_free.begin() + static_cast<std::ptrdiff_t>(count), free.gpu_free.end(), 0);
-    if (!pod.IsShare()) {
-      c.short_of_memory = 0;
-    }
-    const double free_cores = state.FreeCpuCores(node);
-    c.fgd_cpu_milli = std::isinf(free_cores) ? kUnlimitedCpuMilli : MilliCores(free_cores);
-    free.cpu_free_milli = CpuForScores(free_cores, fleet_);
-    free.model = count > 0 ? model_of_node_[n] : -1;
     free.gpu_count = count;
-    c.node.pod_kinds = ledger_.PodKindsOn(node);
-    return true;
+    return std::popcount(c.usable) >= pod.gpus;
   }
 
- private:
   static constexpr int kNotOffered = -2;  // a node of a pool the request does not take
 
   const FleetLedger& ledger_;
   const JobRequest& request_;
   HostNeed need_;
   const FleetScale& fleet_;
-  std::vector<int> model_of_node_;  // by node: its pool's model index, or kNotOffered
+  std::vector<int> model_of_node_;          // by node: its pool's model index, or kNotOffered
+  mutable std::vector<SharedNode> states_;  // by node: as last offered
 };
 
 }  // namespace

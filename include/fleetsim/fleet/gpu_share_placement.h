@@ -81,8 +81,9 @@ struct ClusterScale {
 // One node that can take a pod, as the scorers read it: what a ShareNodes source offers.
 struct ShareCandidate {
   // The node's state for the dot-product, best-fit, GPU-clustering and GPU-packing scores (its
-  // CPU as the source's cpu_scored() says) and, with the unusable GPUs read as full, for FGD.
-  SharedNode node{};
+  // CPU as the source's cpu_scored() says) and, with the unusable GPUs read as full, for FGD:
+  // the source's own record of it, valid until the source next changes (nothing is copied).
+  const SharedNode* node = nullptr;
   std::int64_t fgd_cpu_milli = 0;  // the free CPU FGD's measure reads
   std::uint32_t usable = 0;        // bit g: GPU g can take the pod's share or be taken whole
   // Bit g: GPU g has the share's milli free but not its GPU memory. The share's GPU choice, GPU
@@ -100,7 +101,10 @@ class ShareNodes {
   virtual std::size_t node_count() const = 0;
   // Whether node `n` can take the pod (every hard rule of the source); if so `out` says how.
   virtual bool Offer(std::size_t n, const SharePod& pod, ShareCandidate& out) const = 0;
-  // Changes whenever node `n`'s state does during a placer's life (FGD's score cache keys on it).
+  // Whether FGD's scores may be cached across Choose calls: true when what Offer gives for a node
+  // depends only on the node's version and the pod's (cpu, gpus, milli).
+  virtual bool cacheable() const = 0;
+  // Changes whenever node `n`'s state does during a placer's life (the cache keys on it).
   virtual std::uint64_t version(std::size_t n) const = 0;
   virtual const ClusterScale& scale() const = 0;
   // Whether the dot-product and best-fit scores read CPU (false: 0 free and 0 asked).
@@ -129,6 +133,7 @@ class SharedCluster final : public ShareNodes {
   // share free; the scores read the node as it is. Bumped by every Place on the node: version.
   std::size_t node_count() const override { return nodes_.size(); }
   bool Offer(std::size_t n, const SharePod& pod, ShareCandidate& out) const override;
+  bool cacheable() const override { return true; }
   std::uint64_t version(std::size_t node) const override { return versions_[node]; }
   const ClusterScale& scale() const override { return scale_; }
   bool cpu_scored() const override { return true; }
@@ -197,16 +202,16 @@ class GpuSharePlacer {
     ShareCandidate candidate;
   };
 
-  int Score(const ShareNodes& nodes, Offered& offered, const SharePod& pod);
-  int ShareGpu(const ShareNodes& nodes, Offered& offered, const SharePod& pod);
-  // The FGD cache row of the pod's shape (cpu, gpus, milli): the score does not depend on memory
-  // or models, which only decide whether a node is offered.
+  int Score(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
+  int ShareGpu(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
+  // The FGD cache row of the pod's shape (cpu, gpus, milli), for a cacheable source: there the
+  // score does not depend on memory or models, which only decide whether a node is offered.
   std::size_t FgdShapeId(std::size_t node_count, const SharePod& pod);
-  const FgdChoice& CachedFgd(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
+  FgdChoice CachedFgd(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
   bool WinsTie(std::size_t node, std::size_t other) const;
   std::optional<ShareChoice> ChooseAtRandom(const ShareNodes& nodes, const SharePod& pod);
   // The winner's GPUs: a share's by the policy, whole ones the lowest usable.
-  ShareChoice ChoiceOn(const ShareNodes& nodes, Offered& winner, const SharePod& pod);
+  ShareChoice ChoiceOn(const ShareNodes& nodes, const Offered& winner, const SharePod& pod);
 
   GpuSharePolicy policy_;
   std::vector<std::uint32_t> tie_rank_;

@@ -1,6 +1,6 @@
 // The typed events a simulation publishes to its observers. Observers (metrics, job logs,
 // diagnostics) learn everything from these; the simulation knows nothing of them. References
-// inside an event are valid only during the callback.
+// inside an event are valid only during the callback, except RunStarted::jobs (the whole run).
 #pragma once
 
 #include <span>
@@ -24,11 +24,14 @@ struct NodeAtStart {
   bool down = false;
 };
 
-// The run's shape, by value: observers copy what they keep, and never see the engine's state.
+// The run's shape: observers copy what they keep of the pools and nodes, and never see the
+// engine's allocation state.
 struct RunStarted {
   SimTime time;
   std::int64_t fleet_gpus;
-  std::span<const JobRequest> jobs;    // the whole workload, indexed by JobIndex
+  // The whole workload, indexed by JobIndex: the one reference valid for the whole run (the
+  // requests never change during it).
+  std::span<const JobRequest> jobs;
   std::span<const PoolSpec> pools;     // in fleet order
   std::span<const NodeAtStart> nodes;  // indexed by NodeId
 };

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "fleetsim/core/random.h"
 #include "fleetsim/fill/fill_workload.h"
 #include "testutil/paths.h"
 
@@ -104,6 +105,47 @@ TEST(GpuFragmentationTest, TypicalTasksFromCountsAreThoseOfTheList) {
     }
   }
   EXPECT_TRUE(ComputeTypicalTasksFromCounts({}, 0.95).empty());
+}
+
+// The paper artifact's arithmetic: a weight is (count / tasks) / (covered / tasks), which is not
+// always the double count / covered. Shapes counted 2, 1, 1, 1 at popularity 0.5: the threshold
+// is 2.5, so the first two shapes are taken (covered 3 of 5).
+TEST(GpuFragmentationTest, WeightsAreComputedAsTheArtifactComputesThem) {
+  const ListedTask a{Task(1000, 500, 1), ""};
+  const ListedTask b{Task(3000, 1000, 1), ""};
+  const ListedTask c{Task(2000, 1000, 1), ""};
+  const ListedTask d{Task(1000, 1000, 1), ""};
+  const TypicalTasks typical = ComputeTypicalTasks({a, a, b, c, d}, 0.5);
+  ASSERT_EQ(typical.size(), 2U);
+  EXPECT_EQ(typical[1].shape, b.shape);  // among equal counts the larger shape first
+  EXPECT_EQ(typical[0].weight, (2.0 / 5.0) / (3.0 / 5.0));
+  EXPECT_EQ(typical[1].weight, (1.0 / 5.0) / (3.0 / 5.0));
+  EXPECT_NE(typical[1].weight, 1.0 / 3.0);  // what count / covered would give
+}
+
+// NodeFragmentation sums by fragment category (the artifact's order) what FragmentedMilli
+// classifies task by task: the same number up to rounding, on random states and tasks.
+TEST(GpuFragmentationTest, TheCategorySumsAreTheExpectationOfFragmentedMilli) {
+  Rng rng(7);
+  for (int trial = 0; trial < 2000; ++trial) {
+    NodeFreeState node{.cpu_free_milli = UniformInt(rng, 0, 16) * 1000,
+                       .model = static_cast<int>(UniformInt(rng, 0, 1)),
+                       .gpu_count = static_cast<std::size_t>(UniformInt(rng, 0, 8))};
+    for (std::size_t g = 0; g < node.gpu_count; ++g) {
+      node.gpu_free[g] = static_cast<std::int32_t>(UniformInt(rng, 0, 10) * 100);
+    }
+    TypicalTasks typical;
+    double expected = 0;
+    for (int t = 0; t < 6; ++t) {
+      const std::int64_t gpus = UniformInt(rng, 0, 3);
+      const TaskShape shape =
+          Task(UniformInt(rng, 0, 12) * 1000, gpus == 0 ? 0 : UniformInt(rng, 1, 10) * 100, gpus,
+               static_cast<GpuModelMask>(UniformInt(rng, 0, 3)));
+      typical.push_back({shape, 1.0 / 6});
+      expected += typical.back().weight * static_cast<double>(FragmentedMilli(node, shape));
+    }
+    ASSERT_NEAR(NodeFragmentation(node, typical), expected, 1e-9) << "trial " << trial;
+  }
 }
 
 // ---- The empty openb cluster -----------------------------------------------------------------
