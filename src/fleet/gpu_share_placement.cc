@@ -366,32 +366,34 @@ FgdChoice GpuSharePlacer::CachedFgd(const ShareNodes& nodes, const Offered& offe
   return cached.choice;
 }
 
-int GpuSharePlacer::Score(const ShareNodes& nodes, const Offered& offered, const SharePod& pod) {
-  const SharedNode& node = *offered.candidate.node;
-  SharePod scored_pod = pod;
-  scored_pod.cpu_milli = nodes.cpu_scored() ? pod.cpu_milli : 0;
+FgdChoice GpuSharePlacer::Score(const ShareNodes& nodes, const Offered& offered,
+                                const SharePod& pod, const SharePod& scored_pod) {
+  const ShareCandidate& c = offered.candidate;
+  const SharedNode& node = *c.node;
   switch (policy_) {
     case GpuSharePolicy::kRandom:
-      return 0;
+      return {};
     case GpuSharePolicy::kDotProduct:
-      return DotProductScore(node, scored_pod, nodes.scale());
+      return {.score = DotProductScore(node, scored_pod, nodes.scale())};
     case GpuSharePolicy::kGpuClustering:
-      return GpuClusteringScore(node, scored_pod, nodes.scale());
-    case GpuSharePolicy::kGpuPacking: {
-      SharedNode usable_only = node;
-      usable_only.free = Hiding(node.free, offered.candidate.short_of_memory);
-      return GpuPackingScore(usable_only, scored_pod);
-    }
+      return {.score = GpuClusteringScore(node, scored_pod, nodes.scale())};
+    case GpuSharePolicy::kGpuPacking:
+      if (c.short_of_memory != 0) {
+        SharedNode usable_only = node;
+        usable_only.free = Hiding(node.free, c.short_of_memory);
+        return {.score = GpuPackingScore(usable_only, scored_pod)};
+      }
+      return {.score = GpuPackingScore(node, scored_pod)};
     case GpuSharePolicy::kBestFit:
-      return BestFitScore(node, scored_pod, nodes.scale());
+      return {.score = BestFitScore(node, scored_pod, nodes.scale())};
     case GpuSharePolicy::kFgd:
-      return CachedFgd(nodes, offered, pod).score;
+      return CachedFgd(nodes, offered, pod);
   }
-  return 0;
+  return {};
 }
 
-int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, const Offered& offered, const SharePod& pod) {
-  const ShareCandidate& c = offered.candidate;
+int GpuSharePlacer::ShareGpu(const Offered& winner, const SharePod& pod, int fgd_gpu) {
+  const ShareCandidate& c = winner.candidate;
   switch (policy_) {
     case GpuSharePolicy::kRandom: {
       const std::int64_t pick = UniformInt(rng_, 0, std::popcount(c.usable) - 1);
@@ -404,7 +406,7 @@ int GpuSharePlacer::ShareGpu(const ShareNodes& nodes, const Offered& offered, co
       return -1;
     }
     case GpuSharePolicy::kFgd:
-      return CachedFgd(nodes, offered, pod).share_gpu;
+      return fgd_gpu;
     default:
       return BestFitGpu(Hiding(c.node->free, c.short_of_memory), pod.gpu_milli);
   }
@@ -424,24 +426,27 @@ std::optional<ShareChoice> GpuSharePlacer::Choose(const ShareNodes& nodes, const
     fgd_shape_ = FgdShapeId(nodes.node_count(), pod);
   }
   // One pass: each offered node is scored as it comes; the best so far is the only copy kept.
+  SharePod scored_pod = pod;
+  scored_pod.cpu_milli = nodes.cpu_scored() ? pod.cpu_milli : 0;
   std::optional<Offered> best;
-  int best_score = 0;
+  FgdChoice best_choice;
   Offered next;
   for (std::size_t n = 0; n < nodes.node_count(); ++n) {
     if (!nodes.Offer(n, pod, next.candidate)) {
       continue;
     }
     next.node = n;
-    const int score = Score(nodes, next, pod);
-    if (!best || score > best_score || (score == best_score && WinsTie(n, best->node))) {
+    const FgdChoice choice = Score(nodes, next, pod, scored_pod);
+    if (!best || choice.score > best_choice.score ||
+        (choice.score == best_choice.score && WinsTie(n, best->node))) {
       best = next;
-      best_score = score;
+      best_choice = choice;
     }
   }
   if (!best) {
     return std::nullopt;
   }
-  return ChoiceOn(nodes, *best, pod);
+  return ChoiceOn(*best, pod, best_choice.share_gpu);
 }
 
 std::optional<ShareChoice> GpuSharePlacer::ChooseAtRandom(const ShareNodes& nodes,
@@ -463,15 +468,14 @@ std::optional<ShareChoice> GpuSharePlacer::ChooseAtRandom(const ShareNodes& node
   }
   FLEETSIM_CHECK(nodes.Offer(winner.node, pod, winner.candidate),
                  "GpuSharePlacer: a node offered a moment ago is not offered again");
-  return ChoiceOn(nodes, winner, pod);
+  return ChoiceOn(winner, pod, /*fgd_gpu=*/-1);
 }
 
-ShareChoice GpuSharePlacer::ChoiceOn(const ShareNodes& nodes, const Offered& winner,
-                                     const SharePod& pod) {
+ShareChoice GpuSharePlacer::ChoiceOn(const Offered& winner, const SharePod& pod, int fgd_gpu) {
   const ShareCandidate& c = winner.candidate;
   ShareChoice choice{.node = winner.node};
   if (pod.IsShare()) {
-    choice.share_gpu = ShareGpu(nodes, winner, pod);
+    choice.share_gpu = ShareGpu(winner, pod, fgd_gpu);
     FLEETSIM_CHECK(choice.share_gpu >= 0 && (c.usable >> choice.share_gpu & 1U) != 0,
                    "GpuSharePlacer: a share scorer chose an unusable GPU");
     choice.gpus = 1U << choice.share_gpu;

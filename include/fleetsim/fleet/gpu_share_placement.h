@@ -202,8 +202,12 @@ class GpuSharePlacer {
     ShareCandidate candidate;
   };
 
-  int Score(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
-  int ShareGpu(const ShareNodes& nodes, const Offered& offered, const SharePod& pod);
+  // The node's score, and for FGD the share GPU its score tried best. `scored_pod` is the pod
+  // with CPU as the source's cpu_scored() says.
+  FgdChoice Score(const ShareNodes& nodes, const Offered& offered, const SharePod& pod,
+                  const SharePod& scored_pod);
+  // The share pod's GPU on the winner; `fgd_gpu` is FGD's from the winner's score.
+  int ShareGpu(const Offered& winner, const SharePod& pod, int fgd_gpu);
   // The FGD cache row of the pod's shape (cpu, gpus, milli), for a cacheable source: there the
   // score does not depend on memory or models, which only decide whether a node is offered.
   std::size_t FgdShapeId(std::size_t node_count, const SharePod& pod);
@@ -211,7 +215,7 @@ class GpuSharePlacer {
   bool WinsTie(std::size_t node, std::size_t other) const;
   std::optional<ShareChoice> ChooseAtRandom(const ShareNodes& nodes, const SharePod& pod);
   // The winner's GPUs: a share's by the policy, whole ones the lowest usable.
-  ShareChoice ChoiceOn(const ShareNodes& nodes, const Offered& winner, const SharePod& pod);
+  ShareChoice ChoiceOn(const Offered& winner, const SharePod& pod, int fgd_gpu);
 
   GpuSharePolicy policy_;
   std::vector<std::uint32_t> tie_rank_;
