@@ -26,6 +26,7 @@ function(fleetsim_apply_common target)
   if(FLEETSIM_TSAN)
     target_compile_options(${target} PRIVATE -fsanitize=thread -fno-omit-frame-pointer)
     target_link_options(${target} PRIVATE -fsanitize=thread)
+    target_compile_definitions(${target} PRIVATE FLEETSIM_SANITIZED=1)
   endif()
 endfunction()
 

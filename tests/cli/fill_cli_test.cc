@@ -217,16 +217,25 @@ TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
   if (!fs::exists(traces + "/fgd_expected_frag_ratio_discrete.csv")) {
     GTEST_FAIL() << "the openb trace is not in ../shared/traces/alibaba-openb: this test needs it";
   }
+  // Every variant on two seeds in the release build (about 30 s). Under a sanitizer, where a run
+  // is ten times slower, one seed of the two variants the artifact's own arithmetic matters most
+  // for: the CPU-heavy one and the one with model lists.
+#if defined(FLEETSIM_SANITIZED)
+  const std::vector<std::string> variants = {"cpu050", "gpuspec33"};
+  const std::vector<std::string> seeds = {"42"};
+#else
   const std::vector<std::string> variants = {"default", "cpu050", "gpushare40", "gpuspec33",
                                              "multigpu50"};
+  const std::vector<std::string> seeds = {"42", "43"};
+#endif
   std::string scenarios;
   for (const std::string& variant : variants) {
     scenarios +=
         fmt::format(" '{}'", testing::SourcePath("scenarios/fill/openb-" + variant + ".json"));
   }
   const std::string curves = dir_ + "/curves.csv";
-  const CommandResult r =
-      Fleetsim(fmt::format("fill --artifact-streams --seeds 2{} --curves '{}'", scenarios, curves));
+  const CommandResult r = Fleetsim(fmt::format("fill --artifact-streams --seeds {}{} --curves '{}'",
+                                               seeds.size(), scenarios, curves));
   ASSERT_EQ(r.exit_code, 0) << r.err;
 
   // ours[variant/policy/seed/measure][x], the same for the paper; measure 4: allocation,
@@ -257,7 +266,8 @@ TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
         static_cast<std::size_t>(std::find(header.begin(), header.end(), "0") - header.begin());
     while (std::getline(paper_in, line)) {
       const std::vector<std::string> f = SplitCsv(line);
-      if (!names.contains(f[1]) || (f[3] != "42" && f[3] != "43")) {
+      if (!names.contains(f[1]) || std::find(seeds.begin(), seeds.end(), f[3]) == seeds.end() ||
+          std::find(variants.begin(), variants.end(), f[0].substr(15)) == variants.end()) {
         continue;
       }
       const std::string run =
@@ -270,7 +280,7 @@ TEST_F(FillCliTest, TheArtifactsStreamsReproduceItsPublishedCurvesSeedBySeed) {
       }
     }
   }
-  EXPECT_EQ(compared, 2U * variants.size() * names.size() * 2 * 131);
+  EXPECT_EQ(compared, seeds.size() * variants.size() * names.size() * 2 * 131);
 }
 
 }  // namespace
