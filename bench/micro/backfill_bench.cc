@@ -16,6 +16,7 @@
 
 #include "fleetsim/core/random.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/registry.h"
 
@@ -91,12 +92,13 @@ void BM_BackfillPass(benchmark::State& state, const std::string& mode) {
   std::unique_ptr<Policy> policy = info->make(params);
   const ChangesSinceLastCall changes;
   const Organization organization;
+  const std::vector<PoolInfo> pools = PoolInfosOf(busy.ledger);
   std::size_t starts = 0;
   for (auto _ : state) {
     PlacementPlanner planner(busy.ledger);
-    const ClusterView view(kNow, busy.ledger, planner, busy.requests, busy.queue, busy.running,
+    const ClusterView view(kNow, busy.ledger, pools, busy.requests, busy.queue, busy.running,
                            changes, organization);
-    const std::vector<Decision> decisions = policy->Decide(view);
+    const std::vector<Decision> decisions = policy->Decide(view, planner);
     starts = decisions.size();
     planner.Rollback();
     benchmark::DoNotOptimize(decisions.data());

@@ -28,6 +28,7 @@
 #include "fleetsim/core/random.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/placement.h"
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/policy/policy.h"

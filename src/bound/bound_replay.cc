@@ -45,13 +45,13 @@ class ReplayPolicy final : public Policy {
                ReplayVariant variant)
       : plan_(std::move(plan)), stats_(std::move(stats)), variant_(variant) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
     const SimTime now = view.now();
     const std::int64_t step = now / plan_->step;
-    const auto gpus = static_cast<GpuId>(view.fleet().capacity());
+    const auto gpus = static_cast<GpuId>(view.gpus());
     free_.assign(gpus, false);
     for (GpuId g = 0; g < gpus; ++g) {
-      free_[g] = view.fleet().IsFree(g);
+      free_[g] = view.IsFreeWhole(g);
     }
     std::vector<Decision> decisions;
     for (const RunningJob& running : view.running()) {

@@ -43,8 +43,8 @@ bool NeedsOnePool(const JobRequest& request) {
 // One call's pass over the queue.
 class BackfillPass {
  public:
-  BackfillPass(const ClusterView& view, const BackfillSettings& settings)
-      : view_(view), settings_(settings) {}
+  BackfillPass(const ClusterView& view, PlacementPlanner& planner, const BackfillSettings& settings)
+      : view_(view), planner_(planner), settings_(settings) {}
 
   std::vector<Decision> Run() {
     std::int64_t examined = 0;
@@ -83,14 +83,14 @@ class BackfillPass {
   // tried once more at the largest size the reservations leave.
   bool TryStartWhole(JobIndex job, const JobRequest& request, const GpuDemand& demand) {
     if (!profile_) {  // no reservation yet: nothing to delay
-      return StartIfPlaced(job, view_.planner().Place(request));
+      return StartIfPlaced(job, planner_.Place(request));
     }
     const SimTime end = EndFromNow(request);
-    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), request);
+    std::optional<Allocation> placement = view_.ChoosePlacement(request);
     if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
       placement = SmallerPlacement(request, demand, end);
     }
-    if (!placement || !view_.planner().Hold(*placement).empty()) {
+    if (!placement || !planner_.Hold(*placement).empty()) {
       return false;
     }
     for (const PoolTake& take : TakesOf(*placement)) {
@@ -114,7 +114,7 @@ class BackfillPass {
     }
     JobRequest capped = request;
     capped.max_gpus = allowed;
-    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), capped);
+    std::optional<Allocation> placement = view_.ChoosePlacement(capped);
     if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
       return std::nullopt;
     }
@@ -126,10 +126,10 @@ class BackfillPass {
   // reservation counts on.
   void TryStartShared(JobIndex job, const JobRequest& request) {
     if (!profile_) {
-      StartIfPlaced(job, view_.planner().Place(request));
+      StartIfPlaced(job, planner_.Place(request));
       return;
     }
-    std::optional<Allocation> placement = ChoosePlacement(view_.ledger(), request);
+    std::optional<Allocation> placement = view_.ChoosePlacement(request);
     if (!placement) {
       return;
     }
@@ -138,17 +138,17 @@ class BackfillPass {
     for (const Grant& grant : placement->gpus) {
       const SimTime free_from = WholeFreeFrom(grant.gpu);
       if (free_from < end) {
-        if (profile_->MinFree(view_.ledger().PoolOfGpu(grant.gpu), free_from, end) < 1) {
+        if (profile_->MinFree(view_.PoolOfGpu(grant.gpu), free_from, end) < 1) {
           return;
         }
         extended.emplace_back(grant.gpu, free_from);
       }
     }
-    if (!view_.planner().Hold(*placement).empty()) {
+    if (!planner_.Hold(*placement).empty()) {
       return;
     }
     for (const auto& [gpu, free_from] : extended) {
-      profile_->Take(view_.ledger().PoolOfGpu(gpu), free_from, end, 1);
+      profile_->Take(view_.PoolOfGpu(gpu), free_from, end, 1);
       shared_release_[gpu] = end;
     }
     decisions_.push_back(StartJob{job, std::move(*placement)});
@@ -160,7 +160,7 @@ class BackfillPass {
     if (IsStaticMig(gpu)) {
       return kTimeNever;
     }
-    if (view_.fleet().IsFree(gpu)) {
+    if (view_.IsFreeWhole(gpu)) {
       return view_.now();
     }
     const auto it = shared_release_.find(gpu);
@@ -208,14 +208,13 @@ class BackfillPass {
     }
     for (const auto& [gpu, end] : shared_release_) {
       if (!IsStaticMig(gpu)) {
-        releases.push_back({ReleaseTime(gpu, end), view_.ledger().PoolOfGpu(gpu), 1});
+        releases.push_back({ReleaseTime(gpu, end), view_.PoolOfGpu(gpu), 1});
       }
     }
     AddNodesComingBack(releases);
-    const FleetLedger& ledger = view_.ledger();
-    std::vector<std::int64_t> free_now(ledger.pools().size());
+    std::vector<std::int64_t> free_now(view_.pools().size());
     for (PoolIndex pool = 0; pool < free_now.size(); ++pool) {
-      free_now[pool] = ledger.FreeWholeIn(pool);
+      free_now[pool] = view_.FreeWholeIn(pool);
     }
     profile_.emplace(view_.now(), view_.now() + settings_.window, free_now, std::move(releases));
     return *profile_;
@@ -230,7 +229,7 @@ class BackfillPass {
         release = std::max(release, end);
         continue;
       }
-      const PoolIndex pool = view_.ledger().PoolOfGpu(grant.gpu);
+      const PoolIndex pool = view_.PoolOfGpu(grant.gpu);
       const SimTime free_at = ReleaseTime(grant.gpu, end);
       if (!releases.empty() && releases.back().time == free_at && releases.back().pool == pool) {
         ++releases.back().count;
@@ -242,24 +241,20 @@ class BackfillPass {
 
   // A GPU on a node announced for reclaim or down is free only once the node is expected back.
   SimTime ReleaseTime(GpuId gpu, SimTime end) const {
-    const FleetState& state = view_.ledger().state();
-    const NodeId node = state.NodeOf(gpu);
-    return state.IsUp(node) ? end : std::max(end, view_.ledger().NodeBackAt(node));
+    const NodeNow node = view_.Node(view_.topology().NodeOf(gpu));
+    return node.up ? end : std::max(end, node.back_at);
   }
 
   // The idle GPUs of nodes that are out come back with their node.
   void AddNodesComingBack(std::vector<GpuRelease>& releases) const {
-    const FleetLedger& ledger = view_.ledger();
-    const FleetState& state = ledger.state();
-    for (NodeId node = 0; node < ledger.topology().nodes(); ++node) {
-      if (state.IsUp(node)) {
+    for (NodeId node = 0; node < view_.topology().nodes(); ++node) {
+      const NodeNow now = view_.Node(node);
+      if (now.up) {
         continue;
       }
-      for (GpuId gpu = state.FirstGpuOfNode(node); gpu < state.EndGpuOfNode(node); ++gpu) {
-        const bool idle = !state.IsHeldWhole(gpu) && state.Fractions(gpu) == 0 &&
-                          state.Mig(gpu).empty() && !IsStaticMig(gpu);
-        if (idle) {
-          releases.push_back({ledger.NodeBackAt(node), ledger.PoolOfGpu(gpu), 1});
+      for (GpuId gpu = now.first_gpu; gpu < now.end_gpu; ++gpu) {
+        if (view_.Gpu(gpu).idle() && !IsStaticMig(gpu)) {
+          releases.push_back({now.back_at, view_.PoolOfGpu(gpu), 1});
         }
       }
     }
@@ -268,7 +263,7 @@ class BackfillPass {
   std::vector<PoolTake> TakesOf(const Allocation& placement) const {
     std::vector<PoolTake> takes;
     for (const Grant& grant : placement.gpus) {
-      const PoolIndex pool = view_.ledger().PoolOfGpu(grant.gpu);
+      const PoolIndex pool = view_.PoolOfGpu(grant.gpu);
       const auto it = std::find_if(takes.begin(), takes.end(),
                                    [pool](const PoolTake& take) { return take.pool == pool; });
       if (it == takes.end()) {
@@ -285,9 +280,8 @@ class BackfillPass {
                      .duration = Walltime(request),
                      .pools = {},
                      .one_pool = NeedsOnePool(request)};
-    const auto pools = view_.ledger().pools();
-    for (PoolIndex pool = 0; pool < pools.size(); ++pool) {
-      if (AcceptsPool(request, pools[pool])) {
+    for (PoolIndex pool = 0; pool < view_.pools().size(); ++pool) {
+      if (view_.Accepts(request, pool)) {
         demand.pools.push_back(pool);
       }
     }
@@ -297,11 +291,10 @@ class BackfillPass {
   // GPUs of the request's pools free now: together, or the most in one pool.
   std::int64_t FreeNow(const JobRequest& request) const {
     const bool one_pool = NeedsOnePool(request);
-    const auto pools = view_.ledger().pools();
     std::int64_t free = 0;
-    for (PoolIndex pool = 0; pool < pools.size(); ++pool) {
-      if (AcceptsPool(request, pools[pool])) {
-        const std::int64_t in_pool = view_.ledger().FreeWholeIn(pool);
+    for (PoolIndex pool = 0; pool < view_.pools().size(); ++pool) {
+      if (view_.Accepts(request, pool)) {
+        const std::int64_t in_pool = view_.FreeWholeIn(pool);
         free = one_pool ? std::max(free, in_pool) : free + in_pool;
       }
     }
@@ -309,7 +302,7 @@ class BackfillPass {
   }
 
   bool IsStaticMig(GpuId gpu) const {
-    return view_.ledger().pools()[view_.ledger().PoolOfGpu(gpu)].mig == MigMode::kStatic;
+    return view_.pools()[view_.PoolOfGpu(gpu)].mig == MigMode::kStatic;
   }
 
   SimDuration Walltime(const JobRequest& request) const {
@@ -330,6 +323,7 @@ class BackfillPass {
   SimTime EndFromNow(const JobRequest& request) const { return EstimatedEnd(view_.now(), request); }
 
   const ClusterView& view_;
+  PlacementPlanner& planner_;
   const BackfillSettings& settings_;
   std::vector<Decision> decisions_;             // StartJob only
   std::optional<AvailabilityProfile> profile_;  // built at the first reservation
@@ -341,8 +335,8 @@ class BackfillPolicy final : public Policy {
  public:
   explicit BackfillPolicy(const BackfillSettings& settings) : settings_(settings) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
-    return BackfillPass(view, settings_).Run();
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
+    return BackfillPass(view, planner, settings_).Run();
   }
 
  private:

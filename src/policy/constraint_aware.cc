@@ -107,14 +107,14 @@ RunningRole RoleOf(const Settings& settings, const JobRequest& r, SimTime start)
 LaneMask FreeLanes(const ClusterView& view, const LaneLayout& layout) {
   LaneMask free(layout.words, 0);
   if (layout.identity) {
-    const std::span<const std::uint64_t> busy = view.fleet().busy_words();
+    const std::span<const std::uint64_t> busy = view.NotFreeWholeWords();
     for (std::size_t w = 0; w < layout.words; ++w) {
       free[w] = ~busy[w] & layout.all[w];
     }
     return free;
   }
   for (std::size_t lane = 0; lane < layout.gpu_of_lane.size(); ++lane) {
-    if (view.fleet().IsFree(layout.gpu_of_lane[lane])) {
+    if (view.IsFreeWhole(layout.gpu_of_lane[lane])) {
       free[lane / 64] |= std::uint64_t{1} << (lane % 64);
     }
   }
@@ -178,7 +178,7 @@ class Translator {
   // A node that is out is expected back (its GPUs busy until then) at this step of the grid; a
   // node with no return time (released by the autoscaler) is out for the whole grid.
   std::int64_t NodeBackStep(NodeId node) const {
-    const SimTime back = view_.ledger().NodeBackAt(node);
+    const SimTime back = view_.Node(node).back_at;  // called for nodes that are out
     return back == kTimeNever ? settings_.steps : EndStep(back);
   }
 
@@ -204,9 +204,8 @@ class Translator {
   }
 
   bool AllUp(const Allocation& placement) const {
-    const FleetState& state = view_.fleet_state();
     return std::all_of(placement.gpus.begin(), placement.gpus.end(),
-                       [&](const Grant& g) { return state.IsGpuUp(g.gpu); });
+                       [&](const Grant& g) { return view_.IsGpuUp(g.gpu); });
   }
 
   // Demand per plan step: the largest of the curve's values inside the step.
@@ -308,12 +307,11 @@ class Translator {
 
   const AcceptedLanes& LanesAccepting(const JobRequest& r, SpotRule spot,
                                       double safe_wait_hours = 0) const {
-    const FleetLedger& ledger = view_.ledger();
-    std::vector<bool> pool_ok(ledger.pools().size(), true);  // decided once per pool
+    std::vector<bool> pool_ok(view_.pools().size(), true);  // decided once per pool
     for (PoolIndex p = 0; p < pool_ok.size(); ++p) {
-      const PoolSpec& pool = ledger.pools()[p];
+      const PoolInfo& pool = view_.pools()[p];
       const bool is_spot = pool.tier == PriceTier::kSpot;
-      pool_ok[p] = AcceptsPool(r, pool) && !(spot == SpotRule::kNone && is_spot) &&
+      pool_ok[p] = view_.Accepts(r, p) && !(spot == SpotRule::kNone && is_spot) &&
                    !(spot == SpotRule::kNotRisky && TooRiskyOnSpot(r, pool, safe_wait_hours));
     }
     if (pool_ok.empty()) {
@@ -341,12 +339,12 @@ class Translator {
   // (e^{λT} - 1) / λ hours (restarts from scratch under reclaims at rate λ); it had better
   // wait for other capacity when that capacity is expected to finish it sooner: after
   // `safe_wait_hours` plus T. Real-time services keep no state and are never held back.
-  bool TooRiskyOnSpot(const JobRequest& r, const PoolSpec& pool, double safe_wait_hours) const {
+  bool TooRiskyOnSpot(const JobRequest& r, const PoolInfo& pool, double safe_wait_hours) const {
     if (pool.tier != PriceTier::kSpot || r.checkpoint_interval > 0 || r.demand) {
       return false;
     }
     const double run_hours = static_cast<double>(Estimate(r)) / 3'600'000.0;
-    const double rate = pool.AdvertisedReclaimsPerNodeHour();
+    const double rate = pool.advertised_reclaims_per_node_hour;
     if (rate <= 0 || -std::expm1(-rate * run_hours) <= settings_.spot_risk_limit) {
       return false;
     }
@@ -459,9 +457,9 @@ class ConstraintAwarePolicy final : public Policy {
  public:
   explicit ConstraintAwarePolicy(const Settings& settings) : settings_(settings) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     if (!layout_) {
-      layout_.emplace(view.ledger());
+      layout_.emplace(view);
       running_.emplace(*layout_, settings_.steps);
       t_.problem.lanes = layout_->lanes;
       t_.problem.shape = layout_->shape;
@@ -473,7 +471,7 @@ class ConstraintAwarePolicy final : public Policy {
         view, [&](JobIndex job) { return running_->Runs(job); }, BriefOf);
     LaneMask free_now = FreeLanes(view, *layout_);
     if (NothingToPlan(view, free_now)) {
-      return DecideWithoutAPlan(view);
+      return DecideWithoutAPlan(view, planner);
     }
     Translator translator(view, settings_, *layout_, *running_, queue_, accepted_,
                           std::move(free_now));
@@ -485,10 +483,10 @@ class ConstraintAwarePolicy final : public Policy {
       decisions.push_back(WakeAt{view.now() + 1});  // starts next, on the resized fleet
       return decisions;
     }
-    StartPlanned(view, t, plan, decisions);
-    StartWithHelper(view, t.helper_jobs, decisions);
+    StartPlanned(view, planner, t, plan, decisions);
+    StartWithHelper(view, planner, t.helper_jobs, decisions);
     if (decisions.empty() && view.running().empty()) {
-      StartWithHelper(view, {view.queue().begin(), view.queue().end()}, decisions);
+      StartWithHelper(view, planner, {view.queue().begin(), view.queue().end()}, decisions);
     }
     AddWakeUp(view, decisions);
     return decisions;
@@ -513,7 +511,7 @@ class ConstraintAwarePolicy final : public Policy {
   // The call when NothingToPlan: the jobs the plan does not represent that do not take whole
   // GPUs (MIG, fractions, CPU-only) go to the helper in the plan's order, and the improvement
   // clock advances as a plan would have advanced it.
-  std::vector<Decision> DecideWithoutAPlan(const ClusterView& view) {
+  std::vector<Decision> DecideWithoutAPlan(const ClusterView& view, PlacementPlanner& planner) {
     if (view.now() >= next_improvement_) {
       next_improvement_ =
           view.now() - view.now() % settings_.improve_period + settings_.improve_period;
@@ -523,7 +521,7 @@ class ConstraintAwarePolicy final : public Policy {
       jobs.push_back(e.job);
     }
     std::vector<Decision> decisions;
-    StartWithHelper(view, jobs, decisions);
+    StartWithHelper(view, planner, jobs, decisions);
     AddWakeUp(view, decisions);
     return decisions;
   }
@@ -628,12 +626,12 @@ class ConstraintAwarePolicy final : public Policy {
     return ResizeJob{index, AllocationOn(view, r, lanes, layout_->gpu_of_lane)};
   }
 
-  void Start(const ClusterView& view, JobIndex job, const std::vector<std::uint32_t>& lanes,
-             std::vector<Decision>& decisions) {
+  void Start(const ClusterView& view, PlacementPlanner& planner, JobIndex job,
+             const std::vector<std::uint32_t>& lanes, std::vector<Decision>& decisions) {
     const JobRequest& r = view.request(job);
     Allocation allocation = AllocationOn(view, r, lanes, layout_->gpu_of_lane);
-    if (!view.planner().Hold(allocation).empty()) {
-      std::optional<Allocation> placed = view.planner().Place(r);
+    if (!planner.Hold(allocation).empty()) {
+      std::optional<Allocation> placed = planner.Place(r);
       if (!placed) {
         return;
       }
@@ -646,11 +644,11 @@ class ConstraintAwarePolicy final : public Policy {
   }
 
   // Batch jobs and queued services the plan starts at step 0, in the plan's priority order.
-  void StartPlanned(const ClusterView& view, const Translation& t, const Plan& plan,
-                    std::vector<Decision>& decisions) {
+  void StartPlanned(const ClusterView& view, PlacementPlanner& planner, const Translation& t,
+                    const Plan& plan, std::vector<Decision>& decisions) {
     for (std::size_t k = 0; k < t.realtime_jobs.size(); ++k) {
       if (t.problem.realtime[k].lanes.empty() && !plan.realtime[k][0].empty()) {
-        Start(view, t.realtime_jobs[k], plan.realtime[k][0], decisions);
+        Start(view, planner, t.realtime_jobs[k], plan.realtime[k][0], decisions);
       }
     }
     std::vector<std::size_t> starting;
@@ -663,14 +661,14 @@ class ConstraintAwarePolicy final : public Policy {
       return t.problem.batch[a].priority > t.problem.batch[b].priority;
     });
     for (const std::size_t j : starting) {
-      Start(view, t.batch_jobs[j], plan.batch[j].lanes, decisions);
+      Start(view, planner, t.batch_jobs[j], plan.batch[j].lanes, decisions);
     }
   }
 
-  void StartWithHelper(const ClusterView& view, const std::vector<JobIndex>& jobs,
-                       std::vector<Decision>& decisions) {
+  void StartWithHelper(const ClusterView& view, PlacementPlanner& planner,
+                       const std::vector<JobIndex>& jobs, std::vector<Decision>& decisions) {
     for (const JobIndex job : jobs) {
-      if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+      if (std::optional<Allocation> placement = planner.Place(view.request(job))) {
         decisions.push_back(StartJob{job, std::move(*placement)});
       }
     }

@@ -198,7 +198,8 @@ class KaiCycle {
   void DivideFleet(double gpus) { fair_ = KaiFairShares(queues_, gpus); }
 
   // Starts what can start; returns the jobs that could not be placed, in the order tried.
-  std::vector<JobIndex> Schedule(const ClusterView& view, std::vector<Decision>& decisions) {
+  std::vector<JobIndex> Schedule(const ClusterView& view, PlacementPlanner& planner,
+                                 std::vector<Decision>& decisions) {
     using Entry = std::pair<double, int>;  // (saturation, queue): least saturated first
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
     std::vector<std::size_t> next(waiting_.size(), 0);
@@ -212,7 +213,7 @@ class KaiCycle {
       const int node = ready.top().second;
       ready.pop();
       const auto n = static_cast<std::size_t>(node);
-      TryStart(view, node, waiting_[n][next[n]++], unplaced, decisions);
+      TryStart(view, planner, node, waiting_[n][next[n]++], unplaced, decisions);
       if (next[n] < waiting_[n].size()) {
         ready.emplace(SaturationOf(node), node);
       }
@@ -232,7 +233,7 @@ class KaiCycle {
     if (held_[n] + gpus > std::max(fair_[n], quota) + kEpsilon) {
       return false;
     }
-    const double missing = gpus - static_cast<double>(view.fleet().free_count());
+    const double missing = gpus - static_cast<double>(view.FreeWholeGpus());
     if (missing <= kEpsilon) {
       return false;  // GPUs are free but do not suit the job: preempting would not help
     }
@@ -260,8 +261,8 @@ class KaiCycle {
     }
   }
 
-  void TryStart(const ClusterView& view, int node, JobIndex job, std::vector<JobIndex>& unplaced,
-                std::vector<Decision>& decisions) {
+  void TryStart(const ClusterView& view, PlacementPlanner& planner, int node, JobIndex job,
+                std::vector<JobIndex>& unplaced, std::vector<Decision>& decisions) {
     const JobRequest& request = view.request(job);
     const double gpus = RequestGpus(request);
     if (std::string why = NeverFits(node, request, gpus); !why.empty()) {
@@ -272,7 +273,7 @@ class KaiCycle {
     if (gpus > room + kEpsilon) {
       return;  // waits for its tenant to hold less
     }
-    std::optional<Allocation> placement = view.planner().Place(WithinRoom(request, room));
+    std::optional<Allocation> placement = planner.Place(WithinRoom(request, room));
     if (!placement) {
       unplaced.push_back(job);
       return;
@@ -341,7 +342,7 @@ class FairSharePolicy final : public Policy {
  public:
   explicit FairSharePolicy(const FairShareSettings& settings) : settings_(settings) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     if (!tree_) {
       Begin(view);
     }
@@ -349,9 +350,9 @@ class FairSharePolicy final : public Policy {
     CatchUpUsage(view.now());
     std::vector<Decision> decisions;
     if (settings_.kai_queues) {
-      KaiSchedule(view, PriorityOrder(view), decisions);
+      KaiSchedule(view, planner, PriorityOrder(view), decisions);
     } else {
-      SlurmSchedule(view, decisions);
+      SlurmSchedule(view, planner, decisions);
     }
     const auto resolved = std::count_if(decisions.begin(), decisions.end(), [](const Decision& d) {
       return std::holds_alternative<StartJob>(d) || std::holds_alternative<RejectJob>(d);
@@ -489,8 +490,7 @@ class FairSharePolicy final : public Policy {
   static std::string GroupKey(const JobRequest& request) {
     return fmt::format("{}|{}|{}|{}|{}|{}#{}", request.priority,
                        request.sharing == GpuSharing::kFraction, request.gpu_milli,
-                       request.MaxGpus(), request.gpus, request.tenant,
-                       PlacementShapeKey(request));
+                       request.MaxGpus(), request.gpus, request.tenant, PlacementShapeKey(request));
   }
 
   JobSizeInput SizeOf(const JobRequest& request) const {
@@ -508,16 +508,17 @@ class FairSharePolicy final : public Policy {
   // Slurm's main scheduler: priority order; with `blocking`, stop at the first job that
   // cannot start. The order is the queue groups' heads merged by priority, as far as the scan
   // goes (PriorityOrder's order, not computed for the whole queue).
-  void SlurmSchedule(const ClusterView& view, std::vector<Decision>& decisions) {
+  void SlurmSchedule(const ClusterView& view, PlacementPlanner& planner,
+                     std::vector<Decision>& decisions) {
     const std::vector<double> fairshare = FairShareFactors();
     queue_.Update(view);
     queue_.MergedScan(
         [&](JobIndex job) {
-          return std::pair<std::int64_t, std::int64_t>{-std::int64_t{PriorityOf(view, fairshare, job)},
-                                                       view.request(job).submit};
+          return std::pair<std::int64_t, std::int64_t>{
+              -std::int64_t{PriorityOf(view, fairshare, job)}, view.request(job).submit};
         },
         [&](JobIndex job) {
-          if (std::optional<Allocation> placement = view.planner().Place(view.request(job))) {
+          if (std::optional<Allocation> placement = planner.Place(view.request(job))) {
             decisions.push_back(StartJob{job, std::move(*placement)});
             return QueueGroups::Visit::kStarted;
           }
@@ -525,8 +526,8 @@ class FairSharePolicy final : public Policy {
         });
   }
 
-  void KaiSchedule(const ClusterView& view, const std::vector<JobIndex>& order,
-                   std::vector<Decision>& decisions);
+  void KaiSchedule(const ClusterView& view, PlacementPlanner& planner,
+                   const std::vector<JobIndex>& order, std::vector<Decision>& decisions);
 
   FairShareSettings settings_;
   std::optional<TenantTree> tree_;
@@ -547,14 +548,13 @@ class FairSharePolicy final : public Policy {
 // Running jobs whose preemption frees nothing usable: those taking an emergency checkpoint and
 // those holding anything on a node announced for reclaim or down.
 std::set<JobIndex> OutOfReach(const ClusterView& view) {
-  const FleetState& state = view.fleet_state();
   std::set<JobIndex> jobs;
   for (const RunningJob& running : view.running()) {
     const bool on_out_node =
         std::any_of(running.placement.gpus.begin(), running.placement.gpus.end(),
-                    [&](const Grant& g) { return !state.IsGpuUp(g.gpu); }) ||
+                    [&](const Grant& g) { return !view.IsGpuUp(g.gpu); }) ||
         std::any_of(running.placement.nodes.begin(), running.placement.nodes.end(),
-                    [&](const NodeShare& share) { return !state.IsUp(share.node); });
+                    [&](const NodeShare& share) { return !view.IsUp(share.node); });
     if (running.leaving || on_out_node) {
       jobs.insert(running.job);
     }
@@ -566,7 +566,8 @@ std::set<JobIndex> OutOfReach(const ClusterView& view) {
 // queue (allocated / fair share) first, each queue's jobs in priority order, within limits (and
 // within quota for non-preemptible jobs of listed tenants); then one reclaim for the first job
 // that could not be placed.
-void FairSharePolicy::KaiSchedule(const ClusterView& view, const std::vector<JobIndex>& order,
+void FairSharePolicy::KaiSchedule(const ClusterView& view, PlacementPlanner& planner,
+                                  const std::vector<JobIndex>& order,
                                   std::vector<Decision>& decisions) {
   KaiCycle cycle(*tree_, settings_.reclaimer_multiplier);
   const std::set<JobIndex> out_of_reach = OutOfReach(view);
@@ -577,7 +578,7 @@ void FairSharePolicy::KaiSchedule(const ClusterView& view, const std::vector<Job
     cycle.AddQueued(job, view.request(job));
   }
   cycle.DivideFleet(cluster_gpus_);
-  const std::vector<JobIndex> unplaced = cycle.Schedule(view, decisions);
+  const std::vector<JobIndex> unplaced = cycle.Schedule(view, planner, decisions);
   // A job that still cannot be placed right after a reclaim for it (the GPUs freed did not suit
   // it) is never reclaimed for again; and at most one reclaim happens per instant. Both keep
   // preemptions from repeating without progress.

@@ -31,12 +31,12 @@ class FifoPolicy final : public Policy {
  public:
   explicit FifoPolicy(const PlacementStrategy& placement) : placement_(placement) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     std::vector<Decision> decisions;
     for (const JobIndex job : view.queue()) {
       const JobRequest& request = view.request(job);
       std::optional<Allocation> placement =
-          view.planner().Place(request, placement_, ReservedGpus(request));
+          planner.Place(request, placement_, ReservedGpus(request));
       if (!placement) {
         break;  // head-of-line blocking
       }

@@ -19,10 +19,10 @@ class FirstFitPolicy final : public Policy {
   FirstFitPolicy(std::int64_t lookahead, const PlacementStrategy& placement)
       : lookahead_(lookahead), placement_(placement) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     std::vector<Decision> decisions;
     const auto try_start = [&](JobIndex job) {
-      std::optional<Allocation> placement = view.planner().Place(view.request(job), placement_);
+      std::optional<Allocation> placement = planner.Place(view.request(job), placement_);
       if (placement) {
         decisions.push_back(StartJob{job, std::move(*placement)});
       }
@@ -30,11 +30,13 @@ class FirstFitPolicy final : public Policy {
     };
     if (lookahead_ == 0) {
       queue_.Update(view);
-      queue_.MergedScan([](JobIndex) { return std::pair<std::int64_t, std::int64_t>{0, 0}; },
-                        [&](JobIndex job) {
-                          return try_start(job) ? QueueGroups::Visit::kStarted
-                                                : QueueGroups::Visit::kSkipGroup;
-                        });
+      queue_.MergedScan(
+          [](JobIndex) {
+            return std::pair<std::int64_t, std::int64_t>{0, 0};
+          },
+          [&](JobIndex job) {
+            return try_start(job) ? QueueGroups::Visit::kStarted : QueueGroups::Visit::kSkipGroup;
+          });
       return decisions;
     }
     std::int64_t examined = 0;

@@ -20,37 +20,38 @@ bool Bit(const LaneMask& mask, std::uint32_t lane) {
 
 }  // namespace
 
-LaneLayout::LaneLayout(const FleetLedger& ledger) {
+LaneLayout::LaneLayout(const ClusterView& view) {
+  const std::span<const PoolInfo> pools = view.pools();
+  const Topology& topology = view.topology();
   double fastest = 0;
-  for (const PoolSpec& pool : ledger.pools()) {
+  for (const PoolInfo& pool : pools) {
     fastest = std::max(fastest, pool.gpu.bf16_dense_tflops.value_or(0));
   }
-  const auto gpus = static_cast<GpuId>(ledger.topology().gpus());
+  const auto gpus = static_cast<GpuId>(topology.gpus());
   lane_of_gpu.assign(gpus, -1);
-  node_lanes.resize(static_cast<std::size_t>(ledger.topology().nodes()));
+  node_lanes.resize(static_cast<std::size_t>(topology.nodes()));
   for (GpuId gpu = 0; gpu < gpus; ++gpu) {
-    const PoolIndex pool = ledger.PoolOfGpu(gpu);
-    if (!ledger.pools().empty() && ledger.pools()[pool].mig == MigMode::kStatic) {
+    const PoolIndex pool = view.PoolOfGpu(gpu);
+    if (!pools.empty() && pools[pool].mig == MigMode::kStatic) {
       continue;  // never whole
     }
-    const std::uint32_t domain = ledger.topology().DomainOf(gpu);
-    const double tflops =
-        ledger.pools().empty() ? 0 : ledger.pools()[pool].gpu.bf16_dense_tflops.value_or(0);
+    const std::uint32_t domain = topology.DomainOf(gpu);
+    const double tflops = pools.empty() ? 0 : pools[pool].gpu.bf16_dense_tflops.value_or(0);
     const auto lane = static_cast<std::uint32_t>(gpu_of_lane.size());
     lane_of_gpu[gpu] = lane;
-    node_lanes[ledger.topology().NodeOf(gpu)].push_back(lane);
+    node_lanes[topology.NodeOf(gpu)].push_back(lane);
     gpu_of_lane.push_back(gpu);
     lanes.push_back({.domain = domain,
-                     .slot = gpu - ledger.topology().DomainGpus(domain).front(),
+                     .slot = gpu - topology.DomainGpus(domain).front(),
                      .speed = fastest > 0 && tflops > 0 ? tflops / fastest : 1});
   }
   identity = gpu_of_lane.size() == gpus;
   words = (gpu_of_lane.size() + 63) / 64;
   shape = MakePlanShape(lanes);
   all.assign(words, 0);
-  pool_lanes.assign(std::max<std::size_t>(1, ledger.pools().size()), LaneMask(words, 0));
+  pool_lanes.assign(std::max<std::size_t>(1, pools.size()), LaneMask(words, 0));
   for (std::uint32_t lane = 0; lane < gpu_of_lane.size(); ++lane) {
-    const PoolIndex pool = ledger.pools().empty() ? 0 : ledger.PoolOfGpu(gpu_of_lane[lane]);
+    const PoolIndex pool = pools.empty() ? 0 : view.PoolOfGpu(gpu_of_lane[lane]);
     SetBitTo(pool_lanes[pool], lane, true);
     SetBitTo(all, lane, true);
   }
@@ -79,14 +80,13 @@ RunningWork::RunningWork(const LaneLayout& layout, std::int64_t steps)
       after_(static_cast<std::size_t>(steps) * layout.words, 0) {}
 
 void RunningWork::Update(const ClusterView& view, const Classify& classify) {
-  const FleetState& state = view.fleet_state();
   if (!started_) {
     started_ = true;
     for (const RunningJob& running : view.running()) {
       Add(running, classify);
     }
-    for (NodeId node = 0; node < state.nodes(); ++node) {
-      if (!state.IsUp(node)) {
+    for (NodeId node = 0; node < view.topology().nodes(); ++node) {
+      if (!view.IsUp(node)) {
         nodes_out_.insert(node);
       }
     }
@@ -99,7 +99,7 @@ void RunningWork::Update(const ClusterView& view, const Classify& classify) {
       }
     }
     for (const NodeId node : view.changes().nodes_changed) {
-      if (state.IsUp(node)) {
+      if (view.IsUp(node)) {
         nodes_out_.erase(node);
       } else {
         nodes_out_.insert(node);
@@ -244,13 +244,12 @@ std::vector<std::int64_t> RunningWork::LaneFreeSteps(
     return end == kPinnedForever ? steps_ : std::max<std::int64_t>(1, end - first_step);
   };
   std::vector<std::int64_t> free_step(lane_end_.size(), 0);
-  const FleetState& state = view.fleet_state();
   for (std::uint32_t lane = 0; lane < lane_end_.size(); ++lane) {
     if (lane_end_[lane] >= 0) {
       free_step[lane] = relative(lane_end_[lane]);
     } else if (!Bit(covered_, lane) && !Bit(free_now, lane)) {
-      const NodeId node = state.NodeOf(layout_.gpu_of_lane[lane]);
-      free_step[lane] = state.IsUp(node) ? 1 : std::max<std::int64_t>(1, node_back_step(node));
+      const NodeId node = view.topology().NodeOf(layout_.gpu_of_lane[lane]);
+      free_step[lane] = view.IsUp(node) ? 1 : std::max<std::int64_t>(1, node_back_step(node));
     }
   }
   for (const JobIndex job : services_) {

@@ -30,7 +30,7 @@ struct LaneLayout {
   std::size_t words = 0;
   bool identity = false;  // lane i is GPU i, for every GPU
 
-  explicit LaneLayout(const FleetLedger& ledger);
+  explicit LaneLayout(const ClusterView& view);
 
   // The lanes of `placement`'s GPUs, ascending and distinct.
   std::vector<std::uint32_t> LanesOf(const Allocation& placement) const;

@@ -35,6 +35,7 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
                        const SimulationOptions& options)
     : ledger_(fleet),
       planner_(ledger_),
+      pools_(PoolInfosOf(ledger_)),
       admission_(std::make_unique<Admission>(fleet, ledger_)),
       speed_(options.reference_gpu.value_or(GpuModel{}), options.speed),
       policy_(std::move(policy)),
@@ -371,9 +372,9 @@ RunStatus Simulation::HandleSchedule() {
                                policy_name_, kMaxCallsPerInstant, FormatTime(now_))};
   }
   last_call_time_ = now_;
-  const ClusterView view(now_, ledger_, planner_, std::span(requests_).first(submitted_), queue_,
+  const ClusterView view(now_, ledger_, pools_, std::span(requests_).first(submitted_), queue_,
                          running_, changes_, organization_);
-  std::vector<Decision> decisions = policy_->Decide(view);
+  std::vector<Decision> decisions = policy_->Decide(view, planner_);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
   changes_ = {};
   RunStatus status;

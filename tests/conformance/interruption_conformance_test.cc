@@ -207,7 +207,7 @@ class PlacementReplay final : public Policy {
   PlacementReplay(std::unique_ptr<Policy> inner, std::int64_t& calls, std::int64_t& mismatches)
       : inner_(std::move(inner)), calls_(calls), mismatches_(mismatches) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     for (const RunningJob& change : view.changes().placements) {
       const auto at = std::find_if(running_.begin(), running_.end(),
                                    [&](const RunningJob& r) { return r.job == change.job; });
@@ -228,7 +228,7 @@ class PlacementReplay final : public Policy {
       ++mismatches_;
       running_.assign(view.running().begin(), view.running().end());
     }
-    return inner_->Decide(view);
+    return inner_->Decide(view, planner);
   }
 
  private:

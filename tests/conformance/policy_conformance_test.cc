@@ -436,7 +436,10 @@ TEST(QueueGroupsTest, FirstFitByShapeDecidesAsThePlainScan) {
 // The progress property's own check: a policy that never starts anything, on a feasible queue.
 class DoNothingPolicy final : public Policy {
  public:
-  std::vector<Decision> Decide(const ClusterView& /*view*/) override { return {}; }
+  std::vector<Decision> Decide(const ClusterView& /*view*/,
+                               PlacementPlanner& /*planner*/) override {
+    return {};
+  }
 };
 
 TEST(PolicyProgressTest, APolicyThatNeverStartsAnythingIsReportedAsADeadlock) {

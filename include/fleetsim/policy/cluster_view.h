@@ -1,28 +1,43 @@
-// ClusterView: everything a policy may read, and nothing it may change. It shows the fleet's
-// allocation state (FleetLedger: every grant, the whole-GPU view, the free-capacity index, the
-// pools), the queue of submitted-but-not-started jobs (as requests), the running jobs and their
-// placements, and what changed since the policy's previous call. Only submitted jobs can be looked
-// up: a policy learns nothing of future arrivals, and a job's hidden truth (its real duration or
-// work) is not reachable from here. The one thing a policy may use to plan is planner(): placements
-// it holds there show in the view for the rest of the call and are undone by the engine after it.
-// A view is valid only during the Policy::Decide call it is passed to.
+// ClusterView: what a policy may know, as queries, and nothing it may change. It answers
+//  - the fleet's static description: its NVLink domains, nodes and racks (topology()) and its
+//    pools as a real scheduler's configuration declares them (PoolInfo: model, tier, price, MIG
+//    mode, the advertised spot reclaim rate; not the simulator's interruption processes);
+//  - free capacity now: whole GPUs by fleet, pool, NVLink domain and GPU (with a bitset for
+//    fast scans), each GPU's use (whole, MIG instances, shares, compute and memory left), each
+//    node's state and free host CPU and memory;
+//  - the jobs: the queue of submitted-but-not-started jobs, the running jobs with their
+//    placements, each submitted job's request, and what changed since the policy's last call;
+//  - the placement helper: ChoosePlacement, the placement the engine would accept for a request
+//    on what is free now (placement_choice.h has its rules).
+// Only submitted jobs can be looked up: a policy learns nothing of future arrivals, and a job's
+// hidden truth (its real duration or work) is not reachable from here. The one thing a policy
+// can change during a call is its PlacementPlanner (the second argument of Policy::Decide): the
+// placements it holds there show in this view as taken, for the rest of the call, and the engine
+// undoes them after it. A view is valid only during the call it is passed to; every query is
+// O(1) unless its comment says otherwise (ChoosePlacement: placement_choice.h gives its cost),
+// and none copies the fleet. The fleet's engine-side
+// state (FleetLedger, FleetState) is not reachable from here.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "fleetsim/core/check.h"
 #include "fleetsim/core/time.h"
-#include "fleetsim/fleet/fleet.h"
+#include "fleetsim/fleet/fleet_spec.h"
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
-#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/ledger/job_queue.h"
-#include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/workload/job.h"
 #include "fleetsim/workload/tenants.h"
 
 namespace fleetsim {
+
+class FleetLedger;         // fleetsim/ledger/fleet_ledger.h: the engine's allocation state
+struct PlacementStrategy;  // placement_strategy.h
 
 struct RunningJob {
   JobIndex job = 0;
@@ -40,9 +55,9 @@ struct ChangesSinceLastCall {
   std::vector<JobIndex> preempted;    // back in the queue (stopped by a policy, reclaim or failure)
   std::vector<NodeId> nodes_changed;  // announced for reclaim, gone down or come back
   // Every change of a running job, in event order: a start, a resize or the start of its leave
-  // (the job as it then runs), or a release (finished or preempted: `placement` empty). Replaying them over
-  // the running jobs of the previous call gives running(), so a policy can keep its own index
-  // of the running work up to date without reading every running job at every call.
+  // (the job as it then runs), or a release (finished or preempted: `placement` empty). Replaying
+  // them over the running jobs of the previous call gives running(), so a policy can keep its own
+  // index of the running work up to date without reading every running job at every call.
   std::vector<RunningJob> placements;
 
   // Every job that may have joined or left the queue since the last call (submitted, preempted,
@@ -58,16 +73,60 @@ struct ChangesSinceLastCall {
   }
 };
 
+// A pool as its configuration declares it: what a real scheduler knows of a partition or node
+// group. GPUs [first_gpu, end_gpu) and nodes [first_node, end_node) are the pool's.
+struct PoolInfo {
+  std::string name;
+  GpuModel gpu;  // the catalog's description of the model
+  std::int64_t gpus_per_node = 0;
+  GpuId first_gpu = 0;
+  GpuId end_gpu = 0;
+  NodeId first_node = 0;
+  NodeId end_node = 0;
+  PriceTier tier = PriceTier::kOnDemand;
+  std::optional<double> price_per_gpu_hour;  // what the pool pays, if known
+  MigMode mig = MigMode::kOff;
+  // Spot reclaims per node-hour as the provider advertises them (PoolSpec's
+  // AdvertisedReclaimsPerNodeHour); 0 for a pool that is not spot. When reclaims come is not
+  // known ahead.
+  double advertised_reclaims_per_node_hour = 0;
+};
+
+// The pools of a fleet as PoolInfo, in pool order (the engine builds them once per run).
+std::vector<PoolInfo> PoolInfosOf(const FleetLedger& ledger);
+
+// One GPU's use now (holds of this call included).
+struct GpuNow {
+  bool whole = false;         // held whole by one job
+  int mig_instances = 0;      // MIG instances placed on it
+  int shares = 0;             // fractional shares placed on it
+  int free_milli = 0;         // compute left for another share, in thousandths of the GPU
+  double free_memory_gb = 0;  // GPU memory left for another share
+  bool idle() const { return !whole && mig_instances == 0 && shares == 0; }
+};
+
+// One node now.
+struct NodeNow {
+  bool up = true;  // false: announced for reclaim, down, or not provisioned
+  // When a node that is not up is expected back (kTimeNever: not known); `now` when up.
+  SimTime back_at = 0;
+  GpuId first_gpu = 0;  // the node's GPUs are [first_gpu, end_gpu)
+  GpuId end_gpu = 0;
+  double free_cpu_cores = 0;  // infinite for a node whose CPU is not modelled
+  double free_memory_gb = 0;  // likewise
+};
+
 class ClusterView {
  public:
-  // `submitted` holds the requests of the jobs submitted so far, indexed by JobIndex.
-  ClusterView(SimTime now, const FleetLedger& ledger, PlacementPlanner& planner,
+  // For the engine. `submitted` holds the requests of the jobs submitted so far, indexed by
+  // JobIndex; `pools` is PoolInfosOf(ledger).
+  ClusterView(SimTime now, const FleetLedger& ledger, std::span<const PoolInfo> pools,
               std::span<const JobRequest> submitted, const JobQueue& queue,
               std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
               const Organization& organization)
       : now_(now),
         ledger_(ledger),
-        planner_(planner),
+        pools_(pools),
         requests_(submitted),
         queue_(queue),
         running_(running),
@@ -75,16 +134,46 @@ class ClusterView {
         organization_(organization) {}
 
   SimTime now() const { return now_; }
-  // GPUs that can be taken whole now (busy: held, partitioned by MIG, or shared).
-  const AllocationState& fleet() const { return ledger_.whole(); }
+
+  // --- The fleet as configured.
   // NVLink domains, nodes and racks, for topology-aware placement (fleet/placement.h).
-  const Topology& topology() const { return ledger_.topology(); }
-  // Every resource: MIG instances, fractional shares, node CPU and memory.
-  const FleetState& fleet_state() const { return ledger_.state(); }
-  // All of the above, plus the free-capacity index and the pools.
-  const FleetLedger& ledger() const { return ledger_; }
-  // Finds placements for requests and holds them for the rest of this call.
-  PlacementPlanner& planner() const { return planner_; }
+  const Topology& topology() const;
+  std::int64_t gpus() const;
+  // Empty for a bare {"gpus": N} fleet (every GPU then in "pool 0" for PoolOfGpu).
+  std::span<const PoolInfo> pools() const { return pools_; }
+  // O(log pools).
+  PoolIndex PoolOfGpu(GpuId gpu) const;
+  PoolIndex PoolOfNode(NodeId node) const;
+  // The placement rules' pool test (placement_rules.h AcceptsPool): the job's GPU models and its
+  // spot eligibility accept the pool.
+  bool Accepts(const JobRequest& request, PoolIndex pool) const;
+
+  // --- Capacity now.
+  // GPUs that can be taken whole now (not held, partitioned by MIG, shared, or on a node that
+  // is not up).
+  std::int64_t FreeWholeGpus() const;
+  std::int64_t FreeWholeIn(PoolIndex pool) const;
+  // Whole GPUs free in an NVLink domain (topology().DomainOf(gpu) names a GPU's domain).
+  std::int64_t FreeWholeInDomain(std::uint32_t domain) const;
+  // The NVLink domains with at least `count` whole GPUs free, fewest free first (ties: lowest
+  // domain). O(domains) at most.
+  std::vector<std::uint32_t> DomainsWithFreeWhole(std::int64_t count) const;
+  bool IsFreeWhole(GpuId gpu) const;
+  // One bit per GPU (GPU g is bit g % 64 of word g / 64), set when it cannot be taken whole.
+  std::span<const std::uint64_t> NotFreeWholeWords() const;
+  GpuNow Gpu(GpuId gpu) const;
+  NodeNow Node(NodeId node) const;
+  bool IsUp(NodeId node) const;
+  bool IsGpuUp(GpuId gpu) const { return IsUp(topology().NodeOf(gpu)); }
+
+  // --- The placement helper (placement_choice.h): a placement the engine accepts on what is
+  // free now, or none. It holds nothing: PlacementPlanner::Place does the same and holds it.
+  std::optional<Allocation> ChoosePlacement(const JobRequest& request) const;
+  std::optional<Allocation> ChoosePlacement(
+      const JobRequest& request, const PlacementStrategy& strategy,
+      std::optional<std::int64_t> exact_gpus = std::nullopt) const;
+
+  // --- The jobs.
   // Queued jobs, oldest submission first (ties by id).
   const JobQueue& queue() const { return queue_; }
   std::span<const RunningJob> running() const { return running_; }
@@ -101,7 +190,7 @@ class ClusterView {
  private:
   SimTime now_;
   const FleetLedger& ledger_;
-  PlacementPlanner& planner_;
+  std::span<const PoolInfo> pools_;
   std::span<const JobRequest> requests_;
   const JobQueue& queue_;
   std::span<const RunningJob> running_;

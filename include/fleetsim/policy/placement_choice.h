@@ -52,11 +52,12 @@
 #include <string>
 #include <vector>
 
-#include "fleetsim/ledger/fleet_ledger.h"
+#include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/workload/job.h"
 
 namespace fleetsim {
 
+class FleetLedger;         // fleetsim/ledger/fleet_ledger.h
 struct PlacementStrategy;  // placement_strategy.h (which includes the policy headers)
 
 // The default strategy, sized by the helper.

@@ -1,8 +1,10 @@
-// The policy interface. A policy reads a ClusterView and returns decisions; it never touches
-// engine state (its only scratch pad is the view's PlacementPlanner, whose holds the engine undoes
-// after the call). The engine checks every decision against the job's request and the fleet before
-// applying it, and stops the run with an error naming the policy and the decision when one is
-// illegal. Decisions are applied in the order returned.
+// The policy interface. A policy reads a ClusterView (queries, nothing it can change) and returns
+// decisions; it never touches engine state. Its one scratch pad is the PlacementPlanner it is
+// given: placements it holds there show in the view as taken for the rest of the call, so several
+// starts of one call do not collide, and the engine undoes every hold after the call. The engine
+// checks every decision against the job's request and the fleet before applying it, and stops
+// the run with an error naming the policy and the decision when one is illegal. Decisions are
+// applied in the order returned. docs/writing-a-policy.md is the guide.
 // Policies are owned by one simulation; they may keep state between calls.
 #pragma once
 
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "fleetsim/policy/cluster_view.h"
+#include "fleetsim/policy/placement_choice.h"
 
 namespace fleetsim {
 
@@ -57,7 +60,8 @@ using Decision = std::variant<StartJob, RejectJob, WakeAt, PreemptJob, ResizeJob
 class Policy {
  public:
   virtual ~Policy() = default;
-  virtual std::vector<Decision> Decide(const ClusterView& view) = 0;
+  // `planner` places requests on what is free now and holds them for the rest of the call.
+  virtual std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) = 0;
 };
 
 // An allocation of these GPUs, whole, with no host share.

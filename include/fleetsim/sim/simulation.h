@@ -214,7 +214,8 @@ class Simulation {
   void CheckInvariants() const;
 
   FleetLedger ledger_;
-  PlacementPlanner planner_;  // policies' holds on ledger_, undone after every call
+  PlacementPlanner planner_;     // policies' holds on ledger_, undone after every call
+  std::vector<PoolInfo> pools_;  // the pools as policies see them (PoolInfosOf(ledger_))
   std::unique_ptr<Admission> admission_;
   SpeedModel speed_;
   std::vector<JobRequest> requests_;
@@ -233,13 +234,13 @@ class Simulation {
   SimTime last_call_time_ = std::numeric_limits<SimTime>::min();  // of the policy
   std::int64_t calls_this_instant_ = 0;                           // policy calls at now_
   JobIndex submitted_ = 0;  // jobs [0, submitted_) have arrived (the workload is in order)
-  JobQueue queue_;  // waiting jobs, submission order
+  JobQueue queue_;          // waiting jobs, submission order
   std::vector<RunningJob> running_;
   ChangesSinceLastCall changes_;
 
   std::unique_ptr<FleetProcesses> processes_;
   std::unique_ptr<Autoscaler> autoscaler_;
-  SimTime autoscale_check_at_ = kTimeNever;  // the pending kAutoscale event's time, if any
+  SimTime autoscale_check_at_ = kTimeNever;     // the pending kAutoscale event's time, if any
   std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
   // Scheduled events that move jobs along (arrivals, completions, leaves), policy calls
   // (wake-ups) and events that bring capacity back (reclaims, nodes back); the process draws are

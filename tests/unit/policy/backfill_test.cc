@@ -171,12 +171,12 @@ class ShadowRecorder final : public Policy {
   ShadowRecorder(std::unique_ptr<Policy> inner, std::int64_t fleet_gpus)
       : inner_(std::move(inner)), fleet_gpus_(fleet_gpus) {}
 
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     if (!view.queue().empty() && !shadow.contains(view.queue().front())) {
       const JobIndex head = view.queue().front();
       shadow[head] = ShadowTime(view, view.request(head).gpus);
     }
-    return inner_->Decide(view);
+    return inner_->Decide(view, planner);
   }
 
   std::map<JobIndex, SimTime> shadow;

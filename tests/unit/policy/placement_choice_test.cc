@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/ledger/placement_rules.h"
 #include "fleetsim/policy/policy.h"
 #include "testutil/fleets.h"

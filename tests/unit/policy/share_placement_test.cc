@@ -368,8 +368,8 @@ TEST(TypicalTaskTallyTest, FragmentationIsTheMeasureMemoisedUntilTheTasksChange)
   ledger.NoteSubmitted(Share(500, 0));
   ledger.NoteSubmitted(Whole(1, 0));
   const TypicalTaskTally& tally = ledger.typical_tasks();
-  NodeFreeState node{.cpu_free_milli = 8000, .model = 0, .gpu_count = 4,
-                     .gpu_free = {700, 800, 1000, 0}};
+  NodeFreeState node{
+      .cpu_free_milli = 8000, .model = 0, .gpu_count = 4, .gpu_free = {700, 800, 1000, 0}};
   // 1/2 x 0 (500 fits on 700, 800, 1000) + 1/2 x (700 + 800) = 750.
   EXPECT_DOUBLE_EQ(tally.Fragmentation(node), 750);
   NodeFreeState permuted = node;
@@ -382,17 +382,19 @@ TEST(TypicalTaskTallyTest, FragmentationIsTheMeasureMemoisedUntilTheTasksChange)
   EXPECT_DOUBLE_EQ(tally.Fragmentation(node), NodeFragmentation(node, tally.typical()));
 }
 
-// The placement policy, recording at every call how many jobs the typical tasks have noted and
-// how many were submitted (and admitted) so far.
+// The placement policy, recording at every call how many jobs the engine's typical tasks have
+// noted (read from the simulation: policies cannot see its ledger) and how many were submitted
+// (and admitted) so far.
 class TallySpy final : public Policy {
  public:
   explicit TallySpy(std::unique_ptr<Policy> inner) : inner_(std::move(inner)) {}
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     submitted_ += static_cast<std::int64_t>(view.changes().submitted.size());
-    noted.push_back(view.ledger().typical_tasks().noted());
+    noted.push_back(sim->ledger().typical_tasks().noted());
     submitted.push_back(submitted_);
-    return inner_->Decide(view);
+    return inner_->Decide(view, planner);
   }
+  const Simulation* sim = nullptr;
   std::vector<std::int64_t> noted;
   std::vector<std::int64_t> submitted;
 
@@ -418,6 +420,7 @@ TEST(SharePlacementRunTest, TheEngineNotesEveryAdmittedJobAsItArrives) {
   TallySpy& seen = *spy;
   Simulation sim(FleetOf({CatalogPool("hgx-h100", 1)}), w, std::move(spy), "fifo",
                  {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}});
+  seen.sim = &sim;
   ASSERT_TRUE(sim.RunUntilIdle().ok);
   // At every call the jobs submitted so far are noted — the one being placed included — and the
   // job rejected at admission (never submitted to the policy) is not.

@@ -354,7 +354,9 @@ class Scripted final : public Policy {
  public:
   using Script = std::function<std::vector<Decision>(const ClusterView&)>;
   explicit Scripted(Script script) : script_(std::move(script)) {}
-  std::vector<Decision> Decide(const ClusterView& view) override { return script_(view); }
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
+    return script_(view);
+  }
 
  private:
   Script script_;
@@ -402,7 +404,7 @@ TEST(InterruptionEdgeTest, PreemptingAJobThatIsLeavingChangesNothing) {
   job.request.checkpoint_cost = 60 * kSecond;
   Simulation sim(NoticedSoon(), w, std::make_unique<Scripted>([](const ClusterView& view) {
                    std::vector<Decision> d;
-                   if (!view.queue().empty() && view.fleet().free_count() == 8) {
+                   if (!view.queue().empty() && view.FreeWholeGpus() == 8) {
                      d.push_back(StartJob{0, Whole(0, 8)});
                    }
                    for (const RunningJob& running : view.running()) {

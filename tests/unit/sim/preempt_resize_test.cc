@@ -23,7 +23,9 @@ class ScriptedPolicy final : public Policy {
  public:
   using Script = std::function<std::vector<Decision>(const ClusterView&, int)>;
   explicit ScriptedPolicy(Script script) : script_(std::move(script)) {}
-  std::vector<Decision> Decide(const ClusterView& view) override { return script_(view, ++calls_); }
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
+    return script_(view, ++calls_);
+  }
 
  private:
   Script script_;

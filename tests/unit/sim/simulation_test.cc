@@ -33,16 +33,35 @@ class PlacementRecorder final : public SimulationObserver {
   std::map<JobIndex, std::vector<GpuId>> gpus;
 };
 
-// A policy whose decisions a test scripts.
+// A policy whose decisions a test scripts, with or without the call's placement planner.
 class ScriptedPolicy final : public Policy {
  public:
-  explicit ScriptedPolicy(std::function<std::vector<Decision>(const ClusterView&)> script)
-      : script_(std::move(script)) {}
-  std::vector<Decision> Decide(const ClusterView& view) override { return script_(view); }
+  using Script = std::function<std::vector<Decision>(const ClusterView&)>;
+  using PlanningScript =
+      std::function<std::vector<Decision>(const ClusterView&, PlacementPlanner&)>;
+  explicit ScriptedPolicy(Script script)
+      : script_([script = std::move(script)](const ClusterView& view, PlacementPlanner&) {
+          return script(view);
+        }) {}
+  explicit ScriptedPolicy(PlanningScript script) : script_(std::move(script)) {}
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
+    return script_(view, planner);
+  }
 
  private:
-  std::function<std::vector<Decision>(const ClusterView&)> script_;
+  PlanningScript script_;
 };
+
+// The `count` lowest-numbered GPUs free to take whole (fewer if the fleet has fewer).
+std::vector<GpuId> LowestFreeWhole(const ClusterView& view, std::int64_t count) {
+  std::vector<GpuId> gpus;
+  for (GpuId g = 0; g < view.gpus() && static_cast<std::int64_t>(gpus.size()) < count; ++g) {
+    if (view.IsFreeWhole(g)) {
+      gpus.push_back(g);
+    }
+  }
+  return gpus;
+}
 
 // Rejects every queued job (so a scripted run that starts nothing still ends without a deadlock).
 std::vector<Decision> RejectAll(const ClusterView& view) {
@@ -142,7 +161,7 @@ TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
     if (view.now() == 0) {
       d.push_back(WakeAt{SecondsToTime(30)});
     } else if (!view.queue().empty()) {
-      d.push_back(StartJob{view.queue().front(), WholeGpus(view.fleet().LowestFree(1))});
+      d.push_back(StartJob{view.queue().front(), WholeGpus(LowestFreeWhole(view, 1))});
     }
     return d;
   });
@@ -162,7 +181,7 @@ TEST(SimulationTest, AWakeUpDueAfterTheLastJobDoesNotExtendTheRun) {
   auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
     calls.push_back(view.now());
     std::vector<Decision> d;
-    if (!view.queue().empty() && view.fleet().IsFree(0)) {
+    if (!view.queue().empty() && view.IsFreeWhole(0)) {
       d.push_back(Start(view.queue().front(), {0, 1}));
     }
     if (!view.queue().empty()) {
@@ -333,12 +352,13 @@ TEST(SimulationTest, HoldsThePolicyDoesNotStartAreReleasedAfterTheCall) {
   Workload w;
   AddJob(w, "a", 0, 2, 10);
   std::vector<std::int64_t> free_at_call;
-  auto policy = std::make_unique<ScriptedPolicy>([&](const ClusterView& view) {
-    free_at_call.push_back(view.fleet().free_count());
-    EXPECT_TRUE(view.planner().Place(view.request(0)));
-    EXPECT_EQ(view.fleet().free_count(), 2);  // the hold shows in the view
-    return std::vector<Decision>{WakeAt{view.now() + 1}};
-  });
+  auto policy =
+      std::make_unique<ScriptedPolicy>([&](const ClusterView& view, PlacementPlanner& planner) {
+        free_at_call.push_back(view.FreeWholeGpus());
+        EXPECT_TRUE(planner.Place(view.request(0)));
+        EXPECT_EQ(view.FreeWholeGpus(), 2);  // the hold shows in the view
+        return std::vector<Decision>{WakeAt{view.now() + 1}};
+      });
   Simulation sim({.gpus = 4}, w, std::move(policy), "planner");
   ASSERT_TRUE(sim.RunUntil(SecondsToTime(0.001)).ok);
   EXPECT_EQ(free_at_call, (std::vector<std::int64_t>{4, 4}));
@@ -349,15 +369,16 @@ TEST(SimulationTest, StartsInAnotherOrderThanTheirHoldsAreCheckedAfresh) {
   Workload w;
   AddJob(w, "a", 0, 2, 10);
   AddJob(w, "b", 0, 2, 10);
-  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
-    std::vector<Decision> d;
-    if (view.now() == 0) {
-      const Allocation a = *view.planner().Place(view.request(0));
-      const Allocation b = *view.planner().Place(view.request(1));
-      d = {StartJob{1, b}, StartJob{0, a}};
-    }
-    return d;
-  });
+  auto policy =
+      std::make_unique<ScriptedPolicy>([](const ClusterView& view, PlacementPlanner& planner) {
+        std::vector<Decision> d;
+        if (view.now() == 0) {
+          const Allocation a = *planner.Place(view.request(0));
+          const Allocation b = *planner.Place(view.request(1));
+          d = {StartJob{1, b}, StartJob{0, a}};
+        }
+        return d;
+      });
   Simulation sim({.gpus = 4}, w, std::move(policy), "swapped");
   PlacementRecorder placements;
   sim.AddObserver(&placements);
@@ -369,11 +390,12 @@ TEST(SimulationTest, StartsInAnotherOrderThanTheirHoldsAreCheckedAfresh) {
 TEST(SimulationTest, AHeldPlacementThatBreaksTheRequestIsRefusedAndReleased) {
   Workload w;
   AddJob(w, "a", 0, 2, 10);
-  auto policy = std::make_unique<ScriptedPolicy>([](const ClusterView& view) {
-    const Allocation one = WholeGpus(std::vector<GpuId>{3});
-    EXPECT_EQ(view.planner().Hold(one), "");
-    return std::vector<Decision>{StartJob{0, one}};
-  });
+  auto policy =
+      std::make_unique<ScriptedPolicy>([](const ClusterView& /*view*/, PlacementPlanner& planner) {
+        const Allocation one = WholeGpus(std::vector<GpuId>{3});
+        EXPECT_EQ(planner.Hold(one), "");
+        return std::vector<Decision>{StartJob{0, one}};
+      });
   Simulation sim({.gpus = 4}, w, std::move(policy), "bad");
   const RunStatus status = sim.RunUntilIdle();
   EXPECT_EQ(status.error,

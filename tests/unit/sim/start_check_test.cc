@@ -31,7 +31,7 @@ const MigProfile& H100Profile(const std::string& name) {
 class OneDecision final : public Policy {
  public:
   explicit OneDecision(Decision decision) : decision_(std::move(decision)) {}
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
     if (view.now() > 0) {
       return {};
     }
@@ -258,7 +258,7 @@ TEST(StartCheckTest, LegalRichStartsRunToCompletion) {
   class Script final : public Policy {
    public:
     explicit Script(std::vector<Decision> d) : d_(std::move(d)) {}
-    std::vector<Decision> Decide(const ClusterView& view) override {
+    std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
       return view.now() == 0 ? d_ : std::vector<Decision>{};
     }
 

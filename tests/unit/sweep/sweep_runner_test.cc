@@ -18,7 +18,7 @@ namespace {
 // Starts the first queued job on a GPU the fleet does not have: always illegal.
 class Broken final : public Policy {
  public:
-  std::vector<Decision> Decide(const ClusterView& view) override {
+  std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& /*planner*/) override {
     if (view.queue().empty()) {
       return {};
     }
