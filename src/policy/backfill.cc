@@ -241,17 +241,17 @@ class BackfillPass {
 
   // A GPU on a node announced for reclaim or down is free only once the node is expected back.
   SimTime ReleaseTime(GpuId gpu, SimTime end) const {
-    const NodeNow node = view_.Node(view_.topology().NodeOf(gpu));
-    return node.up ? end : std::max(end, node.back_at);
+    const NodeId node = view_.topology().NodeOf(gpu);
+    return view_.IsUp(node) ? end : std::max(end, view_.Node(node).back_at);
   }
 
   // The idle GPUs of nodes that are out come back with their node.
   void AddNodesComingBack(std::vector<GpuRelease>& releases) const {
     for (NodeId node = 0; node < view_.topology().nodes(); ++node) {
-      const NodeNow now = view_.Node(node);
-      if (now.up) {
+      if (view_.IsUp(node)) {
         continue;
       }
+      const NodeNow now = view_.Node(node);
       for (GpuId gpu = now.first_gpu; gpu < now.end_gpu; ++gpu) {
         if (view_.Gpu(gpu).idle() && !IsStaticMig(gpu)) {
           releases.push_back({now.back_at, view_.PoolOfGpu(gpu), 1});
