@@ -95,7 +95,7 @@ void BM_BackfillPass(benchmark::State& state, const std::string& mode) {
   const std::vector<PoolInfo> pools = PoolInfosOf(busy.ledger);
   std::size_t starts = 0;
   for (auto _ : state) {
-    PlacementPlanner planner(busy.ledger);
+    EnginePlanner planner(busy.ledger);
     const ClusterView view(kNow, busy.ledger, pools, busy.requests, busy.queue, busy.running,
                            changes, organization);
     const std::vector<Decision> decisions = policy->Decide(view, planner);

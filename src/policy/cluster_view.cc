@@ -26,22 +26,35 @@ std::vector<PoolInfo> PoolInfosOf(const FleetLedger& ledger) {
   return pools;
 }
 
-const Topology& ClusterView::topology() const { return ledger_.topology(); }
-
-std::int64_t ClusterView::gpus() const { return ledger_.topology().gpus(); }
+ClusterView::ClusterView(SimTime now, const FleetLedger& ledger, std::span<const PoolInfo> pools,
+                         std::span<const JobRequest> submitted, const JobQueue& queue,
+                         std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
+                         const Organization& organization)
+    : now_(now),
+      ledger_(ledger),
+      topology_(ledger.topology()),
+      pools_(pools),
+      requests_(submitted),
+      queue_(queue),
+      running_(running),
+      changes_(changes),
+      organization_(organization) {}
 
 PoolIndex ClusterView::PoolOfGpu(GpuId gpu) const { return ledger_.PoolOfGpu(gpu); }
 
 PoolIndex ClusterView::PoolOfNode(NodeId node) const { return ledger_.PoolOfNode(node); }
 
 bool ClusterView::Accepts(const JobRequest& request, PoolIndex pool) const {
-  FLEETSIM_CHECK(pool < ledger_.pools().size(), "pool index out of range");
+  FLEETSIM_CHECK(pool < pools_.size(), "pool index out of range");
   return AcceptsPool(request, ledger_.pools()[pool]);
 }
 
 std::int64_t ClusterView::FreeWholeGpus() const { return ledger_.whole().free_count(); }
 
-std::int64_t ClusterView::FreeWholeIn(PoolIndex pool) const { return ledger_.FreeWholeIn(pool); }
+std::int64_t ClusterView::FreeWholeIn(PoolIndex pool) const {
+  FLEETSIM_CHECK(pool < pools_.size(), "pool index out of range");
+  return ledger_.FreeWholeIn(pool);
+}
 
 std::int64_t ClusterView::FreeWholeInDomain(std::uint32_t domain) const {
   return ledger_.index().FreeIn(domain);
@@ -78,6 +91,8 @@ NodeNow ClusterView::Node(NodeId node) const {
 }
 
 bool ClusterView::IsUp(NodeId node) const { return ledger_.state().IsUp(node); }
+
+bool ClusterView::IsGpuUp(GpuId gpu) const { return ledger_.state().IsGpuUp(gpu); }
 
 std::optional<Allocation> ClusterView::ChoosePlacement(const JobRequest& request) const {
   return fleetsim::ChoosePlacement(ledger_, request);

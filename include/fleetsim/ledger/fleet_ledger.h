@@ -14,8 +14,8 @@
 // reads). For the FGD placement rule the ledger also keeps the TypicalTaskTally of the jobs the
 // engine has admitted so far (NoteSubmitted; typical_task_tally.h) — the one thing here that is
 // not allocation state. The engine owns one ledger per simulation;
-// policies see it read-only through ClusterView and change it only through PlacementPlanner holds,
-// which the engine undoes after every policy call.
+// policies do not see it: ClusterView answers their queries from it, and they change it only
+// through PlacementPlanner holds, which the engine takes over or undoes after every policy call.
 // Not copyable or movable (the state and index refer to the topology it owns). Not thread-safe.
 #pragma once
 

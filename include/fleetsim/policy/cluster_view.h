@@ -93,6 +93,7 @@ struct PoolInfo {
 };
 
 // The pools of a fleet as PoolInfo, in pool order (the engine builds them once per run).
+// Every fleet with GPUs has at least one pool.
 std::vector<PoolInfo> PoolInfosOf(const FleetLedger& ledger);
 
 // One GPU's use now (holds of this call included).
@@ -112,34 +113,32 @@ struct NodeNow {
   SimTime back_at = 0;
   GpuId first_gpu = 0;  // the node's GPUs are [first_gpu, end_gpu)
   GpuId end_gpu = 0;
-  double free_cpu_cores = 0;  // infinite for a node whose CPU is not modelled
+  // 0 on a node that is not up; infinite on an up node whose CPU is not modelled.
+  double free_cpu_cores = 0;
   double free_memory_gb = 0;  // likewise
 };
 
 class ClusterView {
  public:
   // For the engine. `submitted` holds the requests of the jobs submitted so far, indexed by
-  // JobIndex; `pools` is PoolInfosOf(ledger).
+  // JobIndex; `pools` is PoolInfosOf(ledger), kept by the caller for as long as the view.
   ClusterView(SimTime now, const FleetLedger& ledger, std::span<const PoolInfo> pools,
               std::span<const JobRequest> submitted, const JobQueue& queue,
               std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
-              const Organization& organization)
-      : now_(now),
-        ledger_(ledger),
-        pools_(pools),
-        requests_(submitted),
-        queue_(queue),
-        running_(running),
-        changes_(changes),
-        organization_(organization) {}
+              const Organization& organization);
+  // A temporary list of pools would be gone before the view is used.
+  ClusterView(SimTime now, const FleetLedger& ledger, std::vector<PoolInfo>&& pools,
+              std::span<const JobRequest> submitted, const JobQueue& queue,
+              std::span<const RunningJob> running, const ChangesSinceLastCall& changes,
+              const Organization& organization) = delete;
 
   SimTime now() const { return now_; }
 
   // --- The fleet as configured.
   // NVLink domains, nodes and racks, for topology-aware placement (fleet/placement.h).
-  const Topology& topology() const;
-  std::int64_t gpus() const;
-  // Empty for a bare {"gpus": N} fleet (every GPU then in "pool 0" for PoolOfGpu).
+  const Topology& topology() const { return topology_; }
+  std::int64_t gpus() const { return topology_.gpus(); }
+  // A bare {"gpus": N} fleet has one pool, named "", of no catalog model.
   std::span<const PoolInfo> pools() const { return pools_; }
   // O(log pools).
   PoolIndex PoolOfGpu(GpuId gpu) const;
@@ -164,7 +163,7 @@ class ClusterView {
   GpuNow Gpu(GpuId gpu) const;
   NodeNow Node(NodeId node) const;
   bool IsUp(NodeId node) const;
-  bool IsGpuUp(GpuId gpu) const { return IsUp(topology().NodeOf(gpu)); }
+  bool IsGpuUp(GpuId gpu) const;
 
   // --- The placement helper (placement_choice.h): a placement the engine accepts on what is
   // free now, or none. It holds nothing: PlacementPlanner::Place does the same and holds it.
@@ -190,6 +189,7 @@ class ClusterView {
  private:
   SimTime now_;
   const FleetLedger& ledger_;
+  const Topology& topology_;
   std::span<const PoolInfo> pools_;
   std::span<const JobRequest> requests_;
   const JobQueue& queue_;

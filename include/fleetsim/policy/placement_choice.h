@@ -40,11 +40,11 @@
 //
 // PlacementPlanner lets a policy place several jobs in one call: each placement it finds is held
 // on the engine's ledger, so the next search (and the view) sees it taken. The engine owns the
-// planner. After the call it walks the decisions in order: a start whose placement is the next
-// hold, unchanged, takes the hold over (it was checked against the fleet when it was taken, in
-// the same order); at the first start that is not, every hold left is released and the rest is
-// checked and applied from scratch. Holds no decision took over are released at the end.
-// Not thread-safe.
+// planner (an EnginePlanner). After the call it walks the decisions in order: a start whose
+// placement is the next hold, unchanged, takes the hold over (it was checked against the fleet when
+// it was taken, in the same order); at the first start that is not, every hold left is released and
+// the rest is checked and applied from scratch. Holds no decision took over are released at the
+// end. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -68,9 +68,9 @@ std::optional<Allocation> ChoosePlacement(const FleetLedger& ledger, const JobRe
                                           const PlacementStrategy& strategy,
                                           std::optional<std::int64_t> exact_gpus = std::nullopt);
 
+// What a policy holds placements with during one call (Policy::Decide's second argument).
 class PlacementPlanner {
  public:
-  explicit PlacementPlanner(FleetLedger& ledger) : ledger_(ledger) {}
   PlacementPlanner(const PlacementPlanner&) = delete;
   PlacementPlanner& operator=(const PlacementPlanner&) = delete;
 
@@ -80,18 +80,32 @@ class PlacementPlanner {
                                   std::optional<std::int64_t> exact_gpus = std::nullopt);
   // Holds a placement the policy built itself. Returns why it cannot be taken ("" when held).
   std::string Hold(const Allocation& allocation);
-
-  // For the engine, in decision order: true if `placement` is the next hold, which the start now
-  // owns (the ledger already has it); otherwise releases every hold left and returns false.
-  bool TakeOver(const Allocation& placement);
-  // For the engine: releases every hold not taken over, newest first.
-  void Rollback();
+  // Holds not yet taken over by a start.
   std::size_t holds() const { return holds_.size() - taken_over_; }
+
+ protected:
+  explicit PlacementPlanner(FleetLedger& ledger) : ledger_(ledger) {}
+  ~PlacementPlanner() = default;
+  bool TakeOver(const Allocation& placement);
+  void Rollback();
 
  private:
   FleetLedger& ledger_;
   std::vector<Allocation> holds_;
   std::size_t taken_over_ = 0;  // holds_[0, taken_over_) belong to started jobs
+};
+
+// The engine's side of a planner: it hands the planner to a policy's Decide, then, in decision
+// order, lets each start take its hold over, and releases what is left. A policy sees only the
+// PlacementPlanner base, so it cannot take a hold over or drop the holds itself.
+class EnginePlanner final : public PlacementPlanner {
+ public:
+  explicit EnginePlanner(FleetLedger& ledger) : PlacementPlanner(ledger) {}
+  // True if `placement` is the next hold, which the start now owns (the ledger already has it);
+  // otherwise releases every hold left and returns false.
+  bool TakeOver(const Allocation& placement) { return PlacementPlanner::TakeOver(placement); }
+  // Releases every hold not taken over, newest first.
+  void Rollback() { PlacementPlanner::Rollback(); }
 };
 
 }  // namespace fleetsim

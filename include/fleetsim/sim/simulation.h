@@ -214,7 +214,7 @@ class Simulation {
   void CheckInvariants() const;
 
   FleetLedger ledger_;
-  PlacementPlanner planner_;     // policies' holds on ledger_, undone after every call
+  EnginePlanner planner_;        // policies' holds on ledger_, undone after every call
   std::vector<PoolInfo> pools_;  // the pools as policies see them (PoolInfosOf(ledger_))
   std::unique_ptr<Admission> admission_;
   SpeedModel speed_;

@@ -1,8 +1,8 @@
 // ClusterView's queries against the engine state they summarise: on the mixed fleet filled by
 // random placements of every kind (whole, MIG, shares, CPU-only) with nodes cordoned and down,
 // every query for every GPU, node, pool and NVLink domain equals what the ledger holds; pools
-// show what their configuration declares; a hold of the call's planner shows in the view at once,
-// and the view's placement helper holds nothing.
+// show what their configuration declares (a bare fleet: one pool of no model); a hold of the
+// call's planner shows in the view at once, and the view's placement helper holds nothing.
 #include "fleetsim/policy/cluster_view.h"
 
 #include <gtest/gtest.h>
@@ -113,6 +113,18 @@ TEST_F(ClusterViewTest, EveryQueryEqualsTheLedgerOnRandomStates) {
     FillAtRandom(ledger, seed);
     const ClusterView view = ViewOf(ledger);
     const FleetState& state = ledger.state();
+    // The states hold every kind of grant (else the per-GPU checks below would see zeros only).
+    std::int64_t whole = 0;
+    std::int64_t mig = 0;
+    std::int64_t shares = 0;
+    for (GpuId g = 0; g < static_cast<GpuId>(state.gpus()); ++g) {
+      whole += state.IsHeldWhole(g) ? 1 : 0;
+      mig += state.Mig(g).instances();
+      shares += state.Fractions(g);
+    }
+    EXPECT_GT(whole, 0);
+    EXPECT_GT(mig, 0);
+    EXPECT_GT(shares, 0);
     ASSERT_EQ(view.gpus(), state.gpus());
     EXPECT_EQ(view.FreeWholeGpus(), ledger.whole().free_count());
     std::int64_t free_bits = 0;
@@ -131,6 +143,10 @@ TEST_F(ClusterViewTest, EveryQueryEqualsTheLedgerOnRandomStates) {
       EXPECT_EQ(view.IsGpuUp(g), state.IsGpuUp(g)) << g;
     }
     EXPECT_EQ(free_bits, view.FreeWholeGpus());
+    for (auto g = static_cast<std::size_t>(view.gpus()); g < view.NotFreeWholeWords().size() * 64;
+         ++g) {
+      EXPECT_EQ((view.NotFreeWholeWords()[g / 64] >> (g % 64)) & 1U, 0U) << "past the fleet: " << g;
+    }
     for (NodeId n = 0; n < static_cast<NodeId>(state.nodes()); ++n) {
       const NodeNow node = view.Node(n);
       EXPECT_EQ(node.up, state.IsUp(n)) << n;
@@ -153,7 +169,7 @@ TEST_F(ClusterViewTest, EveryQueryEqualsTheLedgerOnRandomStates) {
   }
 }
 
-TEST_F(ClusterViewTest, PoolsShowWhatTheConfigurationDeclaresAndNotTheProcesses) {
+TEST_F(ClusterViewTest, PoolsShowWhatTheConfigurationDeclares) {
   const ClusterView view = ViewOf(ledger_);
   ASSERT_EQ(view.pools().size(), spec_.pools.size());
   bool saw_spot = false;
@@ -168,7 +184,6 @@ TEST_F(ClusterViewTest, PoolsShowWhatTheConfigurationDeclaresAndNotTheProcesses)
     EXPECT_EQ(info.end_gpu - info.first_gpu, spec.gpus());
     EXPECT_EQ(info.end_node - info.first_node, spec.nodes);
     EXPECT_EQ(info.gpus_per_node, spec.node.gpus_per_node);
-    EXPECT_EQ(info.advertised_reclaims_per_node_hour, spec.AdvertisedReclaimsPerNodeHour());
     if (spec.tier == PriceTier::kSpot) {
       saw_spot = true;
       // The declared rate plus the waves spread over the pool's nodes: 0.02 + 2 / 24 / nodes.
@@ -181,9 +196,28 @@ TEST_F(ClusterViewTest, PoolsShowWhatTheConfigurationDeclaresAndNotTheProcesses)
   EXPECT_TRUE(saw_spot);
 }
 
+TEST(ClusterViewBareFleetTest, ABareFleetIsOnePoolOfNoModel) {
+  const FleetSpec bare{.gpus = 16, .pools = {}};
+  const FleetLedger ledger(bare);
+  const std::vector<PoolInfo> pools = PoolInfosOf(ledger);
+  const JobQueue queue;
+  const ChangesSinceLastCall changes;
+  const Organization organization;
+  const ClusterView view(kNow, ledger, pools, {}, queue, {}, changes, organization);
+  ASSERT_EQ(view.pools().size(), 1U);
+  EXPECT_EQ(view.pools()[0].name, "");
+  EXPECT_EQ(view.pools()[0].first_gpu, 0U);
+  EXPECT_EQ(view.pools()[0].end_gpu, 16U);
+  EXPECT_EQ(view.FreeWholeIn(0), 16);
+  EXPECT_EQ(view.PoolOfGpu(15), 0U);
+  JobRequest any;
+  any.id = "any";
+  EXPECT_TRUE(view.Accepts(any, 0));
+}
+
 TEST_F(ClusterViewTest, AHoldShowsInTheViewAndTheHelperHoldsNothing) {
   const ClusterView view = ViewOf(ledger_);
-  PlacementPlanner planner(ledger_);
+  EnginePlanner planner(ledger_);
   JobRequest four;
   four.id = "four";
   four.gpus = 4;

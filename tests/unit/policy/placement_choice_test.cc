@@ -179,7 +179,7 @@ TEST(PlacementChoiceTest, CpuOnlyJobsTakeTheTightestNode) {
 
 TEST(PlacementPlannerTest, HoldsAreSeenByLaterSearchesAndUndoneByRollback) {
   FleetLedger ledger({.gpus = 4, .pools = {}});
-  PlacementPlanner planner(ledger);
+  EnginePlanner planner(ledger);
   EXPECT_EQ(GpusOf(*planner.Place(Job(2))), (std::vector<GpuId>{0, 1}));
   EXPECT_EQ(GpusOf(*planner.Place(Job(2))), (std::vector<GpuId>{2, 3}));
   EXPECT_FALSE(planner.Place(Job(1)));

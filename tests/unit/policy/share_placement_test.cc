@@ -312,7 +312,7 @@ TEST(SharePlacementFleetTest, APlannerSeesItsEarlierHolds) {
   PoolSpec pool = CatalogPool("hgx-h100", 3);
   pool.cpu_cores = 64;
   FleetLedger ledger(FleetOf({pool}));
-  PlacementPlanner planner(ledger);
+  EnginePlanner planner(ledger);
   const PlacementStrategy clustering = *FindPlacementStrategy("share-gpu-clustering");
   // Empty fleet: every node scores 25 for a 2-GPU job; node 0 takes it (GPUs 0, 1).
   EXPECT_EQ(GpusOf(*planner.Place(Whole(2, 0), clustering)), (std::vector<GpuId>{0, 1}));

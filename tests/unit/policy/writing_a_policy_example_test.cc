@@ -149,5 +149,27 @@ TEST(WritingAPolicyExampleTest, MakesOnlyLegalDecisionsOnABenchmarkScenario) {
   EXPECT_GT(outcome.report.metrics.jobs_completed, 0);
 }
 
+// The guide shows this file's example verbatim: every line between the markers is in the guide,
+// in order and contiguous.
+TEST(WritingAPolicyExampleTest, TheGuideShowsThisFilesCodeVerbatim) {
+  const std::string source =
+      testing::ReadFile(testing::SourcePath("tests/unit/policy/writing_a_policy_example_test.cc"));
+  const std::string guide = testing::ReadFile(testing::SourcePath("docs/writing-a-policy.md"));
+  const std::string begin_marker = "// --- example: begin";
+  const std::string end_marker = "// --- example: end ---";
+  const std::size_t begin = source.find('\n', source.find(begin_marker));
+  const std::size_t end = source.find(end_marker, begin);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  // The code from the first line after the begin marker to the last before the end marker,
+  // without the blank lines around it.
+  std::string code = source.substr(begin + 1, end - begin - 1);
+  code = code.substr(code.find_first_not_of('\n'));
+  code = code.substr(0, code.find_last_not_of('\n') + 1);
+  ASSERT_GT(code.size(), 1000U);
+  EXPECT_NE(guide.find("```cpp\n" + code + "\n```"), std::string::npos)
+      << "docs/writing-a-policy.md no longer shows the example's code as this file has it";
+}
+
 }  // namespace
 }  // namespace fleetsim
