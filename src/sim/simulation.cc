@@ -1,4 +1,5 @@
-// The simulation loop, decision checking and the job life cycle.
+// The simulation loop, the application of decisions (decision_checks.h and start_check.h check
+// them) and the job life cycle.
 #include "fleetsim/sim/simulation.h"
 
 #include <fmt/format.h>
@@ -11,6 +12,7 @@
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
 #include "sim/autoscaler.h"
+#include "sim/decision_checks.h"
 #include "sim/fleet_processes.h"
 #include "sim/nodes_at_start.h"
 #include "sim/placement_facts.h"
@@ -388,53 +390,6 @@ RunStatus Simulation::HandleSchedule() {
   return status;
 }
 
-namespace {
-
-std::string DescribeDecision(const Decision& decision, std::span<const JobRequest> requests) {
-  const auto job_name = [&](JobIndex job) {
-    return job < requests.size() ? fmt::format("'{}'", requests[job].id)
-                                 : fmt::format("#{} (no such job)", job);
-  };
-  if (const auto* start = std::get_if<StartJob>(&decision)) {
-    return fmt::format("start job {} on {}", job_name(start->job),
-                       DescribeAllocation(start->placement));
-  }
-  if (const auto* reject = std::get_if<RejectJob>(&decision)) {
-    return fmt::format("reject job {} ('{}')", job_name(reject->job), reject->reason);
-  }
-  if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
-    return fmt::format("preempt job {} ('{}')", job_name(preempt->job), preempt->reason);
-  }
-  if (const auto* resize = std::get_if<ResizeJob>(&decision)) {
-    return fmt::format("resize job {} to {}", job_name(resize->job),
-                       DescribeAllocation(resize->placement));
-  }
-  return fmt::format("wake at {}", FormatTime(std::get<WakeAt>(decision).time));
-}
-
-std::int64_t WholeGpuCount(const Allocation& allocation) {
-  return std::count_if(allocation.gpus.begin(), allocation.gpus.end(),
-                       [](const Grant& g) { return g.kind == Grant::Kind::kWhole; });
-}
-
-const char* StateName(JobState state) {
-  switch (state) {
-    case JobState::kPending:
-      return "not yet submitted";
-    case JobState::kQueued:
-      return "queued";
-    case JobState::kRunning:
-      return "already running";
-    case JobState::kCompleted:
-      return "already completed";
-    case JobState::kRejected:
-      return "already rejected";
-  }
-  return "?";
-}
-
-}  // namespace
-
 RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
   std::string problem;
   if (auto* start = std::get_if<StartJob>(&decision)) {
@@ -446,29 +401,23 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
       ledger_.Release(start->placement);
     }
   } else if (const auto* reject = std::get_if<RejectJob>(&decision)) {
-    if (reject->job >= requests_.size()) {
-      problem = "no such job";
-    } else if (jobs_[reject->job].state != JobState::kQueued) {
-      problem = fmt::format("the job is {}", StateName(jobs_[reject->job].state));
-    } else if (reject->reason.empty()) {
-      problem = "a rejection needs a reason";
-    } else {
+    problem = WhyNotReject(Named(reject->job), *reject);
+    if (problem.empty()) {
       queue_.Remove(reject->job);
       RejectNow(reject->job, RejectedBy::kPolicy, reject->reason);
     }
   } else if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
-    problem = CheckPreempt(*preempt);
+    problem = WhyNotPreempt(Named(preempt->job), *preempt);
     if (problem.empty()) {
       PreemptNow(*preempt);
     }
   } else if (auto* resize = std::get_if<ResizeJob>(&decision)) {
     problem = Resize(*resize);
   } else {
-    const SimTime wake = std::get<WakeAt>(decision).time;
-    if (wake <= now_) {
-      problem = "the wake-up time is not in the future";
-    } else {
-      Schedule(wake, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
+    const WakeAt wake = std::get<WakeAt>(decision);
+    problem = WhyNotWake(wake, now_);
+    if (problem.empty()) {
+      Schedule(wake.time, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
     }
   }
   if (problem.empty()) {
@@ -480,12 +429,18 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
                              DescribeDecision(decision, requests_), problem)};
 }
 
-std::string Simulation::CheckStart(const StartJob& start, bool held) const {
-  if (start.job >= requests_.size()) {
-    return "no such job";
+NamedJob Simulation::Named(JobIndex job) const {
+  if (job >= requests_.size()) {
+    return {};
   }
-  if (jobs_[start.job].state != JobState::kQueued) {
-    return fmt::format("the job is {}", StateName(jobs_[start.job].state));
+  return {.request = &requests_[job],
+          .state = jobs_[job].state,
+          .leaving = jobs_[job].leaving_since != kTimeNever};
+}
+
+std::string Simulation::CheckStart(const StartJob& start, bool held) const {
+  if (std::string why = WhyNotStart(Named(start.job)); !why.empty()) {
+    return why;
   }
   const JobRequest& request = requests_[start.job];
   return held ? CheckAgainstRequest(ledger_, request, start.placement)
@@ -563,22 +518,6 @@ void Simulation::ScheduleCompletion(JobIndex job, SimDuration run_time) {
            EventPayload::AboutJob(EventKind::kCompletion, job, generation));
 }
 
-std::string Simulation::CheckPreempt(const PreemptJob& preempt) const {
-  if (preempt.job >= requests_.size()) {
-    return "no such job";
-  }
-  if (jobs_[preempt.job].state != JobState::kRunning) {
-    return fmt::format("the job is {}", StateName(jobs_[preempt.job].state));
-  }
-  if (!requests_[preempt.job].preemptible) {
-    return "the job is not preemptible";
-  }
-  if (preempt.reason.empty()) {
-    return "a preemption needs a reason";
-  }
-  return "";
-}
-
 // A job taking an emergency checkpoint is leaving anyway: preempting it changes nothing.
 void Simulation::PreemptNow(const PreemptJob& preempt) {
   if (jobs_[preempt.job].leaving_since == kTimeNever) {
@@ -619,23 +558,16 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
 
 std::string Simulation::Resize(ResizeJob& resize) {
   const JobIndex job = resize.job;
-  if (job >= requests_.size()) {
-    return "no such job";
+  if (std::string why = WhyNotResize(Named(job)); !why.empty()) {
+    return why;
   }
   JobRecord& record = jobs_[job];
-  if (record.state != JobState::kRunning) {
-    return fmt::format("the job is {}", StateName(record.state));
-  }
-  if (record.leaving_since != kTimeNever) {
-    return "the job is taking an emergency checkpoint to leave a node being reclaimed";
-  }
   const JobRequest& request = requests_[job];
-  if (!request.IsElastic() || request.sharing != GpuSharing::kNone) {
-    return "only jobs with a range of whole GPUs (gpus < max_gpus) can be resized";
-  }
   RunningJob& running = RunningOf(job);
   const auto held = static_cast<std::int64_t>(running.placement.gpus.size());
-  if (std::string why = CheckSwapCap(record, request, WholeGpuCount(resize.placement));
+  const bool step_resized = request.demand && record.cap_step == request.demand->StepIndex(now_);
+  if (std::string why = WhyNotSwap(request, step_resized ? record.cap_base_gpus : held,
+                                   WholeGpuCount(resize.placement));
       !why.empty()) {
     return why;
   }
@@ -655,27 +587,6 @@ std::string Simulation::Resize(ResizeJob& resize) {
   BeginSegment(job, request.restart_cost, PauseKind::kReconfiguration);
   Publish(&SimulationObserver::OnJobResized,
           JobResized{now_, job, request, running.placement, record.summary});
-  return "";
-}
-
-// A job with a demand curve and a swap cap ends each demand step holding at most swap_cap GPUs
-// more or fewer than it held when the step began.
-std::string Simulation::CheckSwapCap(const JobRecord& record, const JobRequest& request,
-                                     std::int64_t new_gpus) const {
-  if (!request.demand || request.demand->swap_cap == 0) {
-    return "";
-  }
-  const std::int64_t step = request.demand->StepIndex(now_);
-  const std::int64_t base =
-      record.cap_step == step
-          ? record.cap_base_gpus
-          : static_cast<std::int64_t>(running_[record.running_slot].placement.gpus.size());
-  if (std::abs(new_gpus - base) > request.demand->swap_cap) {
-    return fmt::format(
-        "the job held {} GPUs when its demand step began and may change by at "
-        "most swap_cap = {} GPUs per step, so {} GPUs is out of reach",
-        base, request.demand->swap_cap, new_gpus);
-  }
   return "";
 }
 

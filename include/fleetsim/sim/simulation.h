@@ -42,6 +42,7 @@ namespace fleetsim {
 class Admission;
 class Autoscaler;
 class FleetProcesses;
+struct NamedJob;  // sim/decision_checks.h
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
 
@@ -169,15 +170,14 @@ class Simulation {
   RunStatus HandleSchedule();
   void RequestScheduling(SimTime time);
   RunStatus ApplyDecision(Decision& decision, std::size_t number);
+  // The job a decision names, for the checks of sim/decision_checks.h.
+  NamedJob Named(JobIndex job) const;
   // `held`: the placement is a planner hold the start took over (already in the ledger).
   std::string CheckStart(const StartJob& start, bool held) const;
   void StartNow(StartJob& start, bool held);
-  std::string CheckPreempt(const PreemptJob& preempt) const;
   void PreemptNow(const PreemptJob& preempt);
   // Checks and, if legal, applies a resize (the ledger is changed only when it is legal).
   std::string Resize(ResizeJob& resize);
-  std::string CheckSwapCap(const JobRecord& record, const JobRequest& request,
-                           std::int64_t new_gpus) const;
   void ScheduleCompletion(JobIndex job, SimDuration run_time);
   // The job's checkpoints on `placement`, its restart pause, and its segment's start.
   CheckpointPlan CheckpointsOn(const JobRequest& request, const Allocation& placement) const;
