@@ -11,20 +11,16 @@
 
 #include "fleetsim/core/check.h"
 #include "sim/admission.h"
-#include "sim/autoscaler.h"
 #include "sim/decision_checks.h"
-#include "sim/fleet_processes.h"
+#include "sim/node_lifecycle.h"
 #include "sim/nodes_at_start.h"
 #include "sim/placement_facts.h"
+#include "sim/policy_channel.h"
 #include "sim/start_check.h"
 
 namespace fleetsim {
 
 namespace {
-// A policy that preempts is called again at the same instant to use what it freed; this bounds
-// how often that can repeat before the run is stopped as a livelock.
-constexpr std::int64_t kMaxCallsPerInstant = 1000;
-
 #ifdef NDEBUG
 constexpr bool kDebugBuild = false;
 #else
@@ -36,17 +32,13 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
                        std::unique_ptr<Policy> policy, std::string policy_name,
                        const SimulationOptions& options)
     : ledger_(fleet),
-      planner_(ledger_),
-      pools_(PoolInfosOf(ledger_)),
+      channel_(std::make_unique<PolicyChannel>(ledger_, std::move(policy), std::move(policy_name),
+                                               options.organization)),
       admission_(std::make_unique<Admission>(fleet, ledger_)),
       speed_(options.reference_gpu.value_or(GpuModel{}), options.speed),
-      policy_(std::move(policy)),
-      policy_name_(std::move(policy_name)),
-      organization_(options.organization),
       check_invariants_(options.check_invariants || kDebugBuild),
-      processes_(std::make_unique<FleetProcesses>(ledger_, options.seed)),
-      autoscaler_(std::make_unique<Autoscaler>(ledger_)) {
-  FLEETSIM_CHECK(policy_ != nullptr, "a simulation needs a policy");
+      node_run_(std::make_unique<NodeRun>(*this)),
+      nodes_(std::make_unique<NodeLifecycle>(ledger_, options.seed, *node_run_, observers_)) {
   requests_.reserve(workload.jobs.size());
   truths_.reserve(workload.jobs.size());
   for (const Job& job : workload.jobs) {
@@ -58,7 +50,6 @@ Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
     truths_.push_back(job.truth);
   }
   jobs_.resize(requests_.size());
-  node_generation_.assign(static_cast<std::size_t>(ledger_.topology().nodes()), 0);
   events_.Reserve(requests_.size() + 16);
 }
 
@@ -78,33 +69,19 @@ bool Simulation::EventPayload::IsAboutJob(EventKind kind) {
          kind == EventKind::kJobLeaves;
 }
 
-bool Simulation::EventPayload::IsAboutNode(EventKind kind) {
-  return kind == EventKind::kSpotNotice || kind == EventKind::kFailure ||
-         kind == EventKind::kReclaim || kind == EventKind::kNodeBack;
-}
-
-Simulation::EventPayload Simulation::EventPayload::About(EventKind kind) {
-  FLEETSIM_CHECK(
-      kind == EventKind::kSchedule || kind == EventKind::kAutoscale,
-      "an event about no job, node or pool must be a policy call or an autoscaler check");
-  return {kind, 0, 0};
+Simulation::EventPayload Simulation::EventPayload::Call() {
+  return {EventKind::kSchedule, 0, 0, 0};
 }
 
 Simulation::EventPayload Simulation::EventPayload::AboutJob(EventKind kind, JobIndex job,
                                                             std::uint32_t generation) {
   FLEETSIM_CHECK(IsAboutJob(kind), "a job event of a kind that is not about a job");
-  return {kind, job, generation};
+  return {kind, 0, job, generation};
 }
 
-Simulation::EventPayload Simulation::EventPayload::AboutNode(EventKind kind, NodeId node,
+Simulation::EventPayload Simulation::EventPayload::AboutNode(NodeEvent event, std::uint32_t subject,
                                                              std::uint32_t generation) {
-  FLEETSIM_CHECK(IsAboutNode(kind), "a node event of a kind that is not about a node");
-  return {kind, node, generation};
-}
-
-Simulation::EventPayload Simulation::EventPayload::AboutPool(EventKind kind, PoolIndex pool) {
-  FLEETSIM_CHECK(kind == EventKind::kWave, "a pool event of a kind that is not about a pool");
-  return {kind, pool, 0};
+  return {EventKind::kNode, static_cast<std::uint8_t>(event), subject, generation};
 }
 
 JobIndex Simulation::EventPayload::job() const {
@@ -112,23 +89,51 @@ JobIndex Simulation::EventPayload::job() const {
   return subject_;
 }
 
-NodeId Simulation::EventPayload::node() const {
-  FLEETSIM_CHECK(IsAboutNode(kind_), "the node of an event that is not about a node");
+NodeEvent Simulation::EventPayload::node_event() const {
+  FLEETSIM_CHECK(kind_ == EventKind::kNode, "the node event of an event that is not one");
+  return static_cast<NodeEvent>(node_event_);
+}
+
+std::uint32_t Simulation::EventPayload::node_subject() const {
+  FLEETSIM_CHECK(kind_ == EventKind::kNode, "the node or pool of an event that is not about one");
   return subject_;
 }
 
-PoolIndex Simulation::EventPayload::pool() const {
-  FLEETSIM_CHECK(kind_ == EventKind::kWave, "the pool of an event that is not about a pool");
-  return subject_;
-}
+// What NodeLifecycle reaches of the run: the jobs on a node, stopping them or letting them leave,
+// the event queue and the policy's changes.
+class Simulation::NodeRun final : public NodeLifecycle::Run {
+ public:
+  explicit NodeRun(Simulation& sim) : sim_(sim) {}
+  SimTime now() const override { return sim_.now_; }
+  const JobQueue& queue() const override { return sim_.queue_; }
+  std::span<const JobRequest> requests() const override { return sim_.requests_; }
+  std::vector<JobIndex> JobsOn(NodeId node) const override { return sim_.JobsOn(node); }
+  void StopJob(JobIndex job, StopCause cause, const std::string& reason) override {
+    sim_.StopNow(job, cause, reason);
+  }
+  void MayLeave(JobIndex job, SimDuration notice) override { sim_.MayLeave(job, notice); }
+  void ScheduleNodeEvent(SimTime time, NodeEvent event, std::uint32_t subject,
+                         std::uint32_t generation) override {
+    sim_.Schedule(time, Phase::kFleet, EventPayload::AboutNode(event, subject, generation));
+  }
+  void NodeChanged(NodeId node, bool call_now) override {
+    sim_.channel_->NoteNodeChanged(node);
+    if (call_now) {
+      sim_.RequestScheduling(sim_.now_);
+    }
+  }
+
+ private:
+  Simulation& sim_;
+};
 
 void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
-  CountPending(payload.kind(), 1);
+  CountPending(payload, 1);
   events_.Schedule(time, phase, payload);
 }
 
-void Simulation::CountPending(EventKind kind, std::int64_t change) {
-  switch (kind) {
+void Simulation::CountPending(const EventPayload& payload, std::int64_t change) {
+  switch (payload.kind()) {
     case EventKind::kArrival:
       pending_job_events_ += change;
       break;
@@ -138,15 +143,14 @@ void Simulation::CountPending(EventKind kind, std::int64_t change) {
     case EventKind::kCompletion:
     case EventKind::kJobLeaves:
       break;  // counted while live (NewJobEvent, RetireJobEvent): stale ones keep nothing alive
-    case EventKind::kReclaim:
-    case EventKind::kNodeBack:
-      pending_node_returns_ += change;
+    case EventKind::kNode:
+      // Reclaims and nodes back bring capacity back; the processes go on forever, and an idle
+      // node's release brings nothing back.
+      if (payload.node_event() == NodeEvent::kReclaim ||
+          payload.node_event() == NodeEvent::kNodeBack) {
+        pending_node_returns_ += change;
+      }
       break;
-    case EventKind::kSpotNotice:
-    case EventKind::kFailure:
-    case EventKind::kWave:
-    case EventKind::kAutoscale:
-      break;  // the processes go on forever; an idle node's release brings nothing back
   }
 }
 
@@ -177,20 +181,11 @@ void Simulation::Begin() {
     Schedule(requests_[job].submit, Phase::kArrival,
              EventPayload::AboutJob(EventKind::kArrival, job));
   }
-  if (processes_->any()) {
-    for (NodeId node = 0; node < node_generation_.size(); ++node) {
-      ScheduleNodeProcesses(node);
-    }
-    for (PoolIndex pool = 0; pool < ledger_.pools().size(); ++pool) {
-      ScheduleNextWave(pool);
-    }
-  }
+  nodes_->ScheduleProcesses();
   const std::vector<NodeAtStart> nodes = NodesAtStart(ledger_);
   Publish(&SimulationObserver::OnRunStarted,
           RunStarted{now_, ledger_.whole().capacity(), requests_, ledger_.pools(), nodes});
-  for (const NodeId node : autoscaler_->InitialReleases()) {
-    TakeDown(node, NodeDownCause::kReleased, kTimeNever);
-  }
+  nodes_->ReleaseUnneeded();
 }
 
 RunStatus Simulation::RunUntil(SimTime limit) {
@@ -210,7 +205,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     const auto event = events_.Pop();
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
-    CountPending(event->payload.kind(), -1);
+    CountPending(event->payload, -1);
     if (RunStatus status = Dispatch(event->payload); !status.ok) {
       return status;
     }
@@ -240,26 +235,8 @@ RunStatus Simulation::Dispatch(const EventPayload& payload) {
     case EventKind::kJobLeaves:
       HandleJobLeaves(payload.job(), payload.generation());
       break;
-    case EventKind::kSpotNotice:
-      HandleSpotNotice(payload.node(), payload.generation());
-      break;
-    case EventKind::kFailure:
-      HandleFailure(payload.node(), payload.generation());
-      break;
-    case EventKind::kWave:
-      HandleWave(payload.pool());
-      break;
-    case EventKind::kReclaim:
-      HandleReclaim(payload.node(), payload.generation());
-      break;
-    case EventKind::kNodeBack:
-      HandleNodeBack(payload.node(), payload.generation());
-      break;
-    case EventKind::kAutoscale:
-      if (autoscale_check_at_ == now_) {
-        autoscale_check_at_ = kTimeNever;
-      }
-      Autoscale();
+    case EventKind::kNode:
+      nodes_->Handle(payload.node_event(), payload.node_subject(), payload.generation());
       break;
   }
   return {};
@@ -283,7 +260,7 @@ RunStatus Simulation::DeadlockStatus() const {
                       "with nothing left to happen: no arrival, completion, wake-up or node "
                       "coming back is pending, so they would wait forever (deadlock). Every "
                       "admitted job fits the empty fleet; a policy must start it or reject it",
-                      policy_name_, queue_.size(), fmt::join(names, ", "),
+                      channel_->policy_name(), queue_.size(), fmt::join(names, ", "),
                       queue_.size() > names.size() ? ", ..." : "", FormatTime(now_))};
 }
 
@@ -319,7 +296,7 @@ void Simulation::HandleArrival(JobIndex job) {
   }
   ledger_.NoteSubmitted(request);  // the typical tasks of the share-fgd placement rule
   queue_.PushBack(job);
-  changes_.submitted.push_back(job);
+  channel_->NoteSubmitted(job);
   RequestScheduling(now_);
 }
 
@@ -333,7 +310,7 @@ void Simulation::HandleCompletion(JobIndex job, std::uint32_t generation) {
   PublishSegmentEnd(job, SegmentEnd::kFinished, record.progress.EndSegment(now_, Keep::kAll));
   RemoveFromRunning(job);
   record.state = JobState::kCompleted;
-  changes_.finished.push_back(job);
+  channel_->NoteFinished(job);
   Publish(&SimulationObserver::OnJobFinished, JobFinished{now_, job, requests_[job], record.start});
   RequestScheduling(now_);
 }
@@ -343,7 +320,7 @@ void Simulation::RemoveFromRunning(JobIndex job) {
   const std::size_t index = jobs_[job].running_slot;
   RunningJob& slot = running_[index];
   ledger_.Release(slot.placement);
-  changes_.placements.push_back({.job = job, .start = slot.start, .placement = {}});
+  channel_->NotePlacement({.job = job, .start = slot.start, .placement = {}});
   if (index != running_.size() - 1) {
     slot = std::move(running_.back());
     jobs_[slot.job].running_slot = index;
@@ -355,7 +332,7 @@ void Simulation::RequestScheduling(SimTime time) {
   if (schedule_pending_at_ == time) {
     return;
   }
-  Schedule(time, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
+  Schedule(time, Phase::kSchedule, EventPayload::Call());
   schedule_pending_at_ = time;
 }
 
@@ -363,29 +340,22 @@ RunStatus Simulation::HandleSchedule() {
   if (schedule_pending_at_ == now_) {
     schedule_pending_at_ = -1;
   }
-  if (now_ == last_call_time_ && changes_.submitted.empty() && changes_.finished.empty() &&
-      changes_.preempted.empty() && changes_.nodes_changed.empty()) {
+  if (!channel_->Due(now_)) {
     return {};  // a wake-up at an instant the policy has already seen with nothing new
   }
-  calls_this_instant_ = now_ == last_call_time_ ? calls_this_instant_ + 1 : 1;
-  if (calls_this_instant_ > kMaxCallsPerInstant) {
-    return {false, fmt::format("policy '{}' preempted jobs in each of {} calls at {} without "
-                               "time moving on (livelock)",
-                               policy_name_, kMaxCallsPerInstant, FormatTime(now_))};
+  std::vector<Decision> decisions;
+  const JobsAtCall jobs{std::span(requests_).first(submitted_), queue_, running_};
+  if (RunStatus status = channel_->Call(now_, jobs, decisions); !status.ok) {
+    return status;
   }
-  last_call_time_ = now_;
-  const ClusterView view(now_, ledger_, pools_, std::span(requests_).first(submitted_), queue_,
-                         running_, changes_, organization_);
-  std::vector<Decision> decisions = policy_->Decide(view, planner_);
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
-  changes_ = {};
   RunStatus status;
   for (std::size_t i = 0; i < decisions.size() && status.ok; ++i) {
     status = ApplyDecision(decisions[i], i + 1);
   }
-  planner_.Rollback();
+  channel_->Rollback();
   if (status.ok) {
-    Autoscale();
+    nodes_->Autoscale();
   }
   return status;
 }
@@ -393,7 +363,7 @@ RunStatus Simulation::HandleSchedule() {
 RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
   std::string problem;
   if (auto* start = std::get_if<StartJob>(&decision)) {
-    const bool held = planner_.TakeOver(start->placement);
+    const bool held = channel_->TakeOver(start->placement);
     problem = CheckStart(*start, held);
     if (problem.empty()) {
       StartNow(*start, held);
@@ -417,7 +387,7 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
     const WakeAt wake = std::get<WakeAt>(decision);
     problem = WhyNotWake(wake, now_);
     if (problem.empty()) {
-      Schedule(wake.time, Phase::kSchedule, EventPayload::About(EventKind::kSchedule));
+      Schedule(wake.time, Phase::kSchedule, EventPayload::Call());
     }
   }
   if (problem.empty()) {
@@ -425,7 +395,7 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
   }
   return {false, fmt::format("policy '{}' made an illegal decision at {} (decision {} of this "
                              "call): {}: {}",
-                             policy_name_, FormatTime(now_), number,
+                             channel_->policy_name(), FormatTime(now_), number,
                              DescribeDecision(decision, requests_), problem)};
 }
 
@@ -457,7 +427,7 @@ void Simulation::StartNow(StartJob& start, bool held) {
     ledger_.Apply(start.placement);
   }
   running_.push_back({start.job, now_, std::move(start.placement)});
-  changes_.placements.push_back(running_.back());
+  channel_->NotePlacement(running_.back());
   BeginSegment(start.job, RestartPause(start.job), PauseKind::kRestart);
   Publish(&SimulationObserver::OnJobStarted, JobStarted{now_, start.job, requests_[start.job],
                                                         running_.back().placement, record.summary});
@@ -549,7 +519,7 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
   record.cap_step = -1;
   record.leaving_since = kTimeNever;
   queue_.Insert(job);
-  changes_.preempted.push_back(job);
+  channel_->NotePreempted(job);
   RequestScheduling(now_);
   Publish(&SimulationObserver::OnJobPreempted,
           JobPreempted{now_, job, requests_[job], record.start, account.lost, reason, cause,
@@ -583,80 +553,28 @@ std::string Simulation::Resize(ResizeJob& resize) {
   }
   PublishSegmentEnd(job, SegmentEnd::kResized, record.progress.EndSegment(now_, Keep::kAll));
   running.placement = std::move(resize.placement);
-  changes_.placements.push_back(running);
+  channel_->NotePlacement(running);
   BeginSegment(job, request.restart_cost, PauseKind::kReconfiguration);
   Publish(&SimulationObserver::OnJobResized,
           JobResized{now_, job, request, running.placement, record.summary});
   return "";
 }
 
-// ---- Nodes: spot notices and reclaims, waves, failures, repairs. ----
+// ---- What node events do to jobs (sim/node_lifecycle.h has the events). ----
 
-void Simulation::ScheduleNodeProcesses(NodeId node) {
-  const std::uint32_t generation = node_generation_[node];
-  if (const SimTime notice = processes_->NextSpotNotice(node, now_); notice != kTimeNever) {
-    Schedule(notice, Phase::kFleet,
-             EventPayload::AboutNode(EventKind::kSpotNotice, node, generation));
+void Simulation::MayLeave(JobIndex job, SimDuration notice) {
+  JobRecord& record = jobs_[job];
+  const SimDuration cost = record.checkpoints.cost;
+  const bool can_save = record.checkpoints.interval > 0 && cost <= notice;
+  if (!can_save || record.leaving_since != kTimeNever || record.completes_at <= now_ + cost) {
+    return;  // runs on until the reclaim (or its finish), or is already leaving
   }
-  if (const SimTime failure = processes_->NextFailure(node, now_); failure != kTimeNever) {
-    Schedule(failure, Phase::kFleet,
-             EventPayload::AboutNode(EventKind::kFailure, node, generation));
-  }
-}
-
-void Simulation::HandleSpotNotice(NodeId node, std::uint32_t generation) {
-  if (generation != node_generation_[node] || !ledger_.state().IsUp(node)) {
-    return;  // the node went down since, or a wave already announced it
-  }
-  GiveNotice(node, false);
-}
-
-void Simulation::ScheduleNextWave(PoolIndex pool) {
-  if (const SimTime wave = processes_->NextWave(pool, now_); wave != kTimeNever) {
-    Schedule(wave, Phase::kFleet, EventPayload::AboutPool(EventKind::kWave, pool));
-  }
-}
-
-// A wave announces the reclaim of up to wave_nodes of the pool's up nodes at once.
-void Simulation::HandleWave(PoolIndex pool) {
-  std::vector<NodeId> up;
-  const FleetState& state = ledger_.state();
-  for (NodeId node = 0; node < node_generation_.size(); ++node) {
-    if (ledger_.PoolOfNode(node) == pool && state.IsUp(node)) {
-      up.push_back(node);
-    }
-  }
-  for (const NodeId node : processes_->PickWaveNodes(pool, std::move(up))) {
-    GiveNotice(node, true);
-  }
-  ScheduleNextWave(pool);
-}
-
-void Simulation::GiveNotice(NodeId node, bool wave) {
-  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
-  const SimTime reclaim_at = now_ + pool.spot.notice;
-  ledger_.SetNodeAvailability(node, NodeAvailability::kCordoned,
-                              reclaim_at + pool.spot.replacement_delay);
-  changes_.nodes_changed.push_back(node);
-  RequestScheduling(now_);
-  Publish(&SimulationObserver::OnNodeNoticed,
-          NodeNoticed{now_, node, ledger_.PoolOfNode(node), reclaim_at, wave});
-  for (const JobIndex job : JobsOn(node)) {
-    JobRecord& record = jobs_[job];
-    const SimDuration cost = record.checkpoints.cost;
-    const bool can_save = record.checkpoints.interval > 0 && cost <= pool.spot.notice;
-    if (!can_save || record.leaving_since != kTimeNever || record.completes_at <= now_ + cost) {
-      continue;  // runs on until the reclaim (or its finish), or is already leaving
-    }
-    record.leaving_since = now_;
-    RunningOf(job).leaving = true;
-    changes_.placements.push_back(RunningOf(job));
-    const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
-    Schedule(now_ + cost, Phase::kFleet,
-             EventPayload::AboutJob(EventKind::kJobLeaves, job, job_generation));
-  }
-  Schedule(reclaim_at, Phase::kFleet,
-           EventPayload::AboutNode(EventKind::kReclaim, node, node_generation_[node]));
+  record.leaving_since = now_;
+  RunningOf(job).leaving = true;
+  channel_->NotePlacement(RunningOf(job));
+  const std::uint32_t job_generation = NewJobEvent(job);  // its completion is off
+  Schedule(now_ + cost, Phase::kFleet,
+           EventPayload::AboutJob(EventKind::kJobLeaves, job, job_generation));
 }
 
 void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
@@ -668,74 +586,6 @@ void Simulation::HandleJobLeaves(JobIndex job, std::uint32_t generation) {
   SegmentAccount account = record.progress.EndSegment(record.leaving_since, Keep::kAll);
   account.overhead += now_ - record.leaving_since;
   Requeue(job, StopCause::kSpotReclaim, "spot reclaim (emergency checkpoint taken)", account, true);
-}
-
-void Simulation::HandleReclaim(NodeId node, std::uint32_t generation) {
-  if (generation != node_generation_[node]) {
-    return;  // it failed during the notice
-  }
-  for (const JobIndex job : JobsOn(node)) {
-    StopNow(job, StopCause::kSpotReclaim, "spot reclaim");
-  }
-  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
-  TakeDown(node, NodeDownCause::kSpotReclaim, now_ + pool.spot.replacement_delay);
-}
-
-void Simulation::HandleFailure(NodeId node, std::uint32_t generation) {
-  if (generation != node_generation_[node]) {
-    return;  // the node was down in between
-  }
-  for (const JobIndex job : JobsOn(node)) {
-    StopNow(job, StopCause::kHardwareFailure, "hardware failure");
-  }
-  const PoolSpec& pool = ledger_.pools()[ledger_.PoolOfNode(node)];
-  TakeDown(node, NodeDownCause::kHardwareFailure, now_ + pool.failures.repair);
-}
-
-void Simulation::TakeDown(NodeId node, NodeDownCause cause, SimTime back_at) {
-  const std::uint32_t generation = ++node_generation_[node];  // pending draws are off
-  ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
-  changes_.nodes_changed.push_back(node);
-  RequestScheduling(now_);
-  Publish(&SimulationObserver::OnNodeWentDown,
-          NodeWentDown{now_, node, ledger_.PoolOfNode(node), cause, back_at});
-  if (back_at != kTimeNever) {
-    Schedule(back_at, Phase::kFleet,
-             EventPayload::AboutNode(EventKind::kNodeBack, node, generation));
-  }
-}
-
-void Simulation::HandleNodeBack(NodeId node, std::uint32_t generation) {
-  FLEETSIM_CHECK(generation == node_generation_[node], "a node came back twice");
-  ledger_.SetNodeAvailability(node, NodeAvailability::kUp, 0);
-  changes_.nodes_changed.push_back(node);
-  RequestScheduling(now_);
-  Publish(&SimulationObserver::OnNodeCameBack, NodeCameBack{now_, node, ledger_.PoolOfNode(node)});
-  ScheduleNodeProcesses(node);
-  autoscaler_->CameUp(node);
-}
-
-void Simulation::Autoscale() {
-  if (!autoscaler_->any()) {
-    return;
-  }
-  const Autoscaler::Moves moves = autoscaler_->Decide(now_, queue_, requests_);
-  for (const NodeId node : moves.provision) {
-    const SimTime back_at =
-        now_ + ledger_.pools()[ledger_.PoolOfNode(node)].autoscale.provisioning_delay;
-    ledger_.SetNodeAvailability(node, NodeAvailability::kDown, back_at);
-    changes_.nodes_changed.push_back(node);
-    Schedule(back_at, Phase::kFleet,
-             EventPayload::AboutNode(EventKind::kNodeBack, node, node_generation_[node]));
-  }
-  for (const NodeId node : moves.release) {
-    TakeDown(node, NodeDownCause::kReleased, kTimeNever);
-  }
-  if (moves.next_check != kTimeNever &&
-      (autoscale_check_at_ == kTimeNever || moves.next_check < autoscale_check_at_)) {
-    autoscale_check_at_ = moves.next_check;
-    Schedule(moves.next_check, Phase::kFleet, EventPayload::About(EventKind::kAutoscale));
-  }
 }
 
 std::vector<JobIndex> Simulation::JobsOn(NodeId node) const {
@@ -772,7 +622,7 @@ void Simulation::CheckInvariants() const {
   }
   FLEETSIM_CHECK(free_in_pools == ledger_.whole().free_count(),
                  "the pools' free whole-GPU counts disagree with the whole-GPU view");
-  FLEETSIM_CHECK(planner_.holds() == 0, "a policy's hold outlived its call");
+  FLEETSIM_CHECK(channel_->holds() == 0, "a policy's hold outlived its call");
 }
 
 }  // namespace fleetsim

@@ -8,20 +8,20 @@
 // it got (sim/placement_facts.h), plus its restart and checkpoint pauses (sim/job_progress.h).
 // The workload must be sorted by submit time. Jobs that can never run on the fleet are rejected
 // at admission, before the policy sees them.
-// Nodes come and go (docs/interruptions.md): a spot notice cordons a node, and jobs that can save
-// within the notice take an emergency checkpoint and leave; at the reclaim the jobs still on it
-// are stopped and the node is down until its replacement comes; a hardware failure stops its
-// jobs at once and takes it down for repair; an autoscaled on-demand pool releases nodes it does
-// not need and provisions them again when jobs queue (sim/autoscaler.h). Stopped jobs go back to
-// the queue. The processes
-// are drawn from the run's seed, independently of the policy (except the failures of an autoscaled
-// pool's nodes, which are up when the queue has them up). Without an arrival, queued or
-// running job left, the run is over even though these processes would go on.
+// Nodes come and go (docs/interruptions.md; sim/node_lifecycle.h says what each node event
+// does): a spot notice cordons a node, and jobs that can save within the notice take an
+// emergency checkpoint and leave; at the reclaim the jobs still on it are stopped and the node is
+// down until its replacement comes; a hardware failure stops its jobs at once and takes it down
+// for repair; an autoscaled on-demand pool releases nodes it does not need and provisions them
+// again when jobs queue. Stopped jobs go back to the queue. The processes are drawn from the
+// run's seed, independently of the policy (except the failures of an autoscaled pool's nodes,
+// which are up when the queue has them up). Without an arrival, queued or running job left, the
+// run is over even though these processes would go on. The policy protocol (call gating, the
+// livelock bound, the changes a call sees) is sim/policy_channel.h's.
 // In debug builds every resource's invariants are checked after every event.
 // Not thread-safe; one thread per simulation. Not copyable or movable.
 #pragma once
 
-#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,7 +30,6 @@
 #include "fleetsim/engine/event_queue.h"
 #include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/ledger/fleet_ledger.h"
-#include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/sim/job_progress.h"
 #include "fleetsim/sim/observer.h"
@@ -40,9 +39,10 @@
 namespace fleetsim {
 
 class Admission;
-class Autoscaler;
-class FleetProcesses;
-struct NamedJob;  // sim/decision_checks.h
+class NodeLifecycle;
+class PolicyChannel;
+enum class NodeEvent : std::uint8_t;  // sim/node_lifecycle.h
+struct NamedJob;                      // sim/decision_checks.h
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
 
@@ -99,42 +99,38 @@ class Simulation {
     kArrival,
     kCompletion,
     kSchedule,
-    kJobLeaves,   // a job's emergency checkpoint is done: it leaves its cordoned node
-    kSpotNotice,  // a node's spot reclaim is announced (process draw)
-    kFailure,     // a node fails (process draw)
-    kWave,        // a pool's reclaim wave (process draw)
-    kReclaim,     // a noticed node goes
-    kNodeBack,    // a down node is up again
-    kAutoscale,   // an idle node of an autoscaled pool may be released
+    kJobLeaves,  // a job's emergency checkpoint is done: it leaves its cordoned node
+    kNode,       // a node event (NodeLifecycle's: notices, failures, waves, reclaims, nodes back)
   };
-  // An event: its kind, what it is about — a job (arrivals, completions, leaves), a node (spot
-  // notices, failures, reclaims, nodes back), a pool (waves) or nothing (policy calls, autoscaler
-  // checks) —, read through job(), node() and pool(), which check that the kind is about one,
-  // and the generation of the job or node when it was scheduled (stale events are ignored).
+  // An event: its kind, the job it is about (arrivals, completions, leaves; read through job(),
+  // which checks the kind) or, for a node event, which one and its node or pool, and the
+  // generation of the job or node when it was scheduled (stale events are ignored).
   class EventPayload {
    public:
     EventPayload() = default;
-    // An event about nothing in particular (a policy call, an autoscaler check).
-    static EventPayload About(EventKind kind);
+    // A policy call.
+    static EventPayload Call();
     static EventPayload AboutJob(EventKind kind, JobIndex job, std::uint32_t generation = 0);
-    static EventPayload AboutNode(EventKind kind, NodeId node, std::uint32_t generation);
-    static EventPayload AboutPool(EventKind kind, PoolIndex pool);
+    static EventPayload AboutNode(NodeEvent event, std::uint32_t subject, std::uint32_t generation);
 
     EventKind kind() const { return kind_; }
     JobIndex job() const;
-    NodeId node() const;
-    PoolIndex pool() const;
+    NodeEvent node_event() const;
+    std::uint32_t node_subject() const;
     std::uint32_t generation() const { return generation_; }
 
    private:
-    EventPayload(EventKind kind, std::uint32_t subject, std::uint32_t generation)
-        : kind_(kind), subject_(subject), generation_(generation) {}
+    EventPayload(EventKind kind, std::uint8_t node_event, std::uint32_t subject,
+                 std::uint32_t generation)
+        : kind_(kind), node_event_(node_event), subject_(subject), generation_(generation) {}
     static bool IsAboutJob(EventKind kind);
-    static bool IsAboutNode(EventKind kind);
     EventKind kind_ = EventKind::kSchedule;
+    std::uint8_t node_event_ = 0;  // a NodeEvent, for kNode
     std::uint32_t subject_ = 0;
     std::uint32_t generation_ = 0;
   };
+  // NodeLifecycle's view of the run (defined in simulation.cc).
+  class NodeRun;
   struct JobRecord {
     JobState state = JobState::kPending;
     SimTime start = 0;
@@ -158,7 +154,7 @@ class Simulation {
   template <typename Event>
   void Publish(void (SimulationObserver::*handler)(const Event&), const Event& event);
   void Schedule(SimTime time, Phase phase, EventPayload payload);
-  void CountPending(EventKind kind, std::int64_t change);
+  void CountPending(const EventPayload& payload, std::int64_t change);
   std::uint32_t NewJobEvent(JobIndex job);  // returns the generation to schedule it with
   void RetireJobEvent(JobIndex job);
   bool Deadlocked() const;
@@ -190,19 +186,11 @@ class Simulation {
   // Requeues a stopped job whose segment account is settled.
   void Requeue(JobIndex job, StopCause cause, const std::string& reason,
                const SegmentAccount& account, bool emergency_checkpoint);
-  // ---- Nodes. ----
-  void ScheduleNodeProcesses(NodeId node);
-  void HandleSpotNotice(NodeId node, std::uint32_t generation);
-  void ScheduleNextWave(PoolIndex pool);
-  void HandleWave(PoolIndex pool);
-  void GiveNotice(NodeId node, bool wave);
+  // ---- What node events do to jobs (NodeLifecycle calls these through NodeRun). ----
+  // A job on a node announced for reclaim in `notice` starts its emergency checkpoint if it can
+  // save within the notice, is not leaving already and would not finish first.
+  void MayLeave(JobIndex job, SimDuration notice);
   void HandleJobLeaves(JobIndex job, std::uint32_t generation);
-  void HandleReclaim(NodeId node, std::uint32_t generation);
-  void HandleFailure(NodeId node, std::uint32_t generation);
-  void TakeDown(NodeId node, NodeDownCause cause, SimTime back_at);
-  void HandleNodeBack(NodeId node, std::uint32_t generation);
-  // Applies the autoscaler's moves at now_ (sim/autoscaler.h).
-  void Autoscale();
   // Running jobs holding anything on the node, ascending.
   std::vector<JobIndex> JobsOn(NodeId node) const;
   RunningJob& RunningOf(JobIndex job) { return running_[jobs_[job].running_slot]; }
@@ -214,16 +202,12 @@ class Simulation {
   void CheckInvariants() const;
 
   FleetLedger ledger_;
-  EnginePlanner planner_;        // policies' holds on ledger_, undone after every call
-  std::vector<PoolInfo> pools_;  // the pools as policies see them (PoolInfosOf(ledger_))
+  std::unique_ptr<PolicyChannel> channel_;  // the policy, its planner and what it has not seen
   std::unique_ptr<Admission> admission_;
   SpeedModel speed_;
   std::vector<JobRequest> requests_;
   std::vector<JobTruth> truths_;
   std::vector<JobRecord> jobs_;
-  std::unique_ptr<Policy> policy_;
-  std::string policy_name_;
-  Organization organization_;
   bool check_invariants_;
   std::vector<SimulationObserver*> observers_;
 
@@ -231,17 +215,12 @@ class Simulation {
   SimTime now_ = 0;
   bool begun_ = false;
   SimTime schedule_pending_at_ = -1;  // time of the pending scheduling event, -1 if none
-  SimTime last_call_time_ = std::numeric_limits<SimTime>::min();  // of the policy
-  std::int64_t calls_this_instant_ = 0;                           // policy calls at now_
   JobIndex submitted_ = 0;  // jobs [0, submitted_) have arrived (the workload is in order)
   JobQueue queue_;          // waiting jobs, submission order
   std::vector<RunningJob> running_;
-  ChangesSinceLastCall changes_;
 
-  std::unique_ptr<FleetProcesses> processes_;
-  std::unique_ptr<Autoscaler> autoscaler_;
-  SimTime autoscale_check_at_ = kTimeNever;     // the pending kAutoscale event's time, if any
-  std::vector<std::uint32_t> node_generation_;  // bumped when a node goes down
+  std::unique_ptr<NodeRun> node_run_;
+  std::unique_ptr<NodeLifecycle> nodes_;  // spot notices, reclaims, failures, the autoscaler
   // Scheduled events that move jobs along (arrivals, completions, leaves), policy calls
   // (wake-ups) and events that bring capacity back (reclaims, nodes back); the process draws are
   // none of these. With no job left and no job event pending the run is over once the calls due
