@@ -1,6 +1,9 @@
-// Fuzz target: one trace format's reader (FLEETSIM_FUZZ_TRACE_FORMAT, set per target by
-// tests/fuzz/CMakeLists.txt), row by row to the end with default options, then through the
-// import driver with bad rows skipped and gpu models checked against the built-in catalog.
+// Fuzz target: one trace format's reader, row by row to the end with default options, then
+// through the import driver with bad rows skipped and gpu models checked against the built-in
+// catalog. One binary serves every format: the environment variable FLEETSIM_FUZZ_TRACE_FORMAT
+// names the one to fuzz (tools/fuzz sets it for its targets trace_<format>).
+#include <cstdlib>
+
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"
@@ -10,10 +13,14 @@ namespace fleetsim {
 namespace {
 
 const TraceFormat& Format() {
-  static const TraceFormat* format = FindTraceFormat(FLEETSIM_FUZZ_TRACE_FORMAT);
-  if (format == nullptr) {
-    fuzz::PropertyFailed("unknown trace format " FLEETSIM_FUZZ_TRACE_FORMAT);
-  }
+  static const TraceFormat* format = [] {
+    const char* name = std::getenv("FLEETSIM_FUZZ_TRACE_FORMAT");
+    const TraceFormat* found = name == nullptr ? nullptr : FindTraceFormat(name);
+    if (found == nullptr) {
+      fuzz::PropertyFailed("FLEETSIM_FUZZ_TRACE_FORMAT does not name a trace format");
+    }
+    return found;
+  }();
   return *format;
 }
 
