@@ -712,7 +712,7 @@ class Cli {
     } else {
       for (const RunReport& r : reports) {
         const std::string seed = seed_directories ? fmt::format("seed-{}/", r.seed) : "";
-        StageRunFiles(r.scenario->name + "/" + r.policy.name + "/" + seed, r, sink);
+        StageRunFiles(r.scenario.name + "/" + r.policy.name + "/" + seed, r, sink);
       }
       sink.Stage("comparison.csv", ComparisonCsv(reports));
     }

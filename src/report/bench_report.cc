@@ -135,7 +135,7 @@ std::string PublishedLine(const PublishedFigures& f) {
 std::string ScenarioTable(const std::vector<const RunReport*>& runs,
                           const std::vector<RunReport>& reports, const PublishedSet* published,
                           const BoundFigures* bounds) {
-  const Scenario& scenario = *runs.front()->scenario;
+  const ScenarioFacts& scenario = runs.front()->scenario;
   const BoundFigure* bound = BoundFor(*runs.front(), bounds);
   std::string out = fmt::format("{}\n", scenario.name);
   out += fmt::format("  {:<17} {:>7}  {:>6}  {:>9}  {:>8}{}  {:>9}  {:>10}  {:>10}  {:>10}\n",
@@ -227,13 +227,13 @@ const BoundFigure* BoundFor(const RunReport& report, const BoundFigures* bounds)
   if (bounds == nullptr) {
     return nullptr;
   }
-  const auto it = bounds->scenarios.find(report.scenario->name);
+  const auto it = bounds->scenarios.find(report.scenario.name);
   return it == bounds->scenarios.end() ? nullptr : &it->second;
 }
 
 const RunReport* BaselineFor(const RunReport& report, const std::vector<RunReport>& reports) {
   for (const RunReport& r : reports) {
-    if (r.scenario == report.scenario && r.policy.name == kBaselinePolicy) {
+    if (SameScenario(r, report) && r.policy.name == kBaselinePolicy) {
       return &r;
     }
   }
@@ -244,7 +244,7 @@ std::string BenchTables(const std::vector<RunReport>& reports, const PublishedSe
                         const BoundFigures* bounds) {
   std::vector<std::vector<const RunReport*>> by_scenario;
   for (const RunReport& r : reports) {
-    if (by_scenario.empty() || by_scenario.back().front()->scenario != r.scenario) {
+    if (by_scenario.empty() || !SameScenario(*by_scenario.back().front(), r)) {
       by_scenario.emplace_back();
     }
     by_scenario.back().push_back(&r);
@@ -269,7 +269,7 @@ std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures*
         metrics[metric.name] = *metric.value;
       }
     }
-    results.push_back({{"scenario", r.scenario->name},
+    results.push_back({{"scenario", r.scenario.name},
                        {"policy", r.policy.name},
                        {"seed", r.seed},
                        {"metrics", std::move(metrics)}});

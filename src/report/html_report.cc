@@ -60,26 +60,14 @@ struct ScenarioRuns {
   const RunReport* baseline = nullptr;
 };
 
-std::string ScenarioName(const RunReport& report) {
-  return report.scenario != nullptr ? report.scenario->name : std::string();
-}
-
-// Runs of one scenario share its Scenario (or, for copies, its name).
-bool SameScenario(const RunReport& a, const RunReport& b) {
-  if (a.scenario == nullptr || b.scenario == nullptr) {
-    return a.scenario == b.scenario;
-  }
-  return a.scenario == b.scenario || a.scenario->name == b.scenario->name;
-}
-
 std::vector<ScenarioRuns> GroupByScenario(const std::vector<RunReport>& reports,
                                           const std::string& baseline_policy) {
   std::vector<ScenarioRuns> groups;
   for (const RunReport& report : reports) {
     if (groups.empty() || !SameScenario(*groups.back().runs.front(), report)) {
       ScenarioRuns group;
-      group.name = ScenarioName(report);
-      group.description = report.scenario != nullptr ? report.scenario->description : "";
+      group.name = report.scenario.name;
+      group.description = report.scenario.description;
       groups.push_back(std::move(group));
     }
     ScenarioRuns& group = groups.back();

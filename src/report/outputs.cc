@@ -29,11 +29,11 @@ ordered_json WeightedJson(const WeightedValues& w) {
 }
 
 // The trace a scenario replays, or null: what was asked and what reading it gave.
-ordered_json TraceJson(const Scenario& s) {
+ordered_json TraceJson(const ScenarioFacts& s) {
   if (!s.trace) {
     return nullptr;
   }
-  const TraceSource& t = *s.trace;
+  const TraceFacts& t = *s.trace;
   ordered_json skipped = ordered_json::object();
   for (const SkippedRows& rows : t.report.skipped) {
     skipped[rows.reason] = rows.rows;
@@ -48,9 +48,9 @@ ordered_json TraceJson(const Scenario& s) {
 }
 
 ordered_json ConfigJson(const RunReport& report) {
-  const Scenario& s = *report.scenario;
+  const ScenarioFacts& s = report.scenario;
   ordered_json config;
-  config["fleet"] = {{"gpus", s.fleet.gpus}};
+  config["fleet"] = {{"gpus", s.fleet_gpus}};
   config["until_s"] =
       s.until == kTimeNever ? ordered_json(nullptr) : ordered_json(TimeToSeconds(s.until));
   ordered_json workload;
@@ -58,7 +58,7 @@ ordered_json ConfigJson(const RunReport& report) {
   workload["jobs_traced"] = report.jobs_traced;
   workload["jobs_generated"] = report.jobs_generated;
   workload["trace"] = TraceJson(s);
-  workload["generator_blocks"] = (s.generator ? 1 : 0) + s.generators.size();
+  workload["generator_blocks"] = s.generator_blocks;
   workload["transform_notes"] = report.workload_notes;
   if (s.generator) {
     const GeneratorSpec& g = *s.generator;
@@ -196,8 +196,7 @@ std::string SummaryJson(const RunReport& report) {
   ordered_json out;
   out["format_version"] = kOutputFormatVersion;
   out["fleetsim_version"] = kVersion;
-  out["scenario"] = {{"name", report.scenario->name},
-                     {"description", report.scenario->description}};
+  out["scenario"] = {{"name", report.scenario.name}, {"description", report.scenario.description}};
   out["seed"] = report.seed;
   out["policy"] = {{"name", report.policy.name}, {"params", ParamsJson(report.policy.params)}};
   out["config"] = ConfigJson(report);
@@ -327,14 +326,14 @@ struct RunColumns {
                        seed_text, seed);
   }
   std::string Cells(const RunReport& r) const {
-    return Cells(r.scenario->name, r.policy.name, fmt::format("{}", r.seed));
+    return Cells(r.scenario.name, r.policy.name, fmt::format("{}", r.seed));
   }
 };
 
 RunColumns RunColumnsFor(const std::vector<RunReport>& reports) {
   RunColumns columns;
   for (const RunReport& r : reports) {
-    columns.scenario = std::max(columns.scenario, r.scenario->name.size());
+    columns.scenario = std::max(columns.scenario, r.scenario.name.size());
     columns.policy = std::max(columns.policy, r.policy.name.size());
     columns.seed = std::max(columns.seed, fmt::format("{}", r.seed).size());
   }
@@ -386,7 +385,7 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports) {
     const MetricsSummary& m = r.metrics;
     out += fmt::format(
         "{},{},{},{},{},{},{:.6f},{:.6f},{:.3f},{:.3f},{:.3f},{:.6f},{:.3f},{:.6f},{:.6f},{},{}\n",
-        CsvField(r.scenario->name), CsvField(r.policy.name), r.seed, m.jobs_total, m.jobs_completed,
+        CsvField(r.scenario.name), CsvField(r.policy.name), r.seed, m.jobs_total, m.jobs_completed,
         m.jobs_rejected, r.accounting.utilization, r.accounting.priority_weighted_output,
         m.wait_mean_s, m.wait_p99_s, m.jct_p50_s, m.bounded_slowdown_mean, m.makespan_s,
         r.accounting.goodput, r.accounting.total.lost, OptionalField(r.cost.total_usd, 2),

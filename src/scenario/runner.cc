@@ -32,6 +32,26 @@ std::int64_t GeneratedJobCount(const Scenario& scenario) {
 
 }  // namespace
 
+ScenarioFacts FactsOf(const Scenario& scenario) {
+  ScenarioFacts facts{
+      .name = scenario.name,
+      .description = scenario.description,
+      .fleet_gpus = scenario.fleet.gpus,
+      .until = scenario.until,
+      .trace = std::nullopt,
+      .generator_blocks = (scenario.generator ? 1U : 0U) + scenario.generators.size(),
+      .generator = scenario.generator};
+  if (scenario.trace) {
+    const TraceSource& trace = *scenario.trace;
+    facts.trace = TraceFacts{.format = trace.format,
+                             .path = trace.path,
+                             .options = trace.options,
+                             .on_bad_row = trace.on_bad_row,
+                             .report = trace.report};
+  }
+  return facts;
+}
+
 RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
                        const PolicyChoice& policy, const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -69,7 +89,7 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   outcome.ok = status.ok;
   outcome.error = status.error;
   RunReport& report = outcome.report;
-  report.scenario = &scenario;
+  report.scenario = FactsOf(scenario);
   report.policy = policy;
   report.seed = options.seed;
   report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs.size());

@@ -36,6 +36,13 @@ struct ParamSpec {
 // Parameter values by name; every declared parameter is present (defaults filled in).
 using PolicyParams = std::map<std::string, ParamValue>;
 
+// A policy chosen by name, with every declared parameter (defaults filled in): what a scenario
+// runs and a run's report records.
+struct PolicyChoice {
+  std::string name = "fifo";
+  PolicyParams params;
+};
+
 struct PolicyInfo {
   std::string name;
   std::string summary;

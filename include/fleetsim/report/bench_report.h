@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "fleetsim/report/bound_figures.h"
-#include "fleetsim/scenario/runner.h"
+#include "fleetsim/results/run_report.h"
 
 namespace fleetsim {
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "fleetsim/report/html_chart.h"
-#include "fleetsim/scenario/runner.h"
+#include "fleetsim/results/run_report.h"
 
 namespace fleetsim {
 

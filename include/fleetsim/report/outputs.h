@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "fleetsim/report/output_sink.h"
-#include "fleetsim/scenario/runner.h"
+#include "fleetsim/results/run_report.h"
 
 namespace fleetsim {
 

@@ -28,11 +28,6 @@ namespace fleetsim {
 inline constexpr std::int64_t kScenarioFormatVersion = 1;
 inline constexpr std::uint64_t kDefaultSeed = 1;
 
-struct PolicyChoice {
-  std::string name = "fifo";
-  PolicyParams params;  // every declared parameter, defaults filled in
-};
-
 // A trace the scenario replays, read (and checked) when the scenario loads.
 struct TraceSource {
   std::string format{};         // a TraceFormats() name

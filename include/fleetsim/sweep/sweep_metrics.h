@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fleetsim/scenario/runner.h"
+#include "fleetsim/results/run_report.h"
 
 namespace fleetsim {
 

@@ -14,9 +14,9 @@ using nlohmann::ordered_json;
 
 // One pool "spot" of 8 GPUs over 10 hours: useful 40, lost 4, overhead 2, idle 14, down 20 GPU-h;
 // billed 80 - 20 = 60 GPU-h at $2 = $120, or $3 per useful GPU-h; lost work $8, overhead $4.
-RunReport Report(const Scenario& scenario, bool priced) {
+RunReport Report(const ScenarioFacts& scenario, bool priced) {
   RunReport r;
-  r.scenario = &scenario;
+  r.scenario = scenario;
   r.policy.name = "fifo";
   r.seed = 7;
   AccountingSummary& a = r.accounting;
@@ -58,7 +58,7 @@ std::vector<std::string> Keys(const ordered_json& object) {
 }
 
 TEST(AccountingOutputsTest, SummaryJsonHasAccountingAndCostInAFixedOrder) {
-  Scenario scenario;
+  ScenarioFacts scenario;
   scenario.name = "s";
   const ordered_json j = ordered_json::parse(SummaryJson(Report(scenario, true)));
 
@@ -100,7 +100,7 @@ TEST(AccountingOutputsTest, SummaryJsonHasAccountingAndCostInAFixedOrder) {
 }
 
 TEST(AccountingOutputsTest, UnpricedPoolsGiveNullDollars) {
-  Scenario scenario;
+  ScenarioFacts scenario;
   scenario.name = "s";
   const ordered_json c = ordered_json::parse(SummaryJson(Report(scenario, false)))["cost"];
   EXPECT_EQ(c["unpriced_pools"], ordered_json::array({"spot"}));
@@ -114,7 +114,7 @@ TEST(AccountingOutputsTest, UnpricedPoolsGiveNullDollars) {
 }
 
 TEST(AccountingOutputsTest, ComparisonCsvAndTableShowGoodputLostWorkAndCost) {
-  Scenario scenario;
+  ScenarioFacts scenario;
   scenario.name = "spotty";
   const std::vector<RunReport> reports = {Report(scenario, true), Report(scenario, false)};
   const std::string csv = ComparisonCsv(reports);

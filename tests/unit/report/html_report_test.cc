@@ -37,10 +37,10 @@ AllocationTimelineData TinyTimeline(JobKind kind) {
   return t;
 }
 
-RunReport MakeRun(const Scenario& scenario, const std::string& policy, double utilization,
+RunReport MakeRun(const ScenarioFacts& scenario, const std::string& policy, double utilization,
                   double output, bool with_timeline) {
   RunReport r;
-  r.scenario = &scenario;
+  r.scenario = scenario;
   r.policy.name = policy;
   r.seed = 7;
   r.metrics.fleet_gpus = 2;
@@ -61,15 +61,15 @@ RunReport MakeRun(const Scenario& scenario, const std::string& policy, double ut
 }
 
 struct Fixture {
-  Scenario first;
-  Scenario second;
+  ScenarioFacts first;
+  ScenarioFacts second;
   std::vector<RunReport> reports;
 
   explicit Fixture(bool with_timeline) {
     first.name = "first <b>&amp;</b>";
     first.description = "a \"quoted\" 'description' <script>alert(1)</script>";
     second.name = "second";
-    for (const Scenario* s : {&first, &second}) {
+    for (const ScenarioFacts* s : {&first, &second}) {
       reports.push_back(MakeRun(*s, "fifo", 0.5, 100, with_timeline));
       reports.push_back(MakeRun(*s, "first-fit", 0.55, 90, with_timeline));
       reports.push_back(MakeRun(*s, "constraint-aware", 0.6, 150, with_timeline));
@@ -195,7 +195,7 @@ TEST(HtmlReportTest, WithoutTimelinesItSaysSoInsteadOfDrawing) {
 }
 
 TEST(HtmlReportTest, AScenarioWithoutFifoHasNoDeltas) {
-  Scenario only;
+  ScenarioFacts only;
   only.name = "no-baseline";
   const std::vector<RunReport> reports = {MakeRun(only, "first-fit", 0.5, 10, true),
                                           MakeRun(only, "constraint-aware", 0.6, 20, true)};

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 #include "fleetsim/sweep/sweep_store.h"
@@ -57,8 +58,8 @@ TEST_F(GroupMetricsTest, ATenantsGroupGivesItsOwnWaits) {
   for (const double w : waits) {
     sum += w;
   }
-  EXPECT_NEAR(*GroupMetric(report_, "wait_mean_s", group),
-              sum / static_cast<double>(waits.size()), 1e-9);
+  EXPECT_NEAR(*GroupMetric(report_, "wait_mean_s", group), sum / static_cast<double>(waits.size()),
+              1e-9);
   EXPECT_EQ(GroupMetricName("wait_p99_s", group),
             R"(wait_p99_s{tenant="research",kind="pretraining"})");
 }
