@@ -60,7 +60,7 @@ class PolicyChannel {
   RunStatus Call(SimTime now, const JobsAtCall& jobs, std::vector<Decision>& decisions);
 
   // For the start decisions of the last call, in order: true if `placement` is the planner's
-  // next hold, which the start now owns (sim/placement_choice.h).
+  // next hold, which the start now owns (fleetsim/policy/placement_choice.h).
   bool TakeOver(const Allocation& placement) { return planner_.TakeOver(placement); }
   // Releases the holds of the last call that no start took over.
   void Rollback() { planner_.Rollback(); }

@@ -6,7 +6,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <utility>
 
 #include "fleetsim/core/check.h"
@@ -27,6 +26,34 @@ constexpr bool kDebugBuild = false;
 constexpr bool kDebugBuild = true;  // invariants are checked after every event
 #endif
 }  // namespace
+
+// What NodeLifecycle reaches of the run: the jobs on a node, stopping them or letting them leave,
+// the event queue and the policy's changes.
+class Simulation::NodeRun final : public NodeLifecycle::Run {
+ public:
+  explicit NodeRun(Simulation& sim) : sim_(sim) {}
+  SimTime now() const override { return sim_.now_; }
+  const JobQueue& queue() const override { return sim_.queue_; }
+  std::span<const JobRequest> requests() const override { return sim_.requests_; }
+  std::vector<JobIndex> JobsOn(NodeId node) const override { return sim_.JobsOn(node); }
+  void StopJob(JobIndex job, StopCause cause, const std::string& reason) override {
+    sim_.StopNow(job, cause, reason);
+  }
+  void MayLeave(JobIndex job, SimDuration notice) override { sim_.MayLeave(job, notice); }
+  void ScheduleNodeEvent(SimTime time, NodeEvent event, std::uint32_t subject,
+                         std::uint32_t generation) override {
+    sim_.Schedule(time, Phase::kFleet, EventPayload::AboutNode(event, subject, generation));
+  }
+  void NodeChanged(NodeId node, bool call_now) override {
+    sim_.channel_->NoteNodeChanged(node);
+    if (call_now) {
+      sim_.RequestScheduling(sim_.now_);
+    }
+  }
+
+ private:
+  Simulation& sim_;
+};
 
 Simulation::Simulation(const FleetSpec& fleet, const Workload& workload,
                        std::unique_ptr<Policy> policy, std::string policy_name,
@@ -98,34 +125,6 @@ std::uint32_t Simulation::EventPayload::node_subject() const {
   FLEETSIM_CHECK(kind_ == EventKind::kNode, "the node or pool of an event that is not about one");
   return subject_;
 }
-
-// What NodeLifecycle reaches of the run: the jobs on a node, stopping them or letting them leave,
-// the event queue and the policy's changes.
-class Simulation::NodeRun final : public NodeLifecycle::Run {
- public:
-  explicit NodeRun(Simulation& sim) : sim_(sim) {}
-  SimTime now() const override { return sim_.now_; }
-  const JobQueue& queue() const override { return sim_.queue_; }
-  std::span<const JobRequest> requests() const override { return sim_.requests_; }
-  std::vector<JobIndex> JobsOn(NodeId node) const override { return sim_.JobsOn(node); }
-  void StopJob(JobIndex job, StopCause cause, const std::string& reason) override {
-    sim_.StopNow(job, cause, reason);
-  }
-  void MayLeave(JobIndex job, SimDuration notice) override { sim_.MayLeave(job, notice); }
-  void ScheduleNodeEvent(SimTime time, NodeEvent event, std::uint32_t subject,
-                         std::uint32_t generation) override {
-    sim_.Schedule(time, Phase::kFleet, EventPayload::AboutNode(event, subject, generation));
-  }
-  void NodeChanged(NodeId node, bool call_now) override {
-    sim_.channel_->NoteNodeChanged(node);
-    if (call_now) {
-      sim_.RequestScheduling(sim_.now_);
-    }
-  }
-
- private:
-  Simulation& sim_;
-};
 
 void Simulation::Schedule(SimTime time, Phase phase, EventPayload payload) {
   CountPending(payload, 1);

@@ -2,6 +2,7 @@
 // through the import driver with bad rows skipped and gpu models checked against the built-in
 // catalog. One binary serves every format: the environment variable FLEETSIM_FUZZ_TRACE_FORMAT
 // names the one to fuzz (tools/fuzz sets it for its targets trace_<format>).
+#include <cstdio>
 #include <cstdlib>
 
 #include "fleetsim/fleet/catalog_loader.h"
@@ -12,17 +13,9 @@
 namespace fleetsim {
 namespace {
 
-const TraceFormat& Format() {
-  static const TraceFormat* format = [] {
-    const char* name = std::getenv("FLEETSIM_FUZZ_TRACE_FORMAT");
-    const TraceFormat* found = name == nullptr ? nullptr : FindTraceFormat(name);
-    if (found == nullptr) {
-      fuzz::PropertyFailed("FLEETSIM_FUZZ_TRACE_FORMAT does not name a trace format");
-    }
-    return found;
-  }();
-  return *format;
-}
+const TraceFormat* fuzzed_format = nullptr;  // set once, before the first input
+
+const TraceFormat& Format() { return *fuzzed_format; }
 
 void ReadEveryRow(const std::string& path, const TraceOptionValues& options) {
   OpenResult opened = Format().open(path, options);
@@ -38,6 +31,21 @@ void ReadEveryRow(const std::string& path, const TraceOptionValues& options) {
 
 }  // namespace
 }  // namespace fleetsim
+
+// A misconfigured run stops here with a message, before libFuzzer would record the first input
+// as a finding.
+extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
+  const char* name = std::getenv("FLEETSIM_FUZZ_TRACE_FORMAT");
+  fleetsim::fuzzed_format = name == nullptr ? nullptr : fleetsim::FindTraceFormat(name);
+  if (fleetsim::fuzzed_format == nullptr) {
+    std::fprintf(stderr,
+                 "fuzz_trace: set FLEETSIM_FUZZ_TRACE_FORMAT to a trace format name (got '%s'); "
+                 "tools/fuzz does it for its targets trace_<format>\n",
+                 name == nullptr ? "" : name);
+    std::exit(2);
+  }
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace fleetsim;

@@ -37,7 +37,7 @@ struct HtmlReportOptions {
 };
 
 // `reports` in scenario-major, policy-minor order: the runs of one scenario are contiguous (the
-// same RunReport::scenario). A policy keeps its colour across the page (by name, in order of
+// same scenario name, SameScenario). A policy keeps its colour across the page (by name, in order of
 // first appearance); a scenario without a baseline run shows no deltas.
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options);
 

@@ -1,8 +1,8 @@
 // Running a scenario: build the workload for a seed, wire a Simulation to its policy and the
 // standard observers (metrics, capacity accounting, job log, real-time demand, diagnostics log),
 // run it, and collect a RunReport (results/run_report.h; with the run's cost, priced from its
-// accounting). Stateless
-// functions; each call owns its own simulation, so calls may run on separate threads.
+// accounting). Stateless functions; each call owns its own simulation, so calls may run on
+// separate threads.
 #pragma once
 
 #include <cstdint>

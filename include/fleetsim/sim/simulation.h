@@ -100,7 +100,8 @@ class Simulation {
     kCompletion,
     kSchedule,
     kJobLeaves,  // a job's emergency checkpoint is done: it leaves its cordoned node
-    kNode,       // a node event (NodeLifecycle's: notices, failures, waves, reclaims, nodes back)
+    kNode,       // a NodeLifecycle event (notices, failures, waves, reclaims, nodes back, the
+                 // autoscaler's checks)
   };
   // An event: its kind, the job it is about (arrivals, completions, leaves; read through job(),
   // which checks the kind) or, for a node event, which one and its node or pool, and the

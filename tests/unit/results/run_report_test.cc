@@ -1,10 +1,13 @@
 // A run's report carries what was run by value (results/run_report.h): FactsOf takes the
-// scenario's name, description, fleet size, stop time, trace and generator blocks, and the report
-// outlives the scenario; runs of one scenario are told apart by name.
+// scenario's name, description, fleet size, stop time, trace (as asked, and what reading it gave)
+// and generator blocks, and the report outlives the scenario; runs of one scenario are told
+// apart by name.
 #include "fleetsim/results/run_report.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 
@@ -37,6 +40,32 @@ TEST(RunReportTest, FactsOfAScenarioAreWhatSummaryJsonSaysOfIt) {
   EXPECT_EQ(facts.generator_blocks, 2U);
   ASSERT_TRUE(facts.generator.has_value());
   EXPECT_EQ(facts.generator->jobs, 5);
+}
+
+TEST(RunReportTest, FactsOfAReplayedTraceAreWhatWasAskedAndWhatReadingItGave) {
+  const std::string dir = ::testing::TempDir() + "run_report_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/t.jsonl") << R"({"id":"a","submit_s":1,"gpus":1,"duration_s":20}
+{"id":"b","submit_s":0,"gpus":1,"duration_s":20}
+not json
+)";
+  std::ofstream(dir + "/s.json") << R"({"format_version": 1, "name": "replay",
+    "fleet": {"pools": [{"name": "p", "template": "hgx-h100", "nodes": 1}]},
+    "trace": {"format": "jsonl", "path": "t.jsonl", "on_bad_row": "skip"}})";
+  const PolicyRegistry registry = BuiltinPolicies();
+  const LoadResult loaded = LoadScenarioFile(dir + "/s.json", registry, {});
+  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("s.json");
+  const ScenarioFacts facts = FactsOf(*loaded.scenario);
+  ASSERT_TRUE(facts.trace.has_value());
+  EXPECT_EQ(facts.trace->format, "jsonl");
+  EXPECT_EQ(facts.trace->path, "t.jsonl");  // as written, not resolved
+  EXPECT_EQ(facts.trace->on_bad_row, BadRowPolicy::kSkip);
+  EXPECT_EQ(facts.trace->options, loaded.scenario->trace->options);
+  EXPECT_EQ(facts.trace->report.jobs, 2);
+  EXPECT_EQ(facts.trace->report.skipped_rows(), 1);
+  EXPECT_EQ(facts.trace->report.out_of_order, loaded.scenario->trace->report.out_of_order);
+  EXPECT_EQ(facts.generator_blocks, 0U);
+  EXPECT_FALSE(facts.generator.has_value());
 }
 
 TEST(RunReportTest, AReportOutlivesItsScenario) {

@@ -1,7 +1,9 @@
 // What a node event does (sim/node_lifecycle.h), seen through a fake run that records every call
 // the life cycle makes: a notice cordons the node, offers its jobs a leave and schedules the
 // reclaim; the reclaim stops the jobs still there and takes the node down until it is replaced;
-// a failure during the notice makes the reclaim stale; a node back is up and drawn for again.
+// a failure during the notice makes the reclaim stale; a node back is up and drawn for again; an
+// autoscaled pool starts released and provisions a node for the queue without calling the
+// policy.
 // The whole engine's behaviour under interruptions is interruptions_test.cc's.
 #include "sim/node_lifecycle.h"
 
@@ -28,7 +30,7 @@ class FakeRun final : public NodeLifecycle::Run {
  public:
   SimTime now() const override { return now_; }
   const JobQueue& queue() const override { return queue_; }
-  std::span<const JobRequest> requests() const override { return {}; }
+  std::span<const JobRequest> requests() const override { return requests_; }
   std::vector<JobIndex> JobsOn(NodeId node) const override {
     return node == busy_node ? jobs_on_busy_node : std::vector<JobIndex>{};
   }
@@ -51,9 +53,8 @@ class FakeRun final : public NodeLifecycle::Run {
   std::vector<JobIndex> jobs_on_busy_node;
   std::vector<std::string> calls;
   std::vector<Scheduled> scheduled;
-
- private:
   JobQueue queue_;
+  std::vector<JobRequest> requests_;
 };
 
 // One spot pool of two HGX H100 nodes, reclaimed about once an hour each, with a 2-minute notice
@@ -160,6 +161,50 @@ TEST_F(NodeLifecycleTest, EventsOfAnEarlierGenerationOfTheNodeDoNothing) {
   EXPECT_TRUE(run_.calls.empty());
   EXPECT_EQ(run_.scheduled.size(), before);
   EXPECT_EQ(ledger_.state().Availability(0), NodeAvailability::kDown);
+}
+
+// An on-demand pool of two HGX H100 nodes that autoscales from none.
+FleetSpec AutoscaledFleet() {
+  PoolSpec pool = testing::CatalogPool("hgx-h100", 2, "scaled");
+  pool.autoscale = {.enabled = true, .min_nodes = 0};
+  return testing::FleetOf({pool});
+}
+
+TEST(NodeLifecycleAutoscaleTest, ReleasesAtTheStartThenProvisionsForTheQueueWithoutACall) {
+  FleetLedger ledger(AutoscaledFleet());
+  FakeRun run;
+  std::vector<SimulationObserver*> observers;
+  NodeLifecycle nodes(ledger, 1, run, observers);
+  nodes.ScheduleProcesses();
+  EXPECT_TRUE(run.scheduled.empty());  // no spot or failure process on this pool
+  nodes.ReleaseUnneeded();             // both nodes start released
+  EXPECT_EQ(run.calls,
+            (std::vector<std::string>{"node 0 changed, call now", "node 1 changed, call now"}));
+  EXPECT_FALSE(ledger.state().IsUp(0));
+  EXPECT_FALSE(ledger.state().IsUp(1));
+
+  // An 8-GPU job queues: one node is provisioned. The policy hears of it at its next call but is
+  // not called for it: a node on its way brings nothing yet.
+  run.calls.clear();
+  run.requests_.push_back({});
+  run.requests_.back().id = "eight";
+  run.requests_.back().gpus = 8;
+  run.queue_.PushBack(0);
+  run.now_ = 60 * kMillisPerSecond;
+  nodes.Autoscale();
+  EXPECT_EQ(run.calls, (std::vector<std::string>{"node 0 changed"}));
+  ASSERT_FALSE(run.scheduled.empty());
+  const Scheduled back = run.scheduled.front();
+  EXPECT_EQ(back.event, NodeEvent::kNodeBack);
+  EXPECT_EQ(back.subject, 0U);
+  EXPECT_EQ(back.time, run.now_ + kDefaultProvisioningDelay);
+
+  // It comes up when due: the policy hears of it now.
+  run.calls.clear();
+  run.now_ = back.time;
+  nodes.Handle(NodeEvent::kNodeBack, back.subject, back.generation);
+  EXPECT_TRUE(ledger.state().IsUp(0));
+  EXPECT_EQ(run.calls, (std::vector<std::string>{"node 0 changed, call now"}));
 }
 
 }  // namespace
