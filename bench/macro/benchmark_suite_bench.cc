@@ -31,7 +31,7 @@ std::vector<Scenario> LoadSuite(const PolicyRegistry& registry, std::string& err
   for (const std::string& file : files) {
     LoadResult loaded = LoadScenarioFile(file, registry, {.strict = true});
     if (!loaded.scenario) {
-      error = file + ": " + loaded.file_error + loaded.diagnostics.Format("");
+      error = file + ": " + loaded.file_status.message() + loaded.diagnostics.Format("");
       return {};
     }
     suite.push_back(std::move(*loaded.scenario));

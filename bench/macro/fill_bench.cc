@@ -25,7 +25,8 @@ const FillWorkload* OpenbDefault(std::string& error) {
       return "the openb trace is not in " + dir + "; skipped";
     }
     return LoadFillWorkload(dir + "/openb_node_list_gpu_node.csv",
-                            dir + "/openb_pod_list_default.csv", 0.95, workload);
+                            dir + "/openb_pod_list_default.csv", 0.95, workload)
+        .message();
   }();
   error = load_error;
   return error.empty() ? &workload : nullptr;

@@ -20,7 +20,7 @@ void BM_Import(benchmark::State& state, const std::string& format_name,
                const std::string& relative_path) {
   const TraceFormat* format = FindTraceFormat(format_name);
   TraceOptionValues options;
-  if (format == nullptr || !ResolveTraceOptions(*format, {}, options).empty()) {
+  if (format == nullptr || !ResolveTraceOptions(*format, {}, options).message().empty()) {
     state.SkipWithError(("no trace format " + format_name).c_str());
     return;
   }
@@ -33,7 +33,7 @@ void BM_Import(benchmark::State& state, const std::string& format_name,
     const TraceReport report = ConvertTrace(
         *format, path, options, {.on_bad_row = BadRowPolicy::kFail, .catalog = &catalog}, writer);
     if (!report.ok()) {
-      state.SkipWithError(report.error.c_str());
+      state.SkipWithError(report.status.message().c_str());
       return;
     }
     jobs += report.jobs;

@@ -20,7 +20,7 @@ void BM_SpotHeavyWeek(benchmark::State& state, const std::string& policy_name, b
   const PolicyRegistry registry = BuiltinPolicies();
   LoadResult loaded = LoadScenarioFile(kScenario, registry, {.strict = true});
   if (!loaded.scenario) {
-    state.SkipWithError((kScenario + ": " + loaded.file_error).c_str());
+    state.SkipWithError((kScenario + ": " + loaded.file_status.message()).c_str());
     return;
   }
   Scenario& scenario = *loaded.scenario;

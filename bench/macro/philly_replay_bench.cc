@@ -47,7 +47,7 @@ void BM_PhillyReplay(benchmark::State& state, const std::string& policy_json) {
   const LoadResult loaded =
       ParseScenario(PhillyScenario(policy_json), "philly-replay.json", registry, {.strict = true});
   if (!loaded.scenario) {
-    state.SkipWithError((loaded.file_error + loaded.diagnostics.Format("")).c_str());
+    state.SkipWithError((loaded.file_status.message() + loaded.diagnostics.Format("")).c_str());
     return;
   }
   const Scenario& scenario = *loaded.scenario;
@@ -56,8 +56,8 @@ void BM_PhillyReplay(benchmark::State& state, const std::string& policy_json) {
     const RunOutcome outcome =
         RunScenario(scenario, registry, policy,
                     {.seed = scenario.seed, .measure_wall_time = false, .logger = nullptr});
-    if (!outcome.ok) {
-      state.SkipWithError(outcome.error.c_str());
+    if (!outcome.status.ok()) {
+      state.SkipWithError(outcome.status.message().c_str());
       return;
     }
     const MetricsSummary& metrics = outcome.report.metrics;

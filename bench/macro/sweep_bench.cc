@@ -1,11 +1,12 @@
 // What the sweep machinery costs on top of its runs (docs/performance.md, "Sweeps"): the 1,015
 // short runs of bench/macro/sweep-1015.json (the seven benchmark scenarios x five policies x seeds
-// 1-29) and the 120 longer ones of scenarios/sweeps/planner.json, on one thread, first as bare RunScenario calls on scenarios loaded once, then as a whole
-// sweep as `fleetsim sweep` does it — spec loading, expansion (each point's document built and
-// loaded), the runs with their metrics and journal records, and results.csv, results.json,
-// summary.csv and report.html rendered and committed (the layout file aside). The ratio of the
-// two is the machinery's overhead; run each in its own process (--benchmark_filter), since a
-// process's earlier benchmarks leave its heap in a state that slows the later ones.
+// 1-29) and the 120 longer ones of scenarios/sweeps/planner.json, on one thread, first as bare
+// RunScenario calls on scenarios loaded once, then as a whole sweep as `fleetsim sweep` does it —
+// spec loading, expansion (each point's document built and loaded), the runs with their metrics and
+// journal records, and results.csv, results.json, summary.csv and report.html rendered and
+// committed (the layout file aside). The ratio of the two is the machinery's overhead; run each in
+// its own process (--benchmark_filter), since a process's earlier benchmarks leave its heap in a
+// state that slows the later ones.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -40,8 +41,8 @@ void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
     for (const SweepPoint& point : expansion.points) {
       RunOptions options;
       options.seed = point.seed;
-      const RunOutcome outcome = RunScenario(*point.scenario_loaded, registry,
-                                             point.scenario_loaded->policy, options);
+      const RunOutcome outcome =
+          RunScenario(*point.scenario_loaded, registry, point.scenario_loaded->policy, options);
       benchmark::DoNotOptimize(outcome.report.accounting.utilization);
     }
   }
@@ -93,7 +94,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
     sink.Stage("results.json", ResultsJson(layout, records));
     sink.Stage("summary.csv", SummaryCsv(layout, records));
     sink.Stage("report.html", SweepHtml(layout, records, {}));
-    if (!sink.Commit().empty() || records.size() != points.size()) {
+    if (!sink.Commit().message().empty() || records.size() != points.size()) {
       state.SkipWithError("the sweep did not write its results");
       break;
     }

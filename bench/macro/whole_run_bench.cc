@@ -6,8 +6,8 @@
 //    96-98 % busy (constraint-aware's target: within 3x of backfill); fails when
 //    ../shared/traces is absent;
 //  - BM_Scale100k: bench/macro/hgx-20k-100k.json, 100,000 jobs on 20,000 GPUs at ~95 % offered
-//    load, under fifo and constraint-aware (the 1M version, hgx-20k-1m.json, is timed with `fleetsim run --timing`: see
-//    docs/performance.md);
+//    load, under fifo and constraint-aware (the 1M version, hgx-20k-1m.json, is timed with
+//    `fleetsim run --timing`: see docs/performance.md);
 //  - BM_IdenticalSubmit100k: bench/macro/identical-submit-100k.json, 100,000 jobs submitted at
 //    time 0 on 64 GPUs, under every policy (issue 19's degenerate input; the 1M version is
 //    timed with `fleetsim run`).
@@ -27,13 +27,13 @@ std::string ScenarioPath(const std::string& file) {
   return std::string(FLEETSIM_SOURCE_DIR) + "/bench/macro/" + file;
 }
 
-void BM_WholeRun(benchmark::State& state, const std::string& file,
-                 const std::string& policy_name) {
+void BM_WholeRun(benchmark::State& state, const std::string& file, const std::string& policy_name) {
   const PolicyRegistry registry = BuiltinPolicies();
   const std::string path = ScenarioPath(file);
   const LoadResult loaded = LoadScenarioFile(path, registry, {.strict = true});
   if (!loaded.scenario) {
-    state.SkipWithError((path + ": " + loaded.file_error + loaded.diagnostics.Format("")).c_str());
+    state.SkipWithError(
+        (path + ": " + loaded.file_status.message() + loaded.diagnostics.Format("")).c_str());
     return;
   }
   const Scenario& scenario = *loaded.scenario;

@@ -34,24 +34,28 @@ void CheckFleet(const FleetSpec& fleet, std::vector<std::string>& errors) {
   }
 }
 
-// Why the job does not fit the model ("" when it does).
-std::string WhyNotModelled(const JobRequest& r, const JobTruth& truth) {
+// OK when the job fits the model, else why not.
+Status CheckModelled(const JobRequest& r, const JobTruth& truth) {
   if (truth.duration <= 0) {
-    return "is given work_gpu_hours: the bound needs true run times (duration_s), which do not "
-           "depend on where a job lands";
+    return Status::InvalidInput(
+        "is given work_gpu_hours: the bound needs true run times (duration_s), which do not "
+        "depend on where a job lands");
   }
   if (r.sharing != GpuSharing::kNone) {
-    return fmt::format("shares a GPU (sharing '{}'): the bound models whole GPUs only",
-                       GpuSharingName(r.sharing));
+    return Status::InvalidInput(
+        fmt::format("shares a GPU (sharing '{}'): the bound models whole GPUs only",
+                    GpuSharingName(r.sharing)));
   }
   if (r.preemptible) {
-    return "is preemptible: the bound assumes no preemption (the post's constraint 5)";
+    return Status::InvalidInput(
+        "is preemptible: the bound assumes no preemption (the post's constraint 5)");
   }
   if (r.IsElastic() && !r.demand) {
-    return "has a size range (gpus < max_gpus) but no demand curve: the bound models elastic "
-           "jobs only as real-time services";
+    return Status::InvalidInput(
+        "has a size range (gpus < max_gpus) but no demand curve: the bound models elastic "
+        "jobs only as real-time services");
   }
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace
@@ -70,8 +74,8 @@ BoundProblemResult BoundProblemFromScenario(const Scenario& scenario,
   std::optional<SimDuration> curve_step;
   for (const Job& job : workload.jobs) {
     const JobRequest& r = job.request;
-    if (const std::string problem = WhyNotModelled(r, job.truth); !problem.empty()) {
-      errors.push_back(fmt::format("job '{}' {}", r.id, problem));
+    if (const Status status = CheckModelled(r, job.truth); !status.ok()) {
+      errors.push_back(fmt::format("job '{}' {}", r.id, status.message()));
       continue;
     }
     if (r.demand && !step) {

@@ -227,7 +227,7 @@ ReplayOutcome ReplayBound(const Scenario& scenario, const BoundResult& result) {
           static_cast<std::int64_t>(std::ceil(service.served_gpu_hours[m] / hours - 1e-6)));
     }
   }
-  ReplayOutcome best;
+  std::optional<ReplayOutcome> best;
   for (int v = 0; v < 8; ++v) {
     const ReplayVariant variant{
         .in_order = (v & 1) != 0, .services_low = (v & 2) != 0, .early = (v & 4) != 0};
@@ -243,19 +243,18 @@ ReplayOutcome ReplayBound(const Scenario& scenario, const BoundResult& result) {
     options.seed = scenario.seed;
     const RunOutcome run =
         RunScenario(scenario, registry, PolicyChoice{.name = kReplayPolicy, .params = {}}, options);
-    if (!run.ok) {
-      return {.ok = false, .error = run.error};
+    if (!run.status.ok()) {
+      return {.status = run.status};
     }
     const double output = run.report.accounting.priority_weighted_output;
-    if (!best.ok || output > best.output) {
-      best = {.ok = true,
-              .error = "",
+    if (!best || output > best->output) {
+      best = {.status = Status::Ok(),
               .output = output,
               .jobs_started_late = stats->started_late,
               .jobs_started_early = stats->started_early};
     }
   }
-  return best;
+  return *best;
 }
 
 }  // namespace fleetsim

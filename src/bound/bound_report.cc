@@ -45,14 +45,14 @@ std::string BoundText(const BoundReport& report) {
     out += "  no solution found within the time limit\n";
     return out;
   }
-  if (report.replay.ok) {
+  if (report.replay && report.replay->status.ok()) {
     out += fmt::format(
         "  replayed in the simulator: {:.1f} ({:.1f} % of the bound; jobs started later than "
         "planned: {}, earlier: {})\n",
-        report.replay.output, r.bound > 0 ? 100.0 * report.replay.output / r.bound : 0.0,
-        report.replay.jobs_started_late, report.replay.jobs_started_early);
-  } else {
-    out += fmt::format("  replay in the simulator failed: {}\n", report.replay.error);
+        report.replay->output, r.bound > 0 ? 100.0 * report.replay->output / r.bound : 0.0,
+        report.replay->jobs_started_late, report.replay->jobs_started_early);
+  } else if (report.replay) {
+    out += fmt::format("  replay in the simulator failed: {}\n", report.replay->status.message());
   }
   out += fmt::format("  schedule of the best solution ({} jobs started):\n", r.starts.size());
   out += fmt::format("    {:<24} {:>4}  {:>4}  {:<16}  {:<16}  {:>8}\n", "job", "prio", "GPUs",
@@ -109,8 +109,9 @@ std::string BoundsJson(const std::vector<BoundReport>& reports, const BoundOptio
                       {"gap", r.gap},
                       {"proven_optimal", r.proven_optimal},
                       {"lp_bound", r.lp_bound},
-                      {"replay_output", report.replay.ok ? ordered_json(report.replay.output)
-                                                         : ordered_json(nullptr)},
+                      {"replay_output", report.replay && report.replay->status.ok()
+                                            ? ordered_json(report.replay->output)
+                                            : ordered_json(nullptr)},
                       {"status", r.status},
                       {"nodes", r.nodes},
                       {"step_s", TimeToSeconds(r.step)},

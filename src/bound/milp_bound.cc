@@ -404,8 +404,8 @@ BoundResult SolveBound(const BoundProblem& problem, const BoundOptions& options)
   const Milp& milp = builder.milp();
   const milp::MilpSolution solution =
       milp::SolveMilp(milp, {.time_limit_s = options.time_limit_s,
-                              .threads = options.threads,
-                              .parameters = options.solver_parameters});
+                             .threads = options.threads,
+                             .parameters = options.solver_parameters});
   const double lp_bound = milp::SolveLpRelaxation(milp);
 
   BoundResult result;
@@ -427,15 +427,15 @@ BoundResult SolveBound(const BoundProblem& problem, const BoundOptions& options)
   // The sound figure is the bound the search proved, or the LP relaxation's when that is lower
   // or the search proved none (stopped before its root, or its solution broke the model); it is
   // never below a solution the model has.
-  const bool searched = solution.error.empty() && std::isfinite(solution.best_bound) &&
+  const bool searched = solution.model_check.ok() && std::isfinite(solution.best_bound) &&
                         std::abs(solution.best_bound) < 1e40;
   result.bound = searched ? solution.best_bound : lp_bound;
   if (searched && std::isfinite(lp_bound)) {
     result.bound = std::min(result.bound, lp_bound);
   }
   result.bound = std::max(result.bound, result.objective);
-  if (!solution.error.empty()) {
-    result.status = solution.error + "; the bound is the LP relaxation's";
+  if (!solution.model_check.ok()) {
+    result.status = solution.model_check.message() + "; the bound is the LP relaxation's";
   }
   result.gap = result.proven_optimal || result.bound <= 0
                    ? 0.0

@@ -15,12 +15,12 @@
 
 namespace fleetsim::cli {
 
-std::string BoundTargetProblem(const BoundArgs& args) {
+Status CheckBoundTarget(const BoundArgs& args) {
   std::error_code error;
   if (!args.json_file.empty() && std::filesystem::is_directory(args.json_file, error)) {
-    return fmt::format("'{}' is a directory, not a file", args.json_file);
+    return Status::InvalidInput(fmt::format("'{}' is a directory, not a file", args.json_file));
   }
-  return "";
+  return Status::Ok();
 }
 
 int RunBoundCommand(const BoundArgs& args, const std::vector<Scenario>& scenarios,
@@ -59,7 +59,7 @@ int RunBoundCommand(const BoundArgs& args, const std::vector<Scenario>& scenario
   }
   std::vector<BoundReport> reports;
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    BoundReport report{.bound = SolveBound(problems[i], options), .replay = {}};
+    BoundReport report{.bound = SolveBound(problems[i], options), .replay = std::nullopt};
     if (report.bound.has_solution) {
       report.replay = ReplayBound(*solved[i], report.bound);
     }

@@ -306,8 +306,9 @@ class Cli {
     sweep_cmd->add_option("-o,--out", sweep.out_dir,
                           "Folder for results.csv, results.json, summary.csv and the sweep's "
                           "state (required unless --list)");
-    sweep_cmd->add_option("-j,--jobs", sweep.threads,
-                          "Runs at a time (default: one per hardware thread)")
+    sweep_cmd
+        ->add_option("-j,--jobs", sweep.threads,
+                     "Runs at a time (default: one per hardware thread)")
         ->check(CLI::Range(1, 4096));
     sweep_cmd->add_option("--shard", sweep.shard,
                           "Run only shard I of N (I/N, 1 <= I <= N): the points whose index is "
@@ -335,12 +336,13 @@ class Cli {
         "Find the cheapest fleet of a plan spec's decision grid that meets every target "
         "(docs/planning.md); exit 7 when none does");
     plan_cmd->add_option("spec", plan.spec, "Plan spec (JSON, docs/planning.md)")->required();
-    plan_cmd->add_option("-o,--out", plan.out_dir,
-                         "Folder for plan.csv, plan.json and the runs' records (a second call "
-                         "with the same folder reuses them)")
+    plan_cmd
+        ->add_option("-o,--out", plan.out_dir,
+                     "Folder for plan.csv, plan.json and the runs' records (a second call "
+                     "with the same folder reuses them)")
         ->required();
-    plan_cmd->add_option("-j,--jobs", plan.threads,
-                         "Runs at a time (default: one per hardware thread)")
+    plan_cmd
+        ->add_option("-j,--jobs", plan.threads, "Runs at a time (default: one per hardware thread)")
         ->check(CLI::Range(1, 4096));
     plan_cmd->add_flag("--exhaustive", plan.exhaustive,
                        "Run every candidate fleet on every seed, then choose (to check the "
@@ -468,7 +470,10 @@ class Cli {
   }
 
   SweepContext SweepContextHere() {
-    return {.registry = registry_, .catalog = catalog_, .out = out_, .err = err_,
+    return {.registry = registry_,
+            .catalog = catalog_,
+            .out = out_,
+            .err = err_,
             .err_is_terminal = err_is_terminal_};
   }
 
@@ -510,8 +515,8 @@ class Cli {
       }
       LoadResult result =
           LoadScenarioFile(file, registry_, {.strict = strict, .catalog = catalog_});
-      if (!result.file_error.empty()) {
-        fmt::print(err_, "{}\n", result.file_error);
+      if (!result.file_status.ok()) {
+        fmt::print(err_, "{}\n", result.file_status.message());
         ok = false;
         continue;
       }
@@ -659,10 +664,10 @@ class Cli {
           ShowProgress(done++, batch.asked, scenario.name, policy.name);
           options.seed = seed;
           RunOutcome outcome = RunScenario(scenario, registry_, policy, options);
-          if (!outcome.ok) {
+          if (!outcome.status.ok()) {
             ShowProgress(batch.asked, batch.asked, "", "");
             fmt::print(err_, "fleetsim: scenario '{}', policy '{}', seed {}: {}\n", scenario.name,
-                       policy.name, seed, outcome.error);
+                       policy.name, seed, outcome.status.message());
             ++batch.failed;
             continue;
           }
@@ -716,8 +721,8 @@ class Cli {
       }
       sink.Stage("comparison.csv", ComparisonCsv(reports));
     }
-    if (const std::string error = sink.Commit(); !error.empty()) {
-      fmt::print(err_, "fleetsim: cannot write results: {}\n", error);
+    if (const Status status = sink.Commit(); !status.ok()) {
+      fmt::print(err_, "fleetsim: cannot write results: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
     return ToInt(ExitStatus::kOk);
@@ -729,8 +734,8 @@ class Cli {
       return BuiltinCatalog();
     }
     CatalogLoadResult result = LoadCatalogFile(file);
-    if (!result.file_error.empty()) {
-      fmt::print(err_, "{}\n", result.file_error);
+    if (!result.file_status.ok()) {
+      fmt::print(err_, "{}\n", result.file_status.message());
       return std::nullopt;
     }
     fmt::print(err_, "{}", result.diagnostics.Format(file));
@@ -794,8 +799,8 @@ class Cli {
     if (!given) {
       return ToInt(ExitStatus::kUsage);
     }
-    if (const std::string error = ResolveTraceOptions(*format, *given, options); !error.empty()) {
-      fmt::print(err_, "fleetsim: {}\n", error);
+    if (const Status status = ResolveTraceOptions(*format, *given, options); !status.ok()) {
+      fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     const TraceReadOptions read_options{.on_bad_row = *ParseBadRowPolicy(args.on_bad_row),
@@ -805,7 +810,7 @@ class Cli {
     if (!to_stdout) {
       file.emplace(args.output);
       if (!file->ok()) {
-        fmt::print(err_, "fleetsim: cannot write the output: {}\n", file->error());
+        fmt::print(err_, "fleetsim: cannot write the output: {}\n", file->status().message());
         return ToInt(ExitStatus::kOutputError);
       }
     }
@@ -813,12 +818,12 @@ class Cli {
     const std::unique_ptr<JobWriter> writer = MakeJobWriter(OutputFormat(args), sink);
     const TraceReport report = ConvertTrace(*format, args.input, options, read_options, *writer);
     if (!report.ok()) {
-      fmt::print(err_, "{}\n", report.error);
+      fmt::print(err_, "{}\n", report.status.message());
       return ToInt(ExitStatus::kInvalidInput);
     }
     if (file) {
-      if (const std::string error = file->Commit(); !error.empty()) {
-        fmt::print(err_, "fleetsim: cannot write the output: {}\n", error);
+      if (const Status status = file->Commit(); !status.ok()) {
+        fmt::print(err_, "fleetsim: cannot write the output: {}\n", status.message());
         return ToInt(ExitStatus::kOutputError);
       }
     }
@@ -847,8 +852,8 @@ class Cli {
 
   int Compare(const CompareArgs& args) {
     CompareOptions options;
-    if (const std::string error = ParseTolerances(args.tolerances, options); !error.empty()) {
-      fmt::print(err_, "fleetsim: --tolerance: {}\n", error);
+    if (const Status status = ParseTolerances(args.tolerances, options); !status.ok()) {
+      fmt::print(err_, "fleetsim: --tolerance: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     const CompareOutcome outcome = CompareResultFiles(args.baseline, args.current, options);
@@ -919,8 +924,8 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
-    if (const std::string problem = BenchTargetsProblem(args); !problem.empty()) {
-      fmt::print(err_, "fleetsim: {}\n", problem);
+    if (const Status status = CheckBenchTargets(args); !status.ok()) {
+      fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     const std::vector<std::string> paths =
@@ -933,8 +938,8 @@ class Cli {
     if (const auto figures_path =
             SuiteFilePath(args.published_file, kPublishedFiguresFile, paths)) {
       PublishedLoad load = LoadPublishedFigures(*figures_path);
-      if (!load.error.empty()) {
-        fmt::print(err_, "{}\n", load.error);
+      if (!load.status.ok()) {
+        fmt::print(err_, "{}\n", load.status.message());
         return ToInt(ExitStatus::kInvalidInput);
       }
       published = std::move(load.figures);
@@ -942,8 +947,8 @@ class Cli {
     std::optional<BoundFigures> bounds;
     if (const auto bounds_path = SuiteFilePath(args.bounds_file, kBoundsFile, paths)) {
       BoundFiguresLoad load = LoadBoundFigures(*bounds_path);
-      if (!load.error.empty()) {
-        fmt::print(err_, "{}\n", load.error);
+      if (!load.status.ok()) {
+        fmt::print(err_, "{}\n", load.status.message());
         return ToInt(ExitStatus::kInvalidInput);
       }
       bounds = std::move(load.figures);
@@ -980,21 +985,22 @@ class Cli {
 
   // --json, --html and --out, all staged first: a failure leaves none of them half-written.
   // Why --json and --html cannot be written, before anything runs: the same file twice, or a
-  // directory in the way. "" when they can be tried.
-  static std::string BenchTargetsProblem(const BenchArgs& args) {
+  // directory in the way. OK when they can be tried.
+  static Status CheckBenchTargets(const BenchArgs& args) {
     namespace fs = std::filesystem;
     std::error_code error;
     if (!args.json_file.empty() && !args.html_file.empty() &&
         fs::weakly_canonical(fs::absolute(args.json_file, error), error) ==
             fs::weakly_canonical(fs::absolute(args.html_file, error), error)) {
-      return fmt::format("--json and --html name the same file '{}'", args.json_file);
+      return Status::InvalidInput(
+          fmt::format("--json and --html name the same file '{}'", args.json_file));
     }
     for (const std::string& path : {args.json_file, args.html_file}) {
       if (!path.empty() && fs::is_directory(path, error)) {
-        return fmt::format("'{}' is a directory, not a file", path);
+        return Status::InvalidInput(fmt::format("'{}' is a directory, not a file", path));
       }
     }
-    return "";
+    return Status::Ok();
   }
 
   // Published figures for a scenario name that is not in the suite are never shown: say so (a
@@ -1051,8 +1057,8 @@ class Cli {
   }
 
   int Bound(const BoundArgs& args) {
-    if (const std::string problem = BoundTargetProblem(args); !problem.empty()) {
-      fmt::print(err_, "fleetsim: {}\n", problem);
+    if (const Status status = CheckBoundTarget(args); !status.ok()) {
+      fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
@@ -1106,8 +1112,9 @@ int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
   // fail here rather than silently at exit.
   out.flush();
   if (!out) {
-    fmt::print(err, "fleetsim: cannot write to standard output (a full device or a closed "
-                    "pipe?): the output is incomplete\n");
+    fmt::print(err,
+               "fleetsim: cannot write to standard output (a full device or a closed "
+               "pipe?): the output is incomplete\n");
     return status == ToInt(ExitStatus::kOk) ? ToInt(ExitStatus::kOutputError) : status;
   }
   return status;

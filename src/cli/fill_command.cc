@@ -23,8 +23,8 @@ namespace {
 
 std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostream& err) {
   FillLoadResult result = LoadFillScenarioFile(path);
-  if (!result.file_error.empty()) {
-    fmt::print(err, "{}\n", result.file_error);
+  if (!result.file_status.ok()) {
+    fmt::print(err, "{}\n", result.file_status.message());
     return std::nullopt;
   }
   if (strict) {
@@ -65,7 +65,7 @@ std::string SameFileTwice(const FillArgs& args) {
 
 bool IsFillScenarioFile(const std::string& path) {
   std::string text;
-  return ReadTextFile(path, text).empty() && IsFillScenarioText(text);
+  return ReadTextFile(path, text).ok() && IsFillScenarioText(text);
 }
 
 bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err) {
@@ -75,14 +75,14 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
   }
   // The node and pod lists and the paper's results are read as `fleetsim fill` reads them.
   FillWorkload workload;
-  std::string error =
+  Status status =
       LoadFillWorkload(scenario->nodes, scenario->pods, scenario->typical_popularity, workload);
-  if (error.empty() && scenario->published) {
+  if (status.ok() && scenario->published) {
     PublishedFill published;
-    error = LoadPublishedFill(*scenario->published, published);
+    status = LoadPublishedFill(*scenario->published, published);
   }
-  if (!error.empty()) {
-    fmt::print(err, "{}\n", error);
+  if (!status.ok()) {
+    fmt::print(err, "{}\n", status.message());
     return false;
   }
   return true;
@@ -109,7 +109,7 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
       args.threads > 0 ? args.threads : std::max(1U, std::thread::hardware_concurrency());
   const auto start = std::chrono::steady_clock::now();
   std::vector<FillScenarioResult> results;
-  if (const std::string error = RunFillSuite(
+  if (const Status status = RunFillSuite(
           scenarios,
           {.threads = threads,
            .seeds = args.seeds,
@@ -118,8 +118,8 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
                args.orders_dir.empty() ? std::nullopt : std::optional<std::string>(args.orders_dir),
            .streams = args.artifact_streams ? FillStreams::kArtifact : FillStreams::kFleetsim},
           results);
-      !error.empty()) {
-    fmt::print(err, "{}\n", error);
+      !status.ok()) {
+    fmt::print(err, "{}\n", status.message());
     return ToInt(ExitStatus::kInvalidInput);
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;

@@ -27,22 +27,23 @@ namespace fs = std::filesystem;
 // DIR may be new, empty, or hold an earlier plan's runs (records are reused by run id, which
 // digests the run's whole scenario and seed, so no other plan's run can be taken for one of
 // ours); a sweep's folder or any other content is refused.
-std::string CheckPlanFolder(const std::string& dir) {
+Status CheckPlanFolder(const std::string& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) {
-    return "";
+    return Status::Ok();
   }
   if (!fs::is_directory(dir, ec)) {
-    return fmt::format("{}: exists and is not a folder", dir);
+    return Status::InvalidInput(fmt::format("{}: exists and is not a folder", dir));
   }
   if (fs::exists(fs::path(dir) / kSweepStateDir / "points.json", ec)) {
-    return fmt::format("{} holds a sweep's results: choose another --out", dir);
+    return Status::InvalidInput(
+        fmt::format("{} holds a sweep's results: choose another --out", dir));
   }
   if (fs::exists(fs::path(dir) / kSweepStateDir, ec) || fs::is_empty(dir, ec)) {
-    return "";
+    return Status::Ok();
   }
-  return fmt::format("{}: exists and holds no plan: choose another --out, or an empty folder",
-                     dir);
+  return Status::InvalidInput(
+      fmt::format("{}: exists and holds no plan: choose another --out, or an empty folder", dir));
 }
 
 class PlanCommand {
@@ -70,8 +71,8 @@ class PlanCommand {
     if (!candidates.errors.empty()) {
       return ToInt(ExitStatus::kInvalidInput);
     }
-    if (std::string problem = CheckPlanFolder(args_.out_dir); !problem.empty()) {
-      fmt::print(c_.err, "fleetsim: {}\n", problem);
+    if (Status status = CheckPlanFolder(args_.out_dir); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     if (args_.slurm.enabled) {
@@ -90,7 +91,7 @@ class PlanCommand {
     }
     journal_.emplace(args_.out_dir, journal_name);
     if (!journal_->ok()) {
-      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", journal_->error());
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", journal_->status().message());
       return false;
     }
     return true;
@@ -120,8 +121,8 @@ class PlanCommand {
                      if (report != nullptr) {
                        record.group_metrics = PlanGroupMetrics(plan, *report);
                      }
-                     if (!journal_->Append(record) && write_error_.empty()) {
-                       write_error_ = journal_->error();
+                     if (!journal_->Append(record) && write_status_.ok()) {
+                       write_status_ = journal_->status();
                      }
                      records_[record.id] = std::move(record);
                    });
@@ -134,11 +135,11 @@ class PlanCommand {
 
   // Flushes the journal; false after saying why it cannot be trusted to hold every run.
   bool CloseRecords() {
-    if (!journal_->Flush() && write_error_.empty()) {
-      write_error_ = journal_->error();
+    if (!journal_->Flush() && write_status_.ok()) {
+      write_status_ = journal_->status();
     }
-    if (!write_error_.empty()) {
-      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error_);
+    if (!write_status_.ok()) {
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_status_.message());
       return false;
     }
     return true;
@@ -199,14 +200,13 @@ class PlanCommand {
       fmt::print(c_.err, "fleetsim: {}: cannot create: {}\n", args_.out_dir, ec.message());
       return ToInt(ExitStatus::kOutputError);
     }
-    const SlurmSweep sweep{
-        .work = SlurmWork::kPlan,
-        .name = plan.runs.name,
-        .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
-        .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
-        .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
-        .points = candidates.candidates.size() * candidates.seeds,
-        .strict = args_.strict};
+    const SlurmSweep sweep{.work = SlurmWork::kPlan,
+                           .name = plan.runs.name,
+                           .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
+                           .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
+                           .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
+                           .points = candidates.candidates.size() * candidates.seeds,
+                           .strict = args_.strict};
     fmt::print(c_.err, "plan '{}': {} candidate fleets x {} seeds, {} runs in the grid\n",
                plan.runs.name, candidates.candidates.size(), candidates.seeds, sweep.points);
     return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);
@@ -217,8 +217,8 @@ class PlanCommand {
     sink.Stage("plan.csv", PlanCsv(plan, candidates, outcome));
     sink.Stage("plan.json", PlanJson(plan, candidates, outcome));
     sink.Stage("plan.html", PlanHtml(plan, candidates, outcome));
-    if (std::string error = sink.Commit(); !error.empty()) {
-      fmt::print(c_.err, "fleetsim: {}\n", error);
+    if (Status status = sink.Commit(); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
     fmt::print(c_.out, "{}", PlanText(plan, candidates, outcome));
@@ -242,7 +242,7 @@ class PlanCommand {
   std::optional<Shard> shard_;
   SweepRecords records_;
   std::optional<JournalWriter> journal_;
-  std::string write_error_;
+  Status write_status_;
   std::size_t reused_ = 0;
   std::size_t made_ = 0;
 };

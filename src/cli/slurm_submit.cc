@@ -60,8 +60,8 @@ std::string ShellQuoted(const std::string& text) {
 std::string JobName(const std::string& name) {
   std::string out = "fleetsim-";
   for (const char c : name) {
-    out += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c
-                                                                                         : '_';
+    out +=
+        std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' ? c : '_';
   }
   return out;
 }
@@ -113,19 +113,19 @@ std::string Submit(const std::string& sbatch_arguments, std::ostream& err) {
   return id;
 }
 
-std::string WriteScript(const fs::path& path, const std::string& text) {
+Status WriteScript(const fs::path& path, const std::string& text) {
   StagedFile file(path.string());
   if (!file.ok()) {
-    return file.error();
+    return file.status();
   }
   file.stream() << text;
-  if (std::string error = file.Commit(); !error.empty()) {
-    return error;
+  if (Status status = file.Commit(); !status.ok()) {
+    return status;
   }
   std::error_code ec;
   fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                   fs::perm_options::add, ec);
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace
@@ -214,8 +214,9 @@ int SubmitSweep(const SlurmSweep& sweep, const SlurmArgs& args, std::ostream& ou
   const fs::path merge_script = dir / (plan ? "choose.sbatch" : "merge.sbatch");
   for (const auto& [path, text] : {std::pair{array_script, SweepSbatch(sweep, args, tasks)},
                                    std::pair{merge_script, MergeSbatch(sweep, args)}}) {
-    if (std::string error = ec ? ec.message() : WriteScript(path, text); !error.empty()) {
-      fmt::print(err, "fleetsim: cannot write {}: {}\n", path.string(), error);
+    if (const Status status = ec ? Status::IoError(ec.message()) : WriteScript(path, text);
+        !status.ok()) {
+      fmt::print(err, "fleetsim: cannot write {}: {}\n", path.string(), status.message());
       return ToInt(ExitStatus::kOutputError);
     }
   }
@@ -232,27 +233,25 @@ int SubmitSweep(const SlurmSweep& sweep, const SlurmArgs& args, std::ostream& ou
     return ToInt(ExitStatus::kInvalidInput);
   }
   const std::string merge_id = Submit(
-      fmt::format("--dependency=afterok:{} {}", array_id, ShellQuoted(merge_script.string())),
-      err);
+      fmt::format("--dependency=afterok:{} {}", array_id, ShellQuoted(merge_script.string())), err);
   if (merge_id.empty()) {
     fmt::print(err, "fleetsim: the array job {} was submitted; cancel it with: scancel {}\n",
                array_id, array_id);
     return ToInt(ExitStatus::kInvalidInput);
   }
-  fmt::print(out,
-             "submitted {} '{}': array job {} ({} tasks for {} runs), {} job {} after it\n"
-             "follow them:  squeue -j {},{}   (sacct -j {} where accounting is on)\n"
-             "task logs:    {}/task-{}_*.log\n"
-             "results:      {}/{} once job {} has finished\n"
-             "a failed task: resubmit with  sbatch --array=I {}  (finished runs are skipped), "
-             "then  {}\n",
-             WorkName(sweep.work), sweep.name, array_id, tasks, sweep.points,
-             plan ? "choose" : "merge", merge_id, array_id, merge_id, array_id, dir.string(),
-             array_id, sweep.out_dir, plan ? "plan.json" : "results.csv", merge_id,
-             array_script.string(),
-             plan ? fmt::format("fleetsim plan {} --out {} --exhaustive", sweep.spec_path,
-                                sweep.out_dir)
-                  : fmt::format("fleetsim sweep merge {}", sweep.out_dir));
+  fmt::print(
+      out,
+      "submitted {} '{}': array job {} ({} tasks for {} runs), {} job {} after it\n"
+      "follow them:  squeue -j {},{}   (sacct -j {} where accounting is on)\n"
+      "task logs:    {}/task-{}_*.log\n"
+      "results:      {}/{} once job {} has finished\n"
+      "a failed task: resubmit with  sbatch --array=I {}  (finished runs are skipped), "
+      "then  {}\n",
+      WorkName(sweep.work), sweep.name, array_id, tasks, sweep.points, plan ? "choose" : "merge",
+      merge_id, array_id, merge_id, array_id, dir.string(), array_id, sweep.out_dir,
+      plan ? "plan.json" : "results.csv", merge_id, array_script.string(),
+      plan ? fmt::format("fleetsim plan {} --out {} --exhaustive", sweep.spec_path, sweep.out_dir)
+           : fmt::format("fleetsim sweep merge {}", sweep.out_dir));
   return ToInt(ExitStatus::kOk);
 }
 

@@ -21,7 +21,8 @@ int StagedOutputs::Stage(const std::vector<std::pair<std::string, std::string>>&
     staged_.back()->stream() << contents;
     if (error || !staged_.back()->ok()) {
       fmt::print(err, "fleetsim: cannot write results: {}\n",
-                 error ? fmt::format("{}: {}", path, error.message()) : staged_.back()->error());
+                 error ? fmt::format("{}: {}", path, error.message())
+                       : staged_.back()->status().message());
       return ToInt(ExitStatus::kOutputError);
     }
   }
@@ -30,8 +31,8 @@ int StagedOutputs::Stage(const std::vector<std::pair<std::string, std::string>>&
 
 int StagedOutputs::Commit(std::ostream& err) {
   for (const auto& file : staged_) {
-    if (const std::string error = file->Commit(); !error.empty()) {
-      fmt::print(err, "fleetsim: cannot write results: {}\n", error);
+    if (const Status status = file->Commit(); !status.ok()) {
+      fmt::print(err, "fleetsim: cannot write results: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
   }

@@ -85,27 +85,28 @@ class Progress {
 };
 
 // The output folder may be new, empty, or hold this same sweep (by name); anything else is
-// refused. Returns "" or the problem.
-std::string CheckOutFolder(const std::string& dir, const std::string& name) {
+// refused.
+Status CheckOutFolder(const std::string& dir, const std::string& name) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) {
-    return "";
+    return Status::Ok();
   }
   if (!fs::is_directory(dir, ec)) {
-    return fmt::format("{}: exists and is not a folder", dir);
+    return Status::InvalidInput(fmt::format("{}: exists and is not a folder", dir));
   }
   if (fs::exists(fs::path(dir) / kSweepStateDir / "points.json", ec)) {
-    std::string error;
-    const std::optional<SweepLayout> layout = ReadLayout(dir, error);
+    Status status;
+    const std::optional<SweepLayout> layout = ReadLayout(dir, status);
     if (!layout) {
-      return error;
+      return status;
     }
     if (layout->name != name) {
-      return fmt::format("{} holds the results of another sweep ('{}', not '{}'): choose another "
-                         "--out, or remove it",
-                         dir, layout->name, name);
+      return Status::InvalidInput(
+          fmt::format("{} holds the results of another sweep ('{}', not '{}'): choose another "
+                      "--out, or remove it",
+                      dir, layout->name, name));
     }
-    return "";
+    return Status::Ok();
   }
   // A folder holding only the state folder is one a shard started at the same time is laying
   // out: WriteLayout then finds the same layout there, or refuses another sweep's.
@@ -118,49 +119,50 @@ std::string CheckOutFolder(const std::string& dir, const std::string& name) {
     return !ec;
   };
   if (!fs::is_empty(dir, ec) && !only_state()) {
-    return fmt::format("{}: exists and holds no sweep: choose another --out, or an empty folder",
-                       dir);
+    return Status::InvalidInput(fmt::format(
+        "{}: exists and holds no sweep: choose another --out, or an empty folder", dir));
   }
-  return "";
+  return Status::Ok();
 }
 
 // Whether DIR already holds exactly this layout.
 bool HoldsLayout(const std::string& dir, const std::string& text) {
   std::string held;
-  return ReadTextFile((fs::path(dir) / kSweepStateDir / "points.json").string(), held).empty() &&
+  return ReadTextFile((fs::path(dir) / kSweepStateDir / "points.json").string(), held).ok() &&
          held == text;
 }
 
 // Records the layout in DIR. Shards sharing a folder (array tasks starting together) all write
 // the same bytes: a layout already there is left alone, and losing the race to write it to
 // another process that wrote the same is no failure.
-std::string WriteLayout(const std::string& dir, const SweepLayout& layout) {
+Status WriteLayout(const std::string& dir, const SweepLayout& layout) {
   const std::string text = LayoutJson(layout);
   if (HoldsLayout(dir, text)) {
-    return "";
+    return Status::Ok();
   }
   std::error_code ec;
   fs::create_directories(fs::path(dir) / kSweepStateDir, ec);
   if (ec) {
-    return fmt::format("{}: cannot create: {}", dir, ec.message());
+    return Status::IoError(fmt::format("{}: cannot create: {}", dir, ec.message()));
   }
   StagedFile file((fs::path(dir) / kSweepStateDir / "points.json").string());
   if (!file.ok()) {
-    return HoldsLayout(dir, text) ? "" : file.error();
+    return HoldsLayout(dir, text) ? Status::Ok() : file.status();
   }
   file.stream() << text;
-  const std::string error = file.Commit();
+  const Status committed = file.Commit();
   if (HoldsLayout(dir, text)) {
-    return "";
+    return Status::Ok();
   }
-  return error.empty() ? fmt::format("{}: another sweep wrote its layout there at the same time: "
-                                     "choose another --out",
-                                     dir)
-                       : error;
+  return committed.ok() ? Status::IoError(fmt::format(
+                              "{}: another sweep wrote its layout there at the same time: choose "
+                              "another --out",
+                              dir))
+                        : committed;
 }
 
-std::string WriteResults(const std::string& dir, const SweepLayout& layout,
-                         const SweepRecords& records) {
+Status WriteResults(const std::string& dir, const SweepLayout& layout,
+                    const SweepRecords& records) {
   DirectorySink sink(dir);
   sink.Stage("results.csv", ResultsCsv(layout, records));
   sink.Stage("results.json", ResultsJson(layout, records));
@@ -188,14 +190,15 @@ std::size_t ReportFailures(const SweepLayout& layout, const SweepRecords& record
 }
 
 // Writes the results into `dir`, lists the failures; kOk, kRunsFailed or kOutputError.
-int WriteAndReport(const std::string& dir, const SweepLayout& layout,
-                          const SweepRecords& records, const SweepContext& c) {
-  if (std::string error = WriteResults(dir, layout, records); !error.empty()) {
-    fmt::print(c.err, "fleetsim: cannot write results: {}\n", error);
+int WriteAndReport(const std::string& dir, const SweepLayout& layout, const SweepRecords& records,
+                   const SweepContext& c) {
+  if (Status status = WriteResults(dir, layout, records); !status.ok()) {
+    fmt::print(c.err, "fleetsim: cannot write results: {}\n", status.message());
     return ToInt(ExitStatus::kOutputError);
   }
   const std::size_t failed = ReportFailures(layout, records, c.err);
-  fmt::print(c.out, "sweep '{}': {} runs, {} failed: {}/results.csv, summary.csv, "
+  fmt::print(c.out,
+             "sweep '{}': {} runs, {} failed: {}/results.csv, summary.csv, "
              "results.json, report.html\n",
              layout.name, layout.points.size(), failed, dir);
   return failed == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kRunsFailed);
@@ -203,8 +206,7 @@ int WriteAndReport(const std::string& dir, const SweepLayout& layout,
 
 class SweepCommand {
  public:
-  SweepCommand(const SweepArgs& args, const SweepContext& context)
-      : args_(args), c_(context) {}
+  SweepCommand(const SweepArgs& args, const SweepContext& context) : args_(args), c_(context) {}
 
   int Run() {
     const std::optional<Shard> shard = ShardOption(args_.shard, c_.err);
@@ -224,7 +226,8 @@ class SweepCommand {
     if (args_.list) {
       return List(spec, expansion);
     }
-    return args_.slurm.enabled ? SubmitToSlurm(spec, expansion) : RunPoints(spec, expansion, *shard);
+    return args_.slurm.enabled ? SubmitToSlurm(spec, expansion)
+                               : RunPoints(spec, expansion, *shard);
   }
 
  private:
@@ -241,42 +244,41 @@ class SweepCommand {
   static std::string ExpansionLine(const SweepSpec& spec, const SweepExpansion& e) {
     const auto invalid = std::count_if(e.points.begin(), e.points.end(),
                                        [](const SweepPoint& p) { return !p.error.empty(); });
-    return fmt::format("sweep '{}': {} runs ({} combinations excluded, {} that repeat a run "
-                       "listed before them, {} invalid)\n",
-                       spec.name, e.points.size(), e.excluded, e.duplicates, invalid);
+    return fmt::format(
+        "sweep '{}': {} runs ({} combinations excluded, {} that repeat a run "
+        "listed before them, {} invalid)\n",
+        spec.name, e.points.size(), e.excluded, e.duplicates, invalid);
   }
 
   // Records the layout in DIR, then hands the points to Slurm as shards.
   int SubmitToSlurm(const SweepSpec& spec, const SweepExpansion& expansion) {
-    if (std::string problem = CheckOutFolder(args_.out_dir, spec.name); !problem.empty()) {
-      fmt::print(c_.err, "fleetsim: {}\n", problem);
+    if (Status status = CheckOutFolder(args_.out_dir, spec.name); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
-    if (std::string error = WriteLayout(args_.out_dir, MakeLayout(spec, expansion));
-        !error.empty()) {
-      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", error);
+    if (Status status = WriteLayout(args_.out_dir, MakeLayout(spec, expansion)); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
     std::error_code ec;
-    const SlurmSweep sweep{
-        .name = spec.name,
-        .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
-        .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
-        .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
-        .points = expansion.points.size(),
-        .strict = args_.strict};
+    const SlurmSweep sweep{.name = spec.name,
+                           .spec_path = fs::absolute(args_.spec, ec).lexically_normal().string(),
+                           .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
+                           .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
+                           .points = expansion.points.size(),
+                           .strict = args_.strict};
     fmt::print(c_.err, "{}", ExpansionLine(spec, expansion));
     return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);
   }
 
   int RunPoints(const SweepSpec& spec, const SweepExpansion& expansion, const Shard& shard) {
-    if (std::string problem = CheckOutFolder(args_.out_dir, spec.name); !problem.empty()) {
-      fmt::print(c_.err, "fleetsim: {}\n", problem);
+    if (Status status = CheckOutFolder(args_.out_dir, spec.name); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
     const SweepLayout layout = MakeLayout(spec, expansion);
-    if (std::string error = WriteLayout(args_.out_dir, layout); !error.empty()) {
-      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", error);
+    if (Status status = WriteLayout(args_.out_dir, layout); !status.ok()) {
+      fmt::print(c_.err, "fleetsim: cannot write the sweep's state: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
     std::vector<std::string> warnings;
@@ -315,37 +317,37 @@ class SweepCommand {
               SweepRecords& records) {
     JournalWriter journal(args_.out_dir, JournalName(shard.index, shard.count));
     if (!journal.ok()) {
-      fmt::print(c_.err, "fleetsim: {}\n", journal.error());
+      fmt::print(c_.err, "fleetsim: {}\n", journal.status().message());
       return ToInt(ExitStatus::kOutputError);
     }
     Progress progress(c_.err, c_.err_is_terminal, todo.size());
-    std::string write_error;
+    Status write_status;
     const unsigned threads =
         args_.threads > 0 ? args_.threads : std::max(1U, std::thread::hardware_concurrency());
     RunSweepPoints(todo, c_.registry,
                    {.threads = threads, .check_invariants = args_.check_invariants},
                    [&](const SweepPoint& point, SweepRecord&& record, const RunReport* report) {
-                     if (report != nullptr && args_.keep_runs && write_error.empty()) {
-                       write_error = KeepRun(point, *report);
+                     if (report != nullptr && args_.keep_runs && write_status.ok()) {
+                       write_status = KeepRun(point, *report);
                      }
-                     if (!journal.Append(record) && write_error.empty()) {
-                       write_error = journal.error();
+                     if (!journal.Append(record) && write_status.ok()) {
+                       write_status = journal.status();
                      }
                      progress.Done(record.status != SweepRunStatus::kOk);
                      records[record.id] = std::move(record);
                    });
     progress.Finish();
-    if (!journal.Flush() && write_error.empty()) {
-      write_error = journal.error();
+    if (!journal.Flush() && write_status.ok()) {
+      write_status = journal.status();
     }
-    if (!write_error.empty()) {
-      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_error);
+    if (!write_status.ok()) {
+      fmt::print(c_.err, "fleetsim: cannot record runs: {}\n", write_status.message());
       return ToInt(ExitStatus::kOutputError);
     }
     return ToInt(ExitStatus::kOk);
   }
 
-  std::string KeepRun(const SweepPoint& point, const RunReport& report) {
+  Status KeepRun(const SweepPoint& point, const RunReport& report) {
     DirectorySink sink((fs::path(args_.out_dir) / "runs" / point.id).string());
     StageRunFiles("", report, sink);
     return sink.Commit();
@@ -399,17 +401,18 @@ int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
   std::string layout_text;
   SweepRecords records;
   for (const std::string& dir : args.dirs) {
-    std::string error;
-    std::optional<SweepLayout> read = ReadLayout(dir, error);
+    Status status;
+    std::optional<SweepLayout> read = ReadLayout(dir, status);
     if (!read) {
-      fmt::print(c.err, "fleetsim: {}: not a sweep's folder: {}\n", dir, error);
+      fmt::print(c.err, "fleetsim: {}: not a sweep's folder: {}\n", dir, status.message());
       return ToInt(ExitStatus::kInvalidInput);
     }
     if (!layout) {
       layout_text = LayoutJson(*read);
       layout = std::move(read);
     } else if (LayoutJson(*read) != layout_text) {
-      fmt::print(c.err, "fleetsim: {} holds another sweep's points than {} (a different spec, "
+      fmt::print(c.err,
+                 "fleetsim: {} holds another sweep's points than {} (a different spec, "
                  "or the same spec changed since): shards merge only with their own\n",
                  dir, args.dirs.front());
       return ToInt(ExitStatus::kInvalidInput);
@@ -417,7 +420,8 @@ int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
     std::vector<std::string> warnings;
     for (auto& [id, record] : ReadRecords(dir, warnings)) {
       auto [it, inserted] = records.try_emplace(id, record);
-      if (!inserted && it->second.status != SweepRunStatus::kOk && record.status == SweepRunStatus::kOk) {
+      if (!inserted && it->second.status != SweepRunStatus::kOk &&
+          record.status == SweepRunStatus::kOk) {
         it->second = record;
       }
     }
@@ -427,7 +431,8 @@ int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
   }
   const std::vector<std::size_t> missing = MissingRuns(*layout, records);
   if (!missing.empty()) {
-    fmt::print(c.err, "fleetsim: {} of {} runs have no record yet (first: run {}, {}): rerun the "
+    fmt::print(c.err,
+               "fleetsim: {} of {} runs have no record yet (first: run {}, {}): rerun the "
                "shards that hold them (finished runs are skipped), then merge again\n",
                missing.size(), layout->points.size(), missing.front(),
                DescribeLayoutPoint(*layout, layout->points[missing.front()]));

@@ -19,12 +19,12 @@ namespace fleetsim::cli {
 // `--slurm`: hand the sweep to Slurm as a job array of shards and a dependent merge job.
 struct SlurmArgs {
   bool enabled = false;
-  std::string partition{};      // #SBATCH --partition, when given
-  std::string account{};        // #SBATCH --account, when given
-  std::string time{};           // #SBATCH --time per task, when given (Slurm's formats)
-  std::size_t array_max = 0;    // at most this many tasks at once (--array=1-N%K); 0: no limit
+  std::string partition{};        // #SBATCH --partition, when given
+  std::string account{};          // #SBATCH --account, when given
+  std::string time{};             // #SBATCH --time per task, when given (Slurm's formats)
+  std::size_t array_max = 0;      // at most this many tasks at once (--array=1-N%K); 0: no limit
   std::size_t runs_per_task = 0;  // 0: enough that the array has at most 1,000 tasks
-  bool dry_run = false;         // write the scripts, submit nothing
+  bool dry_run = false;           // write the scripts, submit nothing
 };
 
 struct SweepArgs {
@@ -60,8 +60,8 @@ int RunSweepCommand(const SweepArgs& args, const SweepContext& context);
 // were errors.
 template <typename Load>
 bool ReportLoad(const Load& load, const std::string& path, std::ostream& err) {
-  if (!load.file_error.empty()) {
-    err << load.file_error << '\n';
+  if (!load.file_status.ok()) {
+    err << load.file_status.message() << '\n';
     return false;
   }
   err << load.diagnostics.Format(path);

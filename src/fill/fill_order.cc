@@ -50,8 +50,8 @@ class OrderReader {
     rank_taken_.assign(workload.nodes.size(), false);
   }
 
-  // "" or the row's problem.
-  std::string Row(const std::vector<std::string>& fields) {
+  // Fails with the row's problem.
+  Status Row(const std::vector<std::string>& fields) {
     // A pod row may carry an empty rank field, as CSV writers give a three-column file.
     if (fields[0] == "pod" && (fields.size() == 2 || (fields.size() == 3 && fields[2].empty()))) {
       return Pod(fields[1]);
@@ -59,56 +59,59 @@ class OrderReader {
     if (fields[0] == "node" && fields.size() == 3) {
       return Node(fields[1], fields[2]);
     }
-    return fmt::format("expected \"pod,NAME\" or \"node,NAME,RANK\", found \"{}\"",
-                       fmt::join(fields, ","));
+    return Status::InvalidInput(fmt::format(
+        "expected \"pod,NAME\" or \"node,NAME,RANK\", found \"{}\"", fmt::join(fields, ",")));
   }
 
-  std::string Finish(FillOrder& out) {
+  Status Finish(FillOrder& out) {
     if (order_.arrivals.empty()) {
-      return fmt::format("{}: expected at least one pod row, found none", path_);
+      return Status::InvalidInput(
+          fmt::format("{}: expected at least one pod row, found none", path_));
     }
     for (std::size_t n = 0; n < order_.tie_rank.size(); ++n) {
       if (order_.tie_rank[n] == kNoRank) {
-        return fmt::format(
-            "{}: expected a node row for every node of the node list; none for \"{}\"", path_,
-            NameOfNode(n));
+        return Status::InvalidInput(
+            fmt::format("{}: expected a node row for every node of the node list; none for \"{}\"",
+                        path_, NameOfNode(n)));
       }
     }
     out = std::move(order_);
-    return "";
+    return Status::Ok();
   }
 
  private:
-  std::string Pod(const std::string& name) {
+  Status Pod(const std::string& name) {
     const auto found = pods_.find(name);
     if (found == pods_.end()) {
-      return fmt::format("expected a pod of the pod list, found \"{}\"", name);
+      return Status::InvalidInput(
+          fmt::format("expected a pod of the pod list, found \"{}\"", name));
     }
     order_.arrivals.push_back(found->second);
-    return "";
+    return Status::Ok();
   }
 
-  std::string Node(const std::string& name, const std::string& rank_text) {
+  Status Node(const std::string& name, const std::string& rank_text) {
     const auto found = nodes_.find(name);
     if (found == nodes_.end()) {
-      return fmt::format("expected a node of the node list, found \"{}\"", name);
+      return Status::InvalidInput(
+          fmt::format("expected a node of the node list, found \"{}\"", name));
     }
     if (order_.tie_rank[found->second] != kNoRank) {
-      return fmt::format("expected each node once, found \"{}\" again", name);
+      return Status::InvalidInput(fmt::format("expected each node once, found \"{}\" again", name));
     }
     std::uint32_t rank = 0;
     const char* end = rank_text.data() + rank_text.size();
     const auto [stop, error] = std::from_chars(rank_text.data(), end, rank);
     if (error != std::errc() || stop != end || rank >= order_.tie_rank.size()) {
-      return fmt::format("expected a rank from 0 to {}, found \"{}\"", order_.tie_rank.size() - 1,
-                         rank_text);
+      return Status::InvalidInput(fmt::format("expected a rank from 0 to {}, found \"{}\"",
+                                              order_.tie_rank.size() - 1, rank_text));
     }
     if (rank_taken_[rank]) {
-      return fmt::format("expected each rank once, found {} again", rank);
+      return Status::InvalidInput(fmt::format("expected each rank once, found {} again", rank));
     }
     rank_taken_[rank] = true;
     order_.tie_rank[found->second] = rank;
-    return "";
+    return Status::Ok();
   }
 
   std::string NameOfNode(std::size_t node) const {
@@ -133,17 +136,17 @@ std::string FillOrderPath(const std::string& dir, const std::string& scenario, s
   return fmt::format("{}/{}-{}.csv", dir, scenario, seed);
 }
 
-std::string LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out) {
+Status LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
-    return std::filesystem::exists(path, error)
-               ? fmt::format("{}: expected a fill order file, found a directory or special file",
-                             path)
-               : fmt::format("{}: cannot read the fill order file (no such file)", path);
+    return Status::IoError(
+        std::filesystem::exists(path, error)
+            ? fmt::format("{}: expected a fill order file, found a directory or special file", path)
+            : fmt::format("{}: cannot read the fill order file (no such file)", path));
   }
   std::ifstream in(path);
   if (!in) {
-    return fmt::format("{}: cannot read the fill order file", path);
+    return Status::IoError(fmt::format("{}: cannot read the fill order file", path));
   }
   OrderReader reader(path, workload);
   std::string line;
@@ -155,20 +158,21 @@ std::string LoadFillOrder(const std::string& path, const FillWorkload& workload,
         line.erase(0, kUtf8ByteOrderMark.size());
       }
       if (line != "kind,name,rank" && line != "kind,name,rank\r") {
-        return fmt::format("{}:1: expected the header \"kind,name,rank\", found \"{}\"", path,
-                           line);
+        return Status::InvalidInput(
+            fmt::format("{}:1: expected the header \"kind,name,rank\", found \"{}\"", path, line));
       }
       continue;
     }
     if (line.empty() || line == "\r") {
       continue;
     }
-    if (std::string problem = reader.Row(SplitCommas(line)); !problem.empty()) {
-      return fmt::format("{}:{}: {}", path, line_number, problem);
+    if (Status status = reader.Row(SplitCommas(line)); !status.ok()) {
+      return Status::InvalidInput(fmt::format("{}:{}: {}", path, line_number, status.message()));
     }
   }
   if (line_number == 0) {
-    return fmt::format("{}:1: expected the header \"kind,name,rank\", found an empty file", path);
+    return Status::InvalidInput(
+        fmt::format("{}:1: expected the header \"kind,name,rank\", found an empty file", path));
   }
   return reader.Finish(out);
 }

@@ -149,13 +149,13 @@ bool IsFillScenarioText(const std::string& text) {
 FillLoadResult LoadFillScenarioFile(const std::string& path) {
   FillLoadResult result;
   std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
-    result.file_error = std::move(error);
+  if (Status status = ReadTextFile(path, text); !status.ok()) {
+    result.file_status = std::move(status);
     return result;
   }
   json root;
-  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
-    result.file_error = std::move(error);
+  if (Status status = ParseJsonText(text, path, root); !status.ok()) {
+    result.file_status = std::move(status);
     return result;
   }
   FillScenario scenario = FillParser(path, result.diagnostics).Parse(root);

@@ -47,18 +47,18 @@ void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
 
 }  // namespace
 
-std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
-                         const FillSuiteOptions& options, std::vector<FillScenarioResult>& out) {
+Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteOptions& options,
+                    std::vector<FillScenarioResult>& out) {
   std::vector<FillWorkload> workloads(scenarios.size());
   std::vector<FillScenarioResult> results(scenarios.size());
   GivenOrders orders(scenarios.size());
   std::vector<FillTask> tasks;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const FillScenario& scenario = scenarios[s];
-    if (std::string error = LoadFillWorkload(scenario.nodes, scenario.pods,
-                                             scenario.typical_popularity, workloads[s]);
-        !error.empty()) {
-      return error;
+    if (Status status = LoadFillWorkload(scenario.nodes, scenario.pods, scenario.typical_popularity,
+                                         workloads[s]);
+        !status.ok()) {
+      return status;
     }
     FillScenarioResult& result = results[s];
     result.scenario = scenario;
@@ -70,8 +70,8 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
     }
     if (scenario.published) {
       PublishedFill published;
-      if (std::string error = LoadPublishedFill(*scenario.published, published); !error.empty()) {
-        return error;
+      if (Status status = LoadPublishedFill(*scenario.published, published); !status.ok()) {
+        return status;
       }
       result.published = std::move(published);
     }
@@ -81,8 +81,8 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       for (std::size_t k = 0; k < seeds; ++k) {
         const std::string path =
             FillOrderPath(*options.orders_dir, scenario.name, scenario.first_seed + k);
-        if (std::string error = LoadFillOrder(path, workloads[s], orders[s][k]); !error.empty()) {
-          return error;
+        if (Status status = LoadFillOrder(path, workloads[s], orders[s][k]); !status.ok()) {
+          return status;
         }
       }
     }
@@ -99,11 +99,10 @@ std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
       result.policies.push_back(std::move(policy));
     }
   }
-  ParallelFor(tasks.size(), options.threads, [&](std::size_t i) {
-    RunTask(tasks[i], workloads, orders, options, results);
-  });
+  ParallelFor(tasks.size(), options.threads,
+              [&](std::size_t i) { RunTask(tasks[i], workloads, orders, options, results); });
   out = std::move(results);
-  return "";
+  return Status::Ok();
 }
 
 namespace {

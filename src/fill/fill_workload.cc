@@ -18,27 +18,27 @@ namespace fleetsim {
 
 namespace {
 
-std::string LoadNodes(const std::string& path, FillWorkload& out) {
+Status LoadNodes(const std::string& path, FillWorkload& out) {
   std::vector<OpenbNode> nodes;
-  if (std::string error = LoadOpenbNodes(path, BuiltinCatalog(), nodes); !error.empty()) {
-    return error;
+  if (Status status = LoadOpenbNodes(path, BuiltinCatalog(), nodes); !status.ok()) {
+    return status;
   }
   for (const OpenbNode& node : nodes) {
     if (node.gpus == 0) {
       continue;  // a CPU-only node: not part of the GPU cluster (as for OpenbFleet)
     }
     if (node.gpus > static_cast<std::int64_t>(kMaxSharedNodeGpus)) {
-      return fmt::format(
-          "{}:{}: column 'gpu': expected at most {} GPUs per node for a fill "
-          "experiment, found {} (node '{}')",
-          path, node.line, kMaxSharedNodeGpus, node.gpus, node.sn);
+      return Status::InvalidInput(
+          fmt::format("{}:{}: column 'gpu': expected at most {} GPUs per node for a fill "
+                      "experiment, found {} (node '{}')",
+                      path, node.line, kMaxSharedNodeGpus, node.gpus, node.sn));
     }
     const int model = out.models.Index(node.model);
     if (model < 0) {
-      return fmt::format(
-          "{}:{}: column 'model': expected at most {} GPU models in a fill "
-          "experiment, found more (node '{}')",
-          path, node.line, kMaxGpuModels, node.sn);
+      return Status::InvalidInput(
+          fmt::format("{}:{}: column 'model': expected at most {} GPU models in a fill "
+                      "experiment, found more (node '{}')",
+                      path, node.line, kMaxGpuModels, node.sn));
     }
     SharedNode shared{.free = {.cpu_free_milli = node.cpu_milli,
                                .model = model,
@@ -51,21 +51,21 @@ std::string LoadNodes(const std::string& path, FillWorkload& out) {
     out.nodes.push_back(shared);
     out.gpu_capacity_milli += node.gpus * kGpuMilli;
   }
-  return "";
+  return Status::Ok();
 }
 
 // The gpu_spec text of every pod of the list at `path` (already read by the checked reader, which
 // rejects empty model names), as the paper's artifact keys typical pods by it: as written, a
 // repeated model kept (the importer drops repeats: "V100M16|V100M32|V100M32" and
 // "V100M16|V100M32" are one model set but two typical-pod keys there).
-std::string LoadGpuSpecTexts(const std::string& path, std::map<std::string, std::string>& out) {
+Status LoadGpuSpecTexts(const std::string& path, std::map<std::string, std::string>& out) {
   LineReader lines(path);
   if (!lines.ok()) {
-    return lines.error();
+    return lines.status();
   }
   CsvHeader header;
-  if (std::string error = ReadCsvHeader(lines, {"name"}, header); !error.empty()) {
-    return error;
+  if (Status status = ReadCsvHeader(lines, {"name"}, header); !status.ok()) {
+    return status;
   }
   const std::size_t name_column = *header.Find("name");
   const std::optional<std::size_t> spec_column = header.Find("gpu_spec");
@@ -73,27 +73,28 @@ std::string LoadGpuSpecTexts(const std::string& path, std::map<std::string, std:
   FieldError problem;
   while (NextCsvRow(lines, header, fields, problem)) {
     if (!problem.ok()) {
-      return fmt::format("{}:{}: {}", path, lines.line_number(), problem.message);
+      return Status::InvalidInput(
+          fmt::format("{}:{}: {}", path, lines.line_number(), problem.message));
     }
     out[fields[name_column]] = spec_column ? fields[*spec_column] : "";
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string LoadPods(const std::string& path, double popularity, FillWorkload& out) {
+Status LoadPods(const std::string& path, double popularity, FillWorkload& out) {
   const TraceFormat* format = FindTraceFormat("alibaba-openb");
   TraceOptionValues options;
-  if (std::string error = ResolveTraceOptions(*format, {}, options); !error.empty()) {
-    return error;
+  if (Status status = ResolveTraceOptions(*format, {}, options); !status.ok()) {
+    return status;
   }
   Workload pods;
   const TraceReport report = ReadTrace(*format, path, options, {}, pods);
   if (!report.ok()) {
-    return report.error;
+    return report.status;
   }
   std::map<std::string, std::string> spec_texts;
-  if (std::string error = LoadGpuSpecTexts(path, spec_texts); !error.empty()) {
-    return error;
+  if (Status status = LoadGpuSpecTexts(path, spec_texts); !status.ok()) {
+    return status;
   }
   std::vector<ListedTask> listed;
   for (const Job& job : pods.jobs) {
@@ -106,7 +107,8 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
                                          : r.sharing == GpuSharing::kFraction ? r.gpu_milli
                                                                               : kGpuMilli}};
     if (!out.models.Mask(r.gpu_models, pod.request.models)) {
-      return fmt::format("{}: pod '{}': more than {} GPU models", path, r.id, kMaxGpuModels);
+      return Status::InvalidInput(
+          fmt::format("{}: pod '{}': more than {} GPU models", path, r.id, kMaxGpuModels));
     }
     listed.push_back({.shape = {.cpu_milli = pod.request.cpu_milli,
                                 .gpu_milli = pod.request.gpu_milli,
@@ -119,30 +121,30 @@ std::string LoadPods(const std::string& path, double popularity, FillWorkload& o
     return p.request.GpuDemandMilli() > 0;
   });
   if (!asks_for_gpus) {
-    return fmt::format(
-        "{}: expected pods asking for GPUs (a fill fills GPUs), found none among "
-        "{} pods",
-        path, out.pods.size());
+    return Status::InvalidInput(
+        fmt::format("{}: expected pods asking for GPUs (a fill fills GPUs), found none among "
+                    "{} pods",
+                    path, out.pods.size()));
   }
   std::stable_sort(out.pods.begin(), out.pods.end(),
                    [](const FillPod& a, const FillPod& b) { return a.name < b.name; });
   out.typical = ComputeTypicalTasks(listed, popularity);
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace
 
-std::string LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
-                             double popularity, FillWorkload& out) {
+Status LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
+                        double popularity, FillWorkload& out) {
   FillWorkload loaded;
-  if (std::string error = LoadNodes(nodes_path, loaded); !error.empty()) {
-    return error;
+  if (Status status = LoadNodes(nodes_path, loaded); !status.ok()) {
+    return status;
   }
-  if (std::string error = LoadPods(pods_path, popularity, loaded); !error.empty()) {
-    return error;
+  if (Status status = LoadPods(pods_path, popularity, loaded); !status.ok()) {
+    return status;
   }
   out = std::move(loaded);
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace fleetsim

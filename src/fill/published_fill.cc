@@ -13,16 +13,16 @@ namespace {
 
 constexpr int kMaxPublishedX = 1000;
 
-std::string LoadSeries(const std::string& path, const std::string& workload,
-                       std::map<GpuSharePolicy, PublishedSeries>& out) {
+Status LoadSeries(const std::string& path, const std::string& workload,
+                  std::map<GpuSharePolicy, PublishedSeries>& out) {
   LineReader lines(path);
   if (!lines.ok()) {
-    return lines.error();
+    return lines.status();
   }
   CsvHeader header;
-  if (std::string error = ReadCsvHeader(lines, {"workload", "sc_policy", "seed", "0"}, header);
-      !error.empty()) {
-    return error;
+  if (Status status = ReadCsvHeader(lines, {"workload", "sc_policy", "seed", "0"}, header);
+      !status.ok()) {
+    return status;
   }
   std::vector<std::pair<int, std::size_t>> x_columns;  // (x, column)
   for (int x = 0; x <= kMaxPublishedX; ++x) {
@@ -41,16 +41,17 @@ std::string LoadSeries(const std::string& path, const std::string& workload,
     }
     const auto where = [&] { return fmt::format("{}:{}", path, lines.line_number()); };
     if (!problem.ok()) {
-      return fmt::format("{}: {}", where(), problem.message);
+      return Status::InvalidInput(fmt::format("{}: {}", where(), problem.message));
     }
     if (fields[workload_column] != workload) {
       continue;
     }
     const std::optional<GpuSharePolicy> policy = PolicyOfArtifactName(fields[policy_column]);
     if (!policy) {
-      return fmt::format("{}: column 'sc_policy': expected one of the six policies "
-                         "(01-Random ... 06-FGD), found '{}'",
-                         where(), fields[policy_column]);
+      return Status::InvalidInput(
+          fmt::format("{}: column 'sc_policy': expected one of the six policies "
+                      "(01-Random ... 06-FGD), found '{}'",
+                      where(), fields[policy_column]));
     }
     std::vector<std::optional<double>> values(static_cast<std::size_t>(x_columns.back().first) + 1);
     for (const auto& [x, column] : x_columns) {
@@ -60,44 +61,47 @@ std::string LoadSeries(const std::string& path, const std::string& workload,
       values[static_cast<std::size_t>(x)] =
           RealField(fields[column], std::to_string(x), -1e9, 1e9, problem);
       if (!problem.ok()) {
-        return fmt::format("{}: {}", where(), problem.message);
+        return Status::InvalidInput(fmt::format("{}: {}", where(), problem.message));
       }
     }
     out[*policy].push_back(std::move(values));
     ++rows;
   }
   if (rows == 0) {
-    return fmt::format("{}: expected rows for workload '{}', found none", path, workload);
+    return Status::InvalidInput(
+        fmt::format("{}: expected rows for workload '{}', found none", path, workload));
   }
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace
 
 std::optional<GpuSharePolicy> PolicyOfArtifactName(const std::string& name) {
   static const std::map<std::string, GpuSharePolicy> kNames = {
-      {"Random", GpuSharePolicy::kRandom},       {"DotProd", GpuSharePolicy::kDotProduct},
+      {"Random", GpuSharePolicy::kRandom},
+      {"DotProd", GpuSharePolicy::kDotProduct},
       {"GpuClustering", GpuSharePolicy::kGpuClustering},
-      {"GpuPacking", GpuSharePolicy::kGpuPacking}, {"BestFit", GpuSharePolicy::kBestFit},
+      {"GpuPacking", GpuSharePolicy::kGpuPacking},
+      {"BestFit", GpuSharePolicy::kBestFit},
       {"FGD", GpuSharePolicy::kFgd}};
   const std::size_t dash = name.find('-');
   const auto it = kNames.find(dash == std::string::npos ? name : name.substr(dash + 1));
   return it == kNames.end() ? std::nullopt : std::optional(it->second);
 }
 
-std::string LoadPublishedFill(const PublishedFillFiles& files, PublishedFill& out) {
+Status LoadPublishedFill(const PublishedFillFiles& files, PublishedFill& out) {
   PublishedFill loaded;
-  if (std::string error = LoadSeries(files.allocation, files.workload, loaded.allocation);
-      !error.empty()) {
-    return error;
+  if (Status status = LoadSeries(files.allocation, files.workload, loaded.allocation);
+      !status.ok()) {
+    return status;
   }
-  if (std::string error =
+  if (Status status =
           LoadSeries(files.fragmentation_ratio, files.workload, loaded.fragmentation_ratio);
-      !error.empty()) {
-    return error;
+      !status.ok()) {
+    return status;
   }
   out = std::move(loaded);
-  return "";
+  return Status::Ok();
 }
 
 SeedStats PublishedStatsAt(const PublishedSeries& series, int x) {

@@ -486,8 +486,8 @@ CatalogLoadResult ParseCatalog(const std::string& text, const std::string& sourc
                                const Catalog& base) {
   CatalogLoadResult result;
   json root;
-  if (std::string error = ParseJsonText(text, source, root); !error.empty()) {
-    result.file_error = std::move(error);
+  if (Status status = ParseJsonText(text, source, root); !status.ok()) {
+    result.file_status = std::move(status);
     return result;
   }
   if (!root.is_object()) {
@@ -510,9 +510,9 @@ Catalog BuiltinCatalog() {
 
 CatalogLoadResult LoadCatalogFile(const std::string& path) {
   std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
+  if (Status status = ReadTextFile(path, text); !status.ok()) {
     CatalogLoadResult result;
-    result.file_error = std::move(error);
+    result.file_status = std::move(status);
     return result;
   }
   return ParseCatalog(text, path, BuiltinCatalog());

@@ -82,7 +82,7 @@ void FleetState::BuildPools(const FleetSpec& spec) {
     Pool& pool = pools_[i];
     if (pool.mig == MigMode::kStatic) {
       LayoutCheck check = PlaceLayout(pool.model, spec.pools[i].mig_layout);
-      FLEETSIM_CHECK(check.error.empty(), "a static MIG layout that does not place");
+      FLEETSIM_CHECK(check.status.ok(), "a static MIG layout that does not place");
       pool.layout = std::move(check.placements);
     }
   }
@@ -258,120 +258,128 @@ const MigProfile* FleetState::ResolveProfile(const Grant& grant) const {
                                   : PoolOf(grant.gpu).model.FindMigProfile(grant.profile->name);
 }
 
-std::string FleetState::CheckWhole(GpuId gpu, const GpuUse& use) const {
+Status FleetState::CheckWhole(GpuId gpu, const GpuUse& use) const {
   if (PoolOf(gpu).mig == MigMode::kStatic) {
-    return fmt::format(
-        "GPU {} is partitioned by pool \"{}\"'s static MIG layout and cannot be "
-        "taken whole",
-        gpu, PoolOf(gpu).name);
+    return Status::Refused(
+        fmt::format("GPU {} is partitioned by pool \"{}\"'s static MIG layout and cannot be "
+                    "taken whole",
+                    gpu, PoolOf(gpu).name));
   }
   if (use.whole) {
-    return fmt::format("GPU {} is already taken whole", gpu);
+    return Status::Refused(fmt::format("GPU {} is already taken whole", gpu));
   }
   if (!use.mig.empty()) {
-    return fmt::format("GPU {} has {} in use and cannot be taken whole", gpu,
-                       Plural(use.mig.instances(), "MIG instance", "MIG instances"));
+    return Status::Refused(
+        fmt::format("GPU {} has {} in use and cannot be taken whole", gpu,
+                    Plural(use.mig.instances(), "MIG instance", "MIG instances")));
   }
   if (use.fractions > 0) {
-    return fmt::format("GPU {} is shared by {} ({} milli-GPU, {} GB) and cannot be taken whole",
-                       gpu, Plural(use.fractions, "fractional grant", "fractional grants"),
-                       use.milli, use.memory_gb);
+    return Status::Refused(fmt::format(
+        "GPU {} is shared by {} ({} milli-GPU, {} GB) and cannot be taken whole", gpu,
+        Plural(use.fractions, "fractional grant", "fractional grants"), use.milli, use.memory_gb));
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string FleetState::CheckMig(const Grant& grant, const GpuUse& use) const {
+Status FleetState::CheckMig(const Grant& grant, const GpuUse& use) const {
   const Pool& pool = PoolOf(grant.gpu);
   if (pool.mig == MigMode::kOff) {
     const std::string owner =
         pool.name.empty() ? "the fleet" : fmt::format("pool \"{}\"", pool.name);
-    return fmt::format("GPU {} is not a MIG GPU ({} has MIG off)", grant.gpu, owner);
+    return Status::Refused(
+        fmt::format("GPU {} is not a MIG GPU ({} has MIG off)", grant.gpu, owner));
   }
   if (grant.profile == nullptr) {
-    return fmt::format("the MIG grant on GPU {} names no profile", grant.gpu);
+    return Status::Refused(fmt::format("the MIG grant on GPU {} names no profile", grant.gpu));
   }
   const MigProfile* profile = ResolveProfile(grant);
   if (profile == nullptr) {
-    return fmt::format("GPU {} ({}) has no MIG profile \"{}\"", grant.gpu, pool.model.name,
-                       grant.profile->name);
+    return Status::Refused(fmt::format("GPU {} ({}) has no MIG profile \"{}\"", grant.gpu,
+                                       pool.model.name, grant.profile->name));
   }
   const std::string where = PlacementName(*profile, grant.start);
   if (pool.mig == MigMode::kStatic) {
     if (std::none_of(pool.layout.begin(), pool.layout.end(), [&](const MigPlacement& p) {
           return p.start == grant.start && p.profile == profile;
         })) {
-      return fmt::format("GPU {}: {} is not an instance of pool \"{}\"'s static layout ({})",
-                         grant.gpu, where, pool.name, LayoutNames(pool.layout));
+      return Status::Refused(
+          fmt::format("GPU {}: {} is not an instance of pool \"{}\"'s static layout ({})",
+                      grant.gpu, where, pool.name, LayoutNames(pool.layout)));
     }
     if (IsPlaced(use.mig, profile->name, grant.start)) {
-      return fmt::format("GPU {}: {} is already in use", grant.gpu, where);
+      return Status::Refused(fmt::format("GPU {}: {} is already in use", grant.gpu, where));
     }
-    return "";
+    return Status::Ok();
   }
   if (use.whole) {
-    return fmt::format("GPU {} is taken whole and cannot hold MIG instances", grant.gpu);
+    return Status::Refused(
+        fmt::format("GPU {} is taken whole and cannot hold MIG instances", grant.gpu));
   }
   if (use.fractions > 0) {
-    return fmt::format("GPU {} is shared by {} and cannot hold MIG instances", grant.gpu,
-                       Plural(use.fractions, "fractional grant", "fractional grants"));
+    return Status::Refused(
+        fmt::format("GPU {} is shared by {} and cannot hold MIG instances", grant.gpu,
+                    Plural(use.fractions, "fractional grant", "fractional grants")));
   }
-  const std::string why = use.mig.WhyNot(*profile, grant.start);
-  return why.empty() ? "" : fmt::format("GPU {}: {}: {}", grant.gpu, where, why);
+  return use.mig.CheckPlacement(*profile, grant.start)
+      .Within(fmt::format("GPU {}: {}", grant.gpu, where));
 }
 
-std::string FleetState::CheckFraction(const Grant& grant, const GpuUse& use) const {
+Status FleetState::CheckFraction(const Grant& grant, const GpuUse& use) const {
   const GpuId gpu = grant.gpu;
   if (grant.milli < 1 || grant.milli > kMilliPerGpu) {
-    return fmt::format("GPU {}: a fractional grant takes 1..1000 milli-GPU, not {}", gpu,
-                       grant.milli);
+    return Status::Refused(fmt::format("GPU {}: a fractional grant takes 1..1000 milli-GPU, not {}",
+                                       gpu, grant.milli));
   }
   if (!(grant.gpu_memory_gb >= 0) || !std::isfinite(grant.gpu_memory_gb)) {
-    return fmt::format(
-        "GPU {}: a fractional grant's GPU memory must be a finite number >= 0, "
-        "not {}",
-        gpu, grant.gpu_memory_gb);
+    return Status::Refused(
+        fmt::format("GPU {}: a fractional grant's GPU memory must be a finite number >= 0, "
+                    "not {}",
+                    gpu, grant.gpu_memory_gb));
   }
   if (PoolOf(gpu).mig == MigMode::kStatic) {
-    return fmt::format(
-        "GPU {} is partitioned by pool \"{}\"'s static MIG layout and cannot be "
-        "shared fractionally",
-        gpu, PoolOf(gpu).name);
+    return Status::Refused(
+        fmt::format("GPU {} is partitioned by pool \"{}\"'s static MIG layout and cannot be "
+                    "shared fractionally",
+                    gpu, PoolOf(gpu).name));
   }
   if (use.whole) {
-    return fmt::format("GPU {} is taken whole and cannot be shared fractionally", gpu);
+    return Status::Refused(
+        fmt::format("GPU {} is taken whole and cannot be shared fractionally", gpu));
   }
   if (!use.mig.empty()) {
-    return fmt::format("GPU {} has {} in use and cannot be shared fractionally", gpu,
-                       Plural(use.mig.instances(), "MIG instance", "MIG instances"));
+    return Status::Refused(
+        fmt::format("GPU {} has {} in use and cannot be shared fractionally", gpu,
+                    Plural(use.mig.instances(), "MIG instance", "MIG instances")));
   }
   if (use.milli + grant.milli > kMilliPerGpu) {
-    return fmt::format("GPU {}: {} milli-GPU requested, {} free of 1000", gpu, grant.milli,
-                       kMilliPerGpu - use.milli);
+    return Status::Refused(fmt::format("GPU {}: {} milli-GPU requested, {} free of 1000", gpu,
+                                       grant.milli, kMilliPerGpu - use.milli));
   }
   const double capacity = GpuMemoryCapacity(gpu);
   if (!Fits(use.memory_gb, grant.gpu_memory_gb, capacity)) {
-    return fmt::format("GPU {}: {} GB of GPU memory requested, {} GB free of {} GB ({})", gpu,
-                       grant.gpu_memory_gb, capacity - use.memory_gb, capacity,
-                       PoolOf(gpu).model.name);
+    return Status::Refused(fmt::format(
+        "GPU {}: {} GB of GPU memory requested, {} GB free of {} GB ({})", gpu, grant.gpu_memory_gb,
+        capacity - use.memory_gb, capacity, PoolOf(gpu).model.name));
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string FleetState::WhyUnavailable(NodeId node) const {
+Status FleetState::CheckAvailable(NodeId node) const {
   switch (availability_[node]) {
     case NodeAvailability::kUp:
-      return "";
+      return Status::Ok();
     case NodeAvailability::kCordoned:
-      return fmt::format("node {} is cordoned (its spot capacity is being reclaimed)", node);
+      return Status::Refused(
+          fmt::format("node {} is cordoned (its spot capacity is being reclaimed)", node));
     case NodeAvailability::kDown:
-      return fmt::format("node {} is down", node);
+      return Status::Refused(fmt::format("node {} is down", node));
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string FleetState::CheckGrant(const Grant& grant, const GpuUse& use) const {
-  if (std::string why = WhyUnavailable(NodeOf(grant.gpu)); !why.empty()) {
-    return fmt::format("GPU {}: {}", grant.gpu, why);
+Status FleetState::CheckGrant(const Grant& grant, const GpuUse& use) const {
+  if (Status status = CheckAvailable(NodeOf(grant.gpu)); !status.ok()) {
+    return status.Within(fmt::format("GPU {}", grant.gpu));
   }
   switch (grant.kind) {
     case Grant::Kind::kWhole:
@@ -381,60 +389,63 @@ std::string FleetState::CheckGrant(const Grant& grant, const GpuUse& use) const 
     case Grant::Kind::kFraction:
       return CheckFraction(grant, use);
   }
-  return "unknown grant kind";
+  return Status::Refused("unknown grant kind");
 }
 
-std::string FleetState::CheckNodeShare(const NodeShare& share, const NodeUse& use) const {
+Status FleetState::CheckNodeShare(const NodeShare& share, const NodeUse& use) const {
   const NodeId node = share.node;
   if (!(share.cpu_cores >= 0) || !(share.memory_gb >= 0) || !std::isfinite(share.cpu_cores) ||
       !std::isfinite(share.memory_gb)) {
-    return fmt::format("node {}: CPU cores and memory must be finite numbers >= 0, not {} and {}",
-                       node, share.cpu_cores, share.memory_gb);
+    return Status::Refused(
+        fmt::format("node {}: CPU cores and memory must be finite numbers >= 0, not {} and {}",
+                    node, share.cpu_cores, share.memory_gb));
   }
-  if (std::string why = WhyUnavailable(node); !why.empty()) {
-    return why;
+  if (Status status = CheckAvailable(node); !status.ok()) {
+    return status;
   }
   const Pool& pool = PoolOfNode(node);
   if (pool.cpu_cores && !Fits(use.cpu_cores, share.cpu_cores, *pool.cpu_cores)) {
-    return fmt::format("node {}: {} CPU cores requested, {} free of {}", node, share.cpu_cores,
-                       *pool.cpu_cores - use.cpu_cores, *pool.cpu_cores);
+    return Status::Refused(fmt::format("node {}: {} CPU cores requested, {} free of {}", node,
+                                       share.cpu_cores, *pool.cpu_cores - use.cpu_cores,
+                                       *pool.cpu_cores));
   }
   if (pool.memory_gb && !Fits(use.memory_gb, share.memory_gb, *pool.memory_gb)) {
-    return fmt::format("node {}: {} GB of memory requested, {} GB free of {} GB", node,
-                       share.memory_gb, *pool.memory_gb - use.memory_gb, *pool.memory_gb);
+    return Status::Refused(fmt::format("node {}: {} GB of memory requested, {} GB free of {} GB",
+                                       node, share.memory_gb, *pool.memory_gb - use.memory_gb,
+                                       *pool.memory_gb));
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string FleetState::WhyNot(const Allocation& allocation) const {
+Status FleetState::CheckAllocation(const Allocation& allocation) const {
   constexpr const char* kCollision = " (it collides with an earlier grant of this allocation)";
   std::map<GpuId, GpuUse> scratch_gpus;  // copies of the GPUs touched so far
   for (const Grant& grant : allocation.gpus) {
     if (grant.gpu >= gpu_use_.size()) {
-      return fmt::format("GPU {} does not exist (the fleet has {} GPUs)", grant.gpu, gpus());
+      return Status::Refused(
+          fmt::format("GPU {} does not exist (the fleet has {} GPUs)", grant.gpu, gpus()));
     }
     const auto [it, first_touch] = scratch_gpus.try_emplace(grant.gpu, gpu_use_[grant.gpu]);
-    const std::string why = CheckGrant(grant, it->second);
-    if (!why.empty()) {
-      const bool collision = !first_touch && CheckGrant(grant, gpu_use_[grant.gpu]).empty();
-      return collision ? why + kCollision : why;
+    if (Status status = CheckGrant(grant, it->second); !status.ok()) {
+      const bool collision = !first_touch && CheckGrant(grant, gpu_use_[grant.gpu]).ok();
+      return collision ? Status::Refused(status.message() + kCollision) : status;
     }
     ApplyGrant(grant, it->second);
   }
   std::map<NodeId, NodeUse> scratch_nodes;
   for (const NodeShare& share : allocation.nodes) {
     if (share.node >= node_use_.size()) {
-      return fmt::format("node {} does not exist (the fleet has {} nodes)", share.node, nodes());
+      return Status::Refused(
+          fmt::format("node {} does not exist (the fleet has {} nodes)", share.node, nodes()));
     }
     const auto [it, first_touch] = scratch_nodes.try_emplace(share.node, node_use_[share.node]);
-    const std::string why = CheckNodeShare(share, it->second);
-    if (!why.empty()) {
-      const bool collision = !first_touch && CheckNodeShare(share, node_use_[share.node]).empty();
-      return collision ? why + kCollision : why;
+    if (Status status = CheckNodeShare(share, it->second); !status.ok()) {
+      const bool collision = !first_touch && CheckNodeShare(share, node_use_[share.node]).ok();
+      return collision ? Status::Refused(status.message() + kCollision) : status;
     }
     ApplyNodeShare(share, it->second);
   }
-  return "";
+  return Status::Ok();
 }
 
 // ---- Changes. ----
@@ -486,7 +497,7 @@ void FleetState::ApplyNodeShare(const NodeShare& share, NodeUse& use) {
 }
 
 void FleetState::Apply(const Allocation& allocation) {
-  FLEETSIM_CHECK(WhyNot(allocation).empty(), "applying an allocation that does not fit");
+  FLEETSIM_CHECK(CheckAllocation(allocation).ok(), "applying an allocation that does not fit");
   Take(allocation);
 }
 

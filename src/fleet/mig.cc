@@ -144,31 +144,33 @@ std::string Instances(int n) { return n == 1 ? "1 instance" : fmt::format("{} in
 
 // ---- MigGpuState. ----
 
-std::string MigGpuState::WhyNot(const MigProfile& profile, int start) const {
+Status MigGpuState::CheckPlacement(const MigProfile& profile, int start) const {
   if (!IsListedStart(profile, start)) {
-    return fmt::format("start {} is not a valid start for {} (valid: {})", start, profile.name,
-                       fmt::join(profile.starts, ", "));
+    return Status::Refused(fmt::format("start {} is not a valid start for {} (valid: {})", start,
+                                       profile.name, fmt::join(profile.starts, ", ")));
   }
   if (!OnGpu(profile, start)) {
-    return fmt::format("{} at {} does not fit on the GPU ({} memory slices, {} compute slices)",
-                       profile.name, start, kMigMemorySlices, kMigComputeSlices);
+    return Status::Refused(
+        fmt::format("{} at {} does not fit on the GPU ({} memory slices, {} compute slices)",
+                    profile.name, start, kMigMemorySlices, kMigComputeSlices));
   }
   const Occupancy now{memory_mask_, compute_mask_, instances_, media_extension_instances_};
   switch (CheckCaps(now, profile, CountOf(count_by_profile_, profile.name))) {
     case Cap::kGpuFull:
-      return fmt::format("{} instances already placed (the most a GPU holds)", instances_);
+      return Status::Refused(
+          fmt::format("{} instances already placed (the most a GPU holds)", instances_));
     case Cap::kProfileFull:
-      return fmt::format("{} already has its maximum of {}", profile.name,
-                         Instances(profile.max_instances));
+      return Status::Refused(fmt::format("{} already has its maximum of {}", profile.name,
+                                         Instances(profile.max_instances)));
     case Cap::kMediaExtension:
-      return "a +me instance is already placed (one per GPU)";
+      return Status::Refused("a +me instance is already placed (one per GPU)");
     case Cap::kNone:
       break;
   }
   const Footprint wanted = FootprintAt(profile, start);
   const bool memory_clash = (wanted.memory & memory_mask_) != 0;
   if (!memory_clash && (wanted.compute & compute_mask_) == 0) {
-    return "";
+    return Status::Ok();
   }
   std::vector<std::string> occupants;
   for (const MigPlacement& placed : placements_) {
@@ -178,8 +180,9 @@ std::string MigGpuState::WhyNot(const MigProfile& profile, int start) const {
     }
   }
   const std::uint8_t clash = memory_clash ? wanted.memory : wanted.compute;
-  return fmt::format("{} {} {}", SliceRange(memory_clash ? "memory" : "compute", clash),
-                     std::popcount(clash) == 1 ? "overlaps" : "overlap", JoinAnd(occupants));
+  return Status::Refused(
+      fmt::format("{} {} {}", SliceRange(memory_clash ? "memory" : "compute", clash),
+                  std::popcount(clash) == 1 ? "overlaps" : "overlap", JoinAnd(occupants)));
 }
 
 bool MigGpuState::CanPlace(const MigProfile& profile, int start) const {
@@ -467,7 +470,8 @@ std::string CapProblems(const std::vector<std::pair<const MigProfile*, int>>& re
 LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>& layout) {
   LayoutCheck result;
   if (!model.supports_mig()) {
-    result.error = fmt::format("GPU model {} does not support MIG", model.name);
+    result.status =
+        Status::InvalidInput(fmt::format("GPU model {} does not support MIG", model.name));
     return result;
   }
   std::vector<std::string> problems;
@@ -490,7 +494,7 @@ LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>&
         fmt::format("{} instances requested, at most {} per GPU", total, kMigMaxInstances));
   }
   if (!problems.empty()) {
-    result.error = fmt::format("{}", fmt::join(problems, "; "));
+    result.status = Status::InvalidInput(fmt::format("{}", fmt::join(problems, "; ")));
     return result;
   }
   InstanceList instances;
@@ -500,11 +504,11 @@ LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>&
   std::stable_sort(instances.begin(), instances.end(), SearchOrder);
   LayoutSearch search(instances);
   if (!search.Run()) {
-    result.error = ExplainCollision(instances, search.deepest());
+    result.status = Status::InvalidInput(ExplainCollision(instances, search.deepest()));
     return result;
   }
-  result.error = CapProblems(requests);
-  if (!result.error.empty()) {
+  if (const std::string caps = CapProblems(requests); !caps.empty()) {
+    result.status = Status::InvalidInput(caps);
     return result;
   }
   MigGpuState state;

@@ -354,7 +354,7 @@ std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& p
       continue;
     }
     const Allocation check{{Grant::Mig(gpu, *slot->profile, slot->start)}, {}};
-    if (!state.WhyNot(check).empty()) {
+    if (!state.CheckAllocation(check).ok()) {
       continue;
     }
     best = slot;

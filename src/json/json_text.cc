@@ -133,36 +133,36 @@ std::optional<TextPosition> FirstTooDeep(const std::string& text) {
   return std::nullopt;
 }
 
-std::string ReadTextFile(const std::string& path, std::string& text) {
+Status ReadTextFile(const std::string& path, std::string& text) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) {
-    return fmt::format("{}: cannot read: it is a directory", path);
+    return Status::IoError(fmt::format("{}: cannot read: it is a directory", path));
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return fmt::format("{}: cannot read: {}", path, std::strerror(errno));
+    return Status::IoError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   }
   text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (in.bad()) {
-    return fmt::format("{}: cannot read: {}", path, std::strerror(errno));
+    return Status::IoError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   }
-  return {};
+  return Status::Ok();
 }
 
-std::string ParseJsonText(const std::string& text, const std::string& source,
-                          nlohmann::json& root) {
+Status ParseJsonText(const std::string& text, const std::string& source, nlohmann::json& root) {
   if (const std::optional<TextPosition> deep = FirstTooDeep(text)) {
-    return fmt::format("{}:{}:{}: invalid JSON: arrays and objects nested deeper than {} levels",
-                       source, deep->line, deep->column, kMaxJsonDepth);
+    return Status::InvalidInput(
+        fmt::format("{}:{}:{}: invalid JSON: arrays and objects nested deeper than {} levels",
+                    source, deep->line, deep->column, kMaxJsonDepth));
   }
   try {
     root = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    return DescribeParseError(source, e.what());
+    return Status::InvalidInput(DescribeParseError(source, e.what()));
   } catch (const nlohmann::json::exception& e) {
-    return DescribeOverflow(source, text, e.what());
+    return Status::InvalidInput(DescribeOverflow(source, text, e.what()));
   }
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace fleetsim

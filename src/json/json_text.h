@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "fleetsim/core/status.h"
+
 namespace fleetsim {
 
 // The deepest nesting of arrays and objects any JSON input may have (docs/robustness.md).
@@ -18,11 +20,12 @@ inline constexpr std::size_t kMaxJsonDepth = 512;
 // The most characters of input an error message quotes.
 inline constexpr std::size_t kMaxQuotedChars = 80;
 
-// Reads the whole file into `text`. Returns "" or the error message.
-std::string ReadTextFile(const std::string& path, std::string& text);
+// Reads the whole file into `text`. An I/O error says "path: cannot read: <reason>".
+Status ReadTextFile(const std::string& path, std::string& text);
 
-// Parses `text` into `root`. Returns "" or the error message, located by line and column.
-std::string ParseJsonText(const std::string& text, const std::string& source, nlohmann::json& root);
+// Parses `text` into `root`. An invalid-input error is located: "source:line:col: invalid JSON:
+// <what>".
+Status ParseJsonText(const std::string& text, const std::string& source, nlohmann::json& root);
 
 // Where `text` first nests deeper than kMaxJsonDepth (1-based line and column), if it does.
 struct TextPosition {
@@ -45,19 +48,19 @@ JsonErrorText SplitJsonError(const std::string& what);
 std::string Quoted(const std::string& text);
 
 // Reads a spec file: its text, its JSON, then `parse(root, diagnostics)` for the spec. `Load` has
-// `spec` (an optional, set when no error was found), `diagnostics` and `file_error` (an
+// `spec` (an optional, set when no error was found), `diagnostics` and `file_status` (an
 // unreadable file or invalid JSON, located); `strict` turns warnings into errors.
 template <typename Load, typename Parse>
 Load LoadSpecFile(const std::string& path, bool strict, const Parse& parse) {
   Load result;
   std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
-    result.file_error = error;
+  result.file_status = ReadTextFile(path, text);
+  if (!result.file_status.ok()) {
     return result;
   }
   nlohmann::json root;
-  if (std::string error = ParseJsonText(text, path, root); !error.empty()) {
-    result.file_error = error;
+  result.file_status = ParseJsonText(text, path, root);
+  if (!result.file_status.ok()) {
     return result;
   }
   auto spec = parse(root, result.diagnostics);

@@ -177,7 +177,8 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
     solution.values.assign(best, best + columns);
     solution.objective = Cbc_getObjValue(m);
     if (const double violation = MaxViolation(milp, solution.values); violation > 1e-6) {
-      solution.error = fmt::format("CBC's best solution breaks the model by {:.3g}", violation);
+      solution.model_check =
+          Status::Refused(fmt::format("CBC's best solution breaks the model by {:.3g}", violation));
       solution.has_solution = false;
       solution.proven_optimal = false;
     }

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "fleetsim/core/status.h"
+
 namespace fleetsim::milp {
 
 inline constexpr double kMilpInfinity = 1e30;
@@ -47,7 +49,7 @@ struct MilpOptions {
   // Branch-and-bound nodes the search may explore (0: no limit). With one thread a node limit
   // stops the search at the same point on every run, which a time limit does not.
   std::int64_t max_nodes = 0;
-  int threads = 1;           // CBC's branch-and-bound threads
+  int threads = 1;  // CBC's branch-and-bound threads
   // More CBC parameters (name, value), as CBC's command line takes them, after ours.
   std::vector<std::pair<std::string, std::string>> parameters{};
 };
@@ -66,9 +68,9 @@ struct MilpSolution {
   double seconds = 0;            // wall-clock time of the solve
   std::int64_t nodes = 0;        // branch-and-bound nodes explored
   std::string status{};          // CBC's status in words, for messages
-  // Set when CBC's solution breaks the model (a row, a bound or integrality, beyond 1e-6): then
-  // its search is not to be trusted, and has_solution and proven_optimal are false.
-  std::string error{};
+  // Refused when CBC's solution breaks the model (a row, a bound or integrality, beyond 1e-6):
+  // then its search is not to be trusted, and has_solution and proven_optimal are false.
+  Status model_check{};
 };
 
 // Solves `milp` with CBC, quietly (no solver log). Gaps: none allowed (ratio gap 0, absolute gap

@@ -42,8 +42,7 @@ bool IsCountAxis(const SweepAxis& axis) {
 
 // The fleet's objective (for output per dollar, the fleet's cost per day, the order candidates
 // are taken in), or why it has none.
-std::optional<double> Objective(PlanObjective objective, const FleetSpec& fleet,
-                                std::string& why) {
+std::optional<double> Objective(PlanObjective objective, const FleetSpec& fleet, std::string& why) {
   if (objective == PlanObjective::kGpus) {
     return static_cast<double>(fleet.gpus);
   }
@@ -57,10 +56,11 @@ std::optional<double> Objective(PlanObjective objective, const FleetSpec& fleet,
     if (objective == PlanObjective::kCostPerDay || objective == PlanObjective::kOutputPerDollar) {
       const std::optional<double> price = pool.EffectivePrice();
       if (!price) {
-        why = fmt::format("pool '{}' ({} at the {} tier) has no price: give the pool a "
-                          "\"price_per_gpu_hour\" (or the catalog a {} price for {})",
-                          pool.name, pool.node.name, PriceTierName(pool.tier),
-                          PriceTierName(pool.tier), pool.gpu.name);
+        why = fmt::format(
+            "pool '{}' ({} at the {} tier) has no price: give the pool a "
+            "\"price_per_gpu_hour\" (or the catalog a {} price for {})",
+            pool.name, pool.node.name, PriceTierName(pool.tier), PriceTierName(pool.tier),
+            pool.gpu.name);
         return std::nullopt;
       }
       total += gpu_days * *price;
@@ -451,8 +451,7 @@ class Search {
     std::size_t feasible = 0;
     for (const std::size_t i : order_) {
       Visit(i);
-      if (out_.results[i].status == CandidateStatus::kFeasible &&
-          ++feasible > plan_.runners_up) {
+      if (out_.results[i].status == CandidateStatus::kFeasible && ++feasible > plan_.runners_up) {
         return;
       }
     }
@@ -618,8 +617,8 @@ class Search {
     }
     std::vector<std::size_t> infeasible;
     for (const std::size_t i : order_) {
-      const bool cheaper = !out_.answer || c_.candidates[i].objective <=
-                                               c_.candidates[*out_.answer].objective;
+      const bool cheaper =
+          !out_.answer || c_.candidates[i].objective <= c_.candidates[*out_.answer].objective;
       if (out_.results[i].status == CandidateStatus::kInfeasible && cheaper) {
         infeasible.push_back(i);
       }
@@ -720,11 +719,20 @@ class Search {
 }  // namespace
 
 int CapacityTrend(const std::string& metric) {
-  static const std::vector<std::string> kFalls = {
-      "wait_mean_s", "wait_p50_s",  "wait_p90_s",  "wait_p99_s",
-      "jct_mean_s",  "jct_p50_s",   "jct_p90_s",   "jct_p99_s",
-      "bounded_slowdown_mean",      "makespan_s",  "realtime_unmet_gpu_hours",
-      "realtime_unmet_share",       "jobs_rejected", "deadline_misses"};
+  static const std::vector<std::string> kFalls = {"wait_mean_s",
+                                                  "wait_p50_s",
+                                                  "wait_p90_s",
+                                                  "wait_p99_s",
+                                                  "jct_mean_s",
+                                                  "jct_p50_s",
+                                                  "jct_p90_s",
+                                                  "jct_p99_s",
+                                                  "bounded_slowdown_mean",
+                                                  "makespan_s",
+                                                  "realtime_unmet_gpu_hours",
+                                                  "realtime_unmet_share",
+                                                  "jobs_rejected",
+                                                  "deadline_misses"};
   static const std::vector<std::string> kRises = {"jobs_completed", "priority_weighted_output"};
   if (std::find(kFalls.begin(), kFalls.end(), metric) != kFalls.end()) {
     return -1;
@@ -746,24 +754,24 @@ std::string DescribeCandidate(const PlanSpec& plan, const PlanCandidate& candida
 
 namespace {
 
-// "" when some job of the workload is in the target's group, else why not.
-std::string GroupProblem(const PlanTarget& t, const Workload& workload) {
+// OK when some job of the workload is in the target's group, else why not.
+Status CheckGroupHasJobs(const PlanTarget& t, const Workload& workload) {
   std::set<std::string> tenants;
   for (const Job& job : workload.jobs) {
     if (t.group->Holds(job.request.tenant, job.request.kind)) {
-      return "";
+      return Status::Ok();
     }
     tenants.insert(job.request.tenant);
   }
   const std::vector<std::string> names(tenants.begin(), tenants.end());
   constexpr std::size_t kShown = 12;
-  const std::vector<std::string> shown(names.begin(),
-                                       names.begin() + static_cast<std::ptrdiff_t>(
-                                                           std::min(names.size(), kShown)));
-  return fmt::format("no job of the workload is in {}'s group (its {} tenant{}: {}{}){}",
-                     TargetMetricName(t), names.size(), names.size() == 1 ? "" : "s",
-                     fmt::join(shown, ", "), names.size() > kShown ? ", ..." : "",
-                     t.group->tenant.empty() ? "" : DidYouMean(t.group->tenant, names));
+  const std::vector<std::string> shown(
+      names.begin(), names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kShown)));
+  return Status::InvalidInput(
+      fmt::format("no job of the workload is in {}'s group (its {} tenant{}: {}{}){}",
+                  TargetMetricName(t), names.size(), names.size() == 1 ? "" : "s",
+                  fmt::join(shown, ", "), names.size() > kShown ? ", ..." : "",
+                  t.group->tenant.empty() ? "" : DidYouMean(t.group->tenant, names)));
 }
 
 // The group targets' problems, checked on the first candidate's first run's workload.
@@ -780,8 +788,9 @@ void CheckGroups(const PlanSpec& plan, PlanCandidates& out) {
     if (!workload) {
       workload = BuildWorkload(*first.scenario_loaded, first.seed);
     }
-    if (std::string why = GroupProblem(plan.targets[t], *workload); !why.empty()) {
-      out.errors.push_back(fmt::format("{}: /targets/{}: {}", plan.runs.source, t, why));
+    if (Status status = CheckGroupHasJobs(plan.targets[t], *workload); !status.ok()) {
+      out.errors.push_back(
+          fmt::format("{}: /targets/{}: {}", plan.runs.source, t, status.message()));
     }
   }
 }
@@ -884,9 +893,10 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
   CheckGroups(plan, out);
   CheckHorizonPrices(plan, out);
   if (out.candidates.empty()) {
-    out.errors.push_back(fmt::format("{}: no candidate fleet is a valid scenario ({} tried); "
-                                     "the first: {}",
-                                     plan.runs.source, out.invalid, out.first_invalid));
+    out.errors.push_back(
+        fmt::format("{}: no candidate fleet is a valid scenario ({} tried); "
+                    "the first: {}",
+                    plan.runs.source, out.invalid, out.first_invalid));
   }
   return out;
 }
@@ -897,8 +907,7 @@ const FleetSpec& CandidateFleet(const PlanCandidate& candidate) {
 
 std::optional<double> ObjectiveValue(const PlanSpec& plan, const PlanCandidate& candidate,
                                      const CandidateResult& result) {
-  return IsMeasuredObjective(plan.objective) ? result.measured
-                                             : std::optional(candidate.objective);
+  return IsMeasuredObjective(plan.objective) ? result.measured : std::optional(candidate.objective);
 }
 
 PlanOutcome SearchPlan(const PlanSpec& plan, const PlanCandidates& candidates,

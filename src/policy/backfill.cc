@@ -90,7 +90,7 @@ class BackfillPass {
     if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
       placement = SmallerPlacement(request, demand, end);
     }
-    if (!placement || !planner_.Hold(*placement).empty()) {
+    if (!placement || !planner_.Hold(*placement).ok()) {
       return false;
     }
     for (const PoolTake& take : TakesOf(*placement)) {
@@ -144,7 +144,7 @@ class BackfillPass {
         extended.emplace_back(grant.gpu, free_from);
       }
     }
-    if (!planner_.Hold(*placement).empty()) {
+    if (!planner_.Hold(*placement).ok()) {
       return;
     }
     for (const auto& [gpu, free_from] : extended) {

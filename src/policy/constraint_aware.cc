@@ -630,7 +630,7 @@ class ConstraintAwarePolicy final : public Policy {
              const std::vector<std::uint32_t>& lanes, std::vector<Decision>& decisions) {
     const JobRequest& r = view.request(job);
     Allocation allocation = AllocationOn(view, r, lanes, layout_->gpu_of_lane);
-    if (!planner.Hold(allocation).empty()) {
+    if (!planner.Hold(allocation).ok()) {
       std::optional<Allocation> placed = planner.Place(r);
       if (!placed) {
         return;

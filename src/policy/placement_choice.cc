@@ -561,13 +561,13 @@ std::optional<Allocation> PlacementPlanner::Place(const JobRequest& request,
   return placement;
 }
 
-std::string PlacementPlanner::Hold(const Allocation& allocation) {
-  std::string why = ledger_.WhyNot(allocation);
-  if (why.empty()) {
+Status PlacementPlanner::Hold(const Allocation& allocation) {
+  Status status = ledger_.CheckAllocation(allocation);
+  if (status.ok()) {
     ledger_.Apply(allocation);
     holds_.push_back(allocation);
   }
-  return why;
+  return status;
 }
 
 namespace {

@@ -162,13 +162,14 @@ std::string ScenarioTable(const std::vector<const RunReport*>& runs,
 PublishedLoad LoadPublishedFigures(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
-    return {.figures = std::nullopt, .error = fmt::format("{}: cannot open the file", path)};
+    return {.figures = std::nullopt,
+            .status = Status::IoError(fmt::format("{}: cannot open the file", path))};
   }
   std::stringstream text;
   text << in.rdbuf();
   nlohmann::json root;
-  if (std::string error = ParseJsonText(text.str(), path, root); !error.empty()) {
-    return {.figures = std::nullopt, .error = std::move(error)};
+  if (Status status = ParseJsonText(text.str(), path, root); !status.ok()) {
+    return {.figures = std::nullopt, .status = std::move(status)};
   }
   std::vector<std::string> problems;
   std::optional<PublishedSet> set = ParsePublished(root, problems);
@@ -177,9 +178,9 @@ PublishedLoad LoadPublishedFigures(const std::string& path) {
     for (const std::string& problem : problems) {
       error += fmt::format("{}{}: {}", error.empty() ? "" : "\n", path, problem);
     }
-    return {.figures = std::nullopt, .error = error};
+    return {.figures = std::nullopt, .status = Status::InvalidInput(error)};
   }
-  return {.figures = std::move(set), .error = ""};
+  return {.figures = std::move(set), .status = Status::Ok()};
 }
 
 std::vector<BenchMetric> BenchMetrics(const RunReport& r, const BoundFigure* bound) {

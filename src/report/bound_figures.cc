@@ -33,8 +33,8 @@ void ReadNumber(const nlohmann::json& entry, const std::string& key, const std::
 
 BoundFiguresLoad ParseBoundFigures(const std::string& text, const std::string& source) {
   nlohmann::json root;
-  if (std::string error = ParseJsonText(text, source, root); !error.empty()) {
-    return {.figures = std::nullopt, .error = std::move(error)};
+  if (Status status = ParseJsonText(text, source, root); !status.ok()) {
+    return {.figures = std::nullopt, .status = std::move(status)};
   }
   std::vector<std::string> problems;
   BoundFigures figures;
@@ -74,15 +74,16 @@ BoundFiguresLoad ParseBoundFigures(const std::string& text, const std::string& s
     for (const std::string& problem : problems) {
       error += fmt::format("{}{}: {}", error.empty() ? "" : "\n", source, problem);
     }
-    return {.figures = std::nullopt, .error = error};
+    return {.figures = std::nullopt, .status = Status::InvalidInput(error)};
   }
-  return {.figures = std::move(figures), .error = ""};
+  return {.figures = std::move(figures), .status = Status::Ok()};
 }
 
 BoundFiguresLoad LoadBoundFigures(const std::string& path) {
   std::ifstream in(path);
   if (!in) {
-    return {.figures = std::nullopt, .error = fmt::format("{}: cannot open the file", path)};
+    return {.figures = std::nullopt,
+            .status = Status::IoError(fmt::format("{}: cannot open the file", path))};
   }
   std::stringstream text;
   text << in.rdbuf();

@@ -2,7 +2,6 @@
 #include "fleetsim/report/output_sink.h"
 
 #include <fmt/format.h>
-
 #include <unistd.h>
 
 #include <array>
@@ -28,18 +27,20 @@ void OutputSink::Stage(const std::string& relative_path, std::string contents) {
 
 namespace {
 
-// Writes `contents` to `path`; "" on success.
-std::string WriteWhole(const fs::path& path, const std::string& contents) {
+// Writes `contents` to `path`.
+Status WriteWhole(const fs::path& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) {
-    return fmt::format("{}: cannot create: {}", path.string(), std::strerror(errno));
+    return Status::IoError(
+        fmt::format("{}: cannot create: {}", path.string(), std::strerror(errno)));
   }
   out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
   out.close();
   if (!out) {
-    return fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno));
+    return Status::IoError(
+        fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
   }
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace
@@ -105,31 +106,31 @@ class PendingFiles {
     }
   }
 
-  // Writes `contents` to a temporary beside `target` (directories created). "" or what failed.
-  std::string Write(const fs::path& target, const std::string& contents) {
+  // Writes `contents` to a temporary beside `target` (directories created).
+  Status Write(const fs::path& target, const std::string& contents) {
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
     if (ec) {
-      return fmt::format("{}: cannot create directory: {}", target.parent_path().string(),
-                         ec.message());
+      return Status::IoError(fmt::format("{}: cannot create directory: {}",
+                                         target.parent_path().string(), ec.message()));
     }
     const fs::path temporary = TemporaryFor(target);
     pending_.push_back({temporary, target, TrackTemporary(temporary.string())});
     return WriteWhole(temporary, contents);
   }
 
-  // Renames every temporary into place, in order. "" or the first rename that failed.
-  std::string RenameAll() {
+  // Renames every temporary into place, in order; fails with the first rename that failed.
+  Status RenameAll() {
     for (Pending& file : pending_) {
       std::error_code ec;
       fs::rename(file.temporary, file.target, ec);
       if (ec) {
-        return fmt::format("{}: cannot rename into place: {}", file.target.string(),
-                           ec.message());
+        return Status::IoError(
+            fmt::format("{}: cannot rename into place: {}", file.target.string(), ec.message()));
       }
       file.renamed = true;
     }
-    return {};
+    return Status::Ok();
   }
 
  private:
@@ -149,18 +150,17 @@ std::string OutputManifest(const std::map<std::string, std::string>& files) {
   for (const auto& [path, contents] : files) {
     listed.push_back({{"path", path}, {"bytes", contents.size()}, {"digest", Digest(contents)}});
   }
-  const nlohmann::ordered_json manifest = {{"format", "fleetsim-output-manifest"},
-                                           {"format_version", 1},
-                                           {"files", std::move(listed)}};
+  const nlohmann::ordered_json manifest = {
+      {"format", "fleetsim-output-manifest"}, {"format_version", 1}, {"files", std::move(listed)}};
   return manifest.dump(2) + "\n";
 }
 
-std::string DirectorySink::Commit() {
+Status DirectorySink::Commit() {
   const fs::path directory(directory_);
   PendingFiles files;
   for (const auto& [relative, contents] : staged_) {
-    if (std::string error = files.Write(directory / relative, contents); !error.empty()) {
-      return error;
+    if (Status status = files.Write(directory / relative, contents); !status.ok()) {
+      return status;
     }
   }
   // From here until the new manifest is in place the folder has none, so a reader can tell an
@@ -168,47 +168,48 @@ std::string DirectorySink::Commit() {
   std::error_code ec;
   fs::remove(directory / kOutputManifest, ec);
   if (ec) {
-    return fmt::format("{}: cannot remove: {}", (directory / kOutputManifest).string(),
-                       ec.message());
+    return Status::IoError(
+        fmt::format("{}: cannot remove: {}", (directory / kOutputManifest).string(), ec.message()));
   }
-  if (std::string error = files.RenameAll(); !error.empty()) {
-    return error;
+  if (Status status = files.RenameAll(); !status.ok()) {
+    return status;
   }
   PendingFiles manifest;
-  std::string error = manifest.Write(directory / kOutputManifest, OutputManifest(staged_));
-  if (error.empty()) {
-    error = manifest.RenameAll();
+  Status status = manifest.Write(directory / kOutputManifest, OutputManifest(staged_));
+  if (status.ok()) {
+    status = manifest.RenameAll();
   }
-  if (error.empty()) {
+  if (status.ok()) {
     staged_.clear();
   }
-  return error;
+  return status;
 }
 
 namespace {
 
-// One listed file's problem, or "".
-std::string CheckListed(const fs::path& directory, const nlohmann::json& entry) {
+// OK when the listed file is the one the manifest lists, else why not.
+Status CheckListed(const fs::path& directory, const nlohmann::json& entry) {
   if (!entry.is_object() || !entry.contains("path") || !entry["path"].is_string() ||
       !entry.contains("bytes") || !entry["bytes"].is_number_unsigned() ||
       !entry.contains("digest") || !entry["digest"].is_string()) {
-    return fmt::format("{}: a files entry is not {{\"path\", \"bytes\", \"digest\"}}",
-                       (directory / kOutputManifest).string());
+    return Status::InvalidInput(
+        fmt::format("{}: a files entry is not {{\"path\", \"bytes\", \"digest\"}}",
+                    (directory / kOutputManifest).string()));
   }
   const fs::path path = directory / entry["path"].get<std::string>();
   std::string contents;
-  if (std::string error = ReadTextFile(path.string(), contents); !error.empty()) {
-    return fmt::format("{} (listed in the manifest)", error);
+  if (Status status = ReadTextFile(path.string(), contents); !status.ok()) {
+    return Status::InvalidInput(fmt::format("{} (listed in the manifest)", status.message()));
   }
   if (contents.size() != entry["bytes"].get<std::uint64_t>() ||
       Digest(contents) != entry["digest"].get<std::string>()) {
-    return fmt::format(
+    return Status::InvalidInput(fmt::format(
         "{}: not the file the manifest lists ({} bytes, {}; found {} bytes, {}): it was "
         "replaced by a later commit that did not finish, or changed after the run",
         path.string(), entry["bytes"].get<std::uint64_t>(), entry["digest"].get<std::string>(),
-        contents.size(), Digest(contents));
+        contents.size(), Digest(contents)));
   }
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace
@@ -216,26 +217,28 @@ std::string CheckListed(const fs::path& directory, const nlohmann::json& entry) 
 std::vector<std::string> VerifyOutputFolder(const std::string& directory) {
   const fs::path manifest_path = fs::path(directory) / kOutputManifest;
   std::string text;
-  if (std::string error = ReadTextFile(manifest_path.string(), text); !error.empty()) {
-    return {fmt::format("{}: no readable manifest ({}): the folder's last commit did not finish, "
-                        "or it was not written by fleetsim",
-                        directory, error)};
+  if (Status status = ReadTextFile(manifest_path.string(), text); !status.ok()) {
+    return {
+        fmt::format("{}: no readable manifest ({}): the folder's last commit did not finish, "
+                    "or it was not written by fleetsim",
+                    directory, status.message())};
   }
   nlohmann::json manifest;
-  if (std::string error = ParseJsonText(text, manifest_path.string(), manifest); !error.empty()) {
-    return {error};
+  if (Status status = ParseJsonText(text, manifest_path.string(), manifest); !status.ok()) {
+    return {status.message()};
   }
   if (!manifest.is_object() || !manifest.contains("format") ||
-      manifest["format"] != "fleetsim-output-manifest" ||
-      !manifest.contains("files") || !manifest["files"].is_array()) {
-    return {fmt::format("{}: not a fleetsim output manifest (expected an object with \"format\": "
-                        "\"fleetsim-output-manifest\" and a \"files\" array)",
-                        manifest_path.string())};
+      manifest["format"] != "fleetsim-output-manifest" || !manifest.contains("files") ||
+      !manifest["files"].is_array()) {
+    return {
+        fmt::format("{}: not a fleetsim output manifest (expected an object with \"format\": "
+                    "\"fleetsim-output-manifest\" and a \"files\" array)",
+                    manifest_path.string())};
   }
   std::vector<std::string> problems;
   for (const nlohmann::json& entry : manifest["files"]) {
-    if (std::string problem = CheckListed(directory, entry); !problem.empty()) {
-      problems.push_back(std::move(problem));
+    if (Status status = CheckListed(directory, entry); !status.ok()) {
+      problems.push_back(status.message());
     }
   }
   return problems;
@@ -250,12 +253,12 @@ void RemoveTemporariesOnSignals() {
   }
 }
 
-std::string MemorySink::Commit() {
+Status MemorySink::Commit() {
   for (auto& [path, contents] : staged_) {
     committed_[path] = std::move(contents);
   }
   staged_.clear();
-  return {};
+  return Status::Ok();
 }
 
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
@@ -264,7 +267,8 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
   slot_ = TrackTemporary(temporary_);
   out_.open(temporary_, std::ios::binary | std::ios::trunc);
   if (!out_) {
-    error_ = fmt::format("{}: cannot create: {}", temporary_, std::strerror(errno));
+    status_ =
+        Status::IoError(fmt::format("{}: cannot create: {}", temporary_, std::strerror(errno)));
   }
 }
 
@@ -277,17 +281,18 @@ StagedFile::~StagedFile() {
   ForgetTemporary(slot_);
 }
 
-std::string StagedFile::Commit() {
+Status StagedFile::Commit() {
   out_.close();
   std::error_code ec;
   if (!out_) {
-    error_ = fmt::format("{}: cannot write: {}", temporary_, std::strerror(errno));
+    status_ =
+        Status::IoError(fmt::format("{}: cannot write: {}", temporary_, std::strerror(errno)));
   } else if (fs::rename(temporary_, path_, ec); ec) {
-    error_ = fmt::format("{}: cannot rename into place: {}", path_, ec.message());
+    status_ = Status::IoError(fmt::format("{}: cannot rename into place: {}", path_, ec.message()));
   } else {
     committed_ = true;
   }
-  return error_;
+  return status_;
 }
 
 }  // namespace fleetsim

@@ -109,8 +109,8 @@ void ReadEntry(const json& item, const std::string& path, JsonChecker& checker,
 std::optional<ResultFile> ReadResultFile(const std::string& text, const std::string& name,
                                          std::string& errors) {
   json root;
-  if (const std::string error = ParseJsonText(text, name, root); !error.empty()) {
-    errors += error + "\n";
+  if (const Status status = ParseJsonText(text, name, root); !status.ok()) {
+    errors += status.message() + "\n";
     return std::nullopt;
   }
   Diagnostics diagnostics;
@@ -481,7 +481,7 @@ std::vector<std::string> UnknownToleranceMetrics(const CompareOptions& options,
 
 }  // namespace
 
-std::string ParseTolerances(const std::vector<std::string>& args, CompareOptions& options) {
+Status ParseTolerances(const std::vector<std::string>& args, CompareOptions& options) {
   bool default_given = false;
   for (const std::string& arg : args) {
     const std::size_t eq = arg.find('=');
@@ -489,23 +489,23 @@ std::string ParseTolerances(const std::vector<std::string>& args, CompareOptions
     const std::string text = eq == std::string::npos ? arg : arg.substr(eq + 1);
     const std::optional<double> value = ParseToleranceValue(text);
     if ((eq != std::string::npos && metric.empty()) || !value) {
-      return fmt::format(
-          "expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or METRIC=NUMBER, found '{}'", arg);
+      return Status::InvalidInput(fmt::format(
+          "expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or METRIC=NUMBER, found '{}'", arg));
     }
     if (eq == std::string::npos) {
       if (default_given) {
-        return fmt::format(
-            "the tolerance for every metric is given twice (the second is '{}'); "
-            "use METRIC=NUMBER for one metric",
-            arg);
+        return Status::InvalidInput(
+            fmt::format("the tolerance for every metric is given twice (the second is '{}'); "
+                        "use METRIC=NUMBER for one metric",
+                        arg));
       }
       default_given = true;
       options.tolerance = *value;
     } else if (!options.metric_tolerances.emplace(metric, *value).second) {
-      return fmt::format("the tolerance for '{}' is given twice", metric);
+      return Status::InvalidInput(fmt::format("the tolerance for '{}' is given twice", metric));
     }
   }
-  return {};
+  return Status::Ok();
 }
 
 double AllowedDifference(double baseline, double current, double tolerance) {
@@ -544,16 +544,15 @@ CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::s
                                   const CompareOptions& options) {
   std::string baseline_text;
   std::string current_text;
-  const std::string baseline_error = ReadTextFile(baseline_path, baseline_text);
-  const std::string current_error = ReadTextFile(current_path, current_text);
-  if (!baseline_error.empty() || !current_error.empty()) {
+  const Status baseline_read = ReadTextFile(baseline_path, baseline_text);
+  const Status current_read = ReadTextFile(current_path, current_text);
+  if (!baseline_read.ok() || !current_read.ok()) {
     // Report the readable file's own problems too, file by file.
     CompareOutcome outcome;
-    for (const auto& [path, text, error] :
-         {std::tuple(baseline_path, baseline_text, baseline_error),
-          std::tuple(current_path, current_text, current_error)}) {
-      if (!error.empty()) {
-        outcome.errors += error + "\n";
+    for (const auto& [path, text, read] : {std::tuple(baseline_path, baseline_text, baseline_read),
+                                           std::tuple(current_path, current_text, current_read)}) {
+      if (!read.ok()) {
+        outcome.errors += read.message() + "\n";
       } else {
         ReadResultFile(text, path, outcome.errors);
       }

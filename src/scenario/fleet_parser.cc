@@ -141,8 +141,9 @@ class PoolParser {
       ok = false;
     }
     if (pool.mig == MigMode::kStatic) {
-      check_.Error(where, "autoscaling counts whole free GPUs, which a static MIG layout never "
-                          "has: use \"mig\": \"dynamic\" or \"off\"");
+      check_.Error(where,
+                   "autoscaling counts whole free GPUs, which a static MIG layout never "
+                   "has: use \"mig\": \"dynamic\" or \"off\"");
       ok = false;
     }
     if (scale.min_nodes > pool.nodes) {
@@ -277,8 +278,8 @@ class PoolParser {
       pool.mig_layout[item.key()] = static_cast<int>(*count);
     }
     const LayoutCheck placed = PlaceLayout(pool.gpu, pool.mig_layout);
-    if (!placed.error.empty()) {
-      check_.Error(where, placed.error);
+    if (!placed.status.ok()) {
+      check_.Error(where, placed.status.message());
       return false;
     }
     pool.mig = MigMode::kStatic;
@@ -430,8 +431,9 @@ FleetSpec ParseFleetSection(const json& fleet, const Catalog& catalog, JsonCheck
     spec.pools.push_back(std::move(*pool));
   }
   if (empty_pools == pools->size()) {
-    check.Error(ChildPath(path, "pools"), "expected at least one pool with nodes, found every "
-                                          "pool at 0 nodes");
+    check.Error(ChildPath(path, "pools"),
+                "expected at least one pool with nodes, found every "
+                "pool at 0 nodes");
   }
   if (spec.gpus > kMaxFleetGpus) {
     check.Error(

@@ -82,12 +82,10 @@ RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
   if (options.record_timeline) {
     simulation.AddObserver(&timeline);
   }
-  const RunStatus status = simulation.RunUntil(scenario.until);
+  RunOutcome outcome;
+  outcome.status = simulation.RunUntil(scenario.until);
   simulation.Finish();
 
-  RunOutcome outcome;
-  outcome.ok = status.ok;
-  outcome.error = status.error;
   RunReport& report = outcome.report;
   report.scenario = FactsOf(scenario);
   report.policy = policy;

@@ -148,13 +148,13 @@ class ScenarioParser {
   std::optional<Catalog> LoadOwnCatalog(const std::string& file) {
     const std::filesystem::path path = std::filesystem::path(source_).parent_path() / file;
     std::string text;
-    if (std::string error = ReadTextFile(path.string(), text); !error.empty()) {
-      check_.Error("/fleet/catalog", error);
+    if (Status status = ReadTextFile(path.string(), text); !status.ok()) {
+      check_.Error("/fleet/catalog", status.message());
       return std::nullopt;
     }
     CatalogLoadResult result = ParseCatalog(text, path.string(), catalog_);
-    if (!result.file_error.empty()) {
-      check_.Error("/fleet/catalog", result.file_error);
+    if (!result.file_status.ok()) {
+      check_.Error("/fleet/catalog", result.file_status.message());
       return std::nullopt;
     }
     for (const Diagnostic& d : result.diagnostics.items()) {
@@ -334,8 +334,8 @@ class ScenarioParser {
     }
     TraceSource source{.format = format->name, .path = *file};
     source.on_bad_row = *policy;
-    if (std::string error = ResolveTraceOptions(*format, given, source.options); !error.empty()) {
-      check_.Error("/trace/options", error);
+    if (Status status = ResolveTraceOptions(*format, given, source.options); !status.ok()) {
+      check_.Error("/trace/options", status.message());
       return;
     }
     source.resolved_path = ResolveBesideScenario(*file);
@@ -350,7 +350,7 @@ class ScenarioParser {
       source.jobs = std::make_shared<const Workload>(std::move(jobs));
     }
     if (!source.report.ok()) {
-      check_.Error("/trace", source.report.error);
+      check_.Error("/trace", source.report.status.message());
       return;
     }
     for (std::string& line : source.report.SummaryLines()) {
@@ -526,8 +526,8 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
                          const PolicyRegistry& registry, const LoadOptions& options) {
   LoadResult result;
   json root;
-  if (std::string error = ParseJsonText(text, source, root); !error.empty()) {
-    result.file_error = std::move(error);
+  if (Status status = ParseJsonText(text, source, root); !status.ok()) {
+    result.file_status = std::move(status);
     return result;
   }
   if (!root.is_object()) {
@@ -536,10 +536,9 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   }
   const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
   const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
-  Scenario scenario =
-      ScenarioParser(registry, catalog, options.trace_cache, source, result.diagnostics,
-                     result.notes)
-          .Parse(root);
+  Scenario scenario = ScenarioParser(registry, catalog, options.trace_cache, source,
+                                     result.diagnostics, result.notes)
+                          .Parse(root);
   if (options.strict) {
     result.diagnostics.PromoteWarnings();
   }
@@ -552,9 +551,9 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& registry,
                             const LoadOptions& options) {
   std::string text;
-  if (std::string error = ReadTextFile(path, text); !error.empty()) {
+  if (Status status = ReadTextFile(path, text); !status.ok()) {
     LoadResult result;
-    result.file_error = std::move(error);
+    result.file_status = std::move(status);
     return result;
   }
   return ParseScenario(text, path, registry, options);

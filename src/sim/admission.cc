@@ -62,7 +62,12 @@ Admission::Admission(const FleetSpec& spec, const FleetLedger& ledger)
 
 Admission::~Admission() = default;
 
-std::string Admission::WhyNever(const JobRequest& r, const JobTruth& truth) {
+Status Admission::CheckAdmissible(const JobRequest& request, const JobTruth& truth) {
+  std::string verdict = Verdict(request, truth);
+  return verdict.empty() ? Status::Ok() : Status::Refused(std::move(verdict));
+}
+
+std::string Admission::Verdict(const JobRequest& r, const JobTruth& truth) {
   if (r.IsCpuOnly() && truth.work_gpu_hours > 0) {
     return "needs duration_s: a CPU-only job has no GPUs to measure work_gpu_hours on";
   }

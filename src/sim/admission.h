@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/workload/job.h"
 
@@ -24,10 +25,13 @@ class Admission {
   Admission(const FleetSpec& spec, const FleetLedger& ledger);
   ~Admission();
 
-  // Why the job can never run on this fleet; "" when it can.
-  std::string WhyNever(const JobRequest& request, const JobTruth& truth);
+  // OK when the job can run on this fleet (when empty); otherwise refused, saying why it never
+  // can.
+  Status CheckAdmissible(const JobRequest& request, const JobTruth& truth);
 
  private:
+  // The verdicts below: why the job can never run, "" when it can (cached by job shape).
+  std::string Verdict(const JobRequest& request, const JobTruth& truth);
   std::string PlainVerdict(const JobRequest& request) const;
   std::string Diagnose(const JobRequest& request) const;
   std::string DiagnoseGpus(const JobRequest& request) const;

@@ -27,63 +27,64 @@ const char* StateName(JobState state) {
 }
 
 // "" when the job exists and is in `state`.
-std::string WhyNotIn(const NamedJob& job, JobState state) {
+Status WhyNotIn(const NamedJob& job, JobState state) {
   if (job.request == nullptr) {
-    return "no such job";
+    return Status::Refused("no such job");
   }
   if (job.state != state) {
-    return fmt::format("the job is {}", StateName(job.state));
+    return Status::Refused(fmt::format("the job is {}", StateName(job.state)));
   }
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace
 
-std::string WhyNotStart(const NamedJob& job) { return WhyNotIn(job, JobState::kQueued); }
+Status WhyNotStart(const NamedJob& job) { return WhyNotIn(job, JobState::kQueued); }
 
-std::string WhyNotReject(const NamedJob& job, const RejectJob& reject) {
-  if (std::string why = WhyNotIn(job, JobState::kQueued); !why.empty()) {
-    return why;
+Status WhyNotReject(const NamedJob& job, const RejectJob& reject) {
+  if (Status status = WhyNotIn(job, JobState::kQueued); !status.ok()) {
+    return status;
   }
-  return reject.reason.empty() ? "a rejection needs a reason" : "";
+  return reject.reason.empty() ? Status::Refused("a rejection needs a reason") : Status::Ok();
 }
 
-std::string WhyNotPreempt(const NamedJob& job, const PreemptJob& preempt) {
-  if (std::string why = WhyNotIn(job, JobState::kRunning); !why.empty()) {
-    return why;
+Status WhyNotPreempt(const NamedJob& job, const PreemptJob& preempt) {
+  if (Status status = WhyNotIn(job, JobState::kRunning); !status.ok()) {
+    return status;
   }
   if (!job.request->preemptible) {
-    return "the job is not preemptible";
+    return Status::Refused("the job is not preemptible");
   }
-  return preempt.reason.empty() ? "a preemption needs a reason" : "";
+  return preempt.reason.empty() ? Status::Refused("a preemption needs a reason") : Status::Ok();
 }
 
-std::string WhyNotResize(const NamedJob& job) {
-  if (std::string why = WhyNotIn(job, JobState::kRunning); !why.empty()) {
-    return why;
+Status WhyNotResize(const NamedJob& job) {
+  if (Status status = WhyNotIn(job, JobState::kRunning); !status.ok()) {
+    return status;
   }
   if (job.leaving) {
-    return "the job is taking an emergency checkpoint to leave a node being reclaimed";
+    return Status::Refused(
+        "the job is taking an emergency checkpoint to leave a node being reclaimed");
   }
   if (!job.request->IsElastic() || job.request->sharing != GpuSharing::kNone) {
-    return "only jobs with a range of whole GPUs (gpus < max_gpus) can be resized";
+    return Status::Refused("only jobs with a range of whole GPUs (gpus < max_gpus) can be resized");
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string WhyNotWake(const WakeAt& wake, SimTime now) {
-  return wake.time <= now ? "the wake-up time is not in the future" : "";
+Status WhyNotWake(const WakeAt& wake, SimTime now) {
+  return wake.time <= now ? Status::Refused("the wake-up time is not in the future") : Status::Ok();
 }
 
-std::string WhyNotSwap(const JobRequest& request, std::int64_t base_gpus, std::int64_t new_gpus) {
+Status WhyNotSwap(const JobRequest& request, std::int64_t base_gpus, std::int64_t new_gpus) {
   if (!request.demand || request.demand->swap_cap == 0 ||
       std::abs(new_gpus - base_gpus) <= request.demand->swap_cap) {
-    return "";
+    return Status::Ok();
   }
-  return fmt::format(
-      "the job held {} GPUs when its demand step began and may change by at "
-      "most swap_cap = {} GPUs per step, so {} GPUs is out of reach",
-      base_gpus, request.demand->swap_cap, new_gpus);
+  return Status::Refused(
+      fmt::format("the job held {} GPUs when its demand step began and may change by at "
+                  "most swap_cap = {} GPUs per step, so {} GPUs is out of reach",
+                  base_gpus, request.demand->swap_cap, new_gpus));
 }
 
 std::string DescribeDecision(const Decision& decision, std::span<const JobRequest> requests) {

@@ -3,14 +3,15 @@
 // a rejection: queued; a preemption or a resize: running), rejections and preemptions give a
 // reason, only preemptible jobs are preempted, a resize names a running job with a range of whole
 // GPUs that is not leaving a node and keeps its swap cap, and a wake-up is in the future. Each
-// check returns the first problem, "" if none; the engine words the error around it with
-// DescribeDecision.
+// check returns OK or the first problem, refused; the engine words the illegal-decision error
+// around it with DescribeDecision.
 #pragma once
 
 #include <cstdint>
 #include <span>
 #include <string>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/core/time.h"
 #include "fleetsim/policy/policy.h"
 #include "fleetsim/sim/simulation.h"
@@ -24,17 +25,17 @@ struct NamedJob {
   bool leaving = false;  // taking an emergency checkpoint to leave a node being reclaimed
 };
 
-std::string WhyNotStart(const NamedJob& job);
-std::string WhyNotReject(const NamedJob& job, const RejectJob& reject);
-std::string WhyNotPreempt(const NamedJob& job, const PreemptJob& preempt);
+Status WhyNotStart(const NamedJob& job);
+Status WhyNotReject(const NamedJob& job, const RejectJob& reject);
+Status WhyNotPreempt(const NamedJob& job, const PreemptJob& preempt);
 // Everything but the swap cap and the new placement.
-std::string WhyNotResize(const NamedJob& job);
-std::string WhyNotWake(const WakeAt& wake, SimTime now);
+Status WhyNotResize(const NamedJob& job);
+Status WhyNotWake(const WakeAt& wake, SimTime now);
 
 // A job with a demand curve and a swap cap ends each demand step holding at most swap_cap GPUs
 // more or fewer than it held when the step began: `base_gpus` (what it held at the step's first
 // resize, or what it holds now when this is the step's first).
-std::string WhyNotSwap(const JobRequest& request, std::int64_t base_gpus, std::int64_t new_gpus);
+Status WhyNotSwap(const JobRequest& request, std::int64_t base_gpus, std::int64_t new_gpus);
 
 // A decision in words, as error messages show it: "start job 'a' on GPUs [0, 1]",
 // "preempt job #7 (no such job) ('make room')", "wake at 0d 01:00:00.000", ...

@@ -26,20 +26,20 @@ bool PolicyChannel::Due(SimTime now) const {
          !changes_.preempted.empty() || !changes_.nodes_changed.empty();
 }
 
-RunStatus PolicyChannel::Call(SimTime now, const JobsAtCall& jobs,
-                              std::vector<Decision>& decisions) {
+Status PolicyChannel::Call(SimTime now, const JobsAtCall& jobs, std::vector<Decision>& decisions) {
   calls_this_instant_ = now == last_call_time_ ? calls_this_instant_ + 1 : 1;
   if (calls_this_instant_ > kMaxCallsPerInstant) {
-    return {false, fmt::format("policy '{}' preempted jobs in each of {} calls at {} without "
-                               "time moving on (livelock)",
-                               policy_name_, kMaxCallsPerInstant, FormatTime(now))};
+    return Status::IllegalDecision(
+        fmt::format("policy '{}' preempted jobs in each of {} calls at {} without time moving on "
+                    "(livelock)",
+                    policy_name_, kMaxCallsPerInstant, FormatTime(now)));
   }
   last_call_time_ = now;
   const ClusterView view(now, ledger_, pools_, jobs.submitted, jobs.queue, jobs.running, changes_,
                          organization_);
   decisions = policy_->Decide(view, planner_);
   changes_ = {};
-  return {};
+  return Status::Ok();
 }
 
 }  // namespace fleetsim

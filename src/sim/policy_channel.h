@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/ledger/fleet_ledger.h"
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/placement_choice.h"
 #include "fleetsim/policy/policy.h"
-#include "fleetsim/sim/simulation.h"
 #include "fleetsim/workload/tenants.h"
 
 namespace fleetsim {
@@ -57,7 +57,7 @@ class PolicyChannel {
   bool Due(SimTime now) const;
   // Calls the policy at `now` (Due(now) must hold) and clears the changes. Fails, without
   // calling it, when it has already been called kMaxCallsPerInstant times at this instant.
-  RunStatus Call(SimTime now, const JobsAtCall& jobs, std::vector<Decision>& decisions);
+  Status Call(SimTime now, const JobsAtCall& jobs, std::vector<Decision>& decisions);
 
   // For the start decisions of the last call, in order: true if `placement` is the planner's
   // next hold, which the start now owns (fleetsim/policy/placement_choice.h).

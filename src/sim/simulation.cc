@@ -187,7 +187,7 @@ void Simulation::Begin() {
   nodes_->ReleaseUnneeded();
 }
 
-RunStatus Simulation::RunUntil(SimTime limit) {
+Status Simulation::RunUntil(SimTime limit) {
   if (!begun_) {
     Begin();
   }
@@ -205,7 +205,7 @@ RunStatus Simulation::RunUntil(SimTime limit) {
     FLEETSIM_CHECK(event->key.time() >= now_, "time went backwards");
     now_ = event->key.time();
     CountPending(event->payload, -1);
-    if (RunStatus status = Dispatch(event->payload); !status.ok) {
+    if (Status status = Dispatch(event->payload); !status.ok()) {
       return status;
     }
     if (check_invariants_) {
@@ -218,10 +218,10 @@ RunStatus Simulation::RunUntil(SimTime limit) {
   if (limit != kTimeNever) {
     now_ = std::max(now_, limit);
   }
-  return {};
+  return Status::Ok();
 }
 
-RunStatus Simulation::Dispatch(const EventPayload& payload) {
+Status Simulation::Dispatch(const EventPayload& payload) {
   switch (payload.kind()) {
     case EventKind::kArrival:
       HandleArrival(payload.job());
@@ -238,7 +238,7 @@ RunStatus Simulation::Dispatch(const EventPayload& payload) {
       nodes_->Handle(payload.node_event(), payload.node_subject(), payload.generation());
       break;
   }
-  return {};
+  return Status::Ok();
 }
 
 bool Simulation::Deadlocked() const {
@@ -246,7 +246,7 @@ bool Simulation::Deadlocked() const {
          pending_node_returns_ == 0;
 }
 
-RunStatus Simulation::DeadlockStatus() const {
+Status Simulation::DeadlockStatus() const {
   std::vector<std::string> names;
   for (const JobIndex job : queue_) {
     if (names.size() == 3) {
@@ -254,13 +254,13 @@ RunStatus Simulation::DeadlockStatus() const {
     }
     names.push_back(fmt::format("'{}'", requests_[job].id));
   }
-  return {false,
-          fmt::format("policy '{}' left {} admitted job(s) queued ({}{}) on an idle fleet at {} "
-                      "with nothing left to happen: no arrival, completion, wake-up or node "
-                      "coming back is pending, so they would wait forever (deadlock). Every "
-                      "admitted job fits the empty fleet; a policy must start it or reject it",
-                      channel_->policy_name(), queue_.size(), fmt::join(names, ", "),
-                      queue_.size() > names.size() ? ", ..." : "", FormatTime(now_))};
+  return Status::IllegalDecision(
+      fmt::format("policy '{}' left {} admitted job(s) queued ({}{}) on an idle fleet at {} "
+                  "with nothing left to happen: no arrival, completion, wake-up or node "
+                  "coming back is pending, so they would wait forever (deadlock). Every "
+                  "admitted job fits the empty fleet; a policy must start it or reject it",
+                  channel_->policy_name(), queue_.size(), fmt::join(names, ", "),
+                  queue_.size() > names.size() ? ", ..." : "", FormatTime(now_)));
 }
 
 void Simulation::Finish() {
@@ -289,8 +289,9 @@ void Simulation::HandleArrival(JobIndex job) {
   ++submitted_;
   jobs_[job].state = JobState::kQueued;
   Publish(&SimulationObserver::OnJobSubmitted, JobSubmitted{now_, job, request});
-  if (const std::string why = admission_->WhyNever(request, truths_[job]); !why.empty()) {
-    RejectNow(job, RejectedBy::kAdmission, why);
+  if (const Status admissible = admission_->CheckAdmissible(request, truths_[job]);
+      !admissible.ok()) {
+    RejectNow(job, RejectedBy::kAdmission, admissible.message());
     return;
   }
   ledger_.NoteSubmitted(request);  // the typical tasks of the share-fgd placement rule
@@ -335,49 +336,49 @@ void Simulation::RequestScheduling(SimTime time) {
   schedule_pending_at_ = time;
 }
 
-RunStatus Simulation::HandleSchedule() {
+Status Simulation::HandleSchedule() {
   if (schedule_pending_at_ == now_) {
     schedule_pending_at_ = -1;
   }
   if (!channel_->Due(now_)) {
-    return {};  // a wake-up at an instant the policy has already seen with nothing new
+    return Status::Ok();  // a wake-up at an instant the policy has already seen with nothing new
   }
   std::vector<Decision> decisions;
   const JobsAtCall jobs{std::span(requests_).first(submitted_), queue_, running_};
-  if (RunStatus status = channel_->Call(now_, jobs, decisions); !status.ok) {
+  if (Status status = channel_->Call(now_, jobs, decisions); !status.ok()) {
     return status;
   }
   Publish(&SimulationObserver::OnPolicyCalled, PolicyCalled{now_, queue_.size(), decisions.size()});
-  RunStatus status;
-  for (std::size_t i = 0; i < decisions.size() && status.ok; ++i) {
+  Status status;
+  for (std::size_t i = 0; i < decisions.size() && status.ok(); ++i) {
     status = ApplyDecision(decisions[i], i + 1);
   }
   channel_->Rollback();
-  if (status.ok) {
+  if (status.ok()) {
     nodes_->Autoscale();
   }
   return status;
 }
 
-RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
-  std::string problem;
+Status Simulation::ApplyDecision(Decision& decision, std::size_t number) {
+  Status problem;
   if (auto* start = std::get_if<StartJob>(&decision)) {
     const bool held = channel_->TakeOver(start->placement);
     problem = CheckStart(*start, held);
-    if (problem.empty()) {
+    if (problem.ok()) {
       StartNow(*start, held);
     } else if (held) {
       ledger_.Release(start->placement);
     }
   } else if (const auto* reject = std::get_if<RejectJob>(&decision)) {
     problem = WhyNotReject(Named(reject->job), *reject);
-    if (problem.empty()) {
+    if (problem.ok()) {
       queue_.Remove(reject->job);
       RejectNow(reject->job, RejectedBy::kPolicy, reject->reason);
     }
   } else if (const auto* preempt = std::get_if<PreemptJob>(&decision)) {
     problem = WhyNotPreempt(Named(preempt->job), *preempt);
-    if (problem.empty()) {
+    if (problem.ok()) {
       PreemptNow(*preempt);
     }
   } else if (auto* resize = std::get_if<ResizeJob>(&decision)) {
@@ -385,17 +386,17 @@ RunStatus Simulation::ApplyDecision(Decision& decision, std::size_t number) {
   } else {
     const WakeAt wake = std::get<WakeAt>(decision);
     problem = WhyNotWake(wake, now_);
-    if (problem.empty()) {
+    if (problem.ok()) {
       Schedule(wake.time, Phase::kSchedule, EventPayload::Call());
     }
   }
-  if (problem.empty()) {
-    return {};
+  if (problem.ok()) {
+    return Status::Ok();
   }
-  return {false, fmt::format("policy '{}' made an illegal decision at {} (decision {} of this "
-                             "call): {}: {}",
-                             channel_->policy_name(), FormatTime(now_), number,
-                             DescribeDecision(decision, requests_), problem)};
+  return Status::IllegalDecision(
+      fmt::format("policy '{}' made an illegal decision at {} (decision {} of this call): {}: {}",
+                  channel_->policy_name(), FormatTime(now_), number,
+                  DescribeDecision(decision, requests_), problem.message()));
 }
 
 NamedJob Simulation::Named(JobIndex job) const {
@@ -407,9 +408,9 @@ NamedJob Simulation::Named(JobIndex job) const {
           .leaving = jobs_[job].leaving_since != kTimeNever};
 }
 
-std::string Simulation::CheckStart(const StartJob& start, bool held) const {
-  if (std::string why = WhyNotStart(Named(start.job)); !why.empty()) {
-    return why;
+Status Simulation::CheckStart(const StartJob& start, bool held) const {
+  if (Status status = WhyNotStart(Named(start.job)); !status.ok()) {
+    return status;
   }
   const JobRequest& request = requests_[start.job];
   return held ? CheckAgainstRequest(ledger_, request, start.placement)
@@ -525,25 +526,25 @@ void Simulation::Requeue(JobIndex job, StopCause cause, const std::string& reaso
                        emergency_checkpoint});
 }
 
-std::string Simulation::Resize(ResizeJob& resize) {
+Status Simulation::Resize(ResizeJob& resize) {
   const JobIndex job = resize.job;
-  if (std::string why = WhyNotResize(Named(job)); !why.empty()) {
-    return why;
+  if (Status status = WhyNotResize(Named(job)); !status.ok()) {
+    return status;
   }
   JobRecord& record = jobs_[job];
   const JobRequest& request = requests_[job];
   RunningJob& running = RunningOf(job);
   const auto held = static_cast<std::int64_t>(running.placement.gpus.size());
   const bool step_resized = request.demand && record.cap_step == request.demand->StepIndex(now_);
-  if (std::string why = WhyNotSwap(request, step_resized ? record.cap_base_gpus : held,
-                                   WholeGpuCount(resize.placement));
-      !why.empty()) {
-    return why;
+  if (Status status = WhyNotSwap(request, step_resized ? record.cap_base_gpus : held,
+                                 WholeGpuCount(resize.placement));
+      !status.ok()) {
+    return status;
   }
   ledger_.Release(running.placement);
-  if (std::string why = CheckPlacement(ledger_, request, resize.placement); !why.empty()) {
+  if (Status status = CheckPlacement(ledger_, request, resize.placement); !status.ok()) {
     ledger_.Restore(running.placement);
-    return why;
+    return status;
   }
   ledger_.Apply(resize.placement);
   if (request.demand && record.cap_step != request.demand->StepIndex(now_)) {
@@ -556,7 +557,7 @@ std::string Simulation::Resize(ResizeJob& resize) {
   BeginSegment(job, request.restart_cost, PauseKind::kReconfiguration);
   Publish(&SimulationObserver::OnJobResized,
           JobResized{now_, job, request, running.placement, record.summary});
-  return "";
+  return Status::Ok();
 }
 
 // ---- What node events do to jobs (sim/node_lifecycle.h has the events). ----

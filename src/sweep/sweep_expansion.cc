@@ -70,9 +70,8 @@ std::uint64_t SeedWritten(const json& document) {
 
 bool Declares(const PolicyRegistry& registry, const std::string& policy, const std::string& param) {
   const PolicyInfo* info = registry.Find(policy);
-  return info != nullptr &&
-         std::any_of(info->params.begin(), info->params.end(),
-                     [&](const ParamSpec& spec) { return spec.name == param; });
+  return info != nullptr && std::any_of(info->params.begin(), info->params.end(),
+                                        [&](const ParamSpec& spec) { return spec.name == param; });
 }
 
 class Expander {
@@ -126,23 +125,24 @@ class Expander {
     for (const std::string& path : spec_.base) {
       std::string text;
       json root;
-      std::string error = ReadTextFile(path, text);
-      if (error.empty()) {
-        error = ParseJsonText(text, path, root);
+      Status status = ReadTextFile(path, text);
+      if (status.ok()) {
+        status = ParseJsonText(text, path, root);
       }
-      if (error.empty() && !root.is_object()) {
-        error = fmt::format("{}: expected a scenario object, found {}", path,
-                            root.is_array() ? "an array" : "another value");
+      if (status.ok() && !root.is_object()) {
+        status = Status::InvalidInput(fmt::format("{}: expected a scenario object, found {}", path,
+                                                  root.is_array() ? "an array" : "another value"));
       }
-      if (!error.empty()) {
-        out_.errors.push_back(error);
+      if (!status.ok()) {
+        out_.errors.push_back(status.message());
       }
       bases.push_back(std::move(root));
     }
     return bases;
   }
 
-  void AddPoint(std::size_t base, const json& base_document, const std::vector<std::size_t>& choice) {
+  void AddPoint(std::size_t base, const json& base_document,
+                const std::vector<std::size_t>& choice) {
     if (Excluded(spec_, choice)) {
       ++out_.excluded;
       return;
@@ -166,9 +166,9 @@ class Expander {
         point.seed = spec_.axes[a].values[choice[a]].value.get<std::uint64_t>();
       }
     }
-    point.id = fmt::format("{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}", kVersion,
-                                                          spec_.base_given[base],
-                                                          document->digest, point.seed)));
+    point.id = fmt::format(
+        "{:016x}", Fnv1a64(fmt::format("fleetsim {}\n{}\n{}\nseed {}", kVersion,
+                                       spec_.base_given[base], document->digest, point.seed)));
     if (!ids_.insert(point.id).second) {
       ++out_.duplicates;
       return;
@@ -242,16 +242,15 @@ class Expander {
       }
       const json::json_pointer pointer(axis.path);
       const json::json_pointer parent = pointer.parent_pointer();
-      const bool settable =
-          document.contains(parent) &&
-          (document[parent].is_object() ||
-           (document[parent].is_array() && document.contains(pointer)));
+      const bool settable = document.contains(parent) &&
+                            (document[parent].is_object() ||
+                             (document[parent].is_array() && document.contains(pointer)));
       if (!settable) {
         if (bad_pointers_.insert({a, base}).second) {
-          out_.errors.push_back(fmt::format(
-              "{}: /axes/{}/pointer: \"{}\" points to nothing in '{}'{}", spec_.source, a,
-              Quoted(axis.path), spec_.base_given[base],
-              HasVariants() ? " (after the point's variants are applied)" : ""));
+          out_.errors.push_back(
+              fmt::format("{}: /axes/{}/pointer: \"{}\" points to nothing in '{}'{}", spec_.source,
+                          a, Quoted(axis.path), spec_.base_given[base],
+                          HasVariants() ? " (after the point's variants are applied)" : ""));
         }
         return false;
       }
@@ -300,8 +299,8 @@ class Expander {
     if (result.scenario) {
       d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
     } else {
-      d.error = result.file_error.empty() ? result.diagnostics.Format(spec_.base_given[base])
-                                          : result.file_error;
+      d.error = result.file_status.ok() ? result.diagnostics.Format(spec_.base_given[base])
+                                        : result.file_status.message();
       while (!d.error.empty() && d.error.back() == '\n') {
         d.error.pop_back();
       }
@@ -341,12 +340,11 @@ SweepExpansion ExpandSweep(const SweepSpec& spec, const PolicyRegistry& registry
 }
 
 std::string DescribePoint(const SweepSpec& spec, const SweepPoint& point) {
-  std::string text = fmt::format("scenario={}, policy={}, seed={}", point.scenario, point.policy,
-                                 point.seed);
+  std::string text =
+      fmt::format("scenario={}, policy={}, seed={}", point.scenario, point.policy, point.seed);
   for (std::size_t a = 0; a < spec.axes.size() && a < point.labels.size(); ++a) {
     const AxisTarget target = spec.axes[a].target;
-    if (target != AxisTarget::kPolicy && target != AxisTarget::kSeed &&
-        !point.labels[a].empty()) {
+    if (target != AxisTarget::kPolicy && target != AxisTarget::kSeed && !point.labels[a].empty()) {
       text += fmt::format(", {}={}", spec.axes[a].name, point.labels[a]);
     }
   }

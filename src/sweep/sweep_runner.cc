@@ -19,9 +19,9 @@ SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registr
     run_options.seed = point.seed;
     run_options.check_invariants = options.check_invariants;
     RunOutcome outcome = RunScenario(scenario, registry, scenario.policy, run_options);
-    if (!outcome.ok) {
+    if (!outcome.status.ok()) {
       record.status = SweepRunStatus::kIllegalDecision;
-      record.error = outcome.error;
+      record.error = outcome.status.message();
       return record;
     }
     record.metrics = SweepMetrics(outcome.report);

@@ -19,8 +19,8 @@ namespace {
 constexpr int kLayoutFormatVersion = 1;
 
 std::optional<SweepRunStatus> ParseStatus(const std::string& name) {
-  for (const SweepRunStatus s : {SweepRunStatus::kOk, SweepRunStatus::kInvalid, SweepRunStatus::kIllegalDecision,
-                            SweepRunStatus::kError}) {
+  for (const SweepRunStatus s : {SweepRunStatus::kOk, SweepRunStatus::kInvalid,
+                                 SweepRunStatus::kIllegalDecision, SweepRunStatus::kError}) {
     if (SweepRunStatusName(s) == name) {
       return s;
     }
@@ -64,7 +64,7 @@ void AddGroupMetrics(std::vector<std::pair<std::string, SweepMetric>> metrics,
 
 std::optional<SweepRecord> ParseRecord(const std::string& line) {
   json row;
-  if (!ParseJsonText(line, "", row).empty() || !row.is_object()) {
+  if (!ParseJsonText(line, "", row).ok() || !row.is_object()) {
     return std::nullopt;
   }
   try {
@@ -174,35 +174,36 @@ std::string LayoutJson(const SweepLayout& layout) {
   return root.dump(1) + "\n";
 }
 
-std::optional<SweepLayout> ReadLayout(const std::string& dir, std::string& error) {
+std::optional<SweepLayout> ReadLayout(const std::string& dir, Status& status) {
   const std::string path = (fs::path(dir) / kSweepStateDir / "points.json").string();
   std::string text;
   json root;
-  error = ReadTextFile(path, text);
-  if (error.empty()) {
-    error = ParseJsonText(text, path, root);
+  status = ReadTextFile(path, text);
+  if (status.ok()) {
+    status = ParseJsonText(text, path, root);
   }
-  if (!error.empty()) {
+  if (!status.ok()) {
     return std::nullopt;
   }
   try {
     if (root.at("format_version").get<int>() != kLayoutFormatVersion) {
-      error = fmt::format("{}: written by another version of fleetsim (format_version {})", path,
-                          root.at("format_version").dump());
+      status = Status::InvalidInput(
+          fmt::format("{}: written by another version of fleetsim (format_version {})", path,
+                      root.at("format_version").dump()));
       return std::nullopt;
     }
     SweepLayout layout{.name = root.at("name").get<std::string>(),
                        .axes = root.at("axes").get<std::vector<std::string>>(),
                        .pairing_ignores = root.at("pairing_ignores").get<std::vector<bool>>(),
                        .baseline_policy = root.at("baseline_policy").get<std::string>(),
-                       .report_metrics =
-                           root.at("report_metrics").get<std::vector<std::string>>()};
+                       .report_metrics = root.at("report_metrics").get<std::vector<std::string>>()};
     for (const json& p : root.at("points")) {
       layout.points.push_back(ParsePoint(p));
     }
     return layout;
   } catch (const json::exception& e) {
-    error = fmt::format("{}: not a sweep layout ({})", path, SplitJsonError(e.what()).what);
+    status = Status::InvalidInput(
+        fmt::format("{}: not a sweep layout ({})", path, SplitJsonError(e.what()).what));
     return std::nullopt;
   }
 }
@@ -248,9 +249,10 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
     for (std::size_t number = 1; std::getline(in, line); ++number) {
       std::optional<SweepRecord> record = ParseRecord(line);
       if (!record) {
-        warnings.push_back(fmt::format("{}:{}: not a run record (a run cut short?); the run "
-                                       "will be run again",
-                                       journal.string(), number));
+        warnings.push_back(
+            fmt::format("{}:{}: not a run record (a run cut short?); the run "
+                        "will be run again",
+                        journal.string(), number));
         continue;
       }
       auto [it, inserted] = records.try_emplace(record->id, *record);
@@ -276,12 +278,12 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
   fs::create_directories(state, ec);
   path_ = (state / name).string();
   if (ec) {
-    error_ = fmt::format("{}: cannot create: {}", state.string(), ec.message());
+    status_ = Status::IoError(fmt::format("{}: cannot create: {}", state.string(), ec.message()));
     return;
   }
   file_.open(path_, std::ios::app | std::ios::binary);
   if (!file_) {
-    error_ = fmt::format("{}: cannot open for appending", path_);
+    status_ = Status::IoError(fmt::format("{}: cannot open for appending", path_));
   }
 }
 
@@ -293,15 +295,15 @@ bool JournalWriter::Append(const SweepRecord& record) {
     last_flush_ = now;
   }
   if (!file_) {
-    error_ = fmt::format("{}: cannot append a run record (disk full?)", path_);
+    status_ = Status::IoError(fmt::format("{}: cannot append a run record (disk full?)", path_));
   }
   return ok();
 }
 
 bool JournalWriter::Flush() {
   file_.flush();
-  if (!file_ && error_.empty()) {
-    error_ = fmt::format("{}: cannot append a run record (disk full?)", path_);
+  if (!file_ && status_.ok()) {
+    status_ = Status::IoError(fmt::format("{}: cannot append a run record (disk full?)", path_));
   }
   return ok();
 }

@@ -9,7 +9,7 @@
 
 namespace fleetsim {
 
-std::string SplitCsv(std::string_view line, std::vector<std::string>& fields, char delimiter) {
+Status SplitCsv(std::string_view line, std::vector<std::string>& fields, char delimiter) {
   fields.clear();
   std::size_t i = 0;
   while (true) {
@@ -18,7 +18,8 @@ std::string SplitCsv(std::string_view line, std::vector<std::string>& fields, ch
       ++i;
       while (true) {
         if (i >= line.size()) {
-          return fmt::format("field {} has an opening quote but no closing quote", fields.size());
+          return Status::InvalidInput(
+              fmt::format("field {} has an opening quote but no closing quote", fields.size()));
         }
         if (line[i] == '"') {
           if (i + 1 < line.size() && line[i + 1] == '"') {
@@ -32,7 +33,8 @@ std::string SplitCsv(std::string_view line, std::vector<std::string>& fields, ch
         field.push_back(line[i++]);
       }
       if (i < line.size() && line[i] != delimiter) {
-        return fmt::format("field {} has text after its closing quote", fields.size());
+        return Status::InvalidInput(
+            fmt::format("field {} has text after its closing quote", fields.size()));
       }
     } else {
       const std::size_t end = std::min(line.find(delimiter, i), line.size());
@@ -40,7 +42,7 @@ std::string SplitCsv(std::string_view line, std::vector<std::string>& fields, ch
       i = end;
     }
     if (i >= line.size()) {
-      return "";
+      return Status::Ok();
     }
     ++i;  // the delimiter
   }
@@ -78,7 +80,7 @@ std::optional<std::size_t> CsvHeader::Find(std::string_view name) const {
   return static_cast<std::size_t>(it - names_.begin());
 }
 
-std::string CsvHeader::Missing(const std::vector<std::string>& required) const {
+Status CsvHeader::Missing(const std::vector<std::string>& required) const {
   std::vector<std::string> missing;
   for (const std::string& name : required) {
     if (!Find(name)) {
@@ -86,31 +88,30 @@ std::string CsvHeader::Missing(const std::vector<std::string>& required) const {
     }
   }
   if (missing.empty()) {
-    return "";
+    return Status::Ok();
   }
-  return fmt::format("expected a header with the column{} {}, found columns {}",
-                     missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedList(names_));
+  return Status::InvalidInput(
+      fmt::format("expected a header with the column{} {}, found columns {}",
+                  missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedList(names_)));
 }
 
-std::string ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
-                          CsvHeader& header) {
+Status ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
+                     CsvHeader& header) {
   std::string line;
   do {
     if (!lines.Next(line)) {
-      return lines.ok() ? fmt::format("{}: empty file: expected a header line with the columns {}",
-                                      lines.path(), QuotedList(required))
-                        : lines.error();
+      return lines.ok() ? Status::InvalidInput(fmt::format(
+                              "{}: empty file: expected a header line with the columns {}",
+                              lines.path(), QuotedList(required)))
+                        : lines.status();
     }
   } while (IsBlank(line));
   std::vector<std::string> names;
-  const std::string problem = SplitCsv(line, names);
-  if (!problem.empty()) {
-    return fmt::format("{}:{}: header: {}", lines.path(), lines.line_number(), problem);
+  if (const Status split = SplitCsv(line, names); !split.ok()) {
+    return split.Within(fmt::format("{}:{}: header", lines.path(), lines.line_number()));
   }
   header = CsvHeader(std::move(names));
-  const std::string missing = header.Missing(required);
-  return missing.empty() ? ""
-                         : fmt::format("{}:{}: {}", lines.path(), lines.line_number(), missing);
+  return header.Missing(required).Within(fmt::format("{}:{}", lines.path(), lines.line_number()));
 }
 
 bool NextCsvRow(LineReader& lines, const CsvHeader& header, std::vector<std::string>& fields,
@@ -121,9 +122,8 @@ bool NextCsvRow(LineReader& lines, const CsvHeader& header, std::vector<std::str
       return false;
     }
   } while (IsBlank(line));
-  const std::string problem = SplitCsv(line, fields);
-  if (!problem.empty()) {
-    error.Set(kReasonBadSyntax, problem);
+  if (const Status split = SplitCsv(line, fields); !split.ok()) {
+    error.Set(kReasonBadSyntax, split.message());
   } else if (fields.size() != header.size()) {
     error.Set(kReasonColumnCount, fmt::format("expected {} columns as in the header, found {}",
                                               header.size(), fields.size()));

@@ -10,15 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "text/line_reader.h"
 #include "text/text_fields.h"
 
 namespace fleetsim {
 
-// Splits `line` into `fields` (reusing their storage). Returns "" or what is wrong (an
-// unterminated quote, text after a closing quote).
-std::string SplitCsv(std::string_view line, std::vector<std::string>& fields,
-                     char delimiter = ',');
+// Splits `line` into `fields` (reusing their storage). Fails with what is wrong (an unterminated
+// quote, text after a closing quote).
+Status SplitCsv(std::string_view line, std::vector<std::string>& fields, char delimiter = ',');
 
 // Quotes a field for writing when it contains the delimiter, a quote, or leading/trailing
 // spaces; otherwise returns it as is.
@@ -35,9 +35,9 @@ class CsvHeader {
   std::size_t size() const { return names_.size(); }
   const std::vector<std::string>& names() const { return names_; }
   std::optional<std::size_t> Find(std::string_view name) const;
-  // "" when every name in `required` is present, else a message listing the missing ones and
-  // the columns found.
-  std::string Missing(const std::vector<std::string>& required) const;
+  // OK when every name in `required` is present, else an error listing the missing ones and the
+  // columns found.
+  Status Missing(const std::vector<std::string>& required) const;
 
  private:
   std::vector<std::string> names_;
@@ -46,11 +46,12 @@ class CsvHeader {
 // Reading a trace that is a CSV file with a header line, through a LineReader.
 
 // Reads the header (the first line that is not blank) into `header` and checks that it names
-// every column in `required` (columns may come in any order). Returns "" or the open error:
-// "FILE: empty file: expected a header line with the columns 'a', 'b'", "FILE:LINE: header:
-// <split problem>" or "FILE:LINE: expected a header with the column ..., found columns ...".
-std::string ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
-                          CsvHeader& header);
+// every column in `required` (columns may come in any order). Fails with the open error: the
+// reader's, "FILE: empty file: expected a header line with the columns 'a', 'b'", "FILE:LINE:
+// header: <split problem>" or "FILE:LINE: expected a header with the column ..., found columns
+// ...".
+Status ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,
+                     CsvHeader& header);
 
 // Reads the next line that is not blank into `fields`; false at the end of the input. A line
 // that does not split (kReasonBadSyntax) or does not have as many fields as the header

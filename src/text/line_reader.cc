@@ -16,12 +16,12 @@ constexpr char kUtf8Bom[] = "\xEF\xBB\xBF";
 LineReader::LineReader(const std::string& path) : path_(path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored)) {
-    error_ = fmt::format("{}: cannot read: it is a directory", path);
+    status_ = Status::IoError(fmt::format("{}: cannot read: it is a directory", path));
     return;
   }
   in_.open(path, std::ios::binary);
   if (!in_) {
-    error_ = fmt::format("{}: cannot read: {}", path, std::strerror(errno));
+    status_ = Status::IoError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
   }
 }
 

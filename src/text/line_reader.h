@@ -8,15 +8,17 @@
 #include <fstream>
 #include <string>
 
+#include "fleetsim/core/status.h"
+
 namespace fleetsim {
 
 class LineReader {
  public:
-  // Opens `path`; ok() tells whether that worked, error() why not ("path: cannot read: ...").
+  // Opens `path`; status() tells whether that worked (an I/O error "path: cannot read: ...").
   explicit LineReader(const std::string& path);
 
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
   const std::string& path() const { return path_; }
 
   // Reads the next line into `line` (without its ending); false at the end of the file.
@@ -27,7 +29,7 @@ class LineReader {
  private:
   std::string path_;
   std::ifstream in_;
-  std::string error_;
+  Status status_;
   std::int64_t line_number_ = 0;
 };
 

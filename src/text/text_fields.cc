@@ -122,32 +122,34 @@ std::optional<SimDuration> DurationField(std::string_view text, std::string_view
 }
 
 std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
-                                      std::int64_t min, std::int64_t max, std::string& error) {
+                                      std::int64_t min, std::int64_t max, Status& status) {
   std::int64_t value = 0;
   if (!ParseWhole(text, value) || value < min || value > max) {
-    error = fmt::format("option '{}': expected an integer in [{}, {}], found '{}'", name, min, max,
-                        text);
+    status = Status::InvalidInput(fmt::format(
+        "option '{}': expected an integer in [{}, {}], found '{}'", name, min, max, text));
     return std::nullopt;
   }
   return value;
 }
 
-std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error) {
+std::optional<bool> BoolOption(std::string_view name, std::string_view text, Status& status) {
   FieldError field_error;
   const std::optional<bool> value = BoolField(text, name, field_error);
   if (!value) {
-    error = fmt::format("option '{}': expected true or false, found '{}'", name, text);
+    status = Status::InvalidInput(
+        fmt::format("option '{}': expected true or false, found '{}'", name, text));
   }
   return value;
 }
 
 std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
-                                          std::string& error) {
+                                          Status& status) {
   double seconds = 0;
   if (!ParseWhole(text, seconds) || !std::isfinite(seconds) || seconds < 0 ||
       seconds > kMaxScenarioSeconds || SecondsToTime(seconds) == 0) {
-    error = fmt::format("option '{}': expected seconds > 0 (at most {}, 100 years), found '{}'",
-                        name, kMaxScenarioSeconds, text);
+    status = Status::InvalidInput(
+        fmt::format("option '{}': expected seconds > 0 (at most {}, 100 years), found '{}'", name,
+                    kMaxScenarioSeconds, text));
     return std::nullopt;
   }
   return SecondsToTime(seconds);

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/core/time.h"
 
 namespace fleetsim {
@@ -52,12 +53,13 @@ std::optional<SimDuration> DurationField(std::string_view text, std::string_view
                                          FieldError& error);
 
 // Typed reads of a format option's text, for the readers' open functions. On a bad value they
-// return nullopt and set `error` to "option 'x': expected ..., found '...'".
+// return nullopt and set `status` to an invalid-input error "option 'x': expected ..., found
+// '...'".
 std::optional<std::int64_t> IntOption(std::string_view name, std::string_view text,
-                                      std::int64_t min, std::int64_t max, std::string& error);
-std::optional<bool> BoolOption(std::string_view name, std::string_view text, std::string& error);
+                                      std::int64_t min, std::int64_t max, Status& status);
+std::optional<bool> BoolOption(std::string_view name, std::string_view text, Status& status);
 // Seconds > 0, at most kMaxScenarioSeconds.
 std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
-                                          std::string& error);
+                                          Status& status);
 
 }  // namespace fleetsim

@@ -108,29 +108,29 @@ OpenbNode ParseNode(const std::vector<std::string>& fields, const NodeColumnInde
 }
 
 // The whole-list checks: at least one GPU node, and no more GPUs than a fleet may have.
-std::string CheckNodeTotals(const std::string& path, const std::vector<OpenbNode>& nodes) {
+Status CheckNodeTotals(const std::string& path, const std::vector<OpenbNode>& nodes) {
   std::int64_t gpus = 0;
   for (const OpenbNode& node : nodes) {
     gpus += node.gpus;
   }
   if (gpus == 0) {
-    return fmt::format("{}: no GPU nodes: every node of the list has gpu 0", path);
+    return Status::InvalidInput(
+        fmt::format("{}: no GPU nodes: every node of the list has gpu 0", path));
   }
   if (gpus > kMaxFleetGpus) {
-    return fmt::format("{}: the node list holds {} GPUs; a fleet may have at most {}", path, gpus,
-                       kMaxFleetGpus);
+    return Status::InvalidInput(fmt::format(
+        "{}: the node list holds {} GPUs; a fleet may have at most {}", path, gpus, kMaxFleetGpus));
   }
-  return "";
+  return Status::Ok();
 }
 
 // Reads a node list into `out` (appending only on success). Without a catalog (the pod reader
 // has none) a GPU node's model may be any name.
-std::string ReadNodes(const std::string& path, const Catalog* catalog,
-                      std::vector<OpenbNode>& out) {
+Status ReadNodes(const std::string& path, const Catalog* catalog, std::vector<OpenbNode>& out) {
   LineReader lines(path);
   CsvHeader header;
-  if (std::string error = ReadCsvHeader(lines, NodeColumns(), header); !error.empty()) {
-    return error;
+  if (Status status = ReadCsvHeader(lines, NodeColumns(), header); !status.ok()) {
+    return status;
   }
   const NodeColumnIndex columns(header);
   std::vector<OpenbNode> nodes;
@@ -151,17 +151,18 @@ std::string ReadNodes(const std::string& path, const Catalog* catalog,
       }
     }
     if (!problem.ok()) {
-      return fmt::format("{}:{}: {}", path, lines.line_number(), problem.message);
+      return Status::InvalidInput(
+          fmt::format("{}:{}: {}", path, lines.line_number(), problem.message));
     }
     node.line = lines.line_number();
     nodes.push_back(std::move(node));
   }
-  if (std::string error = CheckNodeTotals(path, nodes); !error.empty()) {
-    return error;
+  if (Status status = CheckNodeTotals(path, nodes); !status.ok()) {
+    return status;
   }
   out.insert(out.end(), std::make_move_iterator(nodes.begin()),
              std::make_move_iterator(nodes.end()));
-  return "";
+  return Status::Ok();
 }
 
 // What makes two GPU nodes interchangeable: the same model, GPU count, CPU and memory.
@@ -216,13 +217,13 @@ struct OpenbOptions {
   std::string nodes_path;
 };
 
-// "LS=3,BE=1" -> {{"LS", 3}, {"BE", 1}}; "" or what is wrong.
-std::string ParseQosPriorities(const std::string& text,
-                               std::vector<std::pair<std::string, std::int64_t>>& out) {
-  std::string expected = fmt::format(
+// "LS=3,BE=1" -> {{"LS", 3}, {"BE", 1}}.
+Status ParseQosPriorities(const std::string& text,
+                          std::vector<std::pair<std::string, std::int64_t>>& out) {
+  const Status expected = Status::InvalidInput(fmt::format(
       "option 'qos_priorities': expected CLASS=WEIGHT pairs separated by commas, each weight an "
       "integer in [1, {}], found '{}'",
-      kMaxPriority, text);
+      kMaxPriority, text));
   std::size_t start = 0;
   while (true) {
     const std::size_t end = std::min(text.find(',', start), text.size());
@@ -232,39 +233,40 @@ std::string ParseQosPriorities(const std::string& text,
       return expected;
     }
     const std::string qos = pair.substr(0, equals);
-    std::string error;
+    Status ignored;
     const auto weight =
-        IntOption("qos_priorities", pair.substr(equals + 1), 1, kMaxPriority, error);
+        IntOption("qos_priorities", pair.substr(equals + 1), 1, kMaxPriority, ignored);
     if (!weight) {
       return expected;
     }
     const bool repeated =
         std::any_of(out.begin(), out.end(), [&](const auto& entry) { return entry.first == qos; });
     if (repeated) {
-      return fmt::format("option 'qos_priorities': class '{}' is given twice in '{}'", qos, text);
+      return Status::InvalidInput(
+          fmt::format("option 'qos_priorities': class '{}' is given twice in '{}'", qos, text));
     }
     out.emplace_back(qos, *weight);
     if (end == text.size()) {
-      return "";
+      return Status::Ok();
     }
     start = end + 1;
   }
 }
 
-std::string ParseOptions(const TraceOptionValues& values, OpenbOptions& options) {
+Status ParseOptions(const TraceOptionValues& values, OpenbOptions& options) {
   options.tenant = values.at("tenant");
   if (options.tenant.empty()) {
-    return "option 'tenant': expected a tenant name, found ''";
+    return Status::InvalidInput("option 'tenant': expected a tenant name, found ''");
   }
-  if (std::string error = ParseQosPriorities(values.at("qos_priorities"), options.qos_priorities);
-      !error.empty()) {
-    return error;
+  if (Status status = ParseQosPriorities(values.at("qos_priorities"), options.qos_priorities);
+      !status.ok()) {
+    return status;
   }
-  std::string error;
+  Status status;
   options.untimed_duration =
-      DurationOption("untimed_duration_s", values.at("untimed_duration_s"), error).value_or(0);
+      DurationOption("untimed_duration_s", values.at("untimed_duration_s"), status).value_or(0);
   options.nodes_path = values.at("nodes");
-  return error;
+  return status;
 }
 
 // What a row says beyond its job, counted into the notes once the row is known to be good.
@@ -338,8 +340,8 @@ class OpenbPodSource final : public CsvJobSource {
       : CsvJobSource(path, RequiredPodColumns(), UsedPodColumns()), options_(std::move(options)) {}
 
  private:
-  // The columns, and the node list if any; "" or the open error.
-  std::string OnHeader() override {
+  // The columns, and the node list if any; fails with the open error.
+  Status OnHeader() override {
     name_ = Column("name");
     cpu_milli_ = Column("cpu_milli");
     memory_mib_ = Column("memory_mib");
@@ -351,20 +353,20 @@ class OpenbPodSource final : public CsvJobSource {
     creation_ = OptionalColumn("creation_time");
     deletion_ = OptionalColumn("deletion_time");
     if (creation_.has_value() != deletion_.has_value()) {
-      return fmt::format(
-          "{}:1: expected both creation_time and deletion_time (a pod runs from one "
-          "to the other) or neither, found only {}",
-          path(), creation_ ? "creation_time" : "deletion_time");
+      return Status::InvalidInput(
+          fmt::format("{}:1: expected both creation_time and deletion_time (a pod runs from one "
+                      "to the other) or neither, found only {}",
+                      path(), creation_ ? "creation_time" : "deletion_time"));
     }
     if (options_.nodes_path.empty()) {
-      return "";
+      return Status::Ok();
     }
     std::vector<OpenbNode> nodes;
-    if (std::string error = ReadNodes(options_.nodes_path, nullptr, nodes); !error.empty()) {
-      return error;
+    if (Status status = ReadNodes(options_.nodes_path, nullptr, nodes); !status.ok()) {
+      return status;
     }
     nodes_.emplace(nodes);
-    return "";
+    return Status::Ok();
   }
 
   std::vector<std::string> FormatNotes() const override {
@@ -622,16 +624,16 @@ class OpenbPodSource final : public CsvJobSource {
 
 OpenResult OpenOpenb(const std::string& path, const TraceOptionValues& values) {
   OpenbOptions options;
-  if (const std::string error = ParseOptions(values, options); !error.empty()) {
-    return {nullptr, fmt::format("{}: {}", path, error)};
+  if (const Status status = ParseOptions(values, options); !status.ok()) {
+    return {nullptr, status.Within(path)};
   }
   return OpenCsvSource<OpenbPodSource>(path, std::move(options));
 }
 
 }  // namespace
 
-std::string LoadOpenbNodes(const std::string& path, const Catalog& catalog,
-                           std::vector<OpenbNode>& out) {
+Status LoadOpenbNodes(const std::string& path, const Catalog& catalog,
+                      std::vector<OpenbNode>& out) {
   return ReadNodes(path, &catalog, out);
 }
 

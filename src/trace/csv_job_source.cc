@@ -15,24 +15,24 @@ CsvJobSource::CsvJobSource(const std::string& path, std::vector<std::string> req
   }
 }
 
-std::string CsvJobSource::Open() {
-  if (std::string error = ReadCsvHeader(lines_, required_, header_); !error.empty()) {
-    return error;
+Status CsvJobSource::Open() {
+  if (Status status = ReadCsvHeader(lines_, required_, header_); !status.ok()) {
+    return status;
   }
   return OnHeader();
 }
 
-JobSource::Status CsvJobSource::Next(Job& job, RowError& error) {
+JobSource::RowStatus CsvJobSource::Next(Job& job, RowError& error) {
   FieldError problem;
   if (!NextCsvRow(lines_, header_, fields_, problem)) {
-    return Status::kEnd;
+    return RowStatus::kEnd;
   }
   job = Job{};
   if (problem.ok()) {
     FillJob(job, problem);
   }
-  const Status status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
-  if (status == Status::kJob) {
+  const RowStatus status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
+  if (status == RowStatus::kJob) {
     Accepted(job);
   }
   return status;

@@ -27,10 +27,10 @@ namespace fleetsim {
 
 class CsvJobSource : public JobSource {
  public:
-  // Reads the header, then OnHeader; "" or the open error (file:line: message).
-  std::string Open();
+  // Reads the header, then OnHeader; fails with the open error (file:line: message).
+  Status Open();
 
-  Status Next(Job& job, RowError& error) final;
+  RowStatus Next(Job& job, RowError& error) final;
   std::int64_t line() const final { return lines_.line_number(); }
   // FormatNotes, then "columns not used: 'a', 'b'" when the header has columns outside `used`.
   std::vector<std::string> Notes() const final;
@@ -41,9 +41,9 @@ class CsvJobSource : public JobSource {
   CsvJobSource(const std::string& path, std::vector<std::string> required,
                std::vector<std::string> used = {});
 
-  // After the header is read: finds the format's columns and does its other open-time work; ""
-  // or the open error.
-  virtual std::string OnHeader() { return ""; }
+  // After the header is read: finds the format's columns and does its other open-time work;
+  // fails with the open error.
+  virtual Status OnHeader() { return Status::Ok(); }
   // Fills `job` (default-constructed) from the row just read, recording the first problem.
   virtual void FillJob(Job& job, FieldError& problem) = 0;
   // Called with every row that became a job, in file order.
@@ -70,10 +70,10 @@ class CsvJobSource : public JobSource {
 template <typename Source, typename... Args>
 OpenResult OpenCsvSource(Args&&... args) {
   auto source = std::make_unique<Source>(std::forward<Args>(args)...);
-  if (std::string error = source->Open(); !error.empty()) {
-    return {nullptr, std::move(error)};
+  if (Status status = source->Open(); !status.ok()) {
+    return {nullptr, std::move(status)};
   }
-  return {std::move(source), ""};
+  return {std::move(source), Status::Ok()};
 }
 
 }  // namespace fleetsim

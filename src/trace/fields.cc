@@ -38,35 +38,34 @@ std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_vie
   return gpus;
 }
 
-std::string IdProblem(const std::string& id) {
+Status CheckId(const std::string& id) {
   Job probe;
   probe.request.id = id;
   for (const JobProblem& problem : ProblemsWith(probe)) {
     if (problem.field == "id") {
-      return problem.message;
+      return Status::InvalidInput(problem.message);
     }
   }
-  return "";
+  return Status::Ok();
 }
 
 std::optional<std::string> IdField(std::string_view text, std::string_view column,
                                    FieldError& error) {
   std::string id(text);
-  const std::string problem = IdProblem(id);
-  if (!problem.empty()) {
-    error.Set(kReasonBadValue, fmt::format("column '{}': {}", column, problem));
+  if (const Status status = CheckId(id); !status.ok()) {
+    error.Set(kReasonBadValue, fmt::format("column '{}': {}", column, status.message()));
     return std::nullopt;
   }
   return id;
 }
 
-JobSource::Status FinishRow(const Job& job, FieldError& problem, const std::string& file,
-                            std::int64_t line, RowError& error) {
+JobSource::RowStatus FinishRow(const Job& job, FieldError& problem, const std::string& file,
+                               std::int64_t line, RowError& error) {
   if (!problem.ok() || !CheckJob(job, problem)) {
     error = MakeRowError(file, line, problem);
-    return JobSource::Status::kBadRow;
+    return JobSource::RowStatus::kBadRow;
   }
-  return JobSource::Status::kJob;
+  return JobSource::RowStatus::kJob;
 }
 
 }  // namespace fleetsim

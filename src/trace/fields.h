@@ -27,16 +27,16 @@ bool CheckJob(const Job& job, FieldError& error);
 // found 0" (0 gets kReasonZeroGpus).
 std::optional<std::int64_t> GpuCountField(std::string_view text, std::string_view column,
                                           FieldError& error);
-// "" when `id` is a valid job id, else what the job model's rule says ("expected an id of
+// OK when `id` is a valid job id, else what the job model's rule says ("expected an id of
 // letters, digits, '.', '_' or '-', found 'a b'"); the rule itself lives in ProblemsWith.
-std::string IdProblem(const std::string& id);
+Status CheckId(const std::string& id);
 // The field as a job id, or nullopt with "column 'job_id': expected an id of ..., found '...'".
 std::optional<std::string> IdField(std::string_view text, std::string_view column,
                                    FieldError& error);
 
 // The end of reading one row: kBadRow with `error` at file:line when the row had a problem or
 // the job breaks a rule of the job model (CheckJob), else kJob.
-JobSource::Status FinishRow(const Job& job, FieldError& problem, const std::string& file,
-                            std::int64_t line, RowError& error);
+JobSource::RowStatus FinishRow(const Job& job, FieldError& problem, const std::string& file,
+                               std::int64_t line, RowError& error);
 
 }  // namespace fleetsim

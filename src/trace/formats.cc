@@ -13,13 +13,8 @@ std::string RowError::Format() const { return fmt::format("{}:{}: {}", file, lin
 const std::vector<TraceFormat>& TraceFormats() {
   static const std::vector<TraceFormat> formats = {
       // FORMAT LIST (one entry per reader; keep this order)
-      JsonlFormat(),
-      NativeCsvFormat(),
-      AlibabaOpenbFormat(),
-      PhillyFormat(),
-      ItpFormat(),
-      SwfFormat(),
-      PolluxFormat(),
+      JsonlFormat(), NativeCsvFormat(), AlibabaOpenbFormat(), PhillyFormat(),
+      ItpFormat(),   SwfFormat(),       PolluxFormat(),
   };
   return formats;
 }
@@ -41,9 +36,9 @@ std::vector<std::string> TraceFormatNames() {
   return names;
 }
 
-std::string ResolveTraceOptions(const TraceFormat& format,
-                                const std::map<std::string, std::string>& given,
-                                TraceOptionValues& resolved) {
+Status ResolveTraceOptions(const TraceFormat& format,
+                           const std::map<std::string, std::string>& given,
+                           TraceOptionValues& resolved) {
   resolved.clear();
   std::vector<std::string> known;
   for (const TraceOptionSpec& spec : format.options) {
@@ -52,13 +47,13 @@ std::string ResolveTraceOptions(const TraceFormat& format,
   }
   for (const auto& [name, value] : given) {
     if (!resolved.contains(name)) {
-      return fmt::format("trace format '{}' has no option '{}'{} ({})", format.name, name,
-                         DidYouMean(name, known),
-                         known.empty() ? "it has none" : "it has " + QuotedList(known));
+      return Status::InvalidInput(fmt::format(
+          "trace format '{}' has no option '{}'{} ({})", format.name, name, DidYouMean(name, known),
+          known.empty() ? "it has none" : "it has " + QuotedList(known)));
     }
     resolved[name] = value;
   }
-  return "";
+  return Status::Ok();
 }
 
 }  // namespace fleetsim

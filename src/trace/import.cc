@@ -67,16 +67,16 @@ class RowStream {
       : path_(path), catalog_(catalog) {
     OpenResult opened = format.open(path, format_options);
     source_ = std::move(opened.source);
-    open_error_ = std::move(opened.error);
+    open_status_ = std::move(opened.status);
   }
 
-  const std::string& open_error() const { return open_error_; }
+  const Status& open_status() const { return open_status_; }
   const JobSource& source() const { return *source_; }
 
-  JobSource::Status Next(Job& job, RowError& error) {
-    const JobSource::Status status = source_->Next(job, error);
-    if (status == JobSource::Status::kJob && !KnownModels(job, error)) {
-      return JobSource::Status::kBadRow;
+  JobSource::RowStatus Next(Job& job, RowError& error) {
+    const JobSource::RowStatus status = source_->Next(job, error);
+    if (status == JobSource::RowStatus::kJob && !KnownModels(job, error)) {
+      return JobSource::RowStatus::kBadRow;
     }
     return status;
   }
@@ -106,7 +106,7 @@ class RowStream {
   std::string path_;
   const Catalog* catalog_;
   std::unique_ptr<JobSource> source_;
-  std::string open_error_;
+  Status open_status_;
 };
 
 class TraceConverter {
@@ -135,17 +135,17 @@ class TraceConverter {
   // ids that may repeat.
   bool CheckPass() {
     RowStream rows(format_, path_, format_options_, options_.catalog);
-    if (!rows.open_error().empty()) {
-      report_.error = rows.open_error();
+    if (!rows.open_status().ok()) {
+      report_.status = rows.open_status();
       return false;
     }
     IdFilter filter;
     Job job;
     RowError error;
     SimTime latest = 0;
-    for (auto status = rows.Next(job, error); status != JobSource::Status::kEnd;
+    for (auto status = rows.Next(job, error); status != JobSource::RowStatus::kEnd;
          status = rows.Next(job, error)) {
-      if (status == JobSource::Status::kBadRow) {
+      if (status == JobSource::RowStatus::kBadRow) {
         if (Failing()) {
           first_bad_ = error;
           break;
@@ -174,12 +174,12 @@ class TraceConverter {
       std::unordered_map<std::string, std::int64_t> first_line;
       Job job;
       RowError error;
-      for (auto status = rows.Next(job, error); status != JobSource::Status::kEnd;
+      for (auto status = rows.Next(job, error); status != JobSource::RowStatus::kEnd;
            status = rows.Next(job, error)) {
         if (first_bad_ && rows.line() >= first_bad_->line) {
           break;
         }
-        if (status != JobSource::Status::kJob || !maybe_repeated_.contains(job.request.id)) {
+        if (status != JobSource::RowStatus::kJob || !maybe_repeated_.contains(job.request.id)) {
           continue;
         }
         const auto [it, inserted] = first_line.emplace(job.request.id, rows.line());
@@ -198,7 +198,7 @@ class TraceConverter {
       }
     }
     if (first_bad_) {
-      report_.error = first_bad_->Format();
+      report_.status = Status::InvalidInput(first_bad_->Format());
       return false;
     }
     return true;
@@ -206,10 +206,11 @@ class TraceConverter {
 
   bool CheckNotEmpty() {
     if (good_rows_ == 0) {
-      report_.error = report_.skipped_rows() == 0
-                          ? fmt::format("{}: empty trace: no jobs found", path_)
-                          : fmt::format("{}: no jobs left: all {} rows were bad and skipped",
-                                        path_, report_.skipped_rows());
+      report_.status = Status::InvalidInput(
+          report_.skipped_rows() == 0
+              ? fmt::format("{}: empty trace: no jobs found", path_)
+              : fmt::format("{}: no jobs left: all {} rows were bad and skipped", path_,
+                            report_.skipped_rows()));
       return false;
     }
     return true;
@@ -221,9 +222,9 @@ class TraceConverter {
     std::vector<Job> held;
     Job job;
     RowError error;
-    for (auto status = rows.Next(job, error); status != JobSource::Status::kEnd;
+    for (auto status = rows.Next(job, error); status != JobSource::RowStatus::kEnd;
          status = rows.Next(job, error)) {
-      if (status != JobSource::Status::kJob || duplicate_lines_.contains(rows.line())) {
+      if (status != JobSource::RowStatus::kJob || duplicate_lines_.contains(rows.line())) {
         continue;
       }
       ++report_.jobs;
@@ -240,9 +241,10 @@ class TraceConverter {
       for (const Job& j : held) {
         out.Write(j);
       }
-      report_.notes.push_back(fmt::format("the input was not sorted by submit time ({} rows "
-                                          "before an earlier row's time); sorted stably",
-                                          report_.out_of_order));
+      report_.notes.push_back(
+          fmt::format("the input was not sorted by submit time ({} rows "
+                      "before an earlier row's time); sorted stably",
+                      report_.out_of_order));
     }
   }
 
@@ -318,8 +320,8 @@ std::vector<std::string> TraceReport::SummaryLines() const {
 }
 
 TraceReport ConvertTrace(const TraceFormat& format, const std::string& path,
-                         const TraceOptionValues& format_options,
-                         const TraceReadOptions& options, JobWriter& out) {
+                         const TraceOptionValues& format_options, const TraceReadOptions& options,
+                         JobWriter& out) {
   return TraceConverter(format, path, format_options, options).Run(out);
 }
 

@@ -24,12 +24,12 @@ class ItpSource final : public CsvJobSource {
       : CsvJobSource(path, ItpColumns()), tenant_(std::move(tenant)) {}
 
  private:
-  std::string OnHeader() override {
+  Status OnHeader() override {
     job_id_ = Column("job_id");
     submission_time_ = Column("submission_time");
     duration_ = Column("duration");
     num_gpu_ = Column("num_gpu");
-    return "";
+    return Status::Ok();
   }
 
   void FillJob(Job& job, FieldError& problem) override {
@@ -59,8 +59,8 @@ class ItpSource final : public CsvJobSource {
 OpenResult OpenItp(const std::string& path, const TraceOptionValues& values) {
   const std::string& tenant = values.at("tenant");
   if (tenant.empty()) {
-    return {nullptr,
-            fmt::format("{}: option 'tenant': expected a non-empty tenant name, found ''", path)};
+    return {nullptr, Status::InvalidInput(fmt::format(
+                         "{}: option 'tenant': expected a non-empty tenant name, found ''", path))};
   }
   return OpenCsvSource<ItpSource>(path, tenant);
 }

@@ -264,21 +264,18 @@ class CsvSource final : public JobSource {
  public:
   explicit CsvSource(const std::string& path) : lines_(path) {}
 
-  // Reads and checks the header. Returns "" or the error ("path: ..." or "path:line: ...").
-  std::string ReadHeader() {
-    if (std::string error = ReadCsvHeader(lines_, {"id", "submit_s", "gpus"}, header_);
-        !error.empty()) {
-      return error;
+  // Reads and checks the header. Fails with the error ("path: ..." or "path:line: ...").
+  Status ReadHeader() {
+    if (Status status = ReadCsvHeader(lines_, {"id", "submit_s", "gpus"}, header_); !status.ok()) {
+      return status;
     }
-    const std::string problem = ColumnsProblem();
-    return problem.empty() ? ""
-                           : fmt::format("{}:{}: {}", lines_.path(), lines_.line_number(), problem);
+    return FindColumns().Within(fmt::format("{}:{}", lines_.path(), lines_.line_number()));
   }
 
-  Status Next(Job& job, RowError& error) override {
+  RowStatus Next(Job& job, RowError& error) override {
     FieldError problem;
     if (!NextCsvRow(lines_, header_, cells_, problem)) {
-      return Status::kEnd;
+      return RowStatus::kEnd;
     }
     job = Job();
     for (std::size_t i = 0; i < cells_.size() && problem.ok(); ++i) {
@@ -292,30 +289,30 @@ class CsvSource final : public JobSource {
   std::int64_t line() const override { return lines_.line_number(); }
 
  private:
-  // Finds the column of each header name: "" or what is wrong (unknown or repeated names, no
-  // truth column).
-  std::string ColumnsProblem() {
+  // Finds the column of each header name; fails with what is wrong (unknown or repeated names,
+  // no truth column).
+  Status FindColumns() {
     std::vector<std::string> unknown;
     for (const std::string& name : header_.names()) {
       const Column* column = FindColumn(name);
       if (column == nullptr) {
         unknown.push_back(DescribeUnknown(name));
       } else if (std::find(columns_.begin(), columns_.end(), column) != columns_.end()) {
-        return fmt::format("column '{}' appears twice in the header", name);
+        return Status::InvalidInput(fmt::format("column '{}' appears twice in the header", name));
       }
       columns_.push_back(column);
     }
     if (!unknown.empty()) {
-      return fmt::format("unknown column{} {}", unknown.size() == 1 ? "" : "s",
-                         fmt::join(unknown, ", "));
+      return Status::InvalidInput(fmt::format("unknown column{} {}", unknown.size() == 1 ? "" : "s",
+                                              fmt::join(unknown, ", ")));
     }
     if (!header_.Find("duration_s") && !header_.Find("work_gpu_hours")) {
-      return fmt::format(
-          "expected a header with a 'duration_s' or 'work_gpu_hours' column, "
-          "found columns {}",
-          QuotedList(header_.names()));
+      return Status::InvalidInput(
+          fmt::format("expected a header with a 'duration_s' or 'work_gpu_hours' column, "
+                      "found columns {}",
+                      QuotedList(header_.names())));
     }
-    return "";
+    return Status::Ok();
   }
 
   LineReader lines_;
@@ -326,10 +323,10 @@ class CsvSource final : public JobSource {
 
 OpenResult OpenCsv(const std::string& path, const TraceOptionValues& /*options*/) {
   auto source = std::make_unique<CsvSource>(path);
-  if (std::string error = source->ReadHeader(); !error.empty()) {
-    return {nullptr, std::move(error)};
+  if (Status status = source->ReadHeader(); !status.ok()) {
+    return {nullptr, std::move(status)};
   }
-  return {std::move(source), ""};
+  return {std::move(source), Status::Ok()};
 }
 
 }  // namespace

@@ -30,28 +30,32 @@ std::string DescribeJsonError(const json::exception& e) {
 }
 
 // "unknown field 'gpu', did you mean 'gpus'?" for the first key of `object` not in `known`
-// (keys are looked at in sorted order), or "".
-std::string UnknownField(const json& object, const std::string& prefix,
-                         const std::vector<std::string>& known) {
+// (keys are looked at in sorted order); OK when there is none.
+Status CheckKnownFields(const json& object, const std::string& prefix,
+                        const std::vector<std::string>& known) {
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
     if (std::find(known.begin(), known.end(), key) != known.end()) {
       continue;
     }
     const std::string match = ClosestMatch(key, known);
-    return fmt::format("unknown field '{}{}'{}", prefix, key,
-                       match.empty() ? "" : fmt::format(", did you mean '{}{}'?", prefix, match));
+    return Status::InvalidInput(
+        fmt::format("unknown field '{}{}'{}", prefix, key,
+                    match.empty() ? "" : fmt::format(", did you mean '{}{}'?", prefix, match)));
   }
-  return "";
+  return Status::Ok();
 }
 
-std::string UnknownFields(const json& object) {
-  std::string message = UnknownField(object, "", JobObjectKeys());
-  const auto demand = object.find("demand");
-  if (message.empty() && demand != object.end() && demand->is_object()) {
-    message = UnknownField(*demand, "demand.", DemandObjectKeys());
+// The job object's keys, then its demand object's.
+Status CheckKnownFields(const json& object) {
+  if (Status status = CheckKnownFields(object, "", JobObjectKeys()); !status.ok()) {
+    return status;
   }
-  return message;
+  const auto demand = object.find("demand");
+  if (demand != object.end() && demand->is_object()) {
+    return CheckKnownFields(*demand, "demand.", DemandObjectKeys());
+  }
+  return Status::Ok();
 }
 
 // "/demand/gpus/2" -> "demand.gpus[2]" (the pointer's tokens unescaped, indexes in brackets).
@@ -119,7 +123,7 @@ class JsonlSource final : public JobSource {
 
   const LineReader& lines() const { return lines_; }
 
-  Status Next(Job& job, RowError& error) override {
+  RowStatus Next(Job& job, RowError& error) override {
     while (lines_.Next(line_)) {
       if (IsBlank(line_)) {
         continue;
@@ -128,7 +132,7 @@ class JsonlSource final : public JobSource {
       job = ReadRow(problem);
       return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
     }
-    return Status::kEnd;
+    return RowStatus::kEnd;
   }
 
   std::int64_t line() const override { return lines_.line_number(); }
@@ -154,8 +158,8 @@ class JsonlSource final : public JobSource {
                   fmt::format("expected a JSON object on each line, found {}", Shown(object)));
       return {};
     }
-    if (const std::string unknown = UnknownFields(object); !unknown.empty()) {
-      problem.Set(kReasonBadValue, unknown);
+    if (const Status known = CheckKnownFields(object); !known.ok()) {
+      problem.Set(kReasonBadValue, known.message());
       return {};
     }
     Diagnostics diagnostics;
@@ -174,9 +178,9 @@ class JsonlSource final : public JobSource {
 OpenResult OpenJsonl(const std::string& path, const TraceOptionValues& /*options*/) {
   auto source = std::make_unique<JsonlSource>(path);
   if (!source->lines().ok()) {
-    return {nullptr, source->lines().error()};
+    return {nullptr, source->lines().status()};
   }
-  return {std::move(source), ""};
+  return {std::move(source), Status::Ok()};
 }
 
 }  // namespace

@@ -87,26 +87,26 @@ struct PhillyOptions {
   bool check_gpu_time = true;
 };
 
-// "" or what is wrong with an option.
-std::string ParseOptions(const TraceOptionValues& values, PhillyOptions& options) {
+// Fails with what is wrong with an option.
+Status ParseOptions(const TraceOptionValues& values, PhillyOptions& options) {
   options.epoch_text = values.at("epoch");
   const std::optional<std::int64_t> epoch = ParseTimestamp(options.epoch_text);
   if (!epoch) {
-    return fmt::format("option 'epoch': expected a time as {}, found '{}'", kTimestampShape,
-                       options.epoch_text);
+    return Status::InvalidInput(fmt::format("option 'epoch': expected a time as {}, found '{}'",
+                                            kTimestampShape, options.epoch_text));
   }
   options.epoch = *epoch;
   options.id_prefix = values.at("id_prefix");
   if (!options.id_prefix.empty()) {
-    if (const std::string problem = IdProblem(options.id_prefix); !problem.empty()) {
-      return fmt::format("option 'id_prefix': {}", problem);
+    if (const Status status = CheckId(options.id_prefix); !status.ok()) {
+      return status.Within("option 'id_prefix'");
     }
   }
-  std::string error;
+  Status status;
   const std::optional<bool> check =
-      BoolOption("check_gpu_time", values.at("check_gpu_time"), error);
+      BoolOption("check_gpu_time", values.at("check_gpu_time"), status);
   options.check_gpu_time = check.value_or(true);
-  return error;
+  return status;
 }
 
 class PhillySource final : public CsvJobSource {
@@ -115,13 +115,13 @@ class PhillySource final : public CsvJobSource {
       : CsvJobSource(path, PhillyColumns()), options_(std::move(options)) {}
 
  private:
-  std::string OnHeader() override {
+  Status OnHeader() override {
     timestamp_ = Column("timestamp");
     duration_ = Column("duration");
     num_gpus_ = Column("num_gpus");
     gpu_time_ = Column("gpu_time");
     cluster_ = Column("cluster");
-    return "";
+    return Status::Ok();
   }
 
   std::vector<std::string> FormatNotes() const override {
@@ -206,8 +206,8 @@ class PhillySource final : public CsvJobSource {
 
 OpenResult OpenPhilly(const std::string& path, const TraceOptionValues& values) {
   PhillyOptions options;
-  if (const std::string error = ParseOptions(values, options); !error.empty()) {
-    return {nullptr, fmt::format("{}: {}", path, error)};
+  if (const Status status = ParseOptions(values, options); !status.ok()) {
+    return {nullptr, status.Within(path)};
   }
   return OpenCsvSource<PhillySource>(path, std::move(options));
 }

@@ -28,50 +28,51 @@ struct PolluxOptions {
   std::map<std::string, SimDuration> by_application;  // from application_duration_s
 };
 
-// Reads "bert=7200|ncf=600" into `table`; "" or what is wrong.
-std::string ParseDurationTable(std::string_view text, std::map<std::string, SimDuration>& table) {
+// Reads "bert=7200|ncf=600" into `table`.
+Status ParseDurationTable(std::string_view text, std::map<std::string, SimDuration>& table) {
   while (!text.empty()) {
     const std::size_t end = std::min(text.find('|'), text.size());
     const std::string_view entry = text.substr(0, end);
     text.remove_prefix(std::min(end + 1, text.size()));
     const std::size_t equals = entry.find('=');
     if (equals == std::string_view::npos || equals == 0) {
-      return fmt::format(
-          "option 'application_duration_s': expected 'application=seconds' "
-          "entries separated by '|', found '{}'",
-          entry);
+      return Status::InvalidInput(
+          fmt::format("option 'application_duration_s': expected 'application=seconds' "
+                      "entries separated by '|', found '{}'",
+                      entry));
     }
     const std::string application(entry.substr(0, equals));
-    std::string error;
+    Status status;
     const std::optional<SimDuration> duration =
-        DurationOption("application_duration_s", entry.substr(equals + 1), error);
+        DurationOption("application_duration_s", entry.substr(equals + 1), status);
     if (!duration) {
-      return error;
+      return status;
     }
     if (!table.emplace(application, *duration).second) {
-      return fmt::format(
-          "option 'application_duration_s': expected each application once, "
-          "found '{}' twice",
-          application);
+      return Status::InvalidInput(
+          fmt::format("option 'application_duration_s': expected each application once, "
+                      "found '{}' twice",
+                      application));
     }
   }
-  return "";
+  return Status::Ok();
 }
 
-// "" or what is wrong with the options.
-std::string ParseOptions(const TraceOptionValues& values, PolluxOptions& options) {
+// Fails with what is wrong with the options.
+Status ParseOptions(const TraceOptionValues& values, PolluxOptions& options) {
   options.duration_text = values.at("duration_s");
   options.table_text = values.at("application_duration_s");
   if (options.duration_text.empty() && options.table_text.empty()) {
-    return "option 'duration_s': Pollux workloads hold no job durations: expected duration_s "
-           "(seconds for every job) or application_duration_s ('application=seconds|...'), "
-           "found neither";
+    return Status::InvalidInput(
+        "option 'duration_s': Pollux workloads hold no job durations: expected duration_s "
+        "(seconds for every job) or application_duration_s ('application=seconds|...'), "
+        "found neither");
   }
-  std::string error;
+  Status status;
   if (!options.duration_text.empty()) {
-    options.duration = DurationOption("duration_s", options.duration_text, error);
+    options.duration = DurationOption("duration_s", options.duration_text, status);
     if (!options.duration) {
-      return error;
+      return status;
     }
   }
   return ParseDurationTable(options.table_text, options.by_application);
@@ -83,12 +84,12 @@ class PolluxSource final : public CsvJobSource {
       : CsvJobSource(path, PolluxColumns()), options_(std::move(options)) {}
 
  private:
-  std::string OnHeader() override {
+  Status OnHeader() override {
     name_ = Column("name");
     time_ = Column("time");
     application_ = Column("application");
     num_replicas_ = Column("num_replicas");
-    return "";
+    return Status::Ok();
   }
 
   std::vector<std::string> FormatNotes() const override {
@@ -145,8 +146,8 @@ class PolluxSource final : public CsvJobSource {
 
 OpenResult OpenPollux(const std::string& path, const TraceOptionValues& values) {
   PolluxOptions options;
-  if (const std::string error = ParseOptions(values, options); !error.empty()) {
-    return {nullptr, fmt::format("{}: {}", path, error)};
+  if (const Status status = ParseOptions(values, options); !status.ok()) {
+    return {nullptr, status.Within(path)};
   }
   return OpenCsvSource<PolluxSource>(path, std::move(options));
 }

@@ -85,42 +85,41 @@ struct SwfOptions {
   std::array<bool, kSkipKindCount> skip = {};
 };
 
-// Reads "partial|no-runtime" (or "none") into `skip`; "" or what is wrong.
-std::string ParseSkip(std::string_view text, std::array<bool, kSkipKindCount>& skip) {
+// Reads "partial|no-runtime" (or "none") into `skip`.
+Status ParseSkip(std::string_view text, std::array<bool, kSkipKindCount>& skip) {
   if (text == "none") {
-    return "";
+    return Status::Ok();
   }
   while (true) {
     const std::size_t end = std::min(text.find('|'), text.size());
     const std::string name(text.substr(0, end));
     const auto* const it = std::find(kSkipNames.begin(), kSkipNames.end(), name);
     if (it == kSkipNames.end()) {
-      return fmt::format(
-          "option 'skip': expected 'none' or names from {} separated by '|', "
-          "found '{}'{}",
-          QuotedList(SkipNames()), name, DidYouMean(name, SkipNames()));
+      return Status::InvalidInput(fmt::format(
+          "option 'skip': expected 'none' or names from {} separated by '|', found '{}'{}",
+          QuotedList(SkipNames()), name, DidYouMean(name, SkipNames())));
     }
     skip[static_cast<std::size_t>(it - kSkipNames.begin())] = true;
     if (end == text.size()) {
-      return "";
+      return Status::Ok();
     }
     text.remove_prefix(end + 1);
   }
 }
 
-// "" or what is wrong with the options.
-std::string ParseOptions(const TraceOptionValues& values, SwfOptions& options) {
+// Fails with what is wrong with the options.
+Status ParseOptions(const TraceOptionValues& values, SwfOptions& options) {
   options.id_prefix = values.at("id_prefix");
   if (!options.id_prefix.empty()) {
-    if (const std::string problem = IdProblem(options.id_prefix); !problem.empty()) {
-      return fmt::format("option 'id_prefix': {}", problem);
+    if (const Status status = CheckId(options.id_prefix); !status.ok()) {
+      return status.Within("option 'id_prefix'");
     }
   }
-  std::string error;
+  Status status;
   const std::optional<std::int64_t> ratio =
-      IntOption("processors_per_gpu", values.at("processors_per_gpu"), 1, kMaxJobGpus, error);
+      IntOption("processors_per_gpu", values.at("processors_per_gpu"), 1, kMaxJobGpus, status);
   if (!ratio) {
-    return error;
+    return status;
   }
   options.processors_per_gpu = *ratio;
   return ParseSkip(values.at("skip"), options.skip);
@@ -157,7 +156,7 @@ class SwfSource : public JobSource {
 
   const LineReader& lines() const { return lines_; }
 
-  Status Next(Job& job, RowError& error) override {
+  RowStatus Next(Job& job, RowError& error) override {
     while (NextJobLine()) {
       FieldError problem;
       SplitRow(problem);
@@ -169,11 +168,11 @@ class SwfSource : public JobSource {
       if (problem.ok()) {
         FillJob(job, problem);
       }
-      const Status status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
-      jobs_from_requested_ += status == Status::kJob && used_requested_ ? 1 : 0;
+      const RowStatus status = FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
+      jobs_from_requested_ += status == RowStatus::kJob && used_requested_ ? 1 : 0;
       return status;
     }
-    return Status::kEnd;
+    return RowStatus::kEnd;
   }
 
   std::int64_t line() const override { return lines_.line_number(); }
@@ -222,7 +221,7 @@ class SwfSource : public JobSource {
     std::vector<std::string> key;
     SplitWhitespace(comment.substr(0, colon), key);
     if (key.size() == 1 && key.front() == "MaxProcs") {
-      std::string ignored;
+      Status ignored;
       max_procs_ = IntOption("MaxProcs", comment.substr(colon + 1), 1, kMaxNumber, ignored);
     }
   }
@@ -378,14 +377,14 @@ class SwfSource : public JobSource {
 
 OpenResult OpenSwf(const std::string& path, const TraceOptionValues& values) {
   SwfOptions options;
-  if (const std::string error = ParseOptions(values, options); !error.empty()) {
-    return {nullptr, fmt::format("{}: {}", path, error)};
+  if (const Status status = ParseOptions(values, options); !status.ok()) {
+    return {nullptr, status.Within(path)};
   }
   auto source = std::make_unique<SwfSource>(path, std::move(options));
   if (!source->lines().ok()) {
-    return {nullptr, source->lines().error()};
+    return {nullptr, source->lines().status()};
   }
-  return {std::move(source), ""};
+  return {std::move(source), Status::Ok()};
 }
 
 }  // namespace

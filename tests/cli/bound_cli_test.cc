@@ -74,7 +74,7 @@ TEST_F(BoundCliTest, JsonIsTheBoundsFileTheBenchReads) {
   EXPECT_EQ(entry.at("services").size(), 1U);
 
   const BoundFiguresLoad load = LoadBoundFigures(file);
-  ASSERT_TRUE(load.figures) << load.error;
+  ASSERT_TRUE(load.figures) << load.status.message();
   EXPECT_TRUE(load.figures->scenarios.at("07-uniform-priority").proven_optimal);
 
   // The bench finds it in the suite directory's bounds/ and shows each policy's share.

@@ -38,7 +38,7 @@ Scenario Load(const std::string& path) {
   const PolicyRegistry registry = BuiltinPolicies();
   LoadResult loaded = LoadScenarioFile(path, registry, {});
   EXPECT_TRUE(loaded.scenario.has_value())
-      << path << ": " << loaded.file_error << " " << loaded.diagnostics.Format(path);
+      << path << ": " << loaded.file_status << " " << loaded.diagnostics.Format(path);
   return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
 }
 
@@ -63,7 +63,7 @@ void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy
                    .record_timeline = false,
                    .check_invariants = true});  // in the release build too
   const std::string where = fmt::format("{} / {} / seed {}", scenario.name, policy, seed);
-  ASSERT_TRUE(outcome.ok) << where << ": " << outcome.error;
+  ASSERT_TRUE(outcome.status.ok()) << where << ": " << outcome.status.message();
   const AccountingSummary& a = outcome.report.accounting;
   const double capacity_s = a.total.capacity * 3600;
   EXPECT_LE(std::abs(a.identity_gap_gpu_seconds), 1e-6 * std::max(1.0, capacity_s)) << where;
@@ -257,7 +257,7 @@ TEST_P(PlacementChangesTest, ReplayedTheyGiveTheRunningJobs) {
     const RunOutcome outcome =
         RunScenario(scenario, registry, ChoosePolicy(scenario, registry, "placement-replay"),
                     {.seed = seed, .measure_wall_time = false, .logger = nullptr});
-    ASSERT_TRUE(outcome.ok) << outcome.error;
+    ASSERT_TRUE(outcome.status.ok()) << outcome.status.message();
   }
   EXPECT_GT(calls, 0);
   EXPECT_EQ(mismatches, 0) << "of " << calls << " calls";

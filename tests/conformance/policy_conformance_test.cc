@@ -355,8 +355,8 @@ std::vector<JobRecordRow> RunWithParams(const Case& c, const PolicyParams& param
     sim.AddObserver(&capacity);
     sim.AddObserver(&constraints);
   }
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  EXPECT_TRUE(status.ok()) << status.message();
   sim.Finish();
   return log.rows();
 }
@@ -446,10 +446,10 @@ TEST(PolicyProgressTest, APolicyThatNeverStartsAnythingIsReportedAsADeadlock) {
   const Workload w = PlainWorkload(1);
   Simulation sim(FleetSpec{.gpus = 32, .pools = {}}, w, std::make_unique<DoNothingPolicy>(),
                  "do-nothing");
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_FALSE(status.ok);
-  EXPECT_EQ(status.error.rfind("policy 'do-nothing' left ", 0), 0U) << status.error;
-  EXPECT_NE(status.error.find("(deadlock)"), std::string::npos) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message().rfind("policy 'do-nothing' left ", 0), 0U) << status.message();
+  EXPECT_NE(status.message().find("(deadlock)"), std::string::npos) << status.message();
 }
 
 }  // namespace

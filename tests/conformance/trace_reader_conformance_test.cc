@@ -136,8 +136,8 @@ ReadResult ReadTrace(const TraceFormat& format, const std::string& path,
   ReadResult result;
   OpenResult opened = format.open(path, options);
   if (opened.source == nullptr) {
-    EXPECT_FALSE(opened.error.empty()) << path << ": open failed without a message";
-    result.open_error = opened.error;
+    EXPECT_FALSE(opened.status.message().empty()) << path << ": open failed without a message";
+    result.open_error = opened.status.message();
     return result;
   }
   JobSource& source = *opened.source;
@@ -145,14 +145,14 @@ ReadResult ReadTrace(const TraceFormat& format, const std::string& path,
   for (int row = 0; row < kMaxRows; ++row) {
     Job job;
     RowError error;
-    const JobSource::Status status = source.Next(job, error);
-    if (status == JobSource::Status::kEnd) {
+    const JobSource::RowStatus status = source.Next(job, error);
+    if (status == JobSource::RowStatus::kEnd) {
       result.notes = source.Notes();
       return result;
     }
     EXPECT_GE(source.line(), last_line) << path << ": rows must come in file order";
     last_line = source.line();
-    if (status == JobSource::Status::kJob) {
+    if (status == JobSource::RowStatus::kJob) {
       EXPECT_TRUE(ProblemsWith(job).empty())
           << path << ":" << source.line() << ": a job that breaks the job rules";
       result.jobs.push_back(std::move(job));
@@ -259,7 +259,7 @@ class TraceReaderConformanceTest : public ::testing::TestWithParam<std::string> 
         given[name] = value.get<std::string>();
       }
     }
-    const std::string error = ResolveTraceOptions(*format_, given, options_);
+    const std::string error = ResolveTraceOptions(*format_, given, options_).message();
     ASSERT_EQ(error, "") << path;
   }
 

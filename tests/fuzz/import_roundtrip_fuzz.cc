@@ -16,7 +16,7 @@ bool Convert(const std::string& from, const std::string& path, const std::string
              std::string& out) {
   const TraceFormat* format = FindTraceFormat(from);
   TraceOptionValues options;
-  if (format == nullptr || !ResolveTraceOptions(*format, {}, options).empty()) {
+  if (format == nullptr || !ResolveTraceOptions(*format, {}, options).message().empty()) {
     fuzz::PropertyFailed("the native formats resolve their default options");
   }
   std::ostringstream text;

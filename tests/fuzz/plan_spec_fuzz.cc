@@ -56,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string path = folder + "/plan.json";
   fuzz::WriteBytes(data, size, path);
   const PlanLoad load = LoadPlanSpec(path, registry, false);
-  if (load.spec.has_value() != (load.file_error.empty() && !load.diagnostics.HasErrors())) {
+  if (load.spec.has_value() != (load.file_status.ok() && !load.diagnostics.HasErrors())) {
     fuzz::PropertyFailed("a plan spec is returned exactly when there is no error");
   }
   if (!load.spec || Points(load.spec->runs) > kMaxPoints) {

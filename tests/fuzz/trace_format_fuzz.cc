@@ -24,7 +24,7 @@ void ReadEveryRow(const std::string& path, const TraceOptionValues& options) {
   }
   Job job;
   RowError error;
-  while (opened.source->Next(job, error) != JobSource::Status::kEnd) {
+  while (opened.source->Next(job, error) != JobSource::RowStatus::kEnd) {
   }
   (void)opened.source->Notes();
 }
@@ -51,7 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace fleetsim;
   static const Catalog catalog = BuiltinCatalog();
   TraceOptionValues options;
-  if (!ResolveTraceOptions(Format(), {}, options).empty()) {
+  if (!ResolveTraceOptions(Format(), {}, options).message().empty()) {
     fuzz::PropertyFailed("the default options do not resolve");
   }
   const std::string path = fuzz::WriteInputFile(data, size, "trace.in");

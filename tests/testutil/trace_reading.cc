@@ -18,20 +18,20 @@ TraceReadResult ReadTraceFile(const std::string& format_name, const std::string&
     return result;
   }
   TraceOptionValues options;
-  EXPECT_EQ(ResolveTraceOptions(*format, given, options), "");
+  EXPECT_EQ(ResolveTraceOptions(*format, given, options).message(), "");
   OpenResult opened = format->open(path, options);
-  result.open_error = opened.error;
+  result.open_error = opened.status.message();
   if (!opened.source) {
     return result;
   }
   Job job;
   RowError error;
   while (true) {
-    const JobSource::Status status = opened.source->Next(job, error);
-    if (status == JobSource::Status::kEnd) {
+    const JobSource::RowStatus status = opened.source->Next(job, error);
+    if (status == JobSource::RowStatus::kEnd) {
       break;
     }
-    if (status == JobSource::Status::kJob) {
+    if (status == JobSource::RowStatus::kJob) {
       result.jobs.push_back(job);
     } else {
       result.errors.push_back(error.Format());

@@ -17,13 +17,13 @@
 #include <string>
 
 #include "fleetsim/bound/milp_bound.h"
+#include "fleetsim/core/status.h"
 #include "fleetsim/scenario/scenario.h"
 
 namespace fleetsim {
 
 struct ReplayOutcome {
-  bool ok = false;
-  std::string error{};                  // an illegal decision (a bug in the replay) when !ok
+  Status status{};                      // an illegal decision (a bug in the replay) when not OK
   double output = 0;                    // the run's priority-weighted output
   std::int64_t jobs_started_late = 0;   // jobs that started after their planned start
   std::int64_t jobs_started_early = 0;  // and before it

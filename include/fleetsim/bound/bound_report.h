@@ -6,6 +6,7 @@
 // the bound (report/bound_figures.h). Pure functions of their inputs.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ inline constexpr int kBoundsFormatVersion = 1;
 // One scenario's bound and its best solution replayed in the simulator.
 struct BoundReport {
   BoundResult bound;
-  ReplayOutcome replay;
+  std::optional<ReplayOutcome> replay;  // when the bound has a solution
 };
 
 // The human-readable report of one scenario's bound (several are separated by a blank line).

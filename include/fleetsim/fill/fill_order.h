@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/fill/fill_workload.h"
 
 namespace fleetsim {
@@ -20,8 +21,8 @@ struct FillOrder {
 // The order file of one scenario and seed in `dir`: "<dir>/<scenario>-<seed>.csv".
 std::string FillOrderPath(const std::string& dir, const std::string& scenario, std::uint64_t seed);
 
-// Reads an order file against `workload`. Returns "" or "file:line: message" (or "file: message"
+// Reads an order file against `workload`. Fails with "file:line: message" (or "file: message"
 // for what is missing at the end); on error `out` is left as it was.
-std::string LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out);
+Status LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out);
 
 }  // namespace fleetsim

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
 
 namespace fleetsim {
@@ -41,7 +42,7 @@ bool IsFillScenarioText(const std::string& text);
 struct FillLoadResult {
   std::optional<FillScenario> scenario;  // set when there are no errors
   Diagnostics diagnostics;
-  std::string file_error;  // unreadable file or invalid JSON
+  Status file_status;  // unreadable file or invalid JSON
 };
 
 FillLoadResult LoadFillScenarioFile(const std::string& path);

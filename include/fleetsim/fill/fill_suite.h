@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/fill/fill_curves.h"
 #include "fleetsim/fill/fill_scenario.h"
 #include "fleetsim/fill/published_fill.h"
@@ -48,10 +49,10 @@ struct FillSuiteOptions {
 // The x the curves run to.
 inline constexpr int kFillMaxX = 130;
 
-// Loads each scenario's workload and published results, then runs everything. Returns "" or the
+// Loads each scenario's workload and published results, then runs everything. Fails with the
 // first load error ("file:line: message"); on error `out` is left as it was.
-std::string RunFillSuite(const std::vector<FillScenario>& scenarios,
-                         const FillSuiteOptions& options, std::vector<FillScenarioResult>& out);
+Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteOptions& options,
+                    std::vector<FillScenarioResult>& out);
 
 // The targets of docs/validation.md.
 struct FillTargets {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/catalog.h"
 
 namespace fleetsim {
@@ -14,7 +15,7 @@ namespace fleetsim {
 struct CatalogLoadResult {
   std::optional<Catalog> catalog;  // set when there are no errors
   Diagnostics diagnostics;
-  std::string file_error;  // unreadable file or invalid JSON
+  Status file_status;  // unreadable file or invalid JSON
 };
 
 // Parses catalog JSON. Entries are checked on their own and against `base` (a node template may

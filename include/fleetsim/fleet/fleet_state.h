@@ -1,7 +1,7 @@
 // The complete allocation state of a fleet (FleetSpec + Topology): who holds which GPU, which MIG
 // instance, which share of a GPU, and how much CPU and memory of each node. An Allocation is the
-// set of grants one job holds; WhyNot checks it as a whole (including grants of one allocation
-// that collide with each other), Apply takes it and Release gives it back.
+// set of grants one job holds; CheckAllocation checks it as a whole (including grants of one
+// allocation that collide with each other), Apply takes it and Release gives it back.
 //
 // Grant kinds, per GPU:
 //  - kWhole: the GPU exclusively. Not on a GPU of a static-MIG pool, nor on one with MIG
@@ -9,7 +9,8 @@
 //  - kMig: one GPU instance by exact geometry (profile + memory-slice start). A pool with
 //    MigMode::kStatic has every GPU pre-partitioned by PlaceLayout(pool.gpu, pool.mig_layout): the
 //    grant must name one of those instances and it must be free. A GPU of a MigMode::kDynamic pool
-//    takes any placement MigGpuState::WhyNot admits, unless the GPU is held whole or shared.
+//    takes any placement MigGpuState::CheckPlacement admits, unless the GPU is held whole or
+//    shared.
 //  - kFraction: milli-GPU (1..1000) plus GPU memory in GB, as Kubernetes GPU sharing and the
 //    Alibaba traces express them: the milli and the memory of a GPU's shares sum to at most 1000
 //    and the model's memory_gb. Shares are time-slicing without isolation: fleetsim promises no
@@ -25,7 +26,7 @@
 // Node availability: a node is up, cordoned (its spot capacity is being reclaimed after a notice:
 // what is held stays until released, nothing new is granted) or down (reclaimed or failed:
 // nothing is held, nothing can be granted). Every "free" query reads 0 / false for a GPU or node
-// that is not up, and WhyNot names the unavailable node.
+// that is not up, and CheckAllocation names the unavailable node.
 //
 // Dynamic MIG repartitioning: CanRepartition(gpu) says whether a dynamic GPU may change its
 // geometry now (no instance in use). FleetState does not charge time for it: it only carries
@@ -46,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/fleet/fleet_spec.h"
 #include "fleetsim/fleet/mig.h"
@@ -98,9 +100,10 @@ class FleetState {
   FleetState(FleetState&&) = default;
   FleetState& operator=(FleetState&&) = default;
 
-  // Why `allocation` cannot be taken now, naming the GPU or node and the numbers; "" if it can.
-  std::string WhyNot(const Allocation& allocation) const;
-  // Precondition (checked): WhyNot(allocation).empty().
+  // OK when `allocation` can be taken now; otherwise refused, naming the GPU or node and the
+  // numbers.
+  Status CheckAllocation(const Allocation& allocation) const;
+  // Precondition (checked): CheckAllocation(allocation).ok().
   void Apply(const Allocation& allocation);
   // Precondition (checked): the allocation's resources are held.
   void Release(const Allocation& allocation);
@@ -193,13 +196,13 @@ class FleetState {
   Tally TallyOf(GpuId gpu, const GpuUse& use) const;
   void AddTally(const Tally& t, std::int64_t sign);
 
-  std::string CheckGrant(const Grant& grant, const GpuUse& use) const;
-  std::string CheckWhole(GpuId gpu, const GpuUse& use) const;
-  std::string CheckMig(const Grant& grant, const GpuUse& use) const;
-  std::string CheckFraction(const Grant& grant, const GpuUse& use) const;
-  std::string CheckNodeShare(const NodeShare& share, const NodeUse& use) const;
-  // Why nothing can be granted on the node ("" when it is up).
-  std::string WhyUnavailable(NodeId node) const;
+  Status CheckGrant(const Grant& grant, const GpuUse& use) const;
+  Status CheckWhole(GpuId gpu, const GpuUse& use) const;
+  Status CheckMig(const Grant& grant, const GpuUse& use) const;
+  Status CheckFraction(const Grant& grant, const GpuUse& use) const;
+  Status CheckNodeShare(const NodeShare& share, const NodeUse& use) const;
+  // Refused, saying why, when nothing can be granted on the node (OK when it is up).
+  Status CheckAvailable(NodeId node) const;
   // The pool model's profile of the grant's name, or nullptr.
   const MigProfile* ResolveProfile(const Grant& grant) const;
 

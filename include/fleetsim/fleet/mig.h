@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/gpu_model.h"
 
 namespace fleetsim {
@@ -26,9 +27,10 @@ struct MigPlacement {
 
 class MigGpuState {
  public:
-  // Why `profile` cannot be placed at `start` on this GPU; "" if it can.
-  std::string WhyNot(const MigProfile& profile, int start) const;
-  // WhyNot(profile, start).empty(), without building a message: the query placement loops make.
+  // OK when `profile` can be placed at `start` on this GPU; otherwise refused, saying why.
+  Status CheckPlacement(const MigProfile& profile, int start) const;
+  // CheckPlacement(profile, start).ok(), without building a message: the query placement loops
+  // make.
   bool CanPlace(const MigProfile& profile, int start) const;
 
   // Precondition (checked): CanPlace(profile, start).
@@ -60,12 +62,12 @@ class MigGpuState {
 
 // A static layout such as {"4g.40gb": 1, "3g.40gb": 1}: checks that the instances can all be
 // placed on one GPU of `model`, and if so returns their placements (found by search, largest
-// profiles first). On failure `error` explains why in words a user can act on: an unknown
+// profiles first). On failure `status` explains why in words a user can act on: an unknown
 // profile (with "did you mean"), too many instances of a profile, too many in all, or which
 // instances collide and over which slices.
 struct LayoutCheck {
   std::vector<MigPlacement> placements;
-  std::string error;
+  Status status;  // an invalid-input error when the layout cannot be placed
 };
 LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>& layout);
 

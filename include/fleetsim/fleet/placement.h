@@ -107,7 +107,7 @@ struct MigSlot {
 // A place for one MIG instance of the named profile, preferring, in order: a free instance of a
 // static layout; a GPU already in MIG mode, at the start MigGpuState::BestStart picks (packing
 // keeps other GPUs whole); an idle dynamic-MIG GPU. Ties to the lowest GPU. Every answer is legal
-// by FleetState::WhyNot. Scans every GPU: O(GPUs).
+// by FleetState::CheckAllocation. Scans every GPU: O(GPUs).
 std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name);
 // The same among the allowed GPUs.
 std::optional<MigSlot> FindMigSlot(const FleetState& state, const std::string& profile_name,

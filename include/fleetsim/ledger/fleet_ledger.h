@@ -65,9 +65,11 @@ class FleetLedger {
   // GPUs that can ever be taken whole: every GPU outside static-MIG pools.
   std::int64_t wholeable_gpus() const { return wholeable_gpus_; }
 
-  // Why the allocation cannot be taken now ("" if it can): FleetState::WhyNot.
-  std::string WhyNot(const Allocation& allocation) const { return state_.WhyNot(allocation); }
-  // Preconditions (checked): WhyNot(allocation) is empty / the allocation is held.
+  // OK when the allocation can be taken now, else why not: FleetState::CheckAllocation.
+  Status CheckAllocation(const Allocation& allocation) const {
+    return state_.CheckAllocation(allocation);
+  }
+  // Preconditions (checked): CheckAllocation(allocation) is OK / the allocation is held.
   void Apply(const Allocation& allocation);
   void Release(const Allocation& allocation);
   // FleetState::Restore: takes back an allocation just released.

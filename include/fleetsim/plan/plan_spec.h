@@ -31,7 +31,7 @@ enum class SeedRule {
 struct PlanTarget {
   std::string metric{};  // a sweep metric (docs/sweeps.md#metrics) or realtime_unmet_share
   std::optional<JobGroup> group{};  // the metric over these jobs only (a wait metric)
-  bool at_most = true;   // the metric must be <= bound; else >= bound
+  bool at_most = true;              // the metric must be <= bound; else >= bound
   double bound = 0;
   SeedRule rule = SeedRule::kMean;
   std::size_t at_least = 0;  // K, for kAtLeast
@@ -69,7 +69,7 @@ struct PlanSpec {
 struct PlanLoad {
   std::optional<PlanSpec> spec{};  // set when there are no errors
   Diagnostics diagnostics{};
-  std::string file_error{};  // unreadable file or invalid JSON: "path:line:col: ..."
+  Status file_status{};  // unreadable file or invalid JSON: "path:line:col: ..."
 };
 
 // Reads and checks a plan spec, every problem at once, each at its JSON pointer.

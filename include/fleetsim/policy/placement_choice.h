@@ -78,8 +78,9 @@ class PlacementPlanner {
   std::optional<Allocation> Place(const JobRequest& request);
   std::optional<Allocation> Place(const JobRequest& request, const PlacementStrategy& strategy,
                                   std::optional<std::int64_t> exact_gpus = std::nullopt);
-  // Holds a placement the policy built itself. Returns why it cannot be taken ("" when held).
-  std::string Hold(const Allocation& allocation);
+  // Holds a placement the policy built itself: OK when held, else refused with why it cannot be
+  // taken.
+  Status Hold(const Allocation& allocation);
   // Holds not yet taken over by a start.
   std::size_t holds() const { return holds_.size() - taken_over_; }
 

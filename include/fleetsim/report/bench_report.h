@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/report/bound_figures.h"
 #include "fleetsim/results/run_report.h"
 
@@ -36,7 +37,7 @@ struct PublishedSet {
 
 struct PublishedLoad {
   std::optional<PublishedSet> figures;
-  std::string error;  // "file: /json/path: expected ..., found ..." when the file is bad
+  Status status;  // "file: /json/path: expected ..., found ..." when the file is bad
 };
 
 // Reads a published-figures file (docs/benchmark.md#published-figures).

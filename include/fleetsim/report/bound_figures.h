@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "fleetsim/core/status.h"
+
 namespace fleetsim {
 
 struct BoundFigure {
@@ -23,7 +25,7 @@ struct BoundFigures {
 
 struct BoundFiguresLoad {
   std::optional<BoundFigures> figures;
-  std::string error;  // "file: /bounds/2/bound: expected ..., found ..." when the file is bad
+  Status status;  // "file: /bounds/2/bound: expected ..., found ..." when the file is bad
 };
 
 // Reads a bounds file. Each entry needs "scenario" (a string), "bound" (a number >= 0),

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
+
 namespace fleetsim {
 
 // The manifest DirectorySink writes last, in the folder it commits to. Its name starts with a
@@ -47,8 +49,8 @@ class OutputSink {
   virtual ~OutputSink() = default;
   // Stages a file; `relative_path` may contain directories ("scenario/fifo/summary.json").
   void Stage(const std::string& relative_path, std::string contents);
-  // Writes every staged file. Returns "" on success, otherwise what failed.
-  virtual std::string Commit() = 0;
+  // Writes every staged file; an I/O error says what failed.
+  virtual Status Commit() = 0;
 
  protected:
   std::map<std::string, std::string> staged_;
@@ -57,7 +59,7 @@ class OutputSink {
 class DirectorySink final : public OutputSink {
  public:
   explicit DirectorySink(std::string directory) : directory_(std::move(directory)) {}
-  std::string Commit() override;
+  Status Commit() override;
 
  private:
   std::string directory_;
@@ -65,7 +67,7 @@ class DirectorySink final : public OutputSink {
 
 class MemorySink final : public OutputSink {
  public:
-  std::string Commit() override;
+  Status Commit() override;
   const std::map<std::string, std::string>& files() const { return committed_; }
 
  private:
@@ -74,24 +76,23 @@ class MemorySink final : public OutputSink {
 
 class StagedFile {
  public:
-  // Opens a temporary file beside `path`; ok()/error() tell whether that worked.
+  // Opens a temporary file beside `path`; ok()/status() tell whether that worked.
   explicit StagedFile(std::string path);
   ~StagedFile();
   StagedFile(const StagedFile&) = delete;
   StagedFile& operator=(const StagedFile&) = delete;
 
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
   std::ostream& stream() { return out_; }
-  // Flushes, closes and renames the file into place. Returns "" or what failed (the temporary
-  // is removed then).
-  std::string Commit();
+  // Flushes, closes and renames the file into place; on an I/O error the temporary is removed.
+  Status Commit();
 
  private:
   std::string path_;
   std::string temporary_;
   std::ofstream out_;
-  std::string error_;
+  Status status_;
   std::size_t slot_ = kMaxTrackedTemporaries;  // in the registry of temporaries
   bool committed_ = false;
 };

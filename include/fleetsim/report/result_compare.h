@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/report/bench_report.h"
 
 namespace fleetsim {
@@ -28,9 +29,9 @@ struct CompareOptions {
 
 // Parses the values of every `--tolerance` argument into `options`: "X" sets the tolerance of
 // every metric, "METRIC=X" one metric's; X is a number ≥ 0 ("0.01", "1e-6") or a percentage
-// ("1%" is 0.01). The default and each metric may be given once. Returns "" or the problem, e.g.
+// ("1%" is 0.01). The default and each metric may be given once. Fails with the problem, e.g.
 // "expected a number ≥ 0 (such as 0.01, 1e-6 or 1%) or METRIC=NUMBER, found 'abc'".
-std::string ParseTolerances(const std::vector<std::string>& args, CompareOptions& options);
+Status ParseTolerances(const std::vector<std::string>& args, CompareOptions& options);
 
 // The largest |current − baseline| within relative tolerance t:
 // t × max(|baseline|, |current|, 1). Relative for values of magnitude ≥ 1, absolute (t) below,

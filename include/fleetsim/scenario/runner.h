@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/results/run_report.h"
 #include "fleetsim/scenario/scenario.h"
@@ -25,8 +26,7 @@ namespace fleetsim {
 ScenarioFacts FactsOf(const Scenario& scenario);
 
 struct RunOutcome {
-  bool ok = true;
-  std::string error;  // an illegal policy decision, when !ok
+  Status status;  // an illegal policy decision, when not OK
   RunReport report;
 };
 

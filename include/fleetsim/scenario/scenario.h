@@ -13,6 +13,7 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/core/random.h"
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet.h"
 #include "fleetsim/policy/registry.h"
@@ -38,7 +39,7 @@ struct TraceSource {
   // What the trace yielded, in submit order; shared by the scenarios loaded through one
   // TraceCache (a sweep's points), never changed after loading.
   std::shared_ptr<const Workload> jobs = std::make_shared<const Workload>();
-  TraceReport report{};         // counts, skipped rows by reason, notes
+  TraceReport report{};  // counts, skipped rows by reason, notes
 };
 
 struct Scenario {
@@ -62,15 +63,15 @@ struct Scenario {
 class TraceCache;
 
 struct LoadOptions {
-  bool strict = false;               // unknown keys are errors, not warnings
-  const Catalog* catalog = nullptr;  // the catalog pools resolve against; nullptr: built-in
+  bool strict = false;                // unknown keys are errors, not warnings
+  const Catalog* catalog = nullptr;   // the catalog pools resolve against; nullptr: built-in
   TraceCache* trace_cache = nullptr;  // set: a trace read before is not read again (trace_cache.h)
 };
 
 struct LoadResult {
   std::optional<Scenario> scenario;  // set when there are no errors
   Diagnostics diagnostics;           // warnings, and errors when loading failed
-  std::string file_error;            // unreadable file or invalid JSON: "path:line:col: ..."
+  Status file_status;                // unreadable file or invalid JSON: "path:line:col: ..."
   std::vector<std::string> notes;    // what loading a trace reported (rows read and skipped)
 };
 

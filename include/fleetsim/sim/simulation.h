@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/engine/event_queue.h"
 #include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/ledger/fleet_ledger.h"
@@ -45,12 +46,6 @@ enum class NodeEvent : std::uint8_t;  // sim/node_lifecycle.h
 struct NamedJob;                      // sim/decision_checks.h
 
 enum class JobState { kPending, kQueued, kRunning, kCompleted, kRejected };
-
-// The outcome of running: ok, or the first illegal policy decision.
-struct RunStatus {
-  bool ok = true;
-  std::string error;  // set when !ok: names the policy, the decision and why it is illegal
-};
 
 struct SimulationOptions {
   // The speed model's reference GPU: work_gpu_hours are hours on one of these (the catalog's
@@ -79,10 +74,12 @@ class Simulation {
   void AddObserver(SimulationObserver* observer);
 
   // Processes every event with time <= limit; then the clock reads `limit` (the run observed the
-  // fleet until then, even if it went idle earlier).
-  RunStatus RunUntil(SimTime limit);
+  // fleet until then, even if it went idle earlier). Stops at the first illegal policy decision
+  // (or a deadlock the policy left): an illegal-decision error naming the policy, the decision
+  // and why.
+  Status RunUntil(SimTime limit);
   // Processes events until none is left.
-  RunStatus RunUntilIdle() { return RunUntil(kTimeNever); }
+  Status RunUntilIdle() { return RunUntil(kTimeNever); }
   // Tells observers the run is over, at the current time. Call once.
   void Finish();
 
@@ -161,20 +158,20 @@ class Simulation {
   bool Deadlocked() const;
   bool AnyJobLeft() const;
   void Begin();
-  RunStatus Dispatch(const EventPayload& payload);
+  Status Dispatch(const EventPayload& payload);
   void HandleArrival(JobIndex job);
   void HandleCompletion(JobIndex job, std::uint32_t generation);
-  RunStatus HandleSchedule();
+  Status HandleSchedule();
   void RequestScheduling(SimTime time);
-  RunStatus ApplyDecision(Decision& decision, std::size_t number);
+  Status ApplyDecision(Decision& decision, std::size_t number);
   // The job a decision names, for the checks of sim/decision_checks.h.
   NamedJob Named(JobIndex job) const;
   // `held`: the placement is a planner hold the start took over (already in the ledger).
-  std::string CheckStart(const StartJob& start, bool held) const;
+  Status CheckStart(const StartJob& start, bool held) const;
   void StartNow(StartJob& start, bool held);
   void PreemptNow(const PreemptJob& preempt);
   // Checks and, if legal, applies a resize (the ledger is changed only when it is legal).
-  std::string Resize(ResizeJob& resize);
+  Status Resize(ResizeJob& resize);
   void ScheduleCompletion(JobIndex job, SimDuration run_time);
   // The job's checkpoints on `placement`, its restart pause, and its segment's start.
   CheckpointPlan CheckpointsOn(const JobRequest& request, const Allocation& placement) const;
@@ -198,7 +195,7 @@ class Simulation {
   void RemoveFromRunning(JobIndex job);
   // The run is over with jobs still queued: the policy left admitted jobs waiting on an idle
   // fleet with nothing left to happen.
-  RunStatus DeadlockStatus() const;
+  Status DeadlockStatus() const;
   void RejectNow(JobIndex job, RejectedBy by, const std::string& reason);
   void CheckInvariants() const;
 

@@ -35,7 +35,7 @@ enum class AxisTarget {
 struct AxisValue {
   nlohmann::json value{};  // what is set (the patch, for a variant)
   std::string label{};     // as results show it: a string as is, other JSON as compact text,
-                         // a variant's name
+                           // a variant's name
 };
 
 struct SweepAxis {
@@ -66,7 +66,7 @@ struct SweepSpec {
 struct SweepLoad {
   std::optional<SweepSpec> spec{};  // set when there are no errors
   Diagnostics diagnostics{};
-  std::string file_error{};  // unreadable file or invalid JSON: "path:line:col: ..."
+  Status file_status{};  // unreadable file or invalid JSON: "path:line:col: ..."
 };
 
 // Reads and checks a sweep spec (every problem at once, each at its JSON pointer). Base scenarios
@@ -81,22 +81,22 @@ SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
 
 // One run of a sweep.
 struct SweepPoint {
-  std::size_t index = 0;             // in expansion order, after exclusions and duplicates
-  std::size_t base = 0;              // index into SweepSpec::base
-  std::string scenario{};              // the base scenario's name
-  std::string policy{};                // the policy the point runs
+  std::size_t index = 0;              // in expansion order, after exclusions and duplicates
+  std::size_t base = 0;               // index into SweepSpec::base
+  std::string scenario{};             // the base scenario's name
+  std::string policy{};               // the policy the point runs
   std::uint64_t seed = kDefaultSeed;  // the seed axis's value, else the scenario's own seed
-  std::vector<std::string> labels{};   // per axis of the spec; "" where an axis does not apply
-  std::string document{};              // the resolved scenario (compact JSON, sorted keys)
-  std::string id{};                    // 16 hex digits: a digest of base, document, seed, version
+  std::vector<std::string> labels{};  // per axis of the spec; "" where an axis does not apply
+  std::string document{};             // the resolved scenario (compact JSON, sorted keys)
+  std::string id{};                   // 16 hex digits: a digest of base, document, seed, version
   std::shared_ptr<const Scenario> scenario_loaded{};  // null when the document is invalid
-  std::string error{};                 // why the document is invalid: the loader's messages
+  std::string error{};  // why the document is invalid: the loader's messages
 };
 
 struct SweepExpansion {
   std::vector<SweepPoint> points{};
-  std::size_t excluded = 0;    // combinations dropped by exclude rules
-  std::size_t duplicates = 0;  // combinations that resolve to a run listed before them
+  std::size_t excluded = 0;           // combinations dropped by exclude rules
+  std::size_t duplicates = 0;         // combinations that resolve to a run listed before them
   std::vector<std::string> errors{};  // problems of the spec found while expanding (fatal)
   std::vector<std::string> warnings{};
 };

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 #include "fleetsim/sweep/sweep_spec.h"
 
@@ -24,14 +25,15 @@ inline constexpr const char* kSweepStateDir = ".sweep";
 
 // How a run ended, and the exit status `fleetsim run` gives the same failure (docs/cli.md).
 enum class SweepRunStatus { kOk, kInvalid, kIllegalDecision, kError };
-std::string SweepRunStatusName(SweepRunStatus status);  // "ok", "invalid", "illegal-decision", "error"
-int SweepRunStatusExit(SweepRunStatus status);           // 0, 1, 3, 1
+std::string SweepRunStatusName(
+    SweepRunStatus status);                     // "ok", "invalid", "illegal-decision", "error"
+int SweepRunStatusExit(SweepRunStatus status);  // 0, 1, 3, 1
 
 struct SweepRecord {
   std::string id{};
   SweepRunStatus status = SweepRunStatus::kOk;
-  std::string error{};                  // what went wrong, when not ok
-  std::vector<SweepMetric> metrics{};   // when ok
+  std::string error{};                 // what went wrong, when not ok
+  std::vector<SweepMetric> metrics{};  // when ok
   // Metrics over a group of jobs a plan's targets ask for, by GroupMetricName (a sweep has none).
   std::vector<std::pair<std::string, SweepMetric>> group_metrics{};
 };
@@ -47,9 +49,9 @@ struct LayoutPoint {
 };
 
 struct SweepLayout {
-  std::string name{};                       // the spec's
-  std::vector<std::string> axes{};          // columns after scenario, policy, seed
-  std::vector<bool> pairing_ignores{};      // per column: a policy parameter (summary pairing)
+  std::string name{};                   // the spec's
+  std::vector<std::string> axes{};      // columns after scenario, policy, seed
+  std::vector<bool> pairing_ignores{};  // per column: a policy parameter (summary pairing)
   std::string baseline_policy{};
   std::vector<std::string> report_metrics{};
   std::vector<LayoutPoint> points{};
@@ -58,7 +60,7 @@ struct SweepLayout {
 SweepLayout MakeLayout(const SweepSpec& spec, const SweepExpansion& expansion);
 std::string LayoutJson(const SweepLayout& layout);
 // Reads DIR/.sweep/points.json; nullopt with `error` set when missing or malformed.
-std::optional<SweepLayout> ReadLayout(const std::string& dir, std::string& error);
+std::optional<SweepLayout> ReadLayout(const std::string& dir, Status& status);
 
 // One journal line (with its newline).
 std::string RecordLine(const SweepRecord& record);
@@ -79,17 +81,17 @@ inline constexpr std::chrono::milliseconds kJournalFlushPeriod{250};
 // Appends records to one journal file, flushed at least every kJournalFlushPeriod and by Flush().
 class JournalWriter {
  public:
-  // Creates DIR/.sweep if needed; ok() is false (and error() says why) when it cannot.
+  // Creates DIR/.sweep if needed; ok() is false (and status() says why) when it cannot.
   JournalWriter(const std::string& dir, const std::string& name);
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
   bool Append(const SweepRecord& record);
   bool Flush();
 
  private:
   std::ofstream file_{};
   std::string path_{};
-  std::string error_{};
+  Status status_{};
   std::chrono::steady_clock::time_point last_flush_{};
 };
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet_spec.h"
 
@@ -20,16 +21,15 @@ struct OpenbNode {
   std::int64_t cpu_milli = 0;   // thousandths of a core
   std::int64_t memory_mib = 0;  // host memory
   std::int64_t gpus = 0;
-  std::string model;  // as written in the trace ("V100M32"); a catalog name or alias
+  std::string model;      // as written in the trace ("V100M32"); a catalog name or alias
   std::int64_t line = 0;  // the row's line in the node list
 };
 
 // Reads the node list at `path` row by row, appending to `out`. Every GPU node's model must be
-// in `catalog` (by name or alias). Returns "" or the first problem, as "path: message" or
+// in `catalog` (by name or alias). Fails with the first problem, as "path: message" or
 // "path:line: message" (a wrong column count, a non-numeric value, an unknown model naming the
 // known ones, a repeated sn, a list without GPU nodes...); on error `out` is left as it was.
-std::string LoadOpenbNodes(const std::string& path, const Catalog& catalog,
-                           std::vector<OpenbNode>& out);
+Status LoadOpenbNodes(const std::string& path, const Catalog& catalog, std::vector<OpenbNode>& out);
 
 // The fleet of the GPU nodes: one pool per distinct (model, GPU count, CPU, memory), in order of
 // first appearance, with a node template made for it (no NVLink: each GPU is its own domain;

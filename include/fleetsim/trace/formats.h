@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/trace/job_source.h"
 
 namespace fleetsim {
@@ -26,7 +27,7 @@ using TraceOptionValues = std::map<std::string, std::string>;
 
 struct OpenResult {
   std::unique_ptr<JobSource> source;  // set on success
-  std::string error;                  // "file: message" or "file:line: message" on failure
+  Status status;                      // "file: message" or "file:line: message" on failure
 };
 
 struct TraceFormat {
@@ -42,9 +43,8 @@ const TraceFormat* FindTraceFormat(const std::string& name);
 std::vector<std::string> TraceFormatNames();
 
 // Fills in defaults; an unknown option name is an error naming the format's options.
-// Returns "" or the message.
-std::string ResolveTraceOptions(const TraceFormat& format,
-                                const std::map<std::string, std::string>& given,
-                                TraceOptionValues& resolved);
+Status ResolveTraceOptions(const TraceFormat& format,
+                           const std::map<std::string, std::string>& given,
+                           TraceOptionValues& resolved);
 
 }  // namespace fleetsim

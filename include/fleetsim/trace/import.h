@@ -43,24 +43,24 @@ inline constexpr std::size_t kSkipExamples = 3;
 struct TraceReport {
   std::string file;
   std::string format;
-  std::int64_t jobs = 0;          // jobs delivered
-  std::int64_t out_of_order = 0;  // rows whose submit time is before an earlier row's
+  std::int64_t jobs = 0;             // jobs delivered
+  std::int64_t out_of_order = 0;     // rows whose submit time is before an earlier row's
   std::vector<SkippedRows> skipped;  // by reason, in order of first occurrence
   std::vector<std::string> notes;    // the reader's notes, then the driver's
-  std::string error;                 // set when the trace could not be read; nothing delivered
+  Status status;                     // failed when the trace could not be read; nothing delivered
 
-  bool ok() const { return error.empty(); }
+  bool ok() const { return status.ok(); }
   std::int64_t skipped_rows() const;
   // Human-readable lines: "read 82247 jobs from FILE (philly)", skips by reason with examples,
-  // notes. Empty error only.
+  // notes. When ok() only.
   std::vector<std::string> SummaryLines() const;
 };
 
 // Streams the trace at `path` into `out`, in submit-time order (stable). On error nothing has
 // been written to `out`.
 TraceReport ConvertTrace(const TraceFormat& format, const std::string& path,
-                         const TraceOptionValues& format_options,
-                         const TraceReadOptions& options, JobWriter& out);
+                         const TraceOptionValues& format_options, const TraceReadOptions& options,
+                         JobWriter& out);
 
 // Reads the trace at `path` into `workload` (appending, in submit-time order).
 TraceReport ReadTrace(const TraceFormat& format, const std::string& path,

@@ -25,13 +25,13 @@ struct RowError {
 
 class JobSource {
  public:
-  enum class Status { kJob, kBadRow, kEnd };
+  enum class RowStatus { kJob, kBadRow, kEnd };
 
   virtual ~JobSource() = default;
 
   // Reads the next row: kJob fills `job` (already checked by ProblemsWith), kBadRow fills `error`
   // and leaves the source ready for the row after it, kEnd means the input is exhausted.
-  virtual Status Next(Job& job, RowError& error) = 0;
+  virtual RowStatus Next(Job& job, RowError& error) = 0;
 
   // The 1-based line of the row last returned by Next (job or bad row), so that problems found
   // later (a duplicate id, an unknown GPU model) can be reported at file:line. Every reader

@@ -49,7 +49,7 @@ const std::set<std::string> kSolvedWhenSanitized = {"01-training-heavy", "03-inf
 Scenario LoadBenchmark(const std::string& name, const PolicyRegistry& registry) {
   const std::string path = testing::SourcePath("scenarios/benchmark/" + name + ".json");
   LoadResult loaded = LoadScenarioFile(path, registry, {.strict = true});
-  EXPECT_TRUE(loaded.scenario) << path << loaded.file_error << loaded.diagnostics.Format(path);
+  EXPECT_TRUE(loaded.scenario) << path << loaded.file_status << loaded.diagnostics.Format(path);
   return loaded.scenario ? std::move(*loaded.scenario) : Scenario{};
 }
 
@@ -66,7 +66,7 @@ TEST_P(BenchmarkBoundTest, IsProvenAndAboveEveryPolicyAndMatchesTheBoundsFile) {
   const Scenario scenario = LoadBenchmark(GetParam(), registry);
   const BoundFiguresLoad file =
       LoadBoundFigures(testing::SourcePath("scenarios/benchmark/bounds/bounds.json"));
-  ASSERT_TRUE(file.figures) << file.error;
+  ASSERT_TRUE(file.figures) << file.status.message();
   const auto it = file.figures->scenarios.find(scenario.name);
   ASSERT_NE(it, file.figures->scenarios.end()) << "no bound for " << scenario.name;
   EXPECT_TRUE(it->second.proven_optimal);
@@ -82,7 +82,7 @@ TEST_P(BenchmarkBoundTest, IsProvenAndAboveEveryPolicyAndMatchesTheBoundsFile) {
     bound = result.bound;
     // The best solution replayed in the simulator is a schedule the engine accepts: below too.
     const ReplayOutcome replay = ReplayBound(scenario, result);
-    ASSERT_TRUE(replay.ok) << replay.error;
+    ASSERT_TRUE(replay.status.ok()) << replay.status.message();
     EXPECT_LE(replay.output, bound * (1 + kRelative));
     EXPECT_GT(replay.output, 0);
   }
@@ -92,7 +92,7 @@ TEST_P(BenchmarkBoundTest, IsProvenAndAboveEveryPolicyAndMatchesTheBoundsFile) {
   for (const std::string& policy : registry.Names()) {
     const RunOutcome run =
         RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy), options);
-    ASSERT_TRUE(run.ok) << policy << ": " << run.error;
+    ASSERT_TRUE(run.status.ok()) << policy << ": " << run.status.message();
     EXPECT_LE(run.report.accounting.priority_weighted_output, bound * (1 + kRelative))
         << policy << " earns more than the bound: the bound is not sound";
   }

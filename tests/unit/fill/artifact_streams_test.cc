@@ -12,7 +12,8 @@ namespace {
 TEST(ArtifactStreamsTest, TheFixturesOrderIsGosOrder) {
   FillWorkload workload;
   ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"),
-                             testing::DataPath("fill/pods.csv"), 0.95, workload),
+                             testing::DataPath("fill/pods.csv"), 0.95, workload)
+                .message(),
             "");
   const FillOrder order = ArtifactFillOrder(workload, 42, 1.3);
   // The twelve pods shuffled, then five copies until the next pick would pass 130 % of 14 GPUs.

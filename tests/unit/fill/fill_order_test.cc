@@ -24,7 +24,8 @@ class FillOrderTest : public ::testing::Test {
   void SetUp() override {
     dir_ = testing::FreshTempDir();
     ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"),
-                               testing::DataPath("fill/pods.csv"), 0.95, workload_),
+                               testing::DataPath("fill/pods.csv"), 0.95, workload_)
+                  .message(),
               "");
   }
   void TearDown() override { fs::remove_all(dir_); }
@@ -38,7 +39,7 @@ class FillOrderTest : public ::testing::Test {
   // The error of loading `text`, with the directory taken out.
   std::string ErrorOf(const std::string& text) {
     FillOrder order;
-    const std::string error = LoadFillOrder(Write(text), workload_, order);
+    const std::string error = LoadFillOrder(Write(text), workload_, order).message();
     return error.substr(error.find("order.csv"));
   }
 
@@ -51,7 +52,8 @@ TEST_F(FillOrderTest, ReadsArrivalsAndRanksByName) {
   ASSERT_EQ(
       LoadFillOrder(
           Write(std::string("kind,name,rank\npod,pod-03\npod,pod-01\npod,pod-03\n") + kNodeRows),
-          workload_, order),
+          workload_, order)
+          .message(),
       "");
   // Pods are sorted by name in the workload: pod-01 is index 0, pod-03 index 2.
   EXPECT_EQ(order.arrivals, (std::vector<std::size_t>{2, 0, 2}));
@@ -63,7 +65,8 @@ TEST_F(FillOrderTest, TakesAByteOrderMarkAndPodRowsWithAnEmptyRank) {
   FillOrder order;
   ASSERT_EQ(
       LoadFillOrder(Write(std::string("\xEF\xBB\xBFkind,name,rank\r\npod,pod-02,\r\n") + kNodeRows),
-                    workload_, order),
+                    workload_, order)
+          .message(),
       "");
   EXPECT_EQ(order.arrivals, (std::vector<std::size_t>{1}));
 }
@@ -96,9 +99,9 @@ TEST_F(FillOrderTest, ReportsEachProblemWithItsLine) {
 
 TEST_F(FillOrderTest, AMissingFileIsAnError) {
   FillOrder order;
-  EXPECT_EQ(LoadFillOrder(dir_ + "/none.csv", workload_, order),
+  EXPECT_EQ(LoadFillOrder(dir_ + "/none.csv", workload_, order).message(),
             dir_ + "/none.csv: cannot read the fill order file (no such file)");
-  EXPECT_EQ(LoadFillOrder(dir_, workload_, order),
+  EXPECT_EQ(LoadFillOrder(dir_, workload_, order).message(),
             dir_ + ": expected a fill order file, found a directory or special file");
   EXPECT_EQ(FillOrderPath("dir", "openb-default", 42), "dir/openb-default-42.csv");
 }

@@ -74,9 +74,9 @@ TEST_F(FillScenarioTest, EveryProblemIsReportedAtOnceWithItsPointer) {
 }
 
 TEST_F(FillScenarioTest, AnUnreadableOrInvalidFileIsAFileError) {
-  EXPECT_NE(LoadFillScenarioFile(dir_ + "/none.json").file_error, "");
+  EXPECT_FALSE(LoadFillScenarioFile(dir_ + "/none.json").file_status.ok());
   const FillLoadResult invalid = LoadFillScenarioFile(Write("x.json", "{\"kind\": "));
-  EXPECT_NE(invalid.file_error.find(":1:"), std::string::npos) << invalid.file_error;
+  EXPECT_NE(invalid.file_status.message().find(":1:"), std::string::npos) << invalid.file_status;
 }
 
 TEST_F(FillScenarioTest, PublishedResultsAreReadByWorkloadAndPolicy) {
@@ -87,40 +87,47 @@ TEST_F(FillScenarioTest, PublishedResultsAreReadByWorkloadAndPolicy) {
                                                "w1,06-FGD,1.3,43,4,0.5,3.0,\n"
                                                "w2,06-FGD,1.3,42,4,9,9,9\n"
                                                "w1,01-Random,1.3,42,4,0,0,1\n"),
-      .fragmentation_ratio = Write("ratio.csv", "workload,sc_policy,tune,seed,0,1,2\n"
-                                                "w1,06-FGD,1.3,42,10,20,30\n")};
+      .fragmentation_ratio = Write("ratio.csv",
+                                   "workload,sc_policy,tune,seed,0,1,2\n"
+                                   "w1,06-FGD,1.3,42,10,20,30\n")};
   PublishedFill published;
-  ASSERT_EQ(LoadPublishedFill(files, published), "");
+  ASSERT_EQ(LoadPublishedFill(files, published).message(), "");
   const SeedStats fgd = PublishedStatsAt(published.allocation.at(GpuSharePolicy::kFgd), 1);
   EXPECT_DOUBLE_EQ(fgd.mean, 2.0);
   EXPECT_EQ(fgd.seeds, 2);
   EXPECT_EQ(PublishedStatsAt(published.allocation.at(GpuSharePolicy::kFgd), 2).seeds, 1);
-  EXPECT_DOUBLE_EQ(
-      PublishedStatsAt(published.fragmentation_ratio.at(GpuSharePolicy::kFgd), 2).mean, 30);
+  EXPECT_DOUBLE_EQ(PublishedStatsAt(published.fragmentation_ratio.at(GpuSharePolicy::kFgd), 2).mean,
+                   30);
   EXPECT_EQ(PolicyOfArtifactName("03-GpuClustering"), GpuSharePolicy::kGpuClustering);
   EXPECT_EQ(PolicyOfArtifactName("07-Gandiva"), std::nullopt);
 }
 
 TEST_F(FillScenarioTest, BadPublishedFilesNameTheFileAndLine) {
   PublishedFill published;
-  const std::string unknown = LoadPublishedFill(
-      {.workload = "w1",
-       .allocation = Write("a.csv", "workload,sc_policy,seed,0\nw1,09-Magic,42,1\n"),
-       .fragmentation_ratio = Write("r.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
-      published);
+  const std::string unknown =
+      LoadPublishedFill(
+          {.workload = "w1",
+           .allocation = Write("a.csv", "workload,sc_policy,seed,0\nw1,09-Magic,42,1\n"),
+           .fragmentation_ratio = Write("r.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
+          published)
+          .message();
   EXPECT_NE(unknown.find("a.csv:2:"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("09-Magic"), std::string::npos) << unknown;
-  const std::string bad_number = LoadPublishedFill(
-      {.workload = "w1",
-       .allocation = Write("b.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,abc\n"),
-       .fragmentation_ratio = Write("r2.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
-      published);
+  const std::string bad_number =
+      LoadPublishedFill(
+          {.workload = "w1",
+           .allocation = Write("b.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,abc\n"),
+           .fragmentation_ratio = Write("r2.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
+          published)
+          .message();
   EXPECT_NE(bad_number.find("b.csv:2:"), std::string::npos) << bad_number;
-  const std::string none = LoadPublishedFill(
-      {.workload = "w9",
-       .allocation = Write("c.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n"),
-       .fragmentation_ratio = Write("r3.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
-      published);
+  const std::string none =
+      LoadPublishedFill(
+          {.workload = "w9",
+           .allocation = Write("c.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n"),
+           .fragmentation_ratio = Write("r3.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
+          published)
+          .message();
   EXPECT_NE(none.find("w9"), std::string::npos) << none;
 }
 

@@ -28,7 +28,7 @@ const json& Schema() {
 bool LoaderAccepts(const std::string& path) {
   FillLoadResult result = LoadFillScenarioFile(path);
   result.diagnostics.PromoteWarnings();
-  return result.file_error.empty() && !result.diagnostics.HasErrors();
+  return result.file_status.ok() && !result.diagnostics.HasErrors();
 }
 
 TEST(FillSchemaTest, TheSchemaUsesOnlySupportedKeywords) {
@@ -49,27 +49,17 @@ TEST(FillSchemaTest, ShippedFillScenariosPassTheSchema) {
 
 TEST(FillSchemaTest, EachBrokenRuleIsRefusedByTheSchemaAndTheLoader) {
   const std::string dir = testing::FreshTempDir();
-  for (const char* file : {"nodes.csv", "pods.csv", "published-allocation.csv",
-                           "published-fragmentation-ratio.csv"}) {
+  for (const char* file :
+       {"nodes.csv", "pods.csv", "published-allocation.csv", "published-fragmentation-ratio.csv"}) {
     fs::copy_file(testing::DataPath(std::string("fill/") + file), dir + "/" + file);
   }
   const json valid = json::parse(testing::ReadFile(testing::DataPath("fill/tiny-fill.json")));
   const std::vector<std::pair<std::string, json>> probes = {
-      {"/format_version", 2},
-      {"/kind", "simulation"},
-      {"/name", 7},
-      {"/policies", json::array()},
-      {"/policies/0", "first-fit"},
-      {"/seeds/count", 0},
-      {"/seeds/count", 10001},
-      {"/seeds/first", -1},
-      {"/target_share", 0},
-      {"/target_share", 11},
-      {"/typical_popularity", 1.5},
-      {"/typical_popularity", 0},
-      {"/colour", "blue"},
-      {"/seeds/last", 3},
-      {"/published/extra", 1},
+      {"/format_version", 2},       {"/kind", "simulation"},      {"/name", 7},
+      {"/policies", json::array()}, {"/policies/0", "first-fit"}, {"/seeds/count", 0},
+      {"/seeds/count", 10001},      {"/seeds/first", -1},         {"/target_share", 0},
+      {"/target_share", 11},        {"/typical_popularity", 1.5}, {"/typical_popularity", 0},
+      {"/colour", "blue"},          {"/seeds/last", 3},           {"/published/extra", 1},
   };
   for (const auto& [pointer, value] : probes) {
     json probe = valid;
@@ -79,8 +69,8 @@ TEST(FillSchemaTest, EachBrokenRuleIsRefusedByTheSchemaAndTheLoader) {
     EXPECT_FALSE(testing::ValidateAgainstSchema(Schema(), probe).empty()) << pointer;
     EXPECT_FALSE(LoaderAccepts(path)) << pointer;
   }
-  for (const char* required : {"/format_version", "/kind", "/name", "/nodes", "/pods",
-                               "/policies", "/published/workload"}) {
+  for (const char* required : {"/format_version", "/kind", "/name", "/nodes", "/pods", "/policies",
+                               "/published/workload"}) {
     json probe = valid;
     const json::json_pointer pointer(required);
     probe[pointer.parent_pointer()].erase(pointer.back());

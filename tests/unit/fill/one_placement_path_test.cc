@@ -100,7 +100,8 @@ const FillWorkload& Openb() {
     FillWorkload w;
     const std::string dir = testing::SourcePath("../shared/traces/alibaba-openb/");
     const std::string error = LoadFillWorkload(dir + "openb_node_list_gpu_node.csv",
-                                               dir + "openb_pod_list_gpuspec33.csv", 0.95, w);
+                                               dir + "openb_pod_list_gpuspec33.csv", 0.95, w)
+                                  .message();
     EXPECT_EQ(error, "") << "this test needs the openb trace in ../shared/traces";
     return w;
   }();
@@ -154,7 +155,7 @@ TEST_P(OnePlacementPathTest, FillAndScheduleRunPlaceEveryPodAlike) {
     }
     ASSERT_EQ(node, steps[i].node) << "pod " << r.id << " at step " << i;
     ASSERT_EQ(gpus, steps[i].gpus) << "pod " << r.id << " at step " << i;
-    ASSERT_EQ(ledger.WhyNot(*a), "");
+    ASSERT_EQ(ledger.CheckAllocation(*a).message(), "");
     ledger.Apply(*a);
   }
   EXPECT_GT(placed, static_cast<std::int64_t>(arrivals.size()) / 2);

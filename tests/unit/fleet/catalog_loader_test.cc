@@ -12,7 +12,7 @@ namespace {
 TEST(BuiltinCatalogTest, LoadsWithoutAnyDiagnostic) {
   const std::string text = testing::ReadFile(testing::SourcePath("scenarios/catalog/catalog.json"));
   const CatalogLoadResult result = ParseCatalog(text, "catalog.json", Catalog{});
-  EXPECT_EQ(result.file_error, "");
+  EXPECT_EQ(result.file_status.message(), "");
   EXPECT_EQ(result.diagnostics.Format("catalog.json"), "");
   ASSERT_TRUE(result.catalog.has_value());
 }
@@ -72,7 +72,7 @@ TEST(CatalogLoaderTest, UserFileExtendsAndOverrides) {
     "node_templates": [{"name": "mi300x-8", "gpu": "MI300X", "gpus_per_node": 8,
                         "nvlink_domain_gpus": 8, "nodes_per_rack": 4}]})",
                                            "mine.json", base);
-  ASSERT_TRUE(r.catalog) << r.diagnostics.Format("mine.json") << r.file_error;
+  ASSERT_TRUE(r.catalog) << r.diagnostics.Format("mine.json") << r.file_status;
   EXPECT_EQ(r.catalog->gpus.size(), base.gpus.size() + 1);
   EXPECT_EQ(r.catalog->FindGpu("H100-SXM")->prices.on_demand, 2.5);
   EXPECT_NE(r.catalog->FindTemplate("mi300x-8"), nullptr);

@@ -32,7 +32,7 @@ class FleetPlacementTest : public ::testing::Test {
   }
 
   void Take(const Allocation& a) {
-    ASSERT_EQ(state_.WhyNot(a), "");
+    ASSERT_EQ(state_.CheckAllocation(a).message(), "");
     state_.Apply(a);
   }
 
@@ -73,7 +73,9 @@ TEST_F(FleetPlacementTest, MigSlotsPackOntoGpusAlreadyInMigModeBeforeIdleOnes) {
   const auto packed = FindMigSlot(state_, "1g.10gb");
   ASSERT_TRUE(packed.has_value());
   EXPECT_EQ(packed->gpu, 9U);
-  EXPECT_EQ(state_.WhyNot({{Grant::Mig(packed->gpu, *packed->profile, packed->start)}, {}}), "");
+  EXPECT_EQ(state_.CheckAllocation({{Grant::Mig(packed->gpu, *packed->profile, packed->start)}, {}})
+                .message(),
+            "");
 }
 
 TEST_F(FleetPlacementTest, NoSlotForAProfileNoGpuHasOrWhenAllAreTaken) {

@@ -82,20 +82,21 @@ TEST_F(FleetStateTest, StartsEmpty) {
 
 TEST_F(FleetStateTest, WholeGpus) {
   const Allocation a = Gpus({Grant::Whole(0), Grant::Whole(16)});
-  EXPECT_EQ(state_.WhyNot(a), "");
+  EXPECT_EQ(state_.CheckAllocation(a).message(), "");
   state_.Apply(a);
   EXPECT_EQ(state_.free_whole_gpus(), 14);
   EXPECT_TRUE(state_.IsHeldWhole(0));
   EXPECT_FALSE(state_.CanRepartition(0));
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Whole(16)})), "GPU 16 is already taken whole");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Whole(9)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Whole(16)})).message(),
+            "GPU 16 is already taken whole");
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Whole(9)})).message(),
             "GPU 9 is partitioned by pool \"static\"'s static MIG layout and cannot be taken "
             "whole");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Whole(24)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Whole(24)})).message(),
             "GPU 24 does not exist (the fleet has 24 GPUs)");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(0, Profile("1g.10gb"), 0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(0, Profile("1g.10gb"), 0)})).message(),
             "GPU 0 is taken whole and cannot hold MIG instances");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(16, 100, 1)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(16, 100, 1)})).message(),
             "GPU 16 is taken whole and cannot be shared fractionally");
   state_.CheckInvariants();
 }
@@ -105,14 +106,14 @@ TEST_F(FleetStateTest, DynamicMig) {
   state_.Apply(a);
   EXPECT_EQ(state_.Mig(0).instances(), 1);
   EXPECT_FALSE(state_.CanRepartition(0));
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(0, Profile("3g.40gb"), 4)})), "");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(0, Profile("3g.40gb"), 0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(0, Profile("3g.40gb"), 4)})).message(), "");
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(0, Profile("3g.40gb"), 0)})).message(),
             "GPU 0: 3g.40gb at 0: memory slices 0-3 overlap 4g.40gb at 0");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Whole(0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Whole(0)})).message(),
             "GPU 0 has 1 MIG instance in use and cannot be taken whole");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(0, 100, 1)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(0, 100, 1)})).message(),
             "GPU 0 has 1 MIG instance in use and cannot be shared fractionally");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(16, Profile("1g.10gb"), 0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(16, Profile("1g.10gb"), 0)})).message(),
             "GPU 16 is not a MIG GPU (pool \"plain\" has MIG off)");
   EXPECT_EQ(state_.free_whole_gpus(), 15);
   state_.Release(a);
@@ -124,26 +125,26 @@ TEST_F(FleetStateTest, DynamicMig) {
 TEST_F(FleetStateTest, FourGPlusFourGCollideInOneAllocation) {
   const Allocation a =
       Gpus({Grant::Mig(1, Profile("4g.40gb"), 0), Grant::Mig(1, Profile("4g.40gb"), 0)});
-  EXPECT_EQ(state_.WhyNot(a),
+  EXPECT_EQ(state_.CheckAllocation(a).message(),
             "GPU 1: 4g.40gb at 0: 4g.40gb already has its maximum of 1 instance (it collides "
             "with an earlier grant of this allocation)");
   const Allocation b =
       Gpus({Grant::Mig(1, Profile("4g.40gb"), 0), Grant::Mig(1, Profile("3g.40gb"), 4)});
-  EXPECT_EQ(state_.WhyNot(b), "");
+  EXPECT_EQ(state_.CheckAllocation(b).message(), "");
 }
 
 TEST_F(FleetStateTest, StaticMig) {
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(8, Profile("4g.40gb"), 0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(8, Profile("4g.40gb"), 0)})).message(),
             "GPU 8: 4g.40gb at 0 is not an instance of pool \"static\"'s static layout (3g.40gb "
             "at 0, 3g.40gb at 4)");
   const Allocation a = Gpus({Grant::Mig(8, Profile("3g.40gb"), 4)});
-  EXPECT_EQ(state_.WhyNot(a), "");
+  EXPECT_EQ(state_.CheckAllocation(a).message(), "");
   state_.Apply(a);
   EXPECT_FALSE(state_.IsStaticSlotFree(8, Profile("3g.40gb"), 4));
   EXPECT_TRUE(state_.IsStaticSlotFree(8, Profile("3g.40gb"), 0));
-  EXPECT_EQ(state_.WhyNot(a), "GPU 8: 3g.40gb at 4 is already in use");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(8, Profile("3g.40gb"), 0)})), "");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(8, 100, 1)})),
+  EXPECT_EQ(state_.CheckAllocation(a).message(), "GPU 8: 3g.40gb at 4 is already in use");
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(8, Profile("3g.40gb"), 0)})).message(), "");
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(8, 100, 1)})).message(),
             "GPU 8 is partitioned by pool \"static\"'s static MIG layout and cannot be shared "
             "fractionally");
   state_.Release(a);
@@ -152,24 +153,24 @@ TEST_F(FleetStateTest, StaticMig) {
 }
 
 TEST_F(FleetStateTest, Fractions) {
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(16, 1200, 1)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(16, 1200, 1)})).message(),
             "GPU 16: a fractional grant takes 1..1000 milli-GPU, not 1200");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(16, 100, 90)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(16, 100, 90)})).message(),
             "GPU 16: 90 GB of GPU memory requested, 80 GB free of 80 GB (H100-SXM)");
   const Allocation a = Gpus({Grant::Fraction(16, 500, 20)});
   state_.Apply(a);
   EXPECT_EQ(state_.FreeMilli(16), 500);
   EXPECT_EQ(state_.FreeGpuMemoryGb(16), 60);
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Whole(16)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Whole(16)})).message(),
             "GPU 16 is shared by 1 fractional grant (500 milli-GPU, 20 GB) and cannot be taken "
             "whole");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(16, 600, 1)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(16, 600, 1)})).message(),
             "GPU 16: 600 milli-GPU requested, 500 free of 1000");
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Fraction(16, 500, 60)})), "");
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Fraction(16, 500, 60)})).message(), "");
   // A dynamic-MIG GPU with no instance can be shared, and then takes no instance.
   const Allocation b = Gpus({Grant::Fraction(2, 250, 10.5)});
   state_.Apply(b);
-  EXPECT_EQ(state_.WhyNot(Gpus({Grant::Mig(2, Profile("1g.10gb"), 0)})),
+  EXPECT_EQ(state_.CheckAllocation(Gpus({Grant::Mig(2, Profile("1g.10gb"), 0)})).message(),
             "GPU 2 is shared by 1 fractional grant and cannot hold MIG instances");
   EXPECT_EQ(state_.free_whole_gpus(), 14);
   state_.Release(a);
@@ -182,11 +183,11 @@ TEST_F(FleetStateTest, Fractions) {
 
 TEST_F(FleetStateTest, FractionsCollideInOneAllocation) {
   const Allocation a = Gpus({Grant::Fraction(17, 600, 10), Grant::Fraction(17, 600, 10)});
-  EXPECT_EQ(state_.WhyNot(a),
+  EXPECT_EQ(state_.CheckAllocation(a).message(),
             "GPU 17: 600 milli-GPU requested, 400 free of 1000 (it collides with an earlier "
             "grant of this allocation)");
   const Allocation b = Gpus({Grant::Fraction(17, 100, 1), Grant::Whole(17)});
-  EXPECT_EQ(state_.WhyNot(b),
+  EXPECT_EQ(state_.CheckAllocation(b).message(),
             "GPU 17 is shared by 1 fractional grant (100 milli-GPU, 1 GB) and cannot be taken "
             "whole (it collides with an earlier grant of this allocation)");
 }
@@ -194,21 +195,24 @@ TEST_F(FleetStateTest, FractionsCollideInOneAllocation) {
 TEST_F(FleetStateTest, NodeShares) {
   Allocation a;
   a.nodes = {{2, 48, 256}, {0, 1000, 1e6}};
-  EXPECT_EQ(state_.WhyNot(a), "");
+  EXPECT_EQ(state_.CheckAllocation(a).message(), "");
   state_.Apply(a);
   EXPECT_EQ(state_.FreeCpuCores(2), 16);
   EXPECT_EQ(state_.FreeMemoryGb(2), 256);
   Allocation over;
   over.nodes = {{2, 80, 0}};
-  EXPECT_EQ(state_.WhyNot(over), "node 2: 80 CPU cores requested, 16 free of 64");
+  EXPECT_EQ(state_.CheckAllocation(over).message(),
+            "node 2: 80 CPU cores requested, 16 free of 64");
   over.nodes = {{2, 1, 300}};
-  EXPECT_EQ(state_.WhyNot(over), "node 2: 300 GB of memory requested, 256 GB free of 512 GB");
+  EXPECT_EQ(state_.CheckAllocation(over).message(),
+            "node 2: 300 GB of memory requested, 256 GB free of 512 GB");
   over.nodes = {{2, 10, 0}, {2, 10, 0}};
-  EXPECT_EQ(state_.WhyNot(over),
+  EXPECT_EQ(state_.CheckAllocation(over).message(),
             "node 2: 10 CPU cores requested, 6 free of 64 (it collides with an earlier grant of "
             "this allocation)");
   over.nodes = {{3, 1, 1}};
-  EXPECT_EQ(state_.WhyNot(over), "node 3 does not exist (the fleet has 3 nodes)");
+  EXPECT_EQ(state_.CheckAllocation(over).message(),
+            "node 3 does not exist (the fleet has 3 nodes)");
   state_.Release(a);
   EXPECT_EQ(state_.FreeCpuCores(2), 64);
   state_.CheckInvariants();
@@ -247,12 +251,12 @@ TEST(FleetStateBareTest, BareFleetHasNoMemoryOrNodeLimits) {
   Allocation a;
   a.gpus = {Grant::Whole(0), Grant::Fraction(1, 500, 1000)};
   a.nodes = {{0, 1e4, 1e6}};
-  EXPECT_EQ(state.WhyNot(a), "");
+  EXPECT_EQ(state.CheckAllocation(a).message(), "");
   state.Apply(a);
   EXPECT_EQ(state.free_whole_gpus(), 2);
   const Catalog catalog = BuiltinCatalog();
   const MigProfile& one_g = *catalog.FindGpu("H100-SXM")->FindMigProfile("1g.10gb");
-  EXPECT_EQ(state.WhyNot({{Grant::Mig(2, one_g, 0)}, {}}),
+  EXPECT_EQ(state.CheckAllocation({{Grant::Mig(2, one_g, 0)}, {}}).message(),
             "GPU 2 is not a MIG GPU (the fleet has MIG off)");
   const FleetState moved = std::move(state);  // moves keep the state (and its pointers) valid
   EXPECT_EQ(moved.free_whole_gpus(), 2);
@@ -556,7 +560,7 @@ TEST_F(FleetStateTest, PropertyMatchesReferenceModel) {
       live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       const Allocation a = random.Next();
-      const std::string why = state_.WhyNot(a);
+      const std::string why = state_.CheckAllocation(a).message();
       const bool expected = ref.Legal(a);
       ASSERT_EQ(why.empty(), expected) << "step " << step << ": " << why;
       if (expected) {

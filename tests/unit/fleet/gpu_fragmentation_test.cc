@@ -162,7 +162,8 @@ TEST(GpuFragmentationTest, TheEmptyOpenbClusterMatchesTheArtifactsStartingPoint)
   }
   FillWorkload workload;
   ASSERT_EQ(LoadFillWorkload(dir + "/openb_node_list_gpu_node.csv",
-                             dir + "/openb_pod_list_default.csv", 0.95, workload),
+                             dir + "/openb_pod_list_default.csv", 0.95, workload)
+                .message(),
             "");
   EXPECT_EQ(workload.typical.size(), 35U);
   EXPECT_EQ(workload.nodes.size(), 1213U);

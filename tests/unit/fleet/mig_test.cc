@@ -87,7 +87,8 @@ TEST_F(MigTest, ThreeGAtZeroStrandsComputeSliceThree) {
   EXPECT_EQ(state_.compute_mask(), 0b0000'0111);
   // Compute slice 3 is unused, but its memory slice is taken: only 4, 5 and 6 remain usable.
   EXPECT_EQ(state_.free_compute_slices(), 3);
-  EXPECT_EQ(state_.WhyNot(P("1g.10gb"), 3), "memory slice 3 overlaps 3g.40gb at 0");
+  EXPECT_EQ(state_.CheckPlacement(P("1g.10gb"), 3).message(),
+            "memory slice 3 overlaps 3g.40gb at 0");
   EXPECT_FALSE(state_.CanPlace(P("4g.40gb"), 0));
   state_.Place(P("3g.40gb"), 4);
   EXPECT_EQ(state_.compute_mask(), 0b0111'0111);  // 3g + 3g: 6 of the 7 compute slices
@@ -98,26 +99,29 @@ TEST_F(MigTest, ThreeGAtZeroStrandsComputeSliceThree) {
 TEST_F(MigTest, FourGAndThreeGShareAGpu) {
   state_.Place(P("4g.40gb"), 0);
   EXPECT_TRUE(state_.CanPlace(P("3g.40gb"), 4));
-  EXPECT_EQ(state_.WhyNot(P("3g.40gb"), 0), "memory slices 0-3 overlap 4g.40gb at 0");
+  EXPECT_EQ(state_.CheckPlacement(P("3g.40gb"), 0).message(),
+            "memory slices 0-3 overlap 4g.40gb at 0");
   state_.Place(P("3g.40gb"), 4);
   EXPECT_EQ(state_.memory_mask(), 0xFF);
   EXPECT_EQ(state_.compute_mask(), 0x7F);
-  EXPECT_EQ(state_.WhyNot(P("3g.40gb"), 4), "memory slices 4-7 overlap 3g.40gb at 4");
+  EXPECT_EQ(state_.CheckPlacement(P("3g.40gb"), 4).message(),
+            "memory slices 4-7 overlap 3g.40gb at 4");
 }
 
 TEST_F(MigTest, ValidStarts) {
-  EXPECT_EQ(state_.WhyNot(P("2g.20gb"), 6),
+  EXPECT_EQ(state_.CheckPlacement(P("2g.20gb"), 6).message(),
             "start 6 is not a valid start for 2g.20gb (valid: 0, 2, 4)");
-  EXPECT_EQ(state_.WhyNot(P("3g.40gb"), 2),
+  EXPECT_EQ(state_.CheckPlacement(P("3g.40gb"), 2).message(),
             "start 2 is not a valid start for 3g.40gb (valid: 0, 4)");
-  EXPECT_EQ(state_.WhyNot(P("1g.10gb"), 7),
+  EXPECT_EQ(state_.CheckPlacement(P("1g.10gb"), 7).message(),
             "start 7 is not a valid start for 1g.10gb (valid: 0, 1, 2, 3, 4, 5, 6)");
   EXPECT_FALSE(state_.CanPlace(P("1g.20gb"), 5));
   ASSERT_TRUE(state_.CanPlace(P("1g.20gb"), 6));
   state_.Place(P("1g.20gb"), 6);
   EXPECT_EQ(state_.memory_mask(), 0b1100'0000);   // memory slices 6 and 7
   EXPECT_EQ(state_.compute_mask(), 0b0100'0000);  // compute slice 6 only
-  EXPECT_EQ(state_.WhyNot(P("1g.10gb"), 6), "memory slice 6 overlaps 1g.20gb at 6");
+  EXPECT_EQ(state_.CheckPlacement(P("1g.10gb"), 6).message(),
+            "memory slice 6 overlaps 1g.20gb at 6");
 }
 
 TEST_F(MigTest, ProfileMaximum) {
@@ -125,16 +129,19 @@ TEST_F(MigTest, ProfileMaximum) {
     state_.Place(P("2g.20gb"), start);
   }
   // The cap is reported before the (also true) overlap.
-  EXPECT_EQ(state_.WhyNot(P("2g.20gb"), 0), "2g.20gb already has its maximum of 3 instances");
+  EXPECT_EQ(state_.CheckPlacement(P("2g.20gb"), 0).message(),
+            "2g.20gb already has its maximum of 3 instances");
   EXPECT_TRUE(state_.CanPlace(P("1g.20gb"), 6));
   MigGpuState other;
   other.Place(P("4g.40gb"), 0);
-  EXPECT_EQ(other.WhyNot(P("4g.40gb"), 0), "4g.40gb already has its maximum of 1 instance");
+  EXPECT_EQ(other.CheckPlacement(P("4g.40gb"), 0).message(),
+            "4g.40gb already has its maximum of 1 instance");
 }
 
 TEST_F(MigTest, OneMediaExtensionInstance) {
   state_.Place(P("1g.10gb+me"), 0);
-  EXPECT_EQ(state_.WhyNot(P("1g.10gb+me"), 3), "a +me instance is already placed (one per GPU)");
+  EXPECT_EQ(state_.CheckPlacement(P("1g.10gb+me"), 3).message(),
+            "a +me instance is already placed (one per GPU)");
   EXPECT_TRUE(state_.CanPlace(P("1g.10gb"), 3));
   state_.Remove(P("1g.10gb+me"), 0);
   EXPECT_TRUE(state_.CanPlace(P("1g.10gb+me"), 3));
@@ -147,8 +154,10 @@ TEST_F(MigTest, SevenInstanceCap) {
   state_.Place(P("1g.10gb+me"), 6);
   EXPECT_EQ(state_.instances(), 7);
   EXPECT_EQ(state_.memory_mask(), 0x7F);  // memory slice 7 is free, but nothing can use it
-  EXPECT_EQ(state_.WhyNot(P("1g.20gb"), 6), "7 instances already placed (the most a GPU holds)");
-  EXPECT_EQ(state_.WhyNot(P("1g.10gb"), 0), "7 instances already placed (the most a GPU holds)");
+  EXPECT_EQ(state_.CheckPlacement(P("1g.20gb"), 6).message(),
+            "7 instances already placed (the most a GPU holds)");
+  EXPECT_EQ(state_.CheckPlacement(P("1g.10gb"), 0).message(),
+            "7 instances already placed (the most a GPU holds)");
   EXPECT_EQ(state_.BestStart(P("1g.10gb"), h100_.mig_profiles), std::nullopt);
   EXPECT_EQ(state_.free_compute_slices(), 0);
 }
@@ -233,31 +242,31 @@ TEST_F(MigTest, BestStartTiesGoToTheLowestStart) {
 
 TEST_F(MigTest, LayoutFourGPlusThreeG) {
   const LayoutCheck check = PlaceLayout(h100_, {{"4g.40gb", 1}, {"3g.40gb", 1}});
-  EXPECT_EQ(check.error, "");
+  EXPECT_EQ(check.status.message(), "");
   EXPECT_EQ(Placed(check), (Placements{{"4g.40gb", 0}, {"3g.40gb", 4}}));
 }
 
 TEST_F(MigTest, LayoutFourGPlusFourGIsExplained) {
   const LayoutCheck check = PlaceLayout(h100_, {{"4g.40gb", 2}});
   EXPECT_TRUE(check.placements.empty());
-  EXPECT_EQ(check.error,
+  EXPECT_EQ(check.status.message(),
             "4g.40gb ×2 cannot be placed: 4g.40gb can only start at memory slice 0, so the second "
             "instance overlaps the first (memory slices 0-3); and 4 + 4 compute slices exceed the "
             "GPU's 7");
 }
 
 TEST_F(MigTest, LayoutCollisionsNameEveryOccupant) {
-  EXPECT_EQ(PlaceLayout(h100_, {{"4g.40gb", 1}, {"3g.40gb", 1}, {"1g.10gb", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"4g.40gb", 1}, {"3g.40gb", 1}, {"1g.10gb", 1}}).status.message(),
             "4g.40gb + 3g.40gb + 1g.10gb cannot be placed: 1g.10gb can only start at memory slices "
             "0, 1, 2, 3, 4, 5 or 6, so it overlaps 4g.40gb (memory slices 0-3) and 3g.40gb (memory "
             "slices 4-7); and 4 + 3 + 1 compute slices exceed the GPU's 7 and 4 + 4 + 1 memory "
             "slices exceed the GPU's 8");
   // 3 + 3 + 1 compute slices fit; the memory does not.
-  EXPECT_EQ(PlaceLayout(h100_, {{"3g.40gb", 2}, {"1g.10gb", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"3g.40gb", 2}, {"1g.10gb", 1}}).status.message(),
             "3g.40gb ×2 + 1g.10gb cannot be placed: 1g.10gb can only start at memory slices 0, 1, "
             "2, 3, 4, 5 or 6, so it overlaps 3g.40gb (memory slices 0-3) and 3g.40gb (memory "
             "slices 4-7); and 4 + 4 + 1 memory slices exceed the GPU's 8");
-  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", 4}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", 4}}).status.message(),
             "2g.20gb ×4 cannot be placed: 2g.20gb can only start at memory slices 0, 2 or 4, so "
             "the fourth instance overlaps the first (memory slices 0-1), the second (memory slices "
             "2-3) and the third (memory slices 4-5); and 2 + 2 + 2 + 2 compute slices exceed the "
@@ -266,7 +275,7 @@ TEST_F(MigTest, LayoutCollisionsNameEveryOccupant) {
 
 TEST_F(MigTest, LayoutThreeGPlusThreeG) {
   const LayoutCheck check = PlaceLayout(h100_, {{"3g.40gb", 2}});
-  EXPECT_EQ(check.error, "");
+  EXPECT_EQ(check.status.message(), "");
   EXPECT_EQ(Placed(check), (Placements{{"3g.40gb", 0}, {"3g.40gb", 4}}));
 }
 
@@ -274,20 +283,20 @@ TEST_F(MigTest, LayoutSearchBacktracks) {
   // Largest first: the 3g is tried at 0 first, which leaves no room for two 2g (2g at 6 is not a
   // valid start), so the search must move it to 4.
   const LayoutCheck check = PlaceLayout(h100_, {{"3g.40gb", 1}, {"2g.20gb", 2}});
-  EXPECT_EQ(check.error, "");
+  EXPECT_EQ(check.status.message(), "");
   EXPECT_EQ(Placed(check), (Placements{{"3g.40gb", 4}, {"2g.20gb", 0}, {"2g.20gb", 2}}));
   const LayoutCheck mixed = PlaceLayout(h100_, {{"1g.10gb", 3}, {"2g.20gb", 2}});
-  EXPECT_EQ(mixed.error, "");
+  EXPECT_EQ(mixed.status.message(), "");
   EXPECT_EQ(
       Placed(mixed),
       (Placements{{"2g.20gb", 0}, {"2g.20gb", 2}, {"1g.10gb", 4}, {"1g.10gb", 5}, {"1g.10gb", 6}}));
 }
 
 TEST_F(MigTest, LayoutUnknownProfileSuggestsTheClosest) {
-  EXPECT_EQ(PlaceLayout(h100_, {{"3g.4gb", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"3g.4gb", 1}}).status.message(),
             "GPU model H100-SXM has no MIG profile '3g.4gb', did you mean '3g.40gb'? (profiles: "
             "'1g.10gb', '1g.10gb+me', '1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
-  EXPECT_EQ(PlaceLayout(h100_, {{"mystery", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"mystery", 1}}).status.message(),
             "GPU model H100-SXM has no MIG profile 'mystery' (profiles: '1g.10gb', '1g.10gb+me', "
             "'1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
 }
@@ -296,25 +305,26 @@ TEST_F(MigTest, LayoutOnAGpuWithoutMig) {
   GpuModel l40s;
   l40s.name = "L40S";
   l40s.memory_gb = 48;
-  EXPECT_EQ(PlaceLayout(l40s, {{"1g.10gb", 1}}).error, "GPU model L40S does not support MIG");
+  EXPECT_EQ(PlaceLayout(l40s, {{"1g.10gb", 1}}).status.message(),
+            "GPU model L40S does not support MIG");
 }
 
 TEST_F(MigTest, LayoutCountsAndCaps) {
-  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", 0}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", 0}}).status.message(),
             "2g.20gb: the instance count must be at least 1, found 0");
-  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", -2}, {"big", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"2g.20gb", -2}, {"big", 1}}).status.message(),
             "2g.20gb: the instance count must be at least 1, found -2; GPU model H100-SXM has no "
             "MIG profile 'big' (profiles: '1g.10gb', '1g.10gb+me', '1g.20gb', '2g.20gb', "
             "'3g.40gb', '4g.40gb', '7g.80gb')");
-  EXPECT_EQ(PlaceLayout(h100_, {{"1g.10gb", 7}, {"1g.20gb", 1}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"1g.10gb", 7}, {"1g.20gb", 1}}).status.message(),
             "8 instances requested, at most 7 per GPU");
-  EXPECT_EQ(PlaceLayout(h100_, {{"1g.10gb+me", 2}}).error,
+  EXPECT_EQ(PlaceLayout(h100_, {{"1g.10gb+me", 2}}).status.message(),
             "1g.10gb+me: 2 instances requested, at most 1 per GPU");
   const LayoutCheck seven = PlaceLayout(h100_, {{"1g.10gb", 6}, {"1g.10gb+me", 1}});
-  EXPECT_EQ(seven.error, "");
+  EXPECT_EQ(seven.status.message(), "");
   EXPECT_EQ(seven.placements.size(), 7U);
   const LayoutCheck empty = PlaceLayout(h100_, {});
-  EXPECT_EQ(empty.error, "");
+  EXPECT_EQ(empty.status.message(), "");
   EXPECT_TRUE(empty.placements.empty());
 }
 
@@ -478,7 +488,7 @@ TEST_F(MigTest, RandomSequenceMatchesReference) {
         ASSERT_EQ(state_.CanPlace(all[profile], start), can)
             << all[profile].name << " at " << start;
         if (step % 10 == 0) {  // WhyNot builds a message for each refusal: sample it
-          ASSERT_EQ(state_.WhyNot(all[profile], start).empty(), can);
+          ASSERT_EQ(state_.CheckPlacement(all[profile], start).message().empty(), can);
         }
       }
     }
@@ -552,7 +562,7 @@ TEST_F(MigTest, EnumerationOfPlaceableLayouts) {
         layout[profiles[i]->name] = counts[i];
       }
     }
-    if (PlaceLayout(h100_, layout).error.empty()) {
+    if (PlaceLayout(h100_, layout).status.message().empty()) {
       placeable.push_back(layout);
     }
   }
@@ -565,7 +575,7 @@ TEST_F(MigTest, EnumerationOfPlaceableLayouts) {
     for (const MigProfile* profile : profiles) {
       Layout bigger = layout;
       ++bigger[profile->name];
-      extendable = extendable || PlaceLayout(h100_, bigger).error.empty();
+      extendable = extendable || PlaceLayout(h100_, bigger).status.message().empty();
     }
     int compute = 0;
     std::vector<const MigProfile*> instances;

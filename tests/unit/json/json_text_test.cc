@@ -17,7 +17,7 @@ std::string Nested(std::size_t depth) { return std::string(depth, '[') + std::st
 TEST(JsonTextTest, ASyntaxErrorInALongStringIsLocatedAndItsQuoteBounded) {
   const std::string text = "{\n  \"name\": \"" + std::string(200'000, 'x') + "\n}";
   nlohmann::json root;
-  const std::string error = ParseJsonText(text, "s.json", root);
+  const std::string error = ParseJsonText(text, "s.json", root).message();
   EXPECT_EQ(error.rfind("s.json:3:0: invalid JSON: ", 0), 0U) << error.substr(0, 200);
   EXPECT_NE(error.find("invalid string: control character"), std::string::npos);
   EXPECT_LT(error.size(), 400U);
@@ -26,12 +26,12 @@ TEST(JsonTextTest, ASyntaxErrorInALongStringIsLocatedAndItsQuoteBounded) {
 
 TEST(JsonTextTest, NestingDeeperThanTheLimitIsRejectedWhereItGoesTooDeep) {
   nlohmann::json root;
-  EXPECT_EQ(ParseJsonText(Nested(kMaxJsonDepth), "d.json", root), "");
-  EXPECT_EQ(ParseJsonText("{\"a\":\n " + Nested(200'000) + "}", "d.json", root),
+  EXPECT_EQ(ParseJsonText(Nested(kMaxJsonDepth), "d.json", root).message(), "");
+  EXPECT_EQ(ParseJsonText("{\"a\":\n " + Nested(200'000) + "}", "d.json", root).message(),
             "d.json:2:513: invalid JSON: arrays and objects nested deeper than 512 levels");
   // Brackets inside strings (escaped quotes too) do not count.
   const std::string in_string = "[\"" + std::string(1000, '[') + "\\\"" + "\"]";
-  EXPECT_EQ(ParseJsonText(in_string, "d.json", root), "");
+  EXPECT_EQ(ParseJsonText(in_string, "d.json", root).message(), "");
 }
 
 TEST(JsonTextTest, ErrorTextsAreTakenApartWithoutRegex) {

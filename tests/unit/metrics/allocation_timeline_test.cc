@@ -363,14 +363,14 @@ TEST_P(AllocationTimelineRunTest, BusyTimeMatchesTheAccountingAndNoGpuIsHeldTwic
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult loaded = LoadScenarioFile(
       testing::SourcePath("scenarios/benchmark/01-training-heavy.json"), registry, {});
-  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("scenario");
+  ASSERT_TRUE(loaded.scenario) << loaded.file_status << loaded.diagnostics.Format("scenario");
   const Scenario& scenario = *loaded.scenario;
   const PolicyChoice policy = ChoosePolicy(scenario, registry, GetParam());
   RunOptions options;
   options.seed = scenario.seed;
   options.record_timeline = true;
   const RunOutcome outcome = RunScenario(scenario, registry, policy, options);
-  ASSERT_TRUE(outcome.ok) << outcome.error;
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.message();
   const RunReport& report = outcome.report;
   ASSERT_TRUE(report.timeline);
   const AllocationTimelineData& t = *report.timeline;
@@ -431,7 +431,7 @@ TEST(AllocationTimelineTest, RunsRecordNoTimelineUnlessAsked) {
   ASSERT_TRUE(loaded.scenario);
   const RunOutcome outcome =
       RunScenario(*loaded.scenario, registry, loaded.scenario->policy, RunOptions{});
-  ASSERT_TRUE(outcome.ok);
+  ASSERT_TRUE(outcome.status.ok());
   EXPECT_FALSE(outcome.report.timeline);
 }
 

@@ -403,7 +403,7 @@ TEST(CapacityAccountingTest, TheEngineCreditsAJobGivenWorkWithItsWorkWhereverItR
                    {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}});
     CapacityAccounting accounting;
     sim.AddObserver(&accounting);
-    ASSERT_TRUE(sim.RunUntilIdle().ok);
+    ASSERT_TRUE(sim.RunUntilIdle().ok());
     sim.Finish();
     EXPECT_NEAR(accounting.UsefulGpuHours(0), c.useful_gpu_hours, 1e-5);
     EXPECT_NEAR(accounting.UsefulWorkGpuHours(0), 8, 1e-5);
@@ -423,7 +423,7 @@ TEST_P(EngineAccountingTest, CategoriesAddUpAndHeldTimeMatchesUtilization) {
   RunMetrics metrics;
   sim.AddObserver(&accounting);
   sim.AddObserver(&metrics);
-  ASSERT_TRUE(sim.RunUntil(SecondsToTime(2 * 24 * 3600)).ok);
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(2 * 24 * 3600)).ok());
   sim.Finish();
 
   const AccountingSummary& s = accounting.summary();

@@ -32,7 +32,7 @@ TEST(JobLogTest, RowsRecordTheRequestAndWhatTheJobGot) {
                  fifo->make(DefaultParams(*fifo)), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
 
   const std::vector<JobRecordRow> rows = log.TakeRows();

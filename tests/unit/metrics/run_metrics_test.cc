@@ -22,7 +22,7 @@ MetricsSummary RunFifo(const Workload& w, std::int64_t gpus, SimTime until = kTi
   Simulation sim({.gpus = gpus}, w, fifo->make(DefaultParams(*fifo)), "fifo");
   RunMetrics metrics;
   sim.AddObserver(&metrics);
-  EXPECT_TRUE(sim.RunUntil(until).ok);
+  EXPECT_TRUE(sim.RunUntil(until).ok());
   sim.Finish();
   return metrics.summary();
 }
@@ -125,7 +125,7 @@ TEST(RunMetricsTest, SharesCountAsTheirFractionAndMigInstancesAsTheirComputeSlic
   Simulation sim(testing::FleetOf({pool}), w, fifo->make(DefaultParams(*fifo)), "fifo");
   RunMetrics metrics;
   sim.AddObserver(&metrics);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   const MetricsSummary& m = metrics.summary();
   EXPECT_EQ(m.jobs_completed, 4);

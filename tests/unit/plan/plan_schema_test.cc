@@ -42,7 +42,7 @@ TEST(PlanSchemaTest, TheWorkedPlansPassTheSchemaAndTheStrictLoader) {
               std::vector<std::string>{})
         << path;
     const PlanLoad load = LoadPlanSpec(path, registry, true);
-    EXPECT_TRUE(load.spec) << path << "\n" << load.diagnostics.Format(path) << load.file_error;
+    EXPECT_TRUE(load.spec) << path << "\n" << load.diagnostics.Format(path) << load.file_status;
   }
 }
 
@@ -52,12 +52,9 @@ TEST(PlanSchemaTest, FaultsTheSchemaCanSeeAreRefusedByBoth) {
   json good = json::parse(ReadFile(testing::DataPath("plans/small-grid.json")));
   good["base"] = SourcePath("scenarios/plans/bases/team-week-doubled.json");
   const std::vector<std::pair<std::string, json>> faults = {
-      {"/targets", json::array()},
-      {"/targets/0/at_least", 3},  // both bounds
-      {"/targets/0/seeds", "best"},
-      {"/objective", "cheapest"},
-      {"/kind", "sweep"},
-      {"/runners_up", -1},
+      {"/targets", json::array()},  {"/targets/0/at_least", 3},  // both bounds
+      {"/targets/0/seeds", "best"}, {"/objective", "cheapest"},
+      {"/kind", "sweep"},           {"/runners_up", -1},
   };
   for (const auto& [pointer, value] : faults) {
     json plan = good;

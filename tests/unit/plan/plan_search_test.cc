@@ -26,7 +26,7 @@ class PlanSearchTest : public ::testing::Test {
  protected:
   void SetUp() override {
     load_ = LoadPlanSpec(testing::DataPath("plans/small-grid.json"), registry_, true);
-    ASSERT_TRUE(load_.spec) << load_.diagnostics.Format("small-grid") << load_.file_error;
+    ASSERT_TRUE(load_.spec) << load_.diagnostics.Format("small-grid") << load_.file_status;
     expansion_ = ExpandSweep(load_.spec->runs, registry_, {});
     candidates_ = BuildCandidates(*load_.spec, expansion_);
     ASSERT_TRUE(candidates_.errors.empty()) << candidates_.errors[0];
@@ -49,8 +49,7 @@ class PlanSearchTest : public ::testing::Test {
       }
       return records;
     };
-    s.outcome = SearchPlan(plan, candidates_, runner,
-                           {.exhaustive = exhaustive, .batch = 2});
+    s.outcome = SearchPlan(plan, candidates_, runner, {.exhaustive = exhaustive, .batch = 2});
     return s;
   }
 
@@ -70,8 +69,8 @@ class PlanSearchTest : public ::testing::Test {
 // A recorded run's value of a sweep metric.
 double Metric(const SweepRecord& record, const std::string& name) {
   const std::vector<std::string>& names = SweepMetricNames();
-  const auto at = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) -
-                                           names.begin());
+  const auto at =
+      static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
   return record.metrics.at(at).value.value();
 }
 

@@ -27,7 +27,7 @@ class PlanSpecTest : public ::testing::Test {
   }
 
   std::string Messages(const PlanLoad& load) {
-    return load.diagnostics.Format("plan.json") + load.file_error;
+    return load.diagnostics.Format("plan.json") + load.file_status.message();
   }
 
   std::string dir_;
@@ -35,8 +35,8 @@ class PlanSpecTest : public ::testing::Test {
 };
 
 TEST_F(PlanSpecTest, AWorkedPlanLoads) {
-  const PlanLoad load = LoadPlanSpec(testing::SourcePath("scenarios/plans/team-week-doubled.json"),
-                                     registry_, true);
+  const PlanLoad load =
+      LoadPlanSpec(testing::SourcePath("scenarios/plans/team-week-doubled.json"), registry_, true);
   ASSERT_TRUE(load.spec) << Messages(load);
   EXPECT_EQ(load.spec->targets.size(), 3U);
   EXPECT_EQ(load.spec->targets[1].rule, SeedRule::kWorst);
@@ -195,10 +195,11 @@ TEST_F(PlanSpecTest, AGroupTargetIsAWaitOnAKnownKindAndATenantWithJobs) {
   SweepExpansion expansion;
   const PlanCandidates c = CandidatesOf(load, registry_, expansion);
   ASSERT_EQ(c.errors.size(), 1U);
-  EXPECT_NE(c.errors[0].find(R"(/targets/1: no job of the workload is in wait_p99_s{tenant="reserch"}'s )"
-                             "group (its 3 tenants: applied, product, research), did you mean "
-                             "'research'?"),
-            std::string::npos)
+  EXPECT_NE(
+      c.errors[0].find(R"(/targets/1: no job of the workload is in wait_p99_s{tenant="reserch"}'s )"
+                       "group (its 3 tenants: applied, product, research), did you mean "
+                       "'research'?"),
+      std::string::npos)
       << c.errors[0];
 }
 

@@ -48,7 +48,7 @@ std::map<std::string, double> StartTimes(std::int64_t gpus, const Workload& w,
   Simulation sim({.gpus = gpus}, w, std::move(policy), "backfill");
   JobLog log;
   sim.AddObserver(&log);
-  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   std::map<std::string, double> starts;
   for (const JobRecordRow& row : log.rows()) {
@@ -225,7 +225,7 @@ int LateHeadStarts(const std::string& policy, std::uint64_t seed) {
   Simulation sim({.gpus = kGpus}, w, std::move(recorder), policy);
   JobLog log;
   sim.AddObserver(&log);
-  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   int late = 0;
   for (const auto& [job, at] : shadows->shadow) {

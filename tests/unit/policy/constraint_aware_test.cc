@@ -126,8 +126,8 @@ Outcome RunDay(const std::string& policy, const Workload& w) {
   JobLog log;
   sim.AddObserver(&meter);
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntil(24 * kHourMs);
-  EXPECT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntil(24 * kHourMs);
+  EXPECT_TRUE(status.ok()) << status.message();
   sim.Finish();
   meter.Close(24 * kHourMs);
   return {meter.output, meter.service_counts, log.rows()};
@@ -169,7 +169,7 @@ TEST(ConstraintAwareTest, JobLongerThanTheHorizonStillRuns) {
   Simulation sim({.gpus = 8}, w, Make("constraint-aware"), "constraint-aware");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[0].start, 0);
   EXPECT_EQ(log.rows()[1].start, 40 * kHourMs);
@@ -183,7 +183,7 @@ TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
   Simulation sim({.gpus = 8}, w, Make("constraint-aware"), "constraint-aware");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[2].start, kHourMs);
   EXPECT_EQ(log.rows()[1].start, 2 * kHourMs);
@@ -209,7 +209,7 @@ SimTime StartUnderConstraintAware(const Workload& w, const PolicyParams& overrid
   Simulation sim({.gpus = 8}, w, info->make(params), "constraint-aware");
   JobLog log;
   sim.AddObserver(&log);
-  EXPECT_TRUE(sim.RunUntilIdle().ok);
+  EXPECT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   for (const JobRecordRow& row : log.rows()) {
     if (row.id == id) {
@@ -323,7 +323,7 @@ std::map<std::string, std::string> PoolsChosen(double spot_risk_limit, bool rese
   Simulation sim(fleet, w, info->make(params), "constraint-aware");
   StartPools pools;
   sim.AddObserver(&pools);
-  EXPECT_TRUE(sim.RunUntil(5 * 1000).ok);  // the first starts only
+  EXPECT_TRUE(sim.RunUntil(5 * 1000).ok());  // the first starts only
   return pools.pool;
 }
 
@@ -367,13 +367,13 @@ std::string PoolOfAThreeHourBareJob(double blocker_hours) {
                  "constraint-aware");
   StartPools pools;
   sim.AddObserver(&pools);
-  EXPECT_TRUE(sim.RunUntil(static_cast<SimTime>((blocker_hours + 0.5) * kHourMs)).ok);
+  EXPECT_TRUE(sim.RunUntil(static_cast<SimTime>((blocker_hours + 0.5) * kHourMs)).ok());
   return pools.pool.contains("bare") ? pools.pool.at("bare") : "";
 }
 
 TEST(ConstraintAwareTest, TakesRiskySpotWhenSafeCapacityIsFurtherAwayThanTheExpectedLoss) {
-  EXPECT_EQ(PoolOfAThreeHourBareJob(48), "spot");      // 51 h against 5.8 h
-  EXPECT_EQ(PoolOfAThreeHourBareJob(1), "reserved");   // 4 h against 5.8 h: it waits
+  EXPECT_EQ(PoolOfAThreeHourBareJob(48), "spot");     // 51 h against 5.8 h
+  EXPECT_EQ(PoolOfAThreeHourBareJob(1), "reserved");  // 4 h against 5.8 h: it waits
 }
 
 TEST(ConstraintAwareTest, RunsOnRiskySpotCapacityWhenNothingElseIsAccepted) {

@@ -33,8 +33,8 @@ std::vector<JobRecordRow> Simulate(const Workload& workload, std::unique_ptr<Pol
                  {.reference_gpu = {}, .speed = {}, .organization = organization});
   JobLog log;
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  EXPECT_TRUE(status.ok()) << status.message();
   sim.Finish();
   return log.rows();
 }
@@ -113,8 +113,8 @@ TEST(FairSharePolicyTest, SameWorkloadSameSchedule) {
   JobLog log_b;
   a.AddObserver(&log_a);
   b.AddObserver(&log_b);
-  ASSERT_TRUE(a.RunUntilIdle().ok);
-  ASSERT_TRUE(b.RunUntilIdle().ok);
+  ASSERT_TRUE(a.RunUntilIdle().ok());
+  ASSERT_TRUE(b.RunUntilIdle().ok());
   a.Finish();
   b.Finish();
   ASSERT_EQ(log_a.rows().size(), log_b.rows().size());

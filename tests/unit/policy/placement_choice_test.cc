@@ -29,7 +29,7 @@ JobRequest Job(std::int64_t gpus) {
 std::optional<Allocation> Choose(const FleetLedger& ledger, const JobRequest& r) {
   std::optional<Allocation> a = ChoosePlacement(ledger, r);
   if (a) {
-    EXPECT_EQ(ledger.WhyNot(*a), "");
+    EXPECT_EQ(ledger.CheckAllocation(*a).message(), "");
   }
   return a;
 }
@@ -183,7 +183,8 @@ TEST(PlacementPlannerTest, HoldsAreSeenByLaterSearchesAndUndoneByRollback) {
   EXPECT_EQ(GpusOf(*planner.Place(Job(2))), (std::vector<GpuId>{0, 1}));
   EXPECT_EQ(GpusOf(*planner.Place(Job(2))), (std::vector<GpuId>{2, 3}));
   EXPECT_FALSE(planner.Place(Job(1)));
-  EXPECT_EQ(planner.Hold(WholeGpus(std::vector<GpuId>{0})), "GPU 0 is already taken whole");
+  EXPECT_EQ(planner.Hold(WholeGpus(std::vector<GpuId>{0})).message(),
+            "GPU 0 is already taken whole");
   EXPECT_EQ(ledger.whole().free_count(), 0);
   planner.Rollback();
   EXPECT_EQ(ledger.whole().free_count(), 4);

@@ -37,7 +37,7 @@ std::optional<Allocation> Choose(const FleetLedger& ledger, const JobRequest& r,
                                  std::optional<std::int64_t> exact_gpus = std::nullopt) {
   std::optional<Allocation> a = ChoosePlacement(ledger, r, Strategy(strategy), exact_gpus);
   if (a) {
-    EXPECT_EQ(ledger.WhyNot(*a), "") << strategy;
+    EXPECT_EQ(ledger.CheckAllocation(*a).message(), "") << strategy;
   }
   return a;
 }
@@ -104,8 +104,8 @@ TEST(PlacementStrategyTest, JobsLargerThanAnyDomainSpanDomainsByStrategy) {
 
 TEST(PlacementStrategyTest, BestFitTakesTheTightestNodeOfAnNvl72Domain) {
   FleetLedger ledger(FleetOf({CatalogPool("gb200-nvl72", 18)}));  // one domain, 4 GPUs a node
-  ledger.Apply(WholeGpus(GpuRange(0, 2)));                           // node 0: GPU 3 free
-  ledger.Apply(WholeGpus(GpuRange(4, 5)));                           // node 1: GPUs 6 and 7 free
+  ledger.Apply(WholeGpus(GpuRange(0, 2)));                        // node 0: GPU 3 free
+  ledger.Apply(WholeGpus(GpuRange(4, 5)));                        // node 1: GPUs 6 and 7 free
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "best-fit"), (std::vector<GpuId>{6, 7}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "topology-aware"), (std::vector<GpuId>{3, 6}));
   EXPECT_EQ(ChooseGpus(ledger, Job(2), "first-fit"), (std::vector<GpuId>{3, 6}));
@@ -213,7 +213,6 @@ TEST(PlacementStrategyTest, CpuOnlyJobsTakeTheTightestOrTheLowestNode) {
 
 // ---- Whole runs. ----
 
-
 std::unique_ptr<Policy> MakePolicy(const std::string& name, const std::string& placement) {
   const PolicyRegistry registry = BuiltinPolicies();
   const PolicyInfo* info = registry.Find(name);
@@ -235,8 +234,8 @@ TEST_P(EveryStrategyTest, RichWorkloadsRunToCompletionWithLegalPlacements) {
   Simulation sim(testing::MixedFleet(), w, MakePolicy(policy, placement), policy, Options());
   JobLog log;
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_TRUE(status.ok()) << status.message();
   sim.Finish();
   for (const JobRecordRow& row : log.rows()) {
     EXPECT_TRUE(row.state == FinalState::kCompleted || row.state == FinalState::kRejected)
@@ -277,8 +276,8 @@ std::vector<StartRecorder::Start> RunFifo(const FleetSpec& fleet, const Workload
   Simulation sim(fleet, w, MakePolicy("fifo", "topology-aware"), "fifo", Options());
   StartRecorder starts;
   sim.AddObserver(&starts);
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  EXPECT_TRUE(status.ok()) << status.message();
   return starts.starts;
 }
 

@@ -56,7 +56,7 @@ std::optional<Allocation> Choose(const FleetLedger& ledger, const JobRequest& r,
   std::optional<Allocation> a =
       ChoosePlacement(ledger, r, *FindPlacementStrategy(strategy), exact_gpus);
   if (a) {
-    EXPECT_EQ(ledger.WhyNot(*a), "") << strategy;
+    EXPECT_EQ(ledger.CheckAllocation(*a).message(), "") << strategy;
   }
   return a;
 }
@@ -421,7 +421,7 @@ TEST(SharePlacementRunTest, TheEngineNotesEveryAdmittedJobAsItArrives) {
   Simulation sim(FleetOf({CatalogPool("hgx-h100", 1)}), w, std::move(spy), "fifo",
                  {.reference_gpu = *BuiltinCatalog().FindGpu("H100-SXM"), .speed = {}});
   seen.sim = &sim;
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   // At every call the jobs submitted so far are noted — the one being placed included — and the
   // job rejected at admission (never submitted to the policy) is not.
   ASSERT_FALSE(seen.noted.empty());

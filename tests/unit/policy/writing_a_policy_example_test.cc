@@ -103,8 +103,8 @@ TEST(WritingAPolicyExampleTest, OnOneGpuJobsSubmittedTogetherStartShortestEstima
   Simulation sim({.gpus = 1}, w, ShortestJobFirst(), "shortest-job-first");
   StartRecorder recorder;
   sim.AddObserver(&recorder);
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_TRUE(status.ok()) << status.message();
   const std::vector<std::pair<JobIndex, SimTime>> expected = {{2, SecondsToTime(0)},
                                                               {4, SecondsToTime(100)},
                                                               {3, SecondsToTime(200)},
@@ -124,8 +124,8 @@ TEST(WritingAPolicyExampleTest, AJobThatDoesNotFitDoesNotHoldBackTheJobsBehindIt
   Simulation sim({.gpus = 2}, w, ShortestJobFirst(), "shortest-job-first");
   StartRecorder recorder;
   sim.AddObserver(&recorder);
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_TRUE(status.ok()) << status.message();
   const std::vector<std::pair<JobIndex, SimTime>> expected = {
       {0, SecondsToTime(0)}, {2, SecondsToTime(2)}, {1, SecondsToTime(100)}};
   EXPECT_EQ(recorder.starts, expected);
@@ -139,13 +139,13 @@ TEST(WritingAPolicyExampleTest, MakesOnlyLegalDecisionsOnABenchmarkScenario) {
   registry.Add(ShortestJobFirstPolicyInfo());
   const LoadResult loaded =
       LoadScenarioFile(testing::SourcePath("scenarios/benchmark/06-scale-test.json"), registry, {});
-  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("scenario");
+  ASSERT_TRUE(loaded.scenario) << loaded.file_status << loaded.diagnostics.Format("scenario");
   const Scenario& scenario = *loaded.scenario;
   const PolicyChoice policy = ChoosePolicy(scenario, registry, "shortest-job-first");
   RunOptions options;
   options.seed = scenario.seed;
   const RunOutcome outcome = RunScenario(scenario, registry, policy, options);
-  ASSERT_TRUE(outcome.ok) << outcome.error;
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.message();
   EXPECT_GT(outcome.report.metrics.jobs_completed, 0);
 }
 

@@ -36,7 +36,7 @@ std::vector<RunReport> RunBenchmarkScenario(const Scenario& scenario,
     RunOutcome outcome =
         RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy), options);
 
-    EXPECT_TRUE(outcome.ok) << outcome.error;
+    EXPECT_TRUE(outcome.status.ok()) << outcome.status.message();
     reports.push_back(std::move(outcome.report));
   }
   return reports;
@@ -49,7 +49,7 @@ TEST(HtmlRenderTest, ChromiumRendersEveryChartOfTheBenchReport) {
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult loaded = LoadScenarioFile(
       testing::SourcePath("scenarios/benchmark/01-training-heavy.json"), registry, {});
-  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("scenario");
+  ASSERT_TRUE(loaded.scenario) << loaded.file_status << loaded.diagnostics.Format("scenario");
   const std::vector<RunReport> reports = RunBenchmarkScenario(*loaded.scenario, registry);
   ASSERT_EQ(reports.size(), 2U);
   ASSERT_TRUE(reports[0].timeline && reports[1].timeline);

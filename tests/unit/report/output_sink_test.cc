@@ -27,7 +27,7 @@ class OutputSinkTest : public ::testing::Test {
     for (const auto& [path, contents] : files) {
       sink.Stage(path, contents);
     }
-    return sink.Commit();
+    return sink.Commit().message();
   }
 
   std::string dir_;
@@ -68,8 +68,7 @@ TEST_F(OutputSinkTest, ACommitInterruptedBetweenRenamesLeavesNoManifest) {
   ASSERT_EQ(problems.size(), 1U);
   EXPECT_NE(problems[0].find("no readable manifest"), std::string::npos) << problems[0];
   for (const auto& entry : fs::directory_iterator(dir_)) {
-    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
-        << entry.path();
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
   }
 }
 

@@ -42,7 +42,7 @@ CompareOutcome Compare(const json& baseline, const json& current,
 
 CompareOptions Tolerance(const std::vector<std::string>& args) {
   CompareOptions options;
-  EXPECT_EQ(ParseTolerances(args, options), "");
+  EXPECT_EQ(ParseTolerances(args, options).message(), "");
   return options;
 }
 
@@ -275,7 +275,7 @@ TEST(ResultCompareTest, NearZeroTheToleranceIsAbsolute) {
 
 TEST(ResultCompareTest, ParseTolerancesAcceptsNumbersPercentagesAndMetrics) {
   CompareOptions options;
-  EXPECT_EQ(ParseTolerances({"1e-6", "utilization=2%", "wait_p99_s=0"}, options), "");
+  EXPECT_EQ(ParseTolerances({"1e-6", "utilization=2%", "wait_p99_s=0"}, options).message(), "");
   EXPECT_EQ(options.tolerance, 1e-6);
   EXPECT_EQ(options.metric_tolerances.at("utilization"), 0.02);
   EXPECT_EQ(options.metric_tolerances.at("wait_p99_s"), 0.0);
@@ -286,14 +286,15 @@ TEST(ResultCompareTest, ParseTolerancesAcceptsNumbersPercentagesAndMetrics) {
                                 "utilization=", "utilization=-1", "%", " 0.1"}) {
     CompareOptions o;
     const std::size_t at = expected.find("{}");
-    EXPECT_EQ(ParseTolerances({bad}, o), expected.substr(0, at) + bad + expected.substr(at + 2))
+    EXPECT_EQ(ParseTolerances({bad}, o).message(),
+              expected.substr(0, at) + bad + expected.substr(at + 2))
         << bad;
   }
   CompareOptions twice;
-  EXPECT_EQ(ParseTolerances({"0.1", "0.2"}, twice),
+  EXPECT_EQ(ParseTolerances({"0.1", "0.2"}, twice).message(),
             "the tolerance for every metric is given twice (the second is '0.2'); use "
             "METRIC=NUMBER for one metric");
-  EXPECT_EQ(ParseTolerances({"utilization=0.1", "utilization=0.2"}, twice),
+  EXPECT_EQ(ParseTolerances({"utilization=0.1", "utilization=0.2"}, twice).message(),
             "the tolerance for 'utilization' is given twice");
 }
 

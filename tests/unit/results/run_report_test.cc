@@ -54,7 +54,7 @@ not json
     "trace": {"format": "jsonl", "path": "t.jsonl", "on_bad_row": "skip"}})";
   const PolicyRegistry registry = BuiltinPolicies();
   const LoadResult loaded = LoadScenarioFile(dir + "/s.json", registry, {});
-  ASSERT_TRUE(loaded.scenario) << loaded.file_error << loaded.diagnostics.Format("s.json");
+  ASSERT_TRUE(loaded.scenario) << loaded.file_status << loaded.diagnostics.Format("s.json");
   const ScenarioFacts facts = FactsOf(*loaded.scenario);
   ASSERT_TRUE(facts.trace.has_value());
   EXPECT_EQ(facts.trace->format, "jsonl");
@@ -76,7 +76,7 @@ TEST(RunReportTest, AReportOutlivesItsScenario) {
     ASSERT_TRUE(loaded.scenario) << loaded.diagnostics.Format("facts.json");
     outcome = RunScenario(*loaded.scenario, registry, loaded.scenario->policy, {});
   }
-  ASSERT_TRUE(outcome->ok) << outcome->error;
+  ASSERT_TRUE(outcome->status.ok()) << outcome->status;
   EXPECT_EQ(outcome->report.scenario.name, "facts");
   EXPECT_EQ(outcome->report.scenario.generator_blocks, 2U);
   EXPECT_EQ(outcome->report.jobs_generated, 7);

@@ -13,7 +13,9 @@ LoadResult WithFleet(const std::string& fleet) {
   return ParseScenario(text, "f.json", BuiltinPolicies(), {});
 }
 
-std::string Messages(const LoadResult& r) { return r.diagnostics.Format("f.json") + r.file_error; }
+std::string Messages(const LoadResult& r) {
+  return r.diagnostics.Format("f.json") + r.file_status.message();
+}
 
 TEST(FleetParserTest, PoolsResolveTemplatesPricesAndTotals) {
   const LoadResult r = WithFleet(R"({"pools": [
@@ -50,8 +52,9 @@ TEST(FleetParserTest, APoolOfNoNodesIsCheckedThenLeftOut) {
 
   const LoadResult none = WithFleet(R"({"pools": [
       {"name": "a", "template": "hgx-h100", "nodes": 0}]})");
-  EXPECT_EQ(Messages(none), "f.json: /fleet/pools: error: expected at least one pool with "
-                            "nodes, found every pool at 0 nodes\n");
+  EXPECT_EQ(Messages(none),
+            "f.json: /fleet/pools: error: expected at least one pool with "
+            "nodes, found every pool at 0 nodes\n");
 }
 
 TEST(FleetParserTest, StaticMigLayoutThatFitsIsAccepted) {

@@ -30,7 +30,9 @@ std::string SpotFleet(const std::string& spot, const std::string& cloud = "aws")
          cloud + R"(", "spot": )" + spot + "}]}";
 }
 
-std::string Messages(const LoadResult& r) { return r.diagnostics.Format("f.json") + r.file_error; }
+std::string Messages(const LoadResult& r) {
+  return r.diagnostics.Format("f.json") + r.file_status.message();
+}
 
 // The spot settings of the only pool of a scenario that must load.
 SpotInterruptions SpotOf(const LoadResult& r) {

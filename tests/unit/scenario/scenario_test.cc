@@ -16,7 +16,8 @@ LoadResult Parse(const std::string& text, bool strict = false) {
 }
 
 std::string Messages(const LoadResult& result) {
-  return result.file_error.empty() ? result.diagnostics.Format("s.json") : result.file_error;
+  return result.file_status.ok() ? result.diagnostics.Format("s.json")
+                                 : result.file_status.message();
 }
 
 std::string WithJobs(const std::string& jobs, const std::string& extra = "") {
@@ -102,19 +103,20 @@ TEST(ScenarioTest, SubMillisecondDurationIsRejected) {
 
 TEST(ScenarioTest, NumberOverflowIsInvalidJsonWithPosition) {
   const LoadResult r = Parse("{\n  \"seed\": 1,\n  \"fleet\": {\"gpus\": 1e400}\n}");
-  EXPECT_EQ(r.file_error, "s.json:3:21: invalid JSON: number 1e400 is out of range of a double");
+  EXPECT_EQ(r.file_status.message(),
+            "s.json:3:21: invalid JSON: number 1e400 is out of range of a double");
 }
 
 TEST(ScenarioTest, NanIsInvalidJsonWithPosition) {
   const LoadResult r = Parse("{\n  \"fleet\": {\"gpus\": NaN}\n}");
-  EXPECT_EQ(r.file_error,
+  EXPECT_EQ(r.file_status.message(),
             "s.json:2:21: invalid JSON: syntax error while parsing value - invalid literal; last "
             "read: '\"gpus\": N'");
 }
 
 TEST(ScenarioTest, TruncatedJsonGivesLineAndColumn) {
   const LoadResult r = Parse("{\n  \"name\": \"x\",\n");
-  EXPECT_EQ(r.file_error,
+  EXPECT_EQ(r.file_status.message(),
             "s.json:3:1: invalid JSON: syntax error while parsing object key - unexpected end of "
             "input; expected string literal");
 }
@@ -131,11 +133,11 @@ TEST(ScenarioTest, HostileNamesAndDocumentsGetErrorsNotCrashes) {
                                     std::string(100'000, 'n') + R"( x", "fleet": {"gpus": 1}})");
   EXPECT_FALSE(bad_name.scenario);
   const LoadResult long_token = Parse(R"({"name": ")" + std::string(100'000, 't'));
-  EXPECT_EQ(long_token.file_error.rfind("s.json:1:", 0), 0U);
-  EXPECT_LT(long_token.file_error.size(), 400U);
+  EXPECT_EQ(long_token.file_status.message().rfind("s.json:1:", 0), 0U);
+  EXPECT_LT(long_token.file_status.message().size(), 400U);
   const LoadResult deep =
       Parse(R"({"fleet": )" + std::string(100'000, '[') + std::string(100'000, ']') + "}");
-  EXPECT_EQ(deep.file_error,
+  EXPECT_EQ(deep.file_status.message(),
             "s.json:1:522: invalid JSON: arrays and objects nested deeper than 512 levels");
 }
 
@@ -150,9 +152,9 @@ TEST(ScenarioTest, NamesThatWouldLeaveOrHideInTheOutputFolderAreRejected) {
               std::string::npos)
         << name;
   }
-  const LoadResult inner_dot = Parse(
-      R"({"format_version": 1, "name": "v1.2", "fleet": {"gpus": 1}, "jobs": [{"id": "a", )"
-      R"("submit_s": 0, "gpus": 1, "duration_s": 1}]})");
+  const LoadResult inner_dot =
+      Parse(R"({"format_version": 1, "name": "v1.2", "fleet": {"gpus": 1}, "jobs": [{"id": "a", )"
+            R"("submit_s": 0, "gpus": 1, "duration_s": 1}]})");
   EXPECT_TRUE(inner_dot.scenario) << Messages(inner_dot);
 }
 
@@ -225,14 +227,15 @@ TEST(ScenarioTest, NeedsJobsOrGenerator) {
 TEST(ScenarioFileTest, MissingFileAndDirectory) {
   const LoadResult missing =
       LoadScenarioFile("/nonexistent/s.json", BuiltinPolicies(), LoadOptions{});
-  EXPECT_EQ(missing.file_error, "/nonexistent/s.json: cannot read: No such file or directory");
+  EXPECT_EQ(missing.file_status.message(),
+            "/nonexistent/s.json: cannot read: No such file or directory");
   const LoadResult dir = LoadScenarioFile("/tmp", BuiltinPolicies(), LoadOptions{});
-  EXPECT_EQ(dir.file_error, "/tmp: cannot read: it is a directory");
+  EXPECT_EQ(dir.file_status.message(), "/tmp: cannot read: it is a directory");
 }
 
 TEST(ScenarioFileTest, EmptyFileIsInvalidJson) {
   const LoadResult r = Parse("");
-  EXPECT_EQ(r.file_error,
+  EXPECT_EQ(r.file_status.message(),
             "s.json:1:1: invalid JSON: syntax error while parsing value - unexpected end of "
             "input; expected '[', '{', or a literal");
 }

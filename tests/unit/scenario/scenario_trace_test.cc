@@ -37,7 +37,7 @@ class ScenarioTraceTest : public ::testing::Test {
     return LoadScenarioFile(path, BuiltinPolicies(), {});
   }
   std::string Messages(const LoadResult& r) const {
-    return r.file_error.empty() ? r.diagnostics.Format("s.json") : r.file_error;
+    return r.file_status.ok() ? r.diagnostics.Format("s.json") : r.file_status.message();
   }
 
   std::string dir_;
@@ -169,7 +169,8 @@ TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
   const auto load = [&](const std::string& fleet, const std::string& on_bad_row) {
     const std::string text = R"({"format_version": 1, "name": "t", "fleet": )" + fleet +
                              R"(, "trace": {"format": "jsonl", "path": "traces/t.jsonl",
-                             "on_bad_row": ")" + on_bad_row + R"("}})";
+                             "on_bad_row": ")" +
+                             on_bad_row + R"("}})";
     return ParseScenario(text, dir_ + "/s.json", BuiltinPolicies(), {.trace_cache = &cache});
   };
   const LoadResult first = load(R"({"gpus": 8})", "fail");

@@ -78,7 +78,7 @@ LoadResult LoadStrictAs(const json& scenario, const std::string& source) {
 }
 
 std::string Messages(const LoadResult& result) {
-  return result.file_error + result.diagnostics.Format("loader");
+  return result.file_status.message() + result.diagnostics.Format("loader");
 }
 
 std::string Lines(const std::vector<std::string>& lines) {
@@ -364,7 +364,8 @@ std::vector<std::string> ValidScenarioFiles() {
 TEST(ScenarioSchemaTest, EveryExampleValidatesAndLoadsWithoutDiagnostics) {
   const std::vector<std::string> files = ValidScenarioFiles();
   ASSERT_GE(files.size(), 15U)
-      << "expected scenarios/examples/*.json, scenarios/benchmark/**.json, scenarios/sweeps/bases/*.json and valid- fixtures";
+      << "expected scenarios/examples/*.json, scenarios/benchmark/**.json, "
+         "scenarios/sweeps/bases/*.json and valid- fixtures";
   for (const std::string& path : files) {
     const std::string text = ReadFile(path);
     EXPECT_EQ(ValidateAgainstSchema(Schema(), json::parse(text)), std::vector<std::string>{})
@@ -565,7 +566,7 @@ const std::vector<LoaderOnlyCheck>& ProbedLoaderOnlyChecks() {
 
 // The index in ProbedLoaderOnlyChecks() of the check explaining every error of `result`, or -1.
 int ExplainingCheck(const LoadResult& result) {
-  if (!result.file_error.empty()) {
+  if (!result.file_status.ok()) {
     return -1;
   }
   int found = -1;

@@ -15,7 +15,8 @@ LoadResult ParseWithTenants(const std::string& tenants) {
 }
 
 std::string Messages(const LoadResult& result) {
-  return result.file_error.empty() ? result.diagnostics.Format("s.json") : result.file_error;
+  return result.file_status.ok() ? result.diagnostics.Format("s.json")
+                                 : result.file_status.message();
 }
 
 TEST(TenantsTest, ValidTreeLoadsInFileOrderWithDefaults) {
@@ -98,19 +99,20 @@ TEST(TenantsTest, NumbersOutOfRange) {
     "vision"
   ])");
   EXPECT_FALSE(r.scenario);
-  EXPECT_EQ(Messages(r),
-            "s.json: /tenants/0/shares: error: expected a number > 0 and ≤ 1000000000, found 0\n"
-            "s.json: /tenants/1/over_quota_weight: error: expected a number ≥ 0 and ≤ "
-            "1000000000, found -1\n"
-            "s.json: /tenants/2/limit_gpus: error: expected -1 (no limit) or at least 1 GPU, "
-            "found 0\n"
-            "s.json: /tenants/3/limit_gpus: error: expected a limit of at least quota_gpus (8), "
-            "found 4\n"
-            "s.json: /tenants/4/quota_gpus: error: expected an integer ≥ -1, found -2\n"
-            "s.json: /tenants/5/name: error: expected a name of 1 to 128 letters, digits, '.', '_' or "
-            "'-', not starting with '.', found \"bad name\"\n"
-            "s.json: /tenants/6: error: missing required key 'name'\n"
-            "s.json: /tenants/7: error: expected a tenant object, found \"vision\"\n");
+  EXPECT_EQ(
+      Messages(r),
+      "s.json: /tenants/0/shares: error: expected a number > 0 and ≤ 1000000000, found 0\n"
+      "s.json: /tenants/1/over_quota_weight: error: expected a number ≥ 0 and ≤ "
+      "1000000000, found -1\n"
+      "s.json: /tenants/2/limit_gpus: error: expected -1 (no limit) or at least 1 GPU, "
+      "found 0\n"
+      "s.json: /tenants/3/limit_gpus: error: expected a limit of at least quota_gpus (8), "
+      "found 4\n"
+      "s.json: /tenants/4/quota_gpus: error: expected an integer ≥ -1, found -2\n"
+      "s.json: /tenants/5/name: error: expected a name of 1 to 128 letters, digits, '.', '_' or "
+      "'-', not starting with '.', found \"bad name\"\n"
+      "s.json: /tenants/6: error: missing required key 'name'\n"
+      "s.json: /tenants/7: error: expected a tenant object, found \"vision\"\n");
 }
 
 TEST(TenantsTest, UnknownKeysAreWarnings) {

@@ -19,7 +19,8 @@ LoadResult Parse(const std::string& text, bool strict = false) {
 }
 
 std::string Messages(const LoadResult& result) {
-  return result.file_error.empty() ? result.diagnostics.Format("s.json") : result.file_error;
+  return result.file_status.ok() ? result.diagnostics.Format("s.json")
+                                 : result.file_status.message();
 }
 
 // A scenario with `sections` (JSON members, comma-separated) after a fleet of 8 GPUs.
@@ -246,7 +247,8 @@ TEST(WorkloadSectionsTest, BadTransformsAreReportedAtTheirPointers) {
       "s.json: /transforms/1: error: expected exactly one of 'window', 'scale_arrivals', "
       "'sample', 'shuffle', 'assign', 'fit_to_nodes', 'replicate', 'walltime_model', found none\n"
       "s.json: /transforms/2: error: expected exactly one of 'window', 'scale_arrivals', "
-      "'sample', 'shuffle', 'assign', 'fit_to_nodes', 'replicate', 'walltime_model', found 'window', 'shuffle'\n"
+      "'sample', 'shuffle', 'assign', 'fit_to_nodes', 'replicate', 'walltime_model', found "
+      "'window', 'shuffle'\n"
       "s.json: /transforms/3/sample: error: expected an object, found 3\n"
       "s.json: /transforms/4/scale_arrivals/factor: error: expected a number > 0 and ≤ 1000000, "
       "found 0\n"

@@ -51,8 +51,8 @@ TEST_P(AdmissionTest, RejectsExactlyTheJobsThatCanNeverRun) {
   Simulation sim(Fleet(), w, Fifo(), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_TRUE(status.ok()) << status.message();
   sim.Finish();
   const JobRecordRow& row = log.rows()[0];
   if (std::string(GetParam().reason).empty()) {
@@ -193,7 +193,7 @@ TEST(AdmissionTest, CpuOnlyJobGivenWorkIsRejected) {
   Simulation sim(Fleet(), w, Fifo(), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[0].reason,
             "needs duration_s: a CPU-only job has no GPUs to measure work_gpu_hours on");

@@ -33,9 +33,9 @@ RunReport RunText(const std::string& text) {
   EXPECT_TRUE(load.scenario) << load.diagnostics.Format("s.json");
   RunOptions options;
   options.check_invariants = true;
-  const RunOutcome outcome = RunScenario(
-      *load.scenario, registry, ChoosePolicy(*load.scenario, registry, ""), options);
-  EXPECT_TRUE(outcome.ok) << outcome.error;
+  const RunOutcome outcome =
+      RunScenario(*load.scenario, registry, ChoosePolicy(*load.scenario, registry, ""), options);
+  EXPECT_TRUE(outcome.status.ok()) << outcome.status.message();
   return outcome.report;
 }
 
@@ -43,9 +43,9 @@ TEST(AutoscalingTest, NodesComeUpAfterTheDelayAndIdleOnesAreReleasedAndNotBilled
   const RunReport r = RunText(ScenarioText(R"(, "autoscale": {"min_nodes": 1,
       "provisioning_delay_s": 600, "idle_release_s": 1800})"));
   ASSERT_EQ(r.jobs.size(), 3U);
-  EXPECT_EQ(r.jobs[0].start, 0);             // a: on the one node kept
-  EXPECT_EQ(r.jobs[1].start, 600'000);       // b: on two nodes provisioned at 0
-  EXPECT_EQ(r.jobs[2].start, 20'000'000);    // c: on the node kept
+  EXPECT_EQ(r.jobs[0].start, 0);           // a: on the one node kept
+  EXPECT_EQ(r.jobs[1].start, 600'000);     // b: on two nodes provisioned at 0
+  EXPECT_EQ(r.jobs[2].start, 20'000'000);  // c: on the node kept
   // Up: node 0 from 0 until released at 5,400 s (idle since a ended at 3,600 s); nodes 1 and 2
   // from 600 s, node 2 released at 6,000 s (idle since b ended at 4,200 s), node 1 kept to the
   // end at 20,600 s; node 3 never. 30,800 node-seconds of 8 GPUs.
@@ -113,8 +113,7 @@ TEST(AutoscalingTest, OnlyOnDemandPoolsOfSingleNodesOfWholeGpusScaleWithinTheirN
                    "nodes, found 3"),
             std::string::npos)
       << m;
-  EXPECT_NE(m.find("/fleet/pools/2/autoscale/idle: warning: unknown key"), std::string::npos)
-      << m;
+  EXPECT_NE(m.find("/fleet/pools/2/autoscale/idle: warning: unknown key"), std::string::npos) << m;
   EXPECT_NE(m.find("/fleet/pools/3/autoscale: error: autoscaling counts whole free GPUs, which a "
                    "static MIG layout never has"),
             std::string::npos)

@@ -20,66 +20,67 @@ JobRequest Request(std::int64_t gpus, std::int64_t max_gpus = 0) {
 
 TEST(DecisionChecksTest, AStartOrARejectionNamesAQueuedJob) {
   const JobRequest r = Request(1);
-  EXPECT_EQ(WhyNotStart({}), "no such job");
-  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kQueued}), "");
-  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kRunning}),
+  EXPECT_EQ(WhyNotStart({}).message(), "no such job");
+  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kQueued}).message(), "");
+  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kRunning}).message(),
             "the job is already running");
-  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kPending}),
+  EXPECT_EQ(WhyNotStart({.request = &r, .state = JobState::kPending}).message(),
             "the job is not yet submitted");
-  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kCompleted}, {0, "full"}),
+  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kCompleted}, {0, "full"}).message(),
             "the job is already completed");
-  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kQueued}, {0, ""}),
+  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kQueued}, {0, ""}).message(),
             "a rejection needs a reason");
-  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kQueued}, {0, "full"}), "");
+  EXPECT_EQ(WhyNotReject({.request = &r, .state = JobState::kQueued}, {0, "full"}).message(), "");
 }
 
 TEST(DecisionChecksTest, APreemptionNamesARunningPreemptibleJobAndGivesAReason) {
   JobRequest r = Request(1);
-  EXPECT_EQ(WhyNotPreempt({}, {0, "x"}), "no such job");
-  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kQueued}, {0, "x"}),
+  EXPECT_EQ(WhyNotPreempt({}, {0, "x"}).message(), "no such job");
+  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kQueued}, {0, "x"}).message(),
             "the job is queued");
-  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, "x"}),
+  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, "x"}).message(),
             "the job is not preemptible");
   r.preemptible = true;
-  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, ""}),
+  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, ""}).message(),
             "a preemption needs a reason");
-  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, "x"}), "");
+  EXPECT_EQ(WhyNotPreempt({.request = &r, .state = JobState::kRunning}, {0, "x"}).message(), "");
 }
 
 TEST(DecisionChecksTest, AResizeNamesARunningElasticWholeGpuJobThatIsNotLeaving) {
   JobRequest fixed = Request(2);
   JobRequest elastic = Request(2, 8);
-  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRejected}),
+  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRejected}).message(),
             "the job is already rejected");
-  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRunning, .leaving = true}),
-            "the job is taking an emergency checkpoint to leave a node being reclaimed");
-  EXPECT_EQ(WhyNotResize({.request = &fixed, .state = JobState::kRunning}),
+  EXPECT_EQ(
+      WhyNotResize({.request = &elastic, .state = JobState::kRunning, .leaving = true}).message(),
+      "the job is taking an emergency checkpoint to leave a node being reclaimed");
+  EXPECT_EQ(WhyNotResize({.request = &fixed, .state = JobState::kRunning}).message(),
             "only jobs with a range of whole GPUs (gpus < max_gpus) can be resized");
   elastic.sharing = GpuSharing::kFraction;
-  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRunning}),
+  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRunning}).message(),
             "only jobs with a range of whole GPUs (gpus < max_gpus) can be resized");
   elastic.sharing = GpuSharing::kNone;
-  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRunning}), "");
+  EXPECT_EQ(WhyNotResize({.request = &elastic, .state = JobState::kRunning}).message(), "");
 }
 
 TEST(DecisionChecksTest, TheSwapCapBoundsTheChangeFromTheStepsBase) {
   JobRequest r = Request(1, 16);
-  EXPECT_EQ(WhyNotSwap(r, 4, 16), "");  // no demand curve: no cap
+  EXPECT_EQ(WhyNotSwap(r, 4, 16).message(), "");  // no demand curve: no cap
   r.demand = DemandCurve{};
   r.demand->swap_cap = 2;
-  EXPECT_EQ(WhyNotSwap(r, 4, 6), "");
-  EXPECT_EQ(WhyNotSwap(r, 4, 2), "");
-  EXPECT_EQ(WhyNotSwap(r, 4, 7),
+  EXPECT_EQ(WhyNotSwap(r, 4, 6).message(), "");
+  EXPECT_EQ(WhyNotSwap(r, 4, 2).message(), "");
+  EXPECT_EQ(WhyNotSwap(r, 4, 7).message(),
             "the job held 4 GPUs when its demand step began and may change by at most "
             "swap_cap = 2 GPUs per step, so 7 GPUs is out of reach");
   r.demand->swap_cap = 0;  // 0: no cap
-  EXPECT_EQ(WhyNotSwap(r, 4, 16), "");
+  EXPECT_EQ(WhyNotSwap(r, 4, 16).message(), "");
 }
 
 TEST(DecisionChecksTest, AWakeUpIsInTheFuture) {
-  EXPECT_EQ(WhyNotWake({1000}, 1000), "the wake-up time is not in the future");
-  EXPECT_EQ(WhyNotWake({999}, 1000), "the wake-up time is not in the future");
-  EXPECT_EQ(WhyNotWake({1001}, 1000), "");
+  EXPECT_EQ(WhyNotWake({1000}, 1000).message(), "the wake-up time is not in the future");
+  EXPECT_EQ(WhyNotWake({999}, 1000).message(), "the wake-up time is not in the future");
+  EXPECT_EQ(WhyNotWake({1001}, 1000).message(), "");
 }
 
 TEST(DecisionChecksTest, DecisionsInWords) {

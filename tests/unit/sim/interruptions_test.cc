@@ -148,7 +148,7 @@ PoolSpec SpotPool(std::int64_t nodes, double per_node_hour, SimDuration notice,
 }
 
 struct RunResult {
-  RunStatus status;
+  Status status;
   Recorder recorder;
 };
 
@@ -180,7 +180,7 @@ TEST(InterruptionTest, AnEmergencyCheckpointWithinTheNoticeSavesEverything) {
   const FleetSpec fleet = FleetOf({SpotPool(4, 0.2, 120 * kSecond, 600 * kSecond)});
   RunResult run;
   RunOn(fleet, CheckpointingJobs(8, 30 * kSecond), 7, run);
-  ASSERT_TRUE(run.status.ok) << run.status.error;
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
   ASSERT_GT(run.recorder.stops.size(), 0U) << "the seed gives no reclaim; pick another";
   for (const Recorder::Stop& stop : run.recorder.stops) {
     EXPECT_EQ(stop.cause, StopCause::kSpotReclaim);
@@ -197,7 +197,7 @@ TEST(InterruptionTest, WithoutTimeToSaveTheWorkSinceTheLastCheckpointIsLost) {
   const FleetSpec fleet = FleetOf({SpotPool(4, 0.2, 30 * kSecond, 600 * kSecond)});
   RunResult run;
   RunOn(fleet, CheckpointingJobs(8, 60 * kSecond), 7, run);
-  ASSERT_TRUE(run.status.ok) << run.status.error;
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
   ASSERT_GT(run.recorder.stops.size(), 0U);
   SimDuration lost = 0;
   for (const Recorder::Stop& stop : run.recorder.stops) {
@@ -217,7 +217,7 @@ TEST(InterruptionTest, AFailureStopsItsJobsAtOnceAndTheNodeIsRepaired) {
   }
   RunResult run;
   RunOn(FleetOf({pool}), w, 3, run);
-  ASSERT_TRUE(run.status.ok) << run.status.error;
+  ASSERT_TRUE(run.status.ok()) << run.status.message();
   ASSERT_GT(run.recorder.failures, 0);
   EXPECT_EQ(run.recorder.reclaims, 0);
   EXPECT_EQ(run.recorder.notices, 0);
@@ -240,7 +240,7 @@ TEST(InterruptionTest, ASpotRateOfZeroChangesNothing) {
   RunResult b;
   RunOn(FleetOf({failing, no_block}), w, 1, a);
   RunOn(FleetOf({failing, zero_rate}), w, 1, b);
-  ASSERT_TRUE(a.status.ok) << a.status.error;
+  ASSERT_TRUE(a.status.ok()) << a.status.message();
   EXPECT_EQ(a.recorder.log, b.recorder.log);
   EXPECT_GT(b.recorder.failures, 0);
   EXPECT_EQ(b.recorder.notices, 0);
@@ -263,7 +263,7 @@ TEST(InterruptionTest, RunsWithInterruptionsAreDeterministic) {
     RunResult b;
     RunOn(StormyFleet(), w, 42, a, kTimeNever, policy);
     RunOn(StormyFleet(), w, 42, b, kTimeNever, policy);
-    ASSERT_TRUE(a.status.ok) << policy << ": " << a.status.error;
+    ASSERT_TRUE(a.status.ok()) << policy << ": " << a.status.message();
     EXPECT_EQ(a.recorder.log, b.recorder.log) << policy;
     EXPECT_GT(a.recorder.notices + a.recorder.failures, 0) << policy;
   }
@@ -274,7 +274,7 @@ TEST(InterruptionTest, NoStopLosesMoreThanAnIntervalPlusTheNotice) {
     const Workload w = testing::RichWorkload(seed, 300, true);
     RunResult run;
     RunOn(StormyFleet(), w, seed, run, kTimeNever, "first-fit");
-    ASSERT_TRUE(run.status.ok) << run.status.error;
+    ASSERT_TRUE(run.status.ok()) << run.status.message();
     for (const Recorder::Stop& stop : run.recorder.stops) {
       const JobRequest& r = w.jobs[stop.job].request;
       if (r.checkpoint_interval > 0) {
@@ -307,7 +307,7 @@ TEST(InterruptionStatisticsTest, ReclaimsComeAtTheConfiguredRatePerNodeHourUp) {
     RunResult run;
     RunOn(FleetOf({SpotPool(kNodes, kRate, 120 * kSecond, 6 * kHour)}), Workload{}, seed, run,
           kHorizon);
-    ASSERT_TRUE(run.status.ok);
+    ASSERT_TRUE(run.status.ok());
     EXPECT_LE(run.recorder.notices - run.recorder.reclaims, kNodes);  // the last ones may be due
     // Up time: all node-hours less those down and those under notice.
     const double up_hours = static_cast<double>(kNodes * kHorizon - run.recorder.down_time -
@@ -332,7 +332,7 @@ TEST(InterruptionStatisticsTest, WavesAndFailuresComeAtTheirRates) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     RunResult run;
     RunOn(FleetOf({spot, failing}), Workload{}, seed, run, kHorizon);
-    ASSERT_TRUE(run.status.ok);
+    ASSERT_TRUE(run.status.ok());
     // A wave comes with replacement 0: all four nodes are up again 30 s after its notice.
     EXPECT_EQ(run.recorder.waves % 4, 0);
     waves += run.recorder.waves / 4;
@@ -389,10 +389,10 @@ TEST(InterruptionEdgeTest, AResizeOntoACordonedNodeIsRefusedAndTheJobKeepsItsGpu
                    return d;
                  }),
                  "scripted");
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_FALSE(status.ok);
-  EXPECT_NE(status.error.find("resize job 'svc'"), std::string::npos) << status.error;
-  EXPECT_NE(status.error.find("is cordoned"), std::string::npos) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("resize job 'svc'"), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find("is cordoned"), std::string::npos) << status.message();
   EXPECT_EQ(sim.fleet_state().IsHeldWhole(7), true);  // the old placement is back
 }
 
@@ -417,8 +417,8 @@ TEST(InterruptionEdgeTest, PreemptingAJobThatIsLeavingChangesNothing) {
                  "scripted");
   Recorder recorder;
   sim.AddObserver(&recorder);
-  const RunStatus status = sim.RunUntil(30 * kHour);
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntil(30 * kHour);
+  ASSERT_TRUE(status.ok()) << status.message();
   ASSERT_FALSE(recorder.stops.empty());
   EXPECT_EQ(recorder.stops[0].cause, StopCause::kSpotReclaim);
   EXPECT_TRUE(recorder.stops[0].emergency);
@@ -433,9 +433,9 @@ TEST(InterruptionEdgeTest, APolicyThatNeverStartsIsADeadlockEvenWhileNodesKeepFa
                    return std::vector<Decision>{};
                  }),
                  "idle");
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_FALSE(status.ok);
-  EXPECT_NE(status.error.find("(deadlock)"), std::string::npos) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("(deadlock)"), std::string::npos) << status.message();
   EXPECT_LT(sim.now(), 30 * 24 * kHour);  // found at once, not after days of failures
 }
 
@@ -454,7 +454,7 @@ TEST(InterruptionEdgeTest, TheRunEndsWithTheLastJobNotAtAStaleCompletion) {
                    return d;
                  }),
                  "scripted");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(sim.now(), kHour + 45 * 60 * kSecond);  // not 4 h, the first placement's finish
 }
 

@@ -56,7 +56,7 @@ class PolicyChannelTest : public ::testing::Test {
     return PolicyChannel(ledger_, std::make_unique<RecordingPolicy>(seen_, hold_for), "recorder",
                          {});
   }
-  RunStatus Call(PolicyChannel& channel, SimTime now) {
+  Status Call(PolicyChannel& channel, SimTime now) {
     std::vector<Decision> decisions;
     return channel.Call(now, {.submitted = {}, .queue = queue_, .running = {}}, decisions);
   }
@@ -70,12 +70,12 @@ class PolicyChannelTest : public ::testing::Test {
 TEST_F(PolicyChannelTest, ACallIsDueOncePerInstantAndAgainOnlyWhenSomethingChanged) {
   PolicyChannel channel = Channel();
   EXPECT_TRUE(channel.Due(0));
-  ASSERT_TRUE(Call(channel, 0).ok);
+  ASSERT_TRUE(Call(channel, 0).ok());
   EXPECT_FALSE(channel.Due(0));  // a wake-up at an instant already seen, with nothing new
   EXPECT_TRUE(channel.Due(1));
   channel.NoteSubmitted(0);
   EXPECT_TRUE(channel.Due(0));
-  ASSERT_TRUE(Call(channel, 0).ok);
+  ASSERT_TRUE(Call(channel, 0).ok());
   EXPECT_FALSE(channel.Due(0));
   // Placement changes alone (a start, a resize) do not bring the policy back: its own decisions
   // made them.
@@ -85,7 +85,7 @@ TEST_F(PolicyChannelTest, ACallIsDueOncePerInstantAndAgainOnlyWhenSomethingChang
        std::vector<void (*)(PolicyChannel&)>{[](PolicyChannel& c) { c.NoteFinished(0); },
                                              [](PolicyChannel& c) { c.NotePreempted(0); },
                                              [](PolicyChannel& c) { c.NoteNodeChanged(0); }}) {
-    ASSERT_TRUE(Call(channel, 0).ok);
+    ASSERT_TRUE(Call(channel, 0).ok());
     EXPECT_FALSE(channel.Due(0));
     note(channel);
     EXPECT_TRUE(channel.Due(0));
@@ -100,8 +100,8 @@ TEST_F(PolicyChannelTest, ThePolicySeesWhatChangedSinceItsLastCallAndOnlyThat) {
   channel.NotePreempted(2);
   channel.NoteNodeChanged(0);
   channel.NotePlacement({.job = 2, .start = 0, .placement = {}});
-  ASSERT_TRUE(Call(channel, 7).ok);
-  ASSERT_TRUE(Call(channel, 8).ok);
+  ASSERT_TRUE(Call(channel, 7).ok());
+  ASSERT_TRUE(Call(channel, 8).ok());
   ASSERT_EQ(seen_.size(), 2U);
   EXPECT_EQ(seen_[0].now, 7);
   EXPECT_EQ(seen_[0].submitted, (std::vector<JobIndex>{3, 4}));
@@ -120,16 +120,16 @@ TEST_F(PolicyChannelTest, ThePolicySeesWhatChangedSinceItsLastCallAndOnlyThat) {
 TEST_F(PolicyChannelTest, APolicyCalledWithoutEndAtOneInstantStopsTheRun) {
   PolicyChannel channel = Channel();
   for (std::int64_t call = 0; call < PolicyChannel::kMaxCallsPerInstant; ++call) {
-    ASSERT_TRUE(Call(channel, 5).ok) << "call " << call;
+    ASSERT_TRUE(Call(channel, 5).ok()) << "call " << call;
     channel.NotePreempted(0);
   }
-  const RunStatus status = Call(channel, 5);
-  EXPECT_FALSE(status.ok);
-  EXPECT_EQ(status.error,
+  const Status status = Call(channel, 5);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.message(),
             "policy 'recorder' preempted jobs in each of 1000 calls at 0d 00:00:00.005 without "
             "time moving on (livelock)");
   EXPECT_EQ(seen_.size(), static_cast<std::size_t>(PolicyChannel::kMaxCallsPerInstant));
-  EXPECT_TRUE(Call(channel, 6).ok);  // time moved on: the count starts again
+  EXPECT_TRUE(Call(channel, 6).ok());  // time moved on: the count starts again
 }
 
 TEST_F(PolicyChannelTest, AStartTakesItsHoldOverAndRollbackReleasesTheRest) {
@@ -137,14 +137,14 @@ TEST_F(PolicyChannelTest, AStartTakesItsHoldOverAndRollbackReleasesTheRest) {
   const std::optional<Allocation> choice = ChoosePlacement(ledger_, request_);  // what Place holds
   ASSERT_TRUE(choice.has_value());
   PolicyChannel channel = Channel(&request_);
-  ASSERT_TRUE(Call(channel, 0).ok);
+  ASSERT_TRUE(Call(channel, 0).ok());
   EXPECT_EQ(channel.holds(), 1U);
   EXPECT_EQ(ledger_.whole().free_count(), free_before - 1);
   EXPECT_TRUE(channel.TakeOver(*choice));
   EXPECT_EQ(channel.holds(), 0U);
   channel.Rollback();
   EXPECT_EQ(ledger_.whole().free_count(), free_before - 1);  // the start owns its GPU
-  ASSERT_TRUE(Call(channel, 1).ok);                          // holds another one
+  ASSERT_TRUE(Call(channel, 1).ok());                        // holds another one
   EXPECT_EQ(ledger_.whole().free_count(), free_before - 2);
   channel.Rollback();
   EXPECT_EQ(channel.holds(), 0U);

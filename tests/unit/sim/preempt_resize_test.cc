@@ -41,7 +41,7 @@ std::vector<GpuId> Gpus(GpuId first, GpuId count) {
 }
 
 struct Outcome {
-  RunStatus status;
+  Status status;
   std::vector<JobRecordRow> rows;
   MetricsSummary metrics;
   RealtimeSummary realtime;
@@ -90,7 +90,7 @@ TEST(PreemptTest, WithoutCheckpointsTheRunIsLostAndTheJobRestartsFromTheQueue) {
   Workload w;
   AddJob(w, "a", 0, 4, 100).request.preemptible = true;
   const Outcome out = RunScripted(w, PreemptAt40s());
-  ASSERT_TRUE(out.status.ok) << out.status.error;
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
   EXPECT_EQ(out.rows[0].start, 0);                 // the first start
   EXPECT_EQ(out.rows[0].end, SecondsToTime(140));  // restarted at 40 s, all 100 s again
   EXPECT_EQ(out.rows[0].preemptions, 1);
@@ -105,7 +105,7 @@ TEST(PreemptTest, ACheckpointKeepsTheWorkSavedBeforeThePreemption) {
   a.request.preemptible = true;
   a.request.checkpoint_interval = SecondsToTime(30);  // saved at 30 s; 30..40 s is lost
   const Outcome out = RunScripted(w, PreemptAt40s());
-  ASSERT_TRUE(out.status.ok) << out.status.error;
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
   EXPECT_EQ(out.rows[0].end, SecondsToTime(40 + 70));
 }
 
@@ -113,9 +113,9 @@ TEST(PreemptTest, TheEngineNamesIllegalPreemptions) {
   Workload w;
   AddJob(w, "a", 0, 4, 100);  // not preemptible
   const Outcome out = RunScripted(w, PreemptAt40s());
-  ASSERT_FALSE(out.status.ok);
+  ASSERT_FALSE(out.status.ok());
   EXPECT_EQ(
-      out.status.error,
+      out.status.message(),
       "policy 'scripted' made an illegal decision at 0d 00:00:40.000 (decision 1 of this call): "
       "preempt job 'a' ('make room'): the job is not preemptible");
 }
@@ -134,7 +134,7 @@ TEST(ResizeTest, WorkLeftRunsAtTheSpeedOfTheNewPlacement) {
         }
         return {};
       });
-  ASSERT_TRUE(out.status.ok) << out.status.error;
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
   // A quarter done after 1 h on 2 GPUs; the other 6 GPU-hours take 45 min on 8.
   EXPECT_EQ(out.rows[0].end, SecondsToTime(3600 + 2700));
   EXPECT_EQ(out.rows[0].gpus_allocated, 8);
@@ -150,11 +150,11 @@ TEST(ResizeTest, OnlyElasticWholeGpuJobsCanBeResized) {
     }
     return {};
   });
-  ASSERT_FALSE(out.status.ok);
-  EXPECT_NE(out.status.error.find("resize job 'fixed' to GPUs [0, 1, 2, 3]: only jobs with a "
-                                  "range of whole GPUs (gpus < max_gpus) can be resized"),
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_NE(out.status.message().find("resize job 'fixed' to GPUs [0, 1, 2, 3]: only jobs with a "
+                                      "range of whole GPUs (gpus < max_gpus) can be resized"),
             std::string::npos)
-      << out.status.error;
+      << out.status.message();
 }
 
 TEST(ResizeTest, ANewPlacementIsCheckedLikeAStartAndTheOldOneKeptWhenIllegal) {
@@ -168,9 +168,10 @@ TEST(ResizeTest, ANewPlacementIsCheckedLikeAStartAndTheOldOneKeptWhenIllegal) {
     }
     return {};
   });
-  ASSERT_FALSE(out.status.ok);
-  EXPECT_NE(out.status.error.find("decision 3 of this call): resize job 'a'"), std::string::npos)
-      << out.status.error;
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_NE(out.status.message().find("decision 3 of this call): resize job 'a'"),
+            std::string::npos)
+      << out.status.message();
 }
 
 // A real-time service: demand 2 GPUs in hour 0, 6 in hour 1, swap cap 2.
@@ -194,13 +195,14 @@ TEST(ResizeTest, TheSwapCapBoundsTheChangeWithinOneDemandStep) {
         }
         return {};
       });
-  ASSERT_FALSE(out.status.ok);
-  EXPECT_NE(out.status.error.find("decision 2 of this call): resize job 'svc' to GPUs [0, 1, 2, 3, "
-                                  "4]: the job held 2 GPUs when its demand step began and may "
-                                  "change by at most swap_cap = 2 GPUs per step, so 5 GPUs is out "
-                                  "of reach"),
-            std::string::npos)
-      << out.status.error;
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_NE(
+      out.status.message().find("decision 2 of this call): resize job 'svc' to GPUs [0, 1, 2, 3, "
+                                "4]: the job held 2 GPUs when its demand step began and may "
+                                "change by at most swap_cap = 2 GPUs per step, so 5 GPUs is out "
+                                "of reach"),
+      std::string::npos)
+      << out.status.message();
 }
 
 TEST(ResizeTest, ServedRealtimeDemandFollowsTheResizes) {
@@ -217,7 +219,7 @@ TEST(ResizeTest, ServedRealtimeDemandFollowsTheResizes) {
         }
         return {};
       });
-  ASSERT_TRUE(out.status.ok) << out.status.error;
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
   EXPECT_NEAR(out.realtime.demand_gpu_hours, 2 + 6 + 6, 1e-9);
   EXPECT_NEAR(out.realtime.served_gpu_hours, 2 + 4 + 6, 1e-9);
   EXPECT_NEAR(out.metrics.allocated_gpu_hours, 2 + 4 + 6, 1e-9);
@@ -229,8 +231,8 @@ TEST(DeadlockTest, APolicyThatNeverStartsAnythingIsReported) {
   AddJob(w, "b", 10, 2, 100);
   const Outcome out =
       RunScripted(w, [](const ClusterView&, int) { return std::vector<Decision>{}; });
-  ASSERT_FALSE(out.status.ok);
-  EXPECT_EQ(out.status.error,
+  ASSERT_FALSE(out.status.ok());
+  EXPECT_EQ(out.status.message(),
             "policy 'scripted' left 2 admitted job(s) queued ('a', 'b') on an idle fleet at "
             "0d 00:00:10.000 "
             "with nothing left to happen: no arrival, completion, wake-up or node coming back "

@@ -28,8 +28,8 @@ std::vector<SimDuration> RunTimes(const FleetSpec& fleet, const Workload& w,
   Simulation sim(fleet, w, fifo->make(DefaultParams(*fifo)), "fifo", options);
   JobLog log;
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  EXPECT_TRUE(status.ok()) << status.message();
   sim.Finish();
   std::vector<SimDuration> times;
   for (const JobRecordRow& row : log.rows()) {

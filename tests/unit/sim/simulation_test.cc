@@ -80,7 +80,7 @@ TEST(SimulationTest, FifoRunsJobsToCompletionInOrder) {
   Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   const auto& rows = log.rows();
   ASSERT_EQ(rows.size(), 3U);
@@ -101,7 +101,7 @@ TEST(SimulationTest, CapacityReleasedAtAnInstantIsVisibleToArrivalsAtThatInstant
   Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[1].start, 100'000);
 }
@@ -117,7 +117,7 @@ TEST(SimulationTest, PolicyIsCalledOncePerInstantAfterAllArrivals) {
     return RejectAll(view);
   });
   Simulation sim({.gpus = 8}, w, std::move(policy), "scripted");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(queue_sizes, (std::vector<std::size_t>{3}));
 }
 
@@ -128,7 +128,7 @@ TEST(SimulationTest, JobLargerThanFleetIsRejectedAtAdmissionWithReason) {
   Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[0].state, FinalState::kRejected);
   EXPECT_EQ(log.rows()[0].reason, "needs 16 GPUs; the whole fleet has 8");
@@ -141,12 +141,12 @@ TEST(SimulationTest, RunUntilStopsAndCanContinue) {
   AddJob(w, "b", 50, 8, 100);
   AddJob(w, "c", 500, 1, 1);
   Simulation sim({.gpus = 8}, w, Fifo(), "fifo");
-  ASSERT_TRUE(sim.RunUntil(SecondsToTime(150)).ok);
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(150)).ok());
   EXPECT_EQ(sim.now(), 150'000);
   EXPECT_EQ(sim.state(0), JobState::kCompleted);
   EXPECT_EQ(sim.state(1), JobState::kRunning);
   EXPECT_EQ(sim.state(2), JobState::kPending);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(sim.state(2), JobState::kCompleted);
   EXPECT_EQ(sim.now(), 501'000);
 }
@@ -166,7 +166,7 @@ TEST(SimulationTest, WakeAtCallsThePolicyAgain) {
     return d;
   });
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(calls, (std::vector<SimTime>{0, 30'000, 40'000}));
   EXPECT_EQ(sim.state(0), JobState::kCompleted);
 }
@@ -192,7 +192,7 @@ TEST(SimulationTest, AWakeUpDueAfterTheLastJobDoesNotExtendTheRun) {
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
   RunMetrics metrics;
   sim.AddObserver(&metrics);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(sim.state(1), JobState::kCompleted);
   EXPECT_EQ(sim.now(), 20'000);
@@ -216,7 +216,7 @@ TEST(SimulationTest, WakeUpAtAnInstantAlreadySeenDoesNotCallAgain) {
     return RejectAll(view);
   });
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(calls, (std::vector<SimTime>{0, 30'000}));
 }
 
@@ -233,14 +233,14 @@ TEST(SimulationTest, PoliciesSeeOnlySubmittedJobs) {
     return RejectAll(view);
   });
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
 }
 
 TEST(SimulationTest, RunUntilObservesTheFleetUntilTheStopTimeEvenWhenIdle) {
   Workload w;
   AddJob(w, "a", 0, 1, 10);
   Simulation sim({.gpus = 2}, w, Fifo(), "fifo");
-  ASSERT_TRUE(sim.RunUntil(SecondsToTime(100)).ok);
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(100)).ok());
   EXPECT_EQ(sim.now(), 100'000);
 }
 
@@ -259,7 +259,7 @@ TEST(SimulationTest, StaticMigGpusAreNeverGivenWholeAndAdmissionCountsOnlyWholeG
   sim.AddObserver(&log);
   sim.AddObserver(&placements);
   EXPECT_EQ(sim.fleet().free_count(), 8);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(placements.gpus[0], (std::vector<GpuId>{0, 1, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(log.rows()[1].start, 10'000);  // waits for the plain node: the MIG node is not whole
@@ -273,10 +273,10 @@ TEST(SimulationTest, TwoSimulationsInOneProcessAreIndependent) {
   AddJob(w, "a", 0, 4, 100);
   Simulation first({.gpus = 4}, w, Fifo(), "fifo");
   Simulation second({.gpus = 8}, w, Fifo(), "fifo");
-  ASSERT_TRUE(first.RunUntil(SecondsToTime(50)).ok);
+  ASSERT_TRUE(first.RunUntil(SecondsToTime(50)).ok());
   EXPECT_EQ(first.fleet().free_count(), 0);
   EXPECT_EQ(second.fleet().free_count(), 8);
-  ASSERT_TRUE(second.RunUntilIdle().ok);
+  ASSERT_TRUE(second.RunUntilIdle().ok());
   EXPECT_EQ(first.state(0), JobState::kRunning);
   EXPECT_EQ(second.state(0), JobState::kCompleted);
 }
@@ -294,9 +294,9 @@ TEST_P(IllegalDecisionTest, StopsTheRunNamingPolicyAndDecision) {
   AddJob(w, "a", 0, 2, 100);
   AddJob(w, "b", 0, 1, 100);
   Simulation sim({.gpus = 4}, w, std::make_unique<ScriptedPolicy>(GetParam().decide), "bad");
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_FALSE(status.ok);
-  EXPECT_EQ(status.error, GetParam().message);
+  const Status status = sim.RunUntilIdle();
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.message(), GetParam().message);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -360,7 +360,7 @@ TEST(SimulationTest, HoldsThePolicyDoesNotStartAreReleasedAfterTheCall) {
         return std::vector<Decision>{WakeAt{view.now() + 1}};
       });
   Simulation sim({.gpus = 4}, w, std::move(policy), "planner");
-  ASSERT_TRUE(sim.RunUntil(SecondsToTime(0.001)).ok);
+  ASSERT_TRUE(sim.RunUntil(SecondsToTime(0.001)).ok());
   EXPECT_EQ(free_at_call, (std::vector<std::int64_t>{4, 4}));
   EXPECT_EQ(sim.fleet().free_count(), 4);
 }
@@ -382,7 +382,7 @@ TEST(SimulationTest, StartsInAnotherOrderThanTheirHoldsAreCheckedAfresh) {
   Simulation sim({.gpus = 4}, w, std::move(policy), "swapped");
   PlacementRecorder placements;
   sim.AddObserver(&placements);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   EXPECT_EQ(placements.gpus[0], (std::vector<GpuId>{0, 1}));
   EXPECT_EQ(placements.gpus[1], (std::vector<GpuId>{2, 3}));
 }
@@ -393,12 +393,12 @@ TEST(SimulationTest, AHeldPlacementThatBreaksTheRequestIsRefusedAndReleased) {
   auto policy =
       std::make_unique<ScriptedPolicy>([](const ClusterView& /*view*/, PlacementPlanner& planner) {
         const Allocation one = WholeGpus(std::vector<GpuId>{3});
-        EXPECT_EQ(planner.Hold(one), "");
+        EXPECT_EQ(planner.Hold(one).message(), "");
         return std::vector<Decision>{StartJob{0, one}};
       });
   Simulation sim({.gpus = 4}, w, std::move(policy), "bad");
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_EQ(status.error,
+  const Status status = sim.RunUntilIdle();
+  EXPECT_EQ(status.message(),
             "policy 'bad' made an illegal decision at 0d 00:00:00.000 (decision 1 of this call): "
             "start job 'a' on GPUs [3]: the job needs 2 GPUs, the placement has 1");
   EXPECT_EQ(sim.fleet().free_count(), 4);
@@ -417,7 +417,7 @@ TEST(SimulationTest, PolicyRejectionIsRecordedWithItsReason) {
   Simulation sim({.gpus = 2}, w, std::move(policy), "scripted");
   JobLog log;
   sim.AddObserver(&log);
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   sim.Finish();
   EXPECT_EQ(log.rows()[0].state, FinalState::kRejected);
   EXPECT_EQ(log.rows()[0].reason, "quota exhausted");

@@ -63,11 +63,12 @@ TEST_P(IllegalStartTest, StopsTheRunWithTheExactReason) {
   ASSERT_TRUE(ProblemsWith(w.jobs[0]).empty());
   Simulation sim(Fleet(), w, std::make_unique<OneDecision>(StartJob{0, GetParam().placement}),
                  "bad");
-  const RunStatus status = sim.RunUntilIdle();
-  EXPECT_FALSE(status.ok);
-  EXPECT_EQ(status.error, std::string("policy 'bad' made an illegal decision at 0d 00:00:00.000 "
-                                      "(decision 1 of this call): start job 'j' on ") +
-                              GetParam().message);
+  const Status status = sim.RunUntilIdle();
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.message(),
+            std::string("policy 'bad' made an illegal decision at 0d 00:00:00.000 "
+                        "(decision 1 of this call): start job 'j' on ") +
+                GetParam().message);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -268,8 +269,8 @@ TEST(StartCheckTest, LegalRichStartsRunToCompletion) {
   Simulation sim(Fleet(), w, std::make_unique<Script>(decisions), "script");
   JobLog log;
   sim.AddObserver(&log);
-  const RunStatus status = sim.RunUntilIdle();
-  ASSERT_TRUE(status.ok) << status.error;
+  const Status status = sim.RunUntilIdle();
+  ASSERT_TRUE(status.ok()) << status.message();
   sim.Finish();
   for (const JobRecordRow& row : log.rows()) {
     EXPECT_EQ(row.state, FinalState::kCompleted) << row.id;

@@ -23,10 +23,10 @@ class GroupMetricsTest : public ::testing::Test {
   void SetUp() override {
     LoadResult load = LoadScenarioFile(
         testing::SourcePath("scenarios/plans/bases/team-week-doubled.json"), registry_, {});
-    ASSERT_TRUE(load.scenario) << load.diagnostics.Format("base") << load.file_error;
+    ASSERT_TRUE(load.scenario) << load.diagnostics.Format("base") << load.file_status;
     scenario_ = std::move(*load.scenario);
     RunOutcome outcome = RunScenario(scenario_, registry_, scenario_.policy, {});
-    ASSERT_TRUE(outcome.ok) << outcome.error;
+    ASSERT_TRUE(outcome.status.ok()) << outcome.status.message();
     report_ = std::move(outcome.report);
   }
 

@@ -29,13 +29,14 @@ class SweepSpecTest : public ::testing::Test {
   // A spec over base.json with these axes (and any extra top-level members).
   SweepLoad Load(const std::string& axes, const std::string& extra = "") {
     const std::string path = dir_ + "/spec.json";
-    std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axes": )"
-                        << axes << extra << "}";
+    std::ofstream(path)
+        << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axes": )"
+        << axes << extra << "}";
     return LoadSweepSpec(path, registry_, false);
   }
 
   SweepExpansion Expand(const SweepLoad& load) {
-    EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec") << load.file_error;
+    EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec") << load.file_status;
     return ExpandSweep(*load.spec, registry_, {});
   }
 
@@ -154,7 +155,8 @@ TEST_F(SweepSpecTest, ZippedAxesOfUnequalLengthAreAnError) {
 
 TEST_F(SweepSpecTest, AMissingBaseFileIsAnError) {
   const std::string path = dir_ + "/spec.json";
-  std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": ["nope.json"]})";
+  std::ofstream(path)
+      << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": ["nope.json"]})";
   const SweepLoad load = LoadSweepSpec(path, registry_, false);
   EXPECT_NE(Problems(load).find("/base/0: error: expected a scenario file, found no file at"),
             std::string::npos)
@@ -163,7 +165,8 @@ TEST_F(SweepSpecTest, AMissingBaseFileIsAnError) {
 
 TEST_F(SweepSpecTest, UnknownKeysWarnAndFailUnderStrict) {
   const std::string path = dir_ + "/spec.json";
-  std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axis": []})";
+  std::ofstream(path)
+      << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axis": []})";
   EXPECT_TRUE(LoadSweepSpec(path, registry_, false).spec);
   const SweepLoad strict = LoadSweepSpec(path, registry_, true);
   EXPECT_FALSE(strict.spec);
@@ -186,9 +189,10 @@ TEST_F(SweepSpecTest, AValueTheScenarioRefusesMakesThatPointInvalidNamingIt) {
   ASSERT_EQ(e.points.size(), 2U);
   EXPECT_TRUE(e.points[0].error.empty());
   EXPECT_EQ(e.points[1].scenario_loaded, nullptr);
-  EXPECT_EQ(DescribePoint(*Load("[]").spec, e.points[1]).rfind("scenario=small, "
-                                                               "policy=constraint-aware, seed=5",
-                                                               0),
+  EXPECT_EQ(DescribePoint(*Load("[]").spec, e.points[1])
+                .rfind("scenario=small, "
+                       "policy=constraint-aware, seed=5",
+                       0),
             0U);
   EXPECT_NE(e.points[1].error.find("/fleet/pools/0/nodes: error: expected an integer"),
             std::string::npos)

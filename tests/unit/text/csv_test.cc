@@ -15,14 +15,14 @@ using Fields = std::vector<std::string>;
 
 Fields Split(std::string_view line, char delimiter = ',') {
   Fields fields;
-  const std::string error = SplitCsv(line, fields, delimiter);
+  const std::string error = SplitCsv(line, fields, delimiter).message();
   EXPECT_EQ(error, "") << line;
   return fields;
 }
 
 std::string SplitError(std::string_view line) {
   Fields fields;
-  return SplitCsv(line, fields);
+  return SplitCsv(line, fields).message();
 }
 
 TEST(SplitCsvTest, SplitsPlainFieldsAsTheyAre) {
@@ -61,7 +61,7 @@ TEST(SplitCsvTest, TextAfterAClosingQuoteNamesTheField) {
 
 TEST(SplitCsvTest, ReusesTheFieldsVector) {
   Fields fields = {"old", "stale", "values", "more"};
-  EXPECT_EQ(SplitCsv("x,y", fields), "");
+  EXPECT_EQ(SplitCsv("x,y", fields).message(), "");
   EXPECT_EQ(fields, (Fields{"x", "y"}));
 }
 
@@ -102,10 +102,10 @@ TEST(CsvHeaderTest, FindsColumnsByExactName) {
 
 TEST(CsvHeaderTest, MissingListsWhatIsMissingAndWhatWasFound) {
   const CsvHeader header({"id", "gpus"});
-  EXPECT_EQ(header.Missing({"id", "gpus"}), "");
-  EXPECT_EQ(header.Missing({"id", "submit_s"}),
+  EXPECT_EQ(header.Missing({"id", "gpus"}).message(), "");
+  EXPECT_EQ(header.Missing({"id", "submit_s"}).message(),
             "expected a header with the column 'submit_s', found columns 'id', 'gpus'");
-  EXPECT_EQ(header.Missing({"submit_s", "duration_s", "gpus"}),
+  EXPECT_EQ(header.Missing({"submit_s", "duration_s", "gpus"}).message(),
             "expected a header with the columns 'submit_s', 'duration_s', found columns 'id', "
             "'gpus'");
 }

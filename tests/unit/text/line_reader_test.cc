@@ -33,7 +33,7 @@ std::string FileWith(const std::string& bytes) {
 
 std::vector<Line> LinesOf(const std::string& bytes) {
   LineReader reader(FileWith(bytes));
-  EXPECT_TRUE(reader.ok()) << reader.error();
+  EXPECT_TRUE(reader.ok()) << reader.status().message();
   std::vector<Line> lines;
   std::string text;
   while (reader.Next(text)) {
@@ -88,7 +88,7 @@ TEST(LineReaderTest, AMissingFileIsAnErrorNamingItAndWhy) {
   const std::string path = testing::FreshTempDir() + "/missing.csv";
   LineReader reader(path);
   EXPECT_FALSE(reader.ok());
-  EXPECT_EQ(reader.error(), path + ": cannot read: No such file or directory");
+  EXPECT_EQ(reader.status().message(), path + ": cannot read: No such file or directory");
   std::string text;
   EXPECT_FALSE(reader.Next(text));
 }
@@ -97,7 +97,7 @@ TEST(LineReaderTest, ADirectoryIsAnError) {
   const std::string path = testing::FreshTempDir();
   LineReader reader(path);
   EXPECT_FALSE(reader.ok());
-  EXPECT_EQ(reader.error(), path + ": cannot read: it is a directory");
+  EXPECT_EQ(reader.status().message(), path + ": cannot read: it is a directory");
 }
 
 }  // namespace

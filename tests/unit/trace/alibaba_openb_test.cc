@@ -49,20 +49,20 @@ Read ReadPods(const std::string& path, const std::map<std::string, std::string>&
   EXPECT_NE(format, nullptr);
   Read read;
   TraceOptionValues options;
-  read.open_error = ResolveTraceOptions(*format, given, options);
+  read.open_error = ResolveTraceOptions(*format, given, options).message();
   if (!read.open_error.empty()) {
     return read;
   }
   OpenResult opened = format->open(path, options);
-  read.open_error = opened.error;
+  read.open_error = opened.status.message();
   if (!opened.source) {
     return read;
   }
   Job job;
   RowError error;
-  for (auto status = opened.source->Next(job, error); status != JobSource::Status::kEnd;
+  for (auto status = opened.source->Next(job, error); status != JobSource::RowStatus::kEnd;
        status = opened.source->Next(job, error)) {
-    if (status == JobSource::Status::kJob) {
+    if (status == JobSource::RowStatus::kJob) {
       read.jobs.push_back(job);
       read.job_lines.push_back(opened.source->line());
     } else {
@@ -77,7 +77,7 @@ Read ReadPods(const std::string& path, const std::map<std::string, std::string>&
 TraceReport ReadWithCatalog(const std::string& path, const Catalog& catalog, Workload& workload) {
   const TraceFormat& format = *FindTraceFormat("alibaba-openb");
   TraceOptionValues defaults;
-  EXPECT_EQ(ResolveTraceOptions(format, {}, defaults), "");
+  EXPECT_EQ(ResolveTraceOptions(format, {}, defaults).message(), "");
   return ReadTrace(format, path, defaults, {.catalog = &catalog}, workload);
 }
 
@@ -316,8 +316,10 @@ TEST(AlibabaOpenbTest, UnknownGpuModelsAreBadRowsOfTheImportDriver) {
                                          "b,1000,10,1,1000,T4|H800,LS,Running,0,10,0\n");
   Workload workload;
   const TraceReport report = ReadWithCatalog(path, catalog, workload);
-  EXPECT_EQ(report.error.rfind(path + ":3: field 'gpu_models': unknown GPU model 'H800'", 0), 0U)
-      << report.error;
+  EXPECT_EQ(
+      report.status.message().rfind(path + ":3: field 'gpu_models': unknown GPU model 'H800'", 0),
+      0U)
+      << report.status.message();
   const Read read = ReadPods(path);  // the reader itself takes any name
   EXPECT_EQ(read.jobs.size(), 2U);
 }
@@ -326,7 +328,7 @@ TEST(AlibabaOpenbTest, TheGoodFixturePassesTheCatalogCheck) {
   const Catalog catalog = BuiltinCatalog();
   Workload workload;
   const TraceReport report = ReadWithCatalog(Fixture("good.csv"), catalog, workload);
-  EXPECT_EQ(report.error, "");
+  EXPECT_EQ(report.status.message(), "");
   EXPECT_EQ(workload.jobs.size(), 6U);
 }
 
@@ -334,7 +336,7 @@ TEST(AlibabaOpenbTest, TheGoodFixturePassesTheCatalogCheck) {
 
 TEST(OpenbNodesTest, LoadsEveryColumnIncludingCpuOnlyNodes) {
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), BuiltinCatalog(), nodes), "");
+  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), BuiltinCatalog(), nodes).message(), "");
   ASSERT_EQ(nodes.size(), 7U);
   EXPECT_EQ(nodes[0].sn, "openb-node-0000");
   EXPECT_EQ(nodes[0].cpu_milli, 64000);
@@ -370,7 +372,7 @@ TEST(OpenbNodesTest, BadNodeListsGiveExactErrorsAndLeaveTheOutputAlone) {
   for (const auto& [text, expected] : cases) {
     const std::string path = WriteFile(dir, "nodes" + std::to_string(index++) + ".csv", text);
     std::vector<OpenbNode> nodes = {OpenbNode{}};
-    EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes), path + expected);
+    EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes).message(), path + expected);
     EXPECT_EQ(nodes.size(), 1U);
   }
 }
@@ -379,7 +381,7 @@ TEST(OpenbNodesTest, AnUnknownModelNamesTheKnownOnes) {
   const std::string path = WriteFile(FreshTempDir(), "nodes.csv",
                                      "sn,cpu_milli,memory_mib,gpu,model\nn0,1000,1024,2,V100M64\n");
   std::vector<OpenbNode> nodes;
-  const std::string error = LoadOpenbNodes(path, BuiltinCatalog(), nodes);
+  const std::string error = LoadOpenbNodes(path, BuiltinCatalog(), nodes).message();
   EXPECT_EQ(error.rfind(path + ":2: column 'model': unknown GPU model 'V100M64', did you mean "
                                "'V100M16'? (the catalog has 'A100-80GB', ",
                         0),
@@ -395,14 +397,14 @@ TEST(OpenbNodesTest, AListOfMoreGpusThanAFleetMayHaveIsAnError) {
   }
   const std::string path = WriteFile(FreshTempDir(), "nodes.csv", text);
   std::vector<OpenbNode> nodes;
-  EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes),
+  EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes).message(),
             path + ": the node list holds 1000448 GPUs; a fleet may have at most 1000000");
 }
 
 TEST(OpenbNodesTest, FleetPoolsIdenticalNodesInFirstAppearanceOrder) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes), "");
+  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes).message(), "");
   const FleetSpec fleet = OpenbFleet(nodes, catalog);
   EXPECT_EQ(fleet.gpus, 30);
   ASSERT_EQ(fleet.pools.size(), 4U);
@@ -432,7 +434,7 @@ TEST(OpenbNodesTest, FleetPoolsIdenticalNodesInFirstAppearanceOrder) {
 TEST(OpenbNodesTest, TheFleetCanBeSimulated) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes), "");
+  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes).message(), "");
   const FleetSpec fleet = OpenbFleet(nodes, catalog);
   const Topology topology(fleet);
   const FleetState state(fleet, topology);
@@ -448,7 +450,7 @@ TEST(OpenbNodesTest, TheFleetCanBeSimulated) {
   const PolicyRegistry registry = BuiltinPolicies();
   const PolicyInfo* fifo = registry.Find("fifo");
   Simulation sim(fleet, workload, fifo->make(DefaultParams(*fifo)), "fifo");
-  ASSERT_TRUE(sim.RunUntilIdle().ok);
+  ASSERT_TRUE(sim.RunUntilIdle().ok());
   for (JobIndex j = 0; j < workload.jobs.size(); ++j) {
     EXPECT_EQ(sim.state(j), JobState::kCompleted) << j;
   }
@@ -535,7 +537,7 @@ TEST_F(OpenbRealTraceTest, EveryVariantPassesTheImportDriverWithTheCatalog) {
     Workload workload;
     const TraceReport report =
         ReadWithCatalog(Path("openb_pod_list_" + variant + ".csv"), catalog, workload);
-    EXPECT_EQ(report.error, "") << variant;
+    EXPECT_EQ(report.status.message(), "") << variant;
     EXPECT_EQ(report.skipped_rows(), 0) << variant;
     EXPECT_EQ(workload.jobs.size(), jobs) << variant;
   }
@@ -544,7 +546,7 @@ TEST_F(OpenbRealTraceTest, EveryVariantPassesTheImportDriverWithTheCatalog) {
 TEST_F(OpenbRealTraceTest, TheNodeListHas1213NodesAnd6212Gpus) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_gpu_node.csv"), catalog, nodes), "");
+  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_gpu_node.csv"), catalog, nodes).message(), "");
   EXPECT_EQ(nodes.size(), 1213U);
   std::int64_t gpus = 0;
   for (const OpenbNode& node : nodes) {
@@ -559,7 +561,7 @@ TEST_F(OpenbRealTraceTest, TheNodeListHas1213NodesAnd6212Gpus) {
   FleetState(fleet, topology).CheckInvariants();
 
   std::vector<OpenbNode> all;
-  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_all_node.csv"), catalog, all), "");
+  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_all_node.csv"), catalog, all).message(), "");
   EXPECT_EQ(all.size(), 1523U);
   EXPECT_EQ(OpenbFleet(all, catalog).gpus, 6212);
 }

@@ -30,18 +30,18 @@ RowError Bad(std::int64_t line, const std::string& reason) {
 class ScriptedSource final : public JobSource {
  public:
   explicit ScriptedSource(std::vector<Row> rows) : rows_(std::move(rows)) {}
-  Status Next(Job& job, RowError& error) override {
+  RowStatus Next(Job& job, RowError& error) override {
     if (next_ >= rows_.size()) {
-      return Status::kEnd;
+      return RowStatus::kEnd;
     }
     line_ = static_cast<std::int64_t>(next_) + 2;
     const Row& row = rows_[next_++];
     if (const Job* j = std::get_if<Job>(&row)) {
       job = *j;
-      return Status::kJob;
+      return RowStatus::kJob;
     }
     error = std::get<RowError>(row);
-    return Status::kBadRow;
+    return RowStatus::kBadRow;
   }
   std::int64_t line() const override { return line_; }
   std::vector<std::string> Notes() const override { return {"scripted"}; }
@@ -53,12 +53,14 @@ class ScriptedSource final : public JobSource {
 };
 
 TraceFormat Scripted(std::vector<Row> rows, std::string open_error = "") {
-  return TraceFormat{"scripted", "rows from a test", {},
+  return TraceFormat{"scripted",
+                     "rows from a test",
+                     {},
                      [rows, open_error](const std::string&, const TraceOptionValues&) {
                        if (!open_error.empty()) {
-                         return OpenResult{nullptr, open_error};
+                         return OpenResult{nullptr, Status::InvalidInput(open_error)};
                        }
-                       return OpenResult{std::make_unique<ScriptedSource>(rows), ""};
+                       return OpenResult{std::make_unique<ScriptedSource>(rows), Status::Ok()};
                      }};
 }
 
@@ -75,10 +77,9 @@ TraceReport Convert(const TraceFormat& format, BadRowPolicy policy, CollectingWr
 
 TEST(ImportTest, DeliversEveryJobInOrderWithTheSourceNotes) {
   CollectingWriter out;
-  const TraceReport report =
-      Convert(Scripted({MakeJob("a", 0), MakeJob("b", 5), MakeJob("c", 5)}), BadRowPolicy::kFail,
-              out);
-  ASSERT_TRUE(report.ok()) << report.error;
+  const TraceReport report = Convert(Scripted({MakeJob("a", 0), MakeJob("b", 5), MakeJob("c", 5)}),
+                                     BadRowPolicy::kFail, out);
+  ASSERT_TRUE(report.ok()) << report.status.message();
   EXPECT_EQ(report.jobs, 3);
   EXPECT_EQ(out.ids, (std::vector<std::string>{"a", "b", "c"}));
   EXPECT_EQ(report.notes, std::vector<std::string>{"scripted"});
@@ -87,10 +88,10 @@ TEST(ImportTest, DeliversEveryJobInOrderWithTheSourceNotes) {
 
 TEST(ImportTest, FailStopsAtTheFirstBadRowAndDeliversNothing) {
   CollectingWriter out;
-  const TraceReport report = Convert(
-      Scripted({MakeJob("a", 0), Bad(3, "non-numeric field"), Bad(4, "zero GPUs")}),
-      BadRowPolicy::kFail, out);
-  EXPECT_EQ(report.error, "t.csv:3: column 'x': non-numeric field");
+  const TraceReport report =
+      Convert(Scripted({MakeJob("a", 0), Bad(3, "non-numeric field"), Bad(4, "zero GPUs")}),
+              BadRowPolicy::kFail, out);
+  EXPECT_EQ(report.status.message(), "t.csv:3: column 'x': non-numeric field");
   EXPECT_EQ(report.jobs, 0);
   EXPECT_TRUE(out.ids.empty());
 }
@@ -101,7 +102,7 @@ TEST(ImportTest, SkipCountsBadRowsByReasonWithExamples) {
       Convert(Scripted({Bad(2, "zero GPUs"), MakeJob("a", 0), Bad(4, "non-numeric field"),
                         Bad(5, "zero GPUs"), MakeJob("b", 1)}),
               BadRowPolicy::kSkip, out);
-  ASSERT_TRUE(report.ok()) << report.error;
+  ASSERT_TRUE(report.ok()) << report.status.message();
   EXPECT_EQ(out.ids, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(report.skipped_rows(), 3);
   ASSERT_EQ(report.skipped.size(), 2u);
@@ -131,11 +132,11 @@ TEST(ImportTest, DuplicateIdIsABadRowAtItsSecondLine) {
   CollectingWriter out;
   const auto rows = Scripted({MakeJob("a", 0), MakeJob("b", 1), MakeJob("a", 2)});
   const TraceReport failed = Convert(rows, BadRowPolicy::kFail, out);
-  EXPECT_EQ(failed.error, "t.csv:4: field 'id': duplicate id 'a' (first at line 2)");
+  EXPECT_EQ(failed.status.message(), "t.csv:4: field 'id': duplicate id 'a' (first at line 2)");
   EXPECT_TRUE(out.ids.empty());
 
   const TraceReport skipped = Convert(rows, BadRowPolicy::kSkip, out);
-  ASSERT_TRUE(skipped.ok()) << skipped.error;
+  ASSERT_TRUE(skipped.ok()) << skipped.status.message();
   EXPECT_EQ(out.ids, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(skipped.jobs, 2);
   ASSERT_EQ(skipped.skipped.size(), 1u);
@@ -146,10 +147,11 @@ TEST(ImportTest, UnderFailTheEarliestProblemWinsBetweenABadRowAndARepeat) {
   CollectingWriter out;
   const TraceReport repeat_first = Convert(
       Scripted({MakeJob("a", 0), MakeJob("a", 1), Bad(4, "zero GPUs")}), BadRowPolicy::kFail, out);
-  EXPECT_EQ(repeat_first.error, "t.csv:3: field 'id': duplicate id 'a' (first at line 2)");
+  EXPECT_EQ(repeat_first.status.message(),
+            "t.csv:3: field 'id': duplicate id 'a' (first at line 2)");
   const TraceReport bad_first = Convert(
       Scripted({MakeJob("a", 0), Bad(3, "zero GPUs"), MakeJob("a", 1)}), BadRowPolicy::kFail, out);
-  EXPECT_EQ(bad_first.error, "t.csv:3: column 'x': zero GPUs");
+  EXPECT_EQ(bad_first.status.message(), "t.csv:3: column 'x': zero GPUs");
 }
 
 TEST(ImportTest, ManyDistinctIdsAreNotMistakenForRepeats) {
@@ -159,17 +161,16 @@ TEST(ImportTest, ManyDistinctIdsAreNotMistakenForRepeats) {
   }
   CollectingWriter out;
   const TraceReport report = Convert(Scripted(rows), BadRowPolicy::kFail, out);
-  ASSERT_TRUE(report.ok()) << report.error;
+  ASSERT_TRUE(report.ok()) << report.status.message();
   EXPECT_EQ(report.jobs, 200'000);
 }
 
 TEST(ImportTest, UnsortedInputIsSortedStablyAndSaidSo) {
   CollectingWriter out;
   const TraceReport report =
-      Convert(Scripted({MakeJob("late", 9), MakeJob("x", 1), MakeJob("early", 0),
-                        MakeJob("y", 1)}),
+      Convert(Scripted({MakeJob("late", 9), MakeJob("x", 1), MakeJob("early", 0), MakeJob("y", 1)}),
               BadRowPolicy::kFail, out);
-  ASSERT_TRUE(report.ok()) << report.error;
+  ASSERT_TRUE(report.ok()) << report.status.message();
   EXPECT_EQ(out.ids, (std::vector<std::string>{"early", "x", "y", "late"}));
   EXPECT_EQ(report.out_of_order, 3);
   EXPECT_EQ(report.notes.back(),
@@ -179,9 +180,9 @@ TEST(ImportTest, UnsortedInputIsSortedStablyAndSaidSo) {
 
 TEST(ImportTest, EmptyTraceIsAnError) {
   CollectingWriter out;
-  EXPECT_EQ(Convert(Scripted({}), BadRowPolicy::kFail, out).error,
+  EXPECT_EQ(Convert(Scripted({}), BadRowPolicy::kFail, out).status.message(),
             "t.csv: empty trace: no jobs found");
-  EXPECT_EQ(Convert(Scripted({Bad(2, "zero GPUs")}), BadRowPolicy::kSkip, out).error,
+  EXPECT_EQ(Convert(Scripted({Bad(2, "zero GPUs")}), BadRowPolicy::kSkip, out).status.message(),
             "t.csv: no jobs left: all 1 rows were bad and skipped");
 }
 
@@ -189,7 +190,7 @@ TEST(ImportTest, OpenErrorIsReported) {
   CollectingWriter out;
   EXPECT_EQ(Convert(Scripted({}, "t.csv: cannot read: No such file or directory"),
                     BadRowPolicy::kFail, out)
-                .error,
+                .status.message(),
             "t.csv: cannot read: No such file or directory");
 }
 
@@ -197,7 +198,7 @@ TEST(ImportTest, GpuModelsAreCheckedAgainstTheCatalog) {
   const Catalog catalog = BuiltinCatalog();
   CollectingWriter out;
   const auto rows = Scripted({MakeJob("a", 0, {"H100"}), MakeJob("b", 1, {"H10O"})});
-  EXPECT_EQ(Convert(rows, BadRowPolicy::kFail, out, &catalog).error,
+  EXPECT_EQ(Convert(rows, BadRowPolicy::kFail, out, &catalog).status.message(),
             "t.csv:3: field 'gpu_models': unknown GPU model 'H10O', did you mean 'H100'?");
   const TraceReport skipped = Convert(rows, BadRowPolicy::kSkip, out, &catalog);
   EXPECT_EQ(out.ids, std::vector<std::string>{"a"});
@@ -208,8 +209,7 @@ TEST(ImportTest, GpuModelsAreCheckedAgainstTheCatalog) {
 TEST(ImportTest, ReadTraceAppendsToTheWorkloadOnlyOnSuccess) {
   Workload workload;
   workload.jobs.push_back(MakeJob("listed", 0));
-  const TraceReport ok =
-      ReadTrace(Scripted({MakeJob("a", 0)}), "t.csv", {}, {}, workload);
+  const TraceReport ok = ReadTrace(Scripted({MakeJob("a", 0)}), "t.csv", {}, {}, workload);
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(workload.jobs.size(), 2u);
   const TraceReport bad =

@@ -43,17 +43,17 @@ std::size_t JobsRead(const std::string& format, const std::string& text) {
   const std::string path = testing::FreshTempDir() + "/example." + format;
   std::ofstream(path, std::ios::binary) << text;
   OpenResult opened = FindTraceFormat(format)->open(path, {});
-  EXPECT_EQ(opened.error, "");
+  EXPECT_EQ(opened.status.message(), "");
   if (opened.source == nullptr) {
     return 0;
   }
   std::size_t jobs = 0;
   Job job;
   RowError error;
-  for (JobSource::Status status;
-       (status = opened.source->Next(job, error)) != JobSource::Status::kEnd;) {
-    EXPECT_EQ(status, JobSource::Status::kJob) << error.Format();
-    jobs += status == JobSource::Status::kJob ? 1 : 0;
+  for (JobSource::RowStatus status;
+       (status = opened.source->Next(job, error)) != JobSource::RowStatus::kEnd;) {
+    EXPECT_EQ(status, JobSource::RowStatus::kJob) << error.Format();
+    jobs += status == JobSource::RowStatus::kJob ? 1 : 0;
   }
   return jobs;
 }

@@ -40,17 +40,18 @@ std::vector<std::string> Rows(const std::string& format, const std::string& byte
   const std::string path = FileWith("input." + format, bytes);
   OpenResult opened = FindTraceFormat(format)->open(path, {});
   if (opened.source == nullptr) {
-    return {"open: " + Replaced(opened.error, path, "FILE")};
+    return {"open: " + Replaced(opened.status.message(), path, "FILE")};
   }
   std::vector<std::string> rows;
   Job job;
   RowError error;
-  for (JobSource::Status status;
-       (status = opened.source->Next(job, error)) != JobSource::Status::kEnd;) {
+  for (JobSource::RowStatus status;
+       (status = opened.source->Next(job, error)) != JobSource::RowStatus::kEnd;) {
     const std::string line = std::to_string(opened.source->line());
-    rows.push_back(status == JobSource::Status::kJob ? line + ": " + JobToJson(job).dump()
-                                                     : line + ": " + error.reason + ": " +
-                                                           Replaced(error.Format(), path, "FILE"));
+    rows.push_back(status == JobSource::RowStatus::kJob
+                       ? line + ": " + JobToJson(job).dump()
+                       : line + ": " + error.reason + ": " +
+                             Replaced(error.Format(), path, "FILE"));
   }
   return rows;
 }
@@ -204,7 +205,7 @@ TEST(JsonlReaderTest, AMissingFileIsAnOpenError) {
   const std::string path = testing::FreshTempDir() + "/none.jsonl";
   const OpenResult opened = FindTraceFormat("jsonl")->open(path, {});
   EXPECT_EQ(opened.source, nullptr);
-  EXPECT_EQ(opened.error, path + ": cannot read: No such file or directory");
+  EXPECT_EQ(opened.status.message(), path + ": cannot read: No such file or directory");
 }
 
 TEST(JsonlWriterTest, WritesOneCompactObjectPerLine) {
@@ -365,7 +366,7 @@ TEST(NativeFormatsTest, AreRegisteredWithoutOptions) {
     ASSERT_NE(format, nullptr) << name;
     EXPECT_TRUE(format->options.empty());
     TraceOptionValues resolved;
-    EXPECT_EQ(ResolveTraceOptions(*format, {{"delimiter", ";"}}, resolved),
+    EXPECT_EQ(ResolveTraceOptions(*format, {{"delimiter", ";"}}, resolved).message(),
               fmt::format("trace format '{}' has no option 'delimiter' (it has none)", name));
   }
 }

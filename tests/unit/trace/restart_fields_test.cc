@@ -23,14 +23,14 @@ std::vector<std::string> Rows(const std::string& format, const std::string& byte
   std::ofstream(path, std::ios::binary) << bytes;
   OpenResult opened = FindTraceFormat(format)->open(path, {});
   if (opened.source == nullptr) {
-    return {"open: " + opened.error};
+    return {"open: " + opened.status.message()};
   }
   std::vector<std::string> rows;
   Job job;
   RowError error;
-  for (JobSource::Status status;
-       (status = opened.source->Next(job, error)) != JobSource::Status::kEnd;) {
-    if (status == JobSource::Status::kJob) {
+  for (JobSource::RowStatus status;
+       (status = opened.source->Next(job, error)) != JobSource::RowStatus::kEnd;) {
+    if (status == JobSource::RowStatus::kJob) {
       rows.push_back(JobToJson(job).dump());
       continue;
     }
