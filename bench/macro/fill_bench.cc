@@ -24,7 +24,7 @@ const FillWorkload* OpenbDefault(std::string& error) {
     if (!std::filesystem::exists(dir + "/openb_pod_list_default.csv")) {
       return "the openb trace is not in " + dir + "; skipped";
     }
-    return LoadFillWorkload(dir + "/openb_node_list_gpu_node.csv",
+    return LoadFillWorkload(DiskFileSystem(), dir + "/openb_node_list_gpu_node.csv",
                             dir + "/openb_pod_list_default.csv", 0.95, workload)
         .message();
   }();

@@ -89,7 +89,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
                    });
     journal.Flush();
     at = AddElapsed(at, runs_ms);
-    DirectorySink sink(dir);
+    DirectorySink sink(DiskFileSystem(), dir);
     sink.Stage("results.csv", ResultsCsv(layout, records));
     sink.Stage("results.json", ResultsJson(layout, records));
     sink.Stage("summary.csv", SummaryCsv(layout, records));

@@ -711,7 +711,7 @@ class Cli {
   // DIR/SCENARIO/POLICY/seed-N/ and comparison.csv.
   int WriteOutputs(const std::string& dir, const std::vector<RunReport>& reports, bool many,
                    bool seed_directories) {
-    DirectorySink sink(dir);
+    DirectorySink sink(DiskFileSystem(), dir);
     if (!many) {
       StageRunFiles("", reports[0], sink);
     } else {
@@ -733,7 +733,7 @@ class Cli {
     if (file.empty()) {
       return BuiltinCatalog();
     }
-    CatalogLoadResult result = LoadCatalogFile(file);
+    CatalogLoadResult result = LoadCatalogFile(DiskFileSystem(), file);
     if (!result.file_status.ok()) {
       fmt::print(err_, "{}\n", result.file_status.message());
       return std::nullopt;
@@ -838,7 +838,7 @@ class Cli {
   int VerifyOutputs(const std::vector<std::string>& dirs) {
     bool complete = true;
     for (const std::string& dir : dirs) {
-      const std::vector<std::string> problems = VerifyOutputFolder(dir);
+      const std::vector<std::string> problems = VerifyOutputFolder(DiskFileSystem(), dir);
       for (const std::string& problem : problems) {
         fmt::print(err_, "{}\n", problem);
       }

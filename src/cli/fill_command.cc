@@ -22,7 +22,7 @@ namespace fleetsim::cli {
 namespace {
 
 std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostream& err) {
-  FillLoadResult result = LoadFillScenarioFile(path);
+  FillLoadResult result = LoadFillScenarioFile(DiskFileSystem(), path);
   if (!result.file_status.ok()) {
     fmt::print(err, "{}\n", result.file_status.message());
     return std::nullopt;
@@ -65,7 +65,7 @@ std::string SameFileTwice(const FillArgs& args) {
 
 bool IsFillScenarioFile(const std::string& path) {
   std::string text;
-  return ReadTextFile(path, text).ok() && IsFillScenarioText(text);
+  return DiskFileSystem().ReadFile(path, text).ok() && IsFillScenarioText(text);
 }
 
 bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& err) {
@@ -75,11 +75,11 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
   }
   // The node and pod lists and the paper's results are read as `fleetsim fill` reads them.
   FillWorkload workload;
-  Status status =
-      LoadFillWorkload(scenario->nodes, scenario->pods, scenario->typical_popularity, workload);
+  Status status = LoadFillWorkload(DiskFileSystem(), scenario->nodes, scenario->pods,
+                                   scenario->typical_popularity, workload);
   if (status.ok() && scenario->published) {
     PublishedFill published;
-    status = LoadPublishedFill(*scenario->published, published);
+    status = LoadPublishedFill(DiskFileSystem(), *scenario->published, published);
   }
   if (!status.ok()) {
     fmt::print(err, "{}\n", status.message());
@@ -110,7 +110,7 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<FillScenarioResult> results;
   if (const Status status = RunFillSuite(
-          scenarios,
+          DiskFileSystem(), scenarios,
           {.threads = threads,
            .seeds = args.seeds,
            .keep_steps = !args.steps_file.empty(),

@@ -213,7 +213,7 @@ class PlanCommand {
   }
 
   int Report(const PlanSpec& plan, const PlanCandidates& candidates, const PlanOutcome& outcome) {
-    DirectorySink sink(args_.out_dir);
+    DirectorySink sink(DiskFileSystem(), args_.out_dir);
     sink.Stage("plan.csv", PlanCsv(plan, candidates, outcome));
     sink.Stage("plan.json", PlanJson(plan, candidates, outcome));
     sink.Stage("plan.html", PlanHtml(plan, candidates, outcome));

@@ -128,7 +128,9 @@ Status CheckOutFolder(const std::string& dir, const std::string& name) {
 // Whether DIR already holds exactly this layout.
 bool HoldsLayout(const std::string& dir, const std::string& text) {
   std::string held;
-  return ReadTextFile((fs::path(dir) / kSweepStateDir / "points.json").string(), held).ok() &&
+  return DiskFileSystem()
+             .ReadFile((fs::path(dir) / kSweepStateDir / "points.json").string(), held)
+             .ok() &&
          held == text;
 }
 
@@ -163,7 +165,7 @@ Status WriteLayout(const std::string& dir, const SweepLayout& layout) {
 
 Status WriteResults(const std::string& dir, const SweepLayout& layout,
                     const SweepRecords& records) {
-  DirectorySink sink(dir);
+  DirectorySink sink(DiskFileSystem(), dir);
   sink.Stage("results.csv", ResultsCsv(layout, records));
   sink.Stage("results.json", ResultsJson(layout, records));
   sink.Stage("summary.csv", SummaryCsv(layout, records));
@@ -348,7 +350,7 @@ class SweepCommand {
   }
 
   Status KeepRun(const SweepPoint& point, const RunReport& report) {
-    DirectorySink sink((fs::path(args_.out_dir) / "runs" / point.id).string());
+    DirectorySink sink(DiskFileSystem(), (fs::path(args_.out_dir) / "runs" / point.id).string());
     StageRunFiles("", report, sink);
     return sink.Commit();
   }

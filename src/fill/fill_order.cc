@@ -4,18 +4,17 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <string_view>
+
+#include "text/line_reader.h"
 
 namespace fleetsim {
 
 namespace {
 
 constexpr std::uint32_t kNoRank = std::numeric_limits<std::uint32_t>::max();
-constexpr std::string_view kUtf8ByteOrderMark = "\xEF\xBB\xBF";
 
 std::vector<std::string> SplitCommas(const std::string& line) {
   std::vector<std::string> fields(1);
@@ -136,41 +135,36 @@ std::string FillOrderPath(const std::string& dir, const std::string& scenario, s
   return fmt::format("{}/{}-{}.csv", dir, scenario, seed);
 }
 
-Status LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
+Status LoadFillOrder(const FileSystem& files, const std::string& path, const FillWorkload& workload,
+                     FillOrder& out) {
+  if (!files.IsFile(path)) {
     return Status::IoError(
-        std::filesystem::exists(path, error)
+        files.IsDirectory(path)
             ? fmt::format("{}: expected a fill order file, found a directory or special file", path)
             : fmt::format("{}: cannot read the fill order file (no such file)", path));
   }
-  std::ifstream in(path);
-  if (!in) {
-    return Status::IoError(fmt::format("{}: cannot read the fill order file", path));
+  LineReader lines(files, path);
+  if (!lines.ok()) {
+    return lines.status();
   }
   OrderReader reader(path, workload);
   std::string line;
-  std::size_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (line_number == 1) {
-      if (line.starts_with(kUtf8ByteOrderMark)) {
-        line.erase(0, kUtf8ByteOrderMark.size());
-      }
-      if (line != "kind,name,rank" && line != "kind,name,rank\r") {
+  while (lines.Next(line)) {
+    if (lines.line_number() == 1) {
+      if (line != "kind,name,rank") {
         return Status::InvalidInput(
             fmt::format("{}:1: expected the header \"kind,name,rank\", found \"{}\"", path, line));
       }
       continue;
     }
-    if (line.empty() || line == "\r") {
+    if (line.empty()) {
       continue;
     }
     if (Status status = reader.Row(SplitCommas(line)); !status.ok()) {
-      return Status::InvalidInput(fmt::format("{}:{}: {}", path, line_number, status.message()));
+      return status.Within(fmt::format("{}:{}", path, lines.line_number()));
     }
   }
-  if (line_number == 0) {
+  if (lines.line_number() == 0) {
     return Status::InvalidInput(
         fmt::format("{}:1: expected the header \"kind,name,rank\", found an empty file", path));
   }

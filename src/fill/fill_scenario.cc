@@ -23,8 +23,8 @@ const std::vector<std::string> kTopKeys = {
 
 class FillParser {
  public:
-  FillParser(std::string source, Diagnostics& diagnostics)
-      : source_(std::move(source)), check_(diagnostics) {}
+  FillParser(const FileSystem& files, std::string source, Diagnostics& diagnostics)
+      : files_(files), source_(std::move(source)), check_(diagnostics) {}
 
   FillScenario Parse(const json& root) {
     FillScenario s;
@@ -67,8 +67,7 @@ class FillParser {
     if (!resolved.is_absolute()) {
       resolved = (std::filesystem::path(source_).parent_path() / resolved).lexically_normal();
     }
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(resolved, error)) {
+    if (!files_.IsFile(resolved.string())) {
       check_.Error(ChildPath(path, key),
                    fmt::format("expected a readable file, found no file at '{}' (from \"{}\"; "
                                "the openb trace lives in ../shared/traces/alibaba-openb)",
@@ -132,6 +131,7 @@ class FillParser {
         .workload = *workload, .allocation = *allocation, .fragmentation_ratio = *ratio};
   }
 
+  const FileSystem& files_;
   std::string source_;
   JsonChecker check_;
 };
@@ -146,10 +146,10 @@ bool IsFillScenarioText(const std::string& text) {
   return root.is_object() && root.contains("kind") && root["kind"] == "fill";
 }
 
-FillLoadResult LoadFillScenarioFile(const std::string& path) {
+FillLoadResult LoadFillScenarioFile(const FileSystem& files, const std::string& path) {
   FillLoadResult result;
   std::string text;
-  if (Status status = ReadTextFile(path, text); !status.ok()) {
+  if (Status status = files.ReadFile(path, text); !status.ok()) {
     result.file_status = std::move(status);
     return result;
   }
@@ -158,7 +158,7 @@ FillLoadResult LoadFillScenarioFile(const std::string& path) {
     result.file_status = std::move(status);
     return result;
   }
-  FillScenario scenario = FillParser(path, result.diagnostics).Parse(root);
+  FillScenario scenario = FillParser(files, path, result.diagnostics).Parse(root);
   if (!result.diagnostics.HasErrors()) {
     result.scenario = std::move(scenario);
   }

@@ -47,16 +47,16 @@ void RunTask(const FillTask& task, const std::vector<FillWorkload>& workloads,
 
 }  // namespace
 
-Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteOptions& options,
-                    std::vector<FillScenarioResult>& out) {
+Status RunFillSuite(const FileSystem& files, const std::vector<FillScenario>& scenarios,
+                    const FillSuiteOptions& options, std::vector<FillScenarioResult>& out) {
   std::vector<FillWorkload> workloads(scenarios.size());
   std::vector<FillScenarioResult> results(scenarios.size());
   GivenOrders orders(scenarios.size());
   std::vector<FillTask> tasks;
   for (std::size_t s = 0; s < scenarios.size(); ++s) {
     const FillScenario& scenario = scenarios[s];
-    if (Status status = LoadFillWorkload(scenario.nodes, scenario.pods, scenario.typical_popularity,
-                                         workloads[s]);
+    if (Status status = LoadFillWorkload(files, scenario.nodes, scenario.pods,
+                                         scenario.typical_popularity, workloads[s]);
         !status.ok()) {
       return status;
     }
@@ -70,7 +70,7 @@ Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteO
     }
     if (scenario.published) {
       PublishedFill published;
-      if (Status status = LoadPublishedFill(*scenario.published, published); !status.ok()) {
+      if (Status status = LoadPublishedFill(files, *scenario.published, published); !status.ok()) {
         return status;
       }
       result.published = std::move(published);
@@ -81,7 +81,7 @@ Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteO
       for (std::size_t k = 0; k < seeds; ++k) {
         const std::string path =
             FillOrderPath(*options.orders_dir, scenario.name, scenario.first_seed + k);
-        if (Status status = LoadFillOrder(path, workloads[s], orders[s][k]); !status.ok()) {
+        if (Status status = LoadFillOrder(files, path, workloads[s], orders[s][k]); !status.ok()) {
           return status;
         }
       }

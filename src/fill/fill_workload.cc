@@ -18,9 +18,9 @@ namespace fleetsim {
 
 namespace {
 
-Status LoadNodes(const std::string& path, FillWorkload& out) {
+Status LoadNodes(const FileSystem& files, const std::string& path, FillWorkload& out) {
   std::vector<OpenbNode> nodes;
-  if (Status status = LoadOpenbNodes(path, BuiltinCatalog(), nodes); !status.ok()) {
+  if (Status status = LoadOpenbNodes(files, path, BuiltinCatalog(), nodes); !status.ok()) {
     return status;
   }
   for (const OpenbNode& node : nodes) {
@@ -58,8 +58,9 @@ Status LoadNodes(const std::string& path, FillWorkload& out) {
 // rejects empty model names), as the paper's artifact keys typical pods by it: as written, a
 // repeated model kept (the importer drops repeats: "V100M16|V100M32|V100M32" and
 // "V100M16|V100M32" are one model set but two typical-pod keys there).
-Status LoadGpuSpecTexts(const std::string& path, std::map<std::string, std::string>& out) {
-  LineReader lines(path);
+Status LoadGpuSpecTexts(const FileSystem& files, const std::string& path,
+                        std::map<std::string, std::string>& out) {
+  LineReader lines(files, path);
   if (!lines.ok()) {
     return lines.status();
   }
@@ -81,19 +82,20 @@ Status LoadGpuSpecTexts(const std::string& path, std::map<std::string, std::stri
   return Status::Ok();
 }
 
-Status LoadPods(const std::string& path, double popularity, FillWorkload& out) {
+Status LoadPods(const FileSystem& files, const std::string& path, double popularity,
+                FillWorkload& out) {
   const TraceFormat* format = FindTraceFormat("alibaba-openb");
   TraceOptionValues options;
   if (Status status = ResolveTraceOptions(*format, {}, options); !status.ok()) {
     return status;
   }
   Workload pods;
-  const TraceReport report = ReadTrace(*format, path, options, {}, pods);
+  const TraceReport report = ReadTrace(*format, path, options, {.files = &files}, pods);
   if (!report.ok()) {
     return report.status;
   }
   std::map<std::string, std::string> spec_texts;
-  if (Status status = LoadGpuSpecTexts(path, spec_texts); !status.ok()) {
+  if (Status status = LoadGpuSpecTexts(files, path, spec_texts); !status.ok()) {
     return status;
   }
   std::vector<ListedTask> listed;
@@ -134,13 +136,13 @@ Status LoadPods(const std::string& path, double popularity, FillWorkload& out) {
 
 }  // namespace
 
-Status LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
-                        double popularity, FillWorkload& out) {
+Status LoadFillWorkload(const FileSystem& files, const std::string& nodes_path,
+                        const std::string& pods_path, double popularity, FillWorkload& out) {
   FillWorkload loaded;
-  if (Status status = LoadNodes(nodes_path, loaded); !status.ok()) {
+  if (Status status = LoadNodes(files, nodes_path, loaded); !status.ok()) {
     return status;
   }
-  if (Status status = LoadPods(pods_path, popularity, loaded); !status.ok()) {
+  if (Status status = LoadPods(files, pods_path, popularity, loaded); !status.ok()) {
     return status;
   }
   out = std::move(loaded);

@@ -13,9 +13,9 @@ namespace {
 
 constexpr int kMaxPublishedX = 1000;
 
-Status LoadSeries(const std::string& path, const std::string& workload,
-                  std::map<GpuSharePolicy, PublishedSeries>& out) {
-  LineReader lines(path);
+Status LoadSeries(const FileSystem& file_system, const std::string& path,
+                  const std::string& workload, std::map<GpuSharePolicy, PublishedSeries>& out) {
+  LineReader lines(file_system, path);
   if (!lines.ok()) {
     return lines.status();
   }
@@ -89,14 +89,15 @@ std::optional<GpuSharePolicy> PolicyOfArtifactName(const std::string& name) {
   return it == kNames.end() ? std::nullopt : std::optional(it->second);
 }
 
-Status LoadPublishedFill(const PublishedFillFiles& files, PublishedFill& out) {
+Status LoadPublishedFill(const FileSystem& file_system, const PublishedFillFiles& files,
+                         PublishedFill& out) {
   PublishedFill loaded;
-  if (Status status = LoadSeries(files.allocation, files.workload, loaded.allocation);
+  if (Status status = LoadSeries(file_system, files.allocation, files.workload, loaded.allocation);
       !status.ok()) {
     return status;
   }
-  if (Status status =
-          LoadSeries(files.fragmentation_ratio, files.workload, loaded.fragmentation_ratio);
+  if (Status status = LoadSeries(file_system, files.fragmentation_ratio, files.workload,
+                                 loaded.fragmentation_ratio);
       !status.ok()) {
     return status;
   }

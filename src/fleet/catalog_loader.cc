@@ -508,9 +508,9 @@ Catalog BuiltinCatalog() {
   return std::move(*result.catalog);
 }
 
-CatalogLoadResult LoadCatalogFile(const std::string& path) {
+CatalogLoadResult LoadCatalogFile(const FileSystem& files, const std::string& path) {
   std::string text;
-  if (Status status = ReadTextFile(path, text); !status.ok()) {
+  if (Status status = files.ReadFile(path, text); !status.ok()) {
     CatalogLoadResult result;
     result.file_status = std::move(status);
     return result;

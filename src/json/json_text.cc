@@ -6,11 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace fleetsim {
 
@@ -131,22 +126,6 @@ std::optional<TextPosition> FirstTooDeep(const std::string& text) {
     }
   }
   return std::nullopt;
-}
-
-Status ReadTextFile(const std::string& path, std::string& text) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    return Status::IoError(fmt::format("{}: cannot read: it is a directory", path));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Status::IoError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  }
-  text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) {
-    return Status::IoError(fmt::format("{}: cannot read: {}", path, std::strerror(errno)));
-  }
-  return Status::Ok();
 }
 
 Status ParseJsonText(const std::string& text, const std::string& source, nlohmann::json& root) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 
 namespace fleetsim {
@@ -19,9 +20,6 @@ namespace fleetsim {
 inline constexpr std::size_t kMaxJsonDepth = 512;
 // The most characters of input an error message quotes.
 inline constexpr std::size_t kMaxQuotedChars = 80;
-
-// Reads the whole file into `text`. An I/O error says "path: cannot read: <reason>".
-Status ReadTextFile(const std::string& path, std::string& text);
 
 // Parses `text` into `root`. An invalid-input error is located: "source:line:col: invalid JSON:
 // <what>".
@@ -47,14 +45,15 @@ JsonErrorText SplitJsonError(const std::string& what);
 // `text`, cut to kMaxQuotedChars characters (and "..." when cut).
 std::string Quoted(const std::string& text);
 
-// Reads a spec file: its text, its JSON, then `parse(root, diagnostics)` for the spec. `Load` has
-// `spec` (an optional, set when no error was found), `diagnostics` and `file_status` (an
+// Reads a spec file on `files`: its text, its JSON, then `parse(root, diagnostics)` for the spec.
+// `Load` has `spec` (an optional, set when no error was found), `diagnostics` and `file_status` (an
 // unreadable file or invalid JSON, located); `strict` turns warnings into errors.
 template <typename Load, typename Parse>
-Load LoadSpecFile(const std::string& path, bool strict, const Parse& parse) {
+Load LoadSpecFile(const FileSystem& files, const std::string& path, bool strict,
+                  const Parse& parse) {
   Load result;
   std::string text;
-  result.file_status = ReadTextFile(path, text);
+  result.file_status = files.ReadFile(path, text);
   if (!result.file_status.ok()) {
     return result;
   }

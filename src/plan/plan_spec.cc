@@ -16,23 +16,22 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kTopKeys = {"format_version", "kind",      "name",
-                                           "description",    "base",      "axes",
-                                           "zip",            "exclude",   "targets",
-                                           "objective",      "runners_up",
-                                           "horizon"};
-const std::vector<std::string> kHorizonKeys = {"months", "replan_every_months",
-                                               "yearly_price_change",
-                                               "reserved_price_per_gpu_hour"};
+const std::vector<std::string> kTopKeys = {
+    "format_version", "kind",    "name",      "description", "base",   "axes", "zip",
+    "exclude",        "targets", "objective", "runners_up",  "horizon"};
+const std::vector<std::string> kHorizonKeys = {
+    "months", "replan_every_months", "yearly_price_change", "reserved_price_per_gpu_hour"};
 const std::vector<std::string> kTargetKeys = {"metric", "at_most", "at_least",
                                               "seeds",  "tenant",  "kind"};
 const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per_day",
-                                               "output_per_dollar"};
+                                              "output_per_dollar"};
 
 class PlanParser {
  public:
   PlanParser(const PolicyRegistry& registry, std::string source, Diagnostics& diagnostics)
-      : registry_(registry), source_(std::move(source)), diagnostics_(diagnostics),
+      : registry_(registry),
+        source_(std::move(source)),
+        diagnostics_(diagnostics),
         check_(diagnostics) {}
 
   PlanSpec Parse(const json& root) {
@@ -55,8 +54,8 @@ class PlanParser {
     seeds_ = SeedCount(plan.runs);
     Targets(root, plan);
     Objective(root, plan);
-    plan.runners_up = static_cast<std::size_t>(
-        check_.Int(root, "", "runners_up", {0, 100}, false).value_or(2));
+    plan.runners_up =
+        static_cast<std::size_t>(check_.Int(root, "", "runners_up", {0, 100}, false).value_or(2));
     plan.horizon = Horizon(root);
     return plan;
   }
@@ -89,8 +88,8 @@ class PlanParser {
     if (metric && std::find(PlanMetricNames().begin(), PlanMetricNames().end(), *metric) ==
                       PlanMetricNames().end()) {
       check_.Error(where + "/metric",
-                   fmt::format("expected a metric (docs/sweeps.md#metrics), found '{}'{}",
-                               *metric, DidYouMean(*metric, PlanMetricNames())));
+                   fmt::format("expected a metric (docs/sweeps.md#metrics), found '{}'{}", *metric,
+                               DidYouMean(*metric, PlanMetricNames())));
       ok = false;
     }
     target.metric = metric.value_or("");
@@ -100,8 +99,8 @@ class PlanParser {
       check_.Error(where, "expected exactly one of \"at_most\" and \"at_least\"");
       ok = false;
     } else {
-      const auto bound = check_.Real(object, where, most ? "at_most" : "at_least",
-                                     {-1e300, 1e300}, true);
+      const auto bound =
+          check_.Real(object, where, most ? "at_most" : "at_least", {-1e300, 1e300}, true);
       ok = ok && bound.has_value();
       target.at_most = most;
       target.bound = bound.value_or(0);
@@ -186,16 +185,14 @@ class PlanParser {
     HorizonSpec horizon;
     const auto months = check_.Int(*object, "/horizon", "months", {1, 600}, true);
     horizon.months = months.value_or(1);
-    const auto every =
-        check_.Int(*object, "/horizon", "replan_every_months", {1, 600}, false);
+    const auto every = check_.Int(*object, "/horizon", "replan_every_months", {1, 600}, false);
     horizon.replan_every_months = every.value_or(std::min<std::int64_t>(12, horizon.months));
     if (months && every && *every > *months) {
-      check_.Error("/horizon/replan_every_months",
-                   fmt::format("expected at most the horizon's {} months, found {}", *months,
-                               *every));
+      check_.Error(
+          "/horizon/replan_every_months",
+          fmt::format("expected at most the horizon's {} months, found {}", *months, *every));
     }
-    horizon.yearly_price_change =
-        ByModel(*object, "yearly_price_change", {-1, 10, true});
+    horizon.yearly_price_change = ByModel(*object, "yearly_price_change", {-1, 10, true});
     horizon.reserved_price_per_gpu_hour =
         ByModel(*object, "reserved_price_per_gpu_hour", {0, 1e6, true});
     return horizon;
@@ -225,9 +222,9 @@ class PlanParser {
     }
     const auto it = std::find(kObjectives.begin(), kObjectives.end(), *name);
     if (it == kObjectives.end()) {
-      check_.Error("/objective", fmt::format("expected one of {}, found '{}'{}",
-                                             QuotedList(kObjectives), *name,
-                                             DidYouMean(*name, kObjectives)));
+      check_.Error("/objective",
+                   fmt::format("expected one of {}, found '{}'{}", QuotedList(kObjectives), *name,
+                               DidYouMean(*name, kObjectives)));
       return;
     }
     plan.objective = static_cast<PlanObjective>(it - kObjectives.begin());
@@ -237,8 +234,9 @@ class PlanParser {
   // that moves alone and is never excluded.
   void CheckRunsFitAPlan(const json& root, const SweepSpec& runs) {
     if (root.contains("base") && root["base"].is_array() && root["base"].size() > 1) {
-      check_.Error("/base", "expected one base scenario (a plan sizes one workload's fleet), "
-                            "found a list of several");
+      check_.Error("/base",
+                   "expected one base scenario (a plan sizes one workload's fleet), "
+                   "found a list of several");
     }
     const auto seed = std::find_if(runs.axes.begin(), runs.axes.end(), [](const SweepAxis& a) {
       return a.target == AxisTarget::kSeed;
@@ -249,15 +247,17 @@ class PlanParser {
     const auto index = static_cast<std::size_t>(seed - runs.axes.begin());
     for (const std::vector<std::size_t>& group : runs.zip) {
       if (std::find(group.begin(), group.end(), index) != group.end()) {
-        check_.Error("/zip", "the seed axis cannot be zipped in a plan: every fleet is run on "
-                             "every seed");
+        check_.Error("/zip",
+                     "the seed axis cannot be zipped in a plan: every fleet is run on "
+                     "every seed");
       }
     }
     for (const ExcludeRule& rule : runs.exclude) {
       for (const auto& [axis, labels] : rule.axes) {
         if (axis == index) {
-          check_.Error("/exclude", "a plan's exclude rules cannot name the seed axis: every "
-                                   "fleet is run on every seed");
+          check_.Error("/exclude",
+                       "a plan's exclude rules cannot name the seed axis: every "
+                       "fleet is run on every seed");
         }
       }
     }
@@ -283,9 +283,10 @@ class PlanParser {
 }  // namespace
 
 PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  return LoadSpecFile<PlanLoad>(path, strict, [&](const json& root, Diagnostics& diagnostics) {
-    return PlanParser(registry, path, diagnostics).Parse(root);
-  });
+  return LoadSpecFile<PlanLoad>(DiskFileSystem(), path, strict,
+                                [&](const json& root, Diagnostics& diagnostics) {
+                                  return PlanParser(registry, path, diagnostics).Parse(root);
+                                });
 }
 
 std::string TargetMetricName(const PlanTarget& target) {

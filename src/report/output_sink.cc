@@ -25,25 +25,7 @@ void OutputSink::Stage(const std::string& relative_path, std::string contents) {
   staged_[relative_path] = std::move(contents);
 }
 
-namespace {
-
-// Writes `contents` to `path`.
-Status WriteWhole(const fs::path& path, const std::string& contents) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    return Status::IoError(
-        fmt::format("{}: cannot create: {}", path.string(), std::strerror(errno)));
-  }
-  out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
-  out.close();
-  if (!out) {
-    return Status::IoError(
-        fmt::format("{}: cannot write: {}", path.string(), std::strerror(errno)));
-  }
-  return Status::Ok();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 namespace {
 
@@ -89,18 +71,18 @@ fs::path TemporaryFor(const fs::path& target) {
   return target.parent_path() / ("." + target.filename().string() + ".tmp");
 }
 
-// The temporaries of one commit, each tracked for the signal handler from its creation until
-// it is renamed into place or removed. The destructor removes whatever was not renamed.
+// The temporaries of one commit on `files`, each tracked for the signal handler (on the disk)
+// from its creation until it is renamed into place or removed. The destructor removes whatever
+// was not renamed.
 class PendingFiles {
  public:
-  PendingFiles() = default;
+  explicit PendingFiles(FileSystem& files) : files_(files) {}
   PendingFiles(const PendingFiles&) = delete;
   PendingFiles& operator=(const PendingFiles&) = delete;
   ~PendingFiles() {
     for (Pending& file : pending_) {
       if (!file.renamed) {
-        std::error_code ignored;
-        fs::remove(file.temporary, ignored);
+        (void)files_.Remove(file.temporary.string());  // best effort: the commit failed already
       }
       ForgetTemporary(file.slot);
     }
@@ -108,25 +90,22 @@ class PendingFiles {
 
   // Writes `contents` to a temporary beside `target` (directories created).
   Status Write(const fs::path& target, const std::string& contents) {
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
-    if (ec) {
-      return Status::IoError(fmt::format("{}: cannot create directory: {}",
-                                         target.parent_path().string(), ec.message()));
+    if (Status status = files_.CreateDirectories(target.parent_path().string()); !status.ok()) {
+      return status;
     }
     const fs::path temporary = TemporaryFor(target);
-    pending_.push_back({temporary, target, TrackTemporary(temporary.string())});
-    return WriteWhole(temporary, contents);
+    const std::size_t slot =
+        files_.on_disk() ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
+    pending_.push_back({temporary, target, slot});
+    return files_.WriteFile(temporary.string(), contents);
   }
 
   // Renames every temporary into place, in order; fails with the first rename that failed.
   Status RenameAll() {
     for (Pending& file : pending_) {
-      std::error_code ec;
-      fs::rename(file.temporary, file.target, ec);
-      if (ec) {
-        return Status::IoError(
-            fmt::format("{}: cannot rename into place: {}", file.target.string(), ec.message()));
+      if (Status status = files_.Rename(file.temporary.string(), file.target.string());
+          !status.ok()) {
+        return status;
       }
       file.renamed = true;
     }
@@ -140,6 +119,7 @@ class PendingFiles {
     std::size_t slot;
     bool renamed = false;
   };
+  FileSystem& files_;
   std::vector<Pending> pending_;
 };
 
@@ -157,24 +137,21 @@ std::string OutputManifest(const std::map<std::string, std::string>& files) {
 
 Status DirectorySink::Commit() {
   const fs::path directory(directory_);
-  PendingFiles files;
+  PendingFiles pending(files_);
   for (const auto& [relative, contents] : staged_) {
-    if (Status status = files.Write(directory / relative, contents); !status.ok()) {
+    if (Status status = pending.Write(directory / relative, contents); !status.ok()) {
       return status;
     }
   }
   // From here until the new manifest is in place the folder has none, so a reader can tell an
   // interrupted commit from a complete one.
-  std::error_code ec;
-  fs::remove(directory / kOutputManifest, ec);
-  if (ec) {
-    return Status::IoError(
-        fmt::format("{}: cannot remove: {}", (directory / kOutputManifest).string(), ec.message()));
-  }
-  if (Status status = files.RenameAll(); !status.ok()) {
+  if (Status status = files_.Remove((directory / kOutputManifest).string()); !status.ok()) {
     return status;
   }
-  PendingFiles manifest;
+  if (Status status = pending.RenameAll(); !status.ok()) {
+    return status;
+  }
+  PendingFiles manifest(files_);
   Status status = manifest.Write(directory / kOutputManifest, OutputManifest(staged_));
   if (status.ok()) {
     status = manifest.RenameAll();
@@ -188,7 +165,8 @@ Status DirectorySink::Commit() {
 namespace {
 
 // OK when the listed file is the one the manifest lists, else why not.
-Status CheckListed(const fs::path& directory, const nlohmann::json& entry) {
+Status CheckListed(const FileSystem& files, const fs::path& directory,
+                   const nlohmann::json& entry) {
   if (!entry.is_object() || !entry.contains("path") || !entry["path"].is_string() ||
       !entry.contains("bytes") || !entry["bytes"].is_number_unsigned() ||
       !entry.contains("digest") || !entry["digest"].is_string()) {
@@ -198,7 +176,7 @@ Status CheckListed(const fs::path& directory, const nlohmann::json& entry) {
   }
   const fs::path path = directory / entry["path"].get<std::string>();
   std::string contents;
-  if (Status status = ReadTextFile(path.string(), contents); !status.ok()) {
+  if (Status status = files.ReadFile(path.string(), contents); !status.ok()) {
     return Status::InvalidInput(fmt::format("{} (listed in the manifest)", status.message()));
   }
   if (contents.size() != entry["bytes"].get<std::uint64_t>() ||
@@ -214,10 +192,10 @@ Status CheckListed(const fs::path& directory, const nlohmann::json& entry) {
 
 }  // namespace
 
-std::vector<std::string> VerifyOutputFolder(const std::string& directory) {
+std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory) {
   const fs::path manifest_path = fs::path(directory) / kOutputManifest;
   std::string text;
-  if (Status status = ReadTextFile(manifest_path.string(), text); !status.ok()) {
+  if (Status status = files.ReadFile(manifest_path.string(), text); !status.ok()) {
     return {
         fmt::format("{}: no readable manifest ({}): the folder's last commit did not finish, "
                     "or it was not written by fleetsim",
@@ -237,7 +215,7 @@ std::vector<std::string> VerifyOutputFolder(const std::string& directory) {
   }
   std::vector<std::string> problems;
   for (const nlohmann::json& entry : manifest["files"]) {
-    if (Status status = CheckListed(directory, entry); !status.ok()) {
+    if (Status status = CheckListed(files, directory, entry); !status.ok()) {
       problems.push_back(status.message());
     }
   }
@@ -251,14 +229,6 @@ void RemoveTemporariesOnSignals() {
     sigemptyset(&action.sa_mask);
     sigaction(signal_number, &action, nullptr);
   }
-}
-
-Status MemorySink::Commit() {
-  for (auto& [path, contents] : staged_) {
-    committed_[path] = std::move(contents);
-  }
-  staged_.clear();
-  return Status::Ok();
 }
 
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {

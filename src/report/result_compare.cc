@@ -544,8 +544,8 @@ CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::s
                                   const CompareOptions& options) {
   std::string baseline_text;
   std::string current_text;
-  const Status baseline_read = ReadTextFile(baseline_path, baseline_text);
-  const Status current_read = ReadTextFile(current_path, current_text);
+  const Status baseline_read = DiskFileSystem().ReadFile(baseline_path, baseline_text);
+  const Status current_read = DiskFileSystem().ReadFile(current_path, current_text);
   if (!baseline_read.ok() || !current_read.ok()) {
     // Report the readable file's own problems too, file by file.
     CompareOutcome outcome;

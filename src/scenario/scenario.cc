@@ -49,10 +49,12 @@ bool IsValidName(const std::string& name) {
 class ScenarioParser {
  public:
   ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, TraceCache* traces,
-                 std::string source, Diagnostics& diagnostics, std::vector<std::string>& notes)
+                 const FileSystem& files, std::string source, Diagnostics& diagnostics,
+                 std::vector<std::string>& notes)
       : registry_(registry),
         catalog_(catalog),
         traces_(traces),
+        files_(files),
         source_(std::move(source)),
         diagnostics_(diagnostics),
         check_(diagnostics),
@@ -148,7 +150,7 @@ class ScenarioParser {
   std::optional<Catalog> LoadOwnCatalog(const std::string& file) {
     const std::filesystem::path path = std::filesystem::path(source_).parent_path() / file;
     std::string text;
-    if (Status status = ReadTextFile(path.string(), text); !status.ok()) {
+    if (Status status = files_.ReadFile(path.string(), text); !status.ok()) {
       check_.Error("/fleet/catalog", status.message());
       return std::nullopt;
     }
@@ -339,7 +341,8 @@ class ScenarioParser {
       return;
     }
     source.resolved_path = ResolveBesideScenario(*file);
-    const TraceReadOptions read{.on_bad_row = *policy, .catalog = &EffectiveCatalog()};
+    const TraceReadOptions read{
+        .on_bad_row = *policy, .catalog = &EffectiveCatalog(), .files = &files_};
     if (traces_ != nullptr && !own_catalog_) {
       CachedTrace cached = traces_->Read(*format, source.resolved_path, source.options, read);
       source.report = std::move(cached.report);
@@ -512,6 +515,7 @@ class ScenarioParser {
   const PolicyRegistry& registry_;
   const Catalog& catalog_;
   TraceCache* traces_;                  // null: every trace is read from its file
+  const FileSystem& files_;             // where the catalog file and the trace are read from
   std::optional<Catalog> own_catalog_;  // the scenario's "fleet.catalog", when it has one
   std::string source_;
   bool fleet_valid_ = false;  // /fleet is present and has no error
@@ -536,7 +540,8 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   }
   const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
   const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
-  Scenario scenario = ScenarioParser(registry, catalog, options.trace_cache, source,
+  const FileSystem& files = options.files != nullptr ? *options.files : DiskFileSystem();
+  Scenario scenario = ScenarioParser(registry, catalog, options.trace_cache, files, source,
                                      result.diagnostics, result.notes)
                           .Parse(root);
   if (options.strict) {
@@ -550,8 +555,9 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 
 LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& registry,
                             const LoadOptions& options) {
+  const FileSystem& files = options.files != nullptr ? *options.files : DiskFileSystem();
   std::string text;
-  if (Status status = ReadTextFile(path, text); !status.ok()) {
+  if (Status status = files.ReadFile(path, text); !status.ok()) {
     LoadResult result;
     result.file_status = std::move(status);
     return result;

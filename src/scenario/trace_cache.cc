@@ -6,7 +6,7 @@ namespace fleetsim {
 CachedTrace TraceCache::Read(const TraceFormat& format, const std::string& path,
                              const TraceOptionValues& format_options,
                              const TraceReadOptions& options) {
-  Key key{format.name, path, format_options, options.on_bad_row, options.catalog};
+  Key key{format.name, path, format_options, options.on_bad_row, options.catalog, options.files};
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     Workload jobs;

@@ -125,7 +125,7 @@ class Expander {
     for (const std::string& path : spec_.base) {
       std::string text;
       json root;
-      Status status = ReadTextFile(path, text);
+      Status status = DiskFileSystem().ReadFile(path, text);
       if (status.ok()) {
         status = ParseJsonText(text, path, root);
       }

@@ -17,10 +17,9 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kTopKeys = {"format_version", "kind",     "name",
-                                           "description",    "base",     "axes",
-                                           "zip",            "exclude",  "baseline",
-                                           "report"};
+const std::vector<std::string> kTopKeys = {"format_version", "kind",  "name", "description",
+                                           "base",           "axes",  "zip",  "exclude",
+                                           "baseline",       "report"};
 const std::vector<std::string> kAxisKeys = {"name", "param", "pointer", "variants", "values"};
 // Column names results.csv gives to what is not an axis of the spec's own.
 const std::vector<std::string> kReservedNames = {"point",  "run_id",      "scenario",
@@ -117,8 +116,8 @@ class SweepParser {
     }
     std::error_code error;
     if (!std::filesystem::is_regular_file(resolved, error)) {
-      check_.Error(where, fmt::format("expected a scenario file, found no file at '{}'",
-                                      resolved.string()));
+      check_.Error(
+          where, fmt::format("expected a scenario file, found no file at '{}'", resolved.string()));
       return;
     }
     if (std::find(s.base.begin(), s.base.end(), resolved.string()) != s.base.end()) {
@@ -211,11 +210,11 @@ class SweepParser {
   }
 
   bool CheckAxisName(const SweepAxis& axis, const std::string& where) {
-    const bool reserved_target = axis.target == AxisTarget::kPolicy ||
-                                 axis.target == AxisTarget::kSeed;
+    const bool reserved_target =
+        axis.target == AxisTarget::kPolicy || axis.target == AxisTarget::kSeed;
     if (!reserved_target && (axis.name == "policy" || axis.name == "seed")) {
-      check_.Error(where + "/name", fmt::format("the name '{}' is kept for the {} axis", axis.name,
-                                                axis.name));
+      check_.Error(where + "/name",
+                   fmt::format("the name '{}' is kept for the {} axis", axis.name, axis.name));
       return false;
     }
     if (axis.name.empty() ||
@@ -242,16 +241,17 @@ class SweepParser {
         all.push_back(spec.name);
       }
     }
-    check_.Error(where, fmt::format("no policy has a parameter '{}'{}", param,
-                                    DidYouMean(param, all)));
+    check_.Error(where,
+                 fmt::format("no policy has a parameter '{}'{}", param, DidYouMean(param, all)));
   }
 
   void CheckPointerSyntax(const std::string& pointer, const std::string& where) {
     try {
       const json::json_pointer parsed(pointer);
       if (parsed.empty()) {
-        check_.Error(where, "expected a pointer into the scenario, found \"\" (the whole "
-                            "document: use a variants axis)");
+        check_.Error(where,
+                     "expected a pointer into the scenario, found \"\" (the whole "
+                     "document: use a variants axis)");
       }
     } catch (const json::exception&) {
       check_.Error(where, fmt::format("expected a JSON Pointer (RFC 6901, such as "
@@ -338,8 +338,7 @@ class SweepParser {
       const std::string at = ChildPath(where + "/variants", i);
       const json& variant = (*variants)[i];
       if (!variant.is_object()) {
-        check_.Error(at, fmt::format("expected {{\"name\", \"patch\"}}, found {}",
-                                     Shown(variant)));
+        check_.Error(at, fmt::format("expected {{\"name\", \"patch\"}}, found {}", Shown(variant)));
         continue;
       }
       check_.UnknownKeys(variant, at, {"name", "patch"});
@@ -418,9 +417,8 @@ class SweepParser {
       if (s.axes[m].values.size() != s.axes[members[0]].values.size()) {
         check_.Error(where, fmt::format("zipped axes must have as many values each: '{}' has "
                                         "{}, '{}' has {}",
-                                        s.axes[members[0]].name,
-                                        s.axes[members[0]].values.size(), s.axes[m].name,
-                                        s.axes[m].values.size()));
+                                        s.axes[members[0]].name, s.axes[members[0]].values.size(),
+                                        s.axes[m].name, s.axes[m].values.size()));
         return;
       }
     }
@@ -506,8 +504,7 @@ class SweepParser {
     if (std::find(swept.begin(), swept.end(), *given) == swept.end()) {
       check_.Error("/baseline", fmt::format("expected one of the policy axis's values ({}), "
                                             "found '{}'{}",
-                                            QuotedList(swept), *given,
-                                            DidYouMean(*given, swept)));
+                                            QuotedList(swept), *given, DidYouMean(*given, swept)));
       return;
     }
     s.baseline_policy = *given;
@@ -555,9 +552,10 @@ SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
 }
 
 SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  return LoadSpecFile<SweepLoad>(path, strict, [&](const json& root, Diagnostics& diagnostics) {
-    return SweepParser(registry, path, diagnostics).Parse(root);
-  });
+  return LoadSpecFile<SweepLoad>(DiskFileSystem(), path, strict,
+                                 [&](const json& root, Diagnostics& diagnostics) {
+                                   return SweepParser(registry, path, diagnostics).Parse(root);
+                                 });
 }
 
 }  // namespace fleetsim

@@ -178,7 +178,7 @@ std::optional<SweepLayout> ReadLayout(const std::string& dir, Status& status) {
   const std::string path = (fs::path(dir) / kSweepStateDir / "points.json").string();
   std::string text;
   json root;
-  status = ReadTextFile(path, text);
+  status = DiskFileSystem().ReadFile(path, text);
   if (status.ok()) {
     status = ParseJsonText(text, path, root);
   }

@@ -5,17 +5,20 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
+#include <istream>
+#include <memory>
 #include <string>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 
 namespace fleetsim {
 
 class LineReader {
  public:
-  // Opens `path`; status() tells whether that worked (an I/O error "path: cannot read: ...").
-  explicit LineReader(const std::string& path);
+  // Opens `path` on `files`; status() tells whether that worked (an I/O error "path: cannot
+  // read: ...").
+  LineReader(const FileSystem& files, const std::string& path);
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
@@ -28,7 +31,7 @@ class LineReader {
 
  private:
   std::string path_;
-  std::ifstream in_;
+  std::unique_ptr<std::istream> in_;
   Status status_;
   std::int64_t line_number_ = 0;
 };

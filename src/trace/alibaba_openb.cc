@@ -126,8 +126,9 @@ Status CheckNodeTotals(const std::string& path, const std::vector<OpenbNode>& no
 
 // Reads a node list into `out` (appending only on success). Without a catalog (the pod reader
 // has none) a GPU node's model may be any name.
-Status ReadNodes(const std::string& path, const Catalog* catalog, std::vector<OpenbNode>& out) {
-  LineReader lines(path);
+Status ReadNodes(const FileSystem& files, const std::string& path, const Catalog* catalog,
+                 std::vector<OpenbNode>& out) {
+  LineReader lines(files, path);
   CsvHeader header;
   if (Status status = ReadCsvHeader(lines, NodeColumns(), header); !status.ok()) {
     return status;
@@ -336,8 +337,10 @@ struct NodeSummary {
 
 class OpenbPodSource final : public CsvJobSource {
  public:
-  OpenbPodSource(const std::string& path, OpenbOptions options)
-      : CsvJobSource(path, RequiredPodColumns(), UsedPodColumns()), options_(std::move(options)) {}
+  OpenbPodSource(const FileSystem& files, const std::string& path, OpenbOptions options)
+      : CsvJobSource(files, path, RequiredPodColumns(), UsedPodColumns()),
+        files_(files),
+        options_(std::move(options)) {}
 
  private:
   // The columns, and the node list if any; fails with the open error.
@@ -362,7 +365,7 @@ class OpenbPodSource final : public CsvJobSource {
       return Status::Ok();
     }
     std::vector<OpenbNode> nodes;
-    if (Status status = ReadNodes(options_.nodes_path, nullptr, nodes); !status.ok()) {
+    if (Status status = ReadNodes(files_, options_.nodes_path, nullptr, nodes); !status.ok()) {
       return status;
     }
     nodes_.emplace(nodes);
@@ -602,6 +605,7 @@ class OpenbPodSource final : public CsvJobSource {
                  "memory), imported all the same");
   }
 
+  const FileSystem& files_;  // where the node list is read from
   OpenbOptions options_;
   std::size_t name_ = 0;
   std::size_t cpu_milli_ = 0;
@@ -622,19 +626,20 @@ class OpenbPodSource final : public CsvJobSource {
   RowFacts facts_;  // of the row last read
 };
 
-OpenResult OpenOpenb(const std::string& path, const TraceOptionValues& values) {
+OpenResult OpenOpenb(const FileSystem& files, const std::string& path,
+                     const TraceOptionValues& values) {
   OpenbOptions options;
   if (const Status status = ParseOptions(values, options); !status.ok()) {
     return {nullptr, status.Within(path)};
   }
-  return OpenCsvSource<OpenbPodSource>(path, std::move(options));
+  return OpenCsvSource<OpenbPodSource>(files, path, std::move(options));
 }
 
 }  // namespace
 
-Status LoadOpenbNodes(const std::string& path, const Catalog& catalog,
+Status LoadOpenbNodes(const FileSystem& files, const std::string& path, const Catalog& catalog,
                       std::vector<OpenbNode>& out) {
-  return ReadNodes(path, &catalog, out);
+  return ReadNodes(files, path, &catalog, out);
 }
 
 FleetSpec OpenbFleet(const std::vector<OpenbNode>& nodes, const Catalog& catalog) {

@@ -7,9 +7,9 @@
 
 namespace fleetsim {
 
-CsvJobSource::CsvJobSource(const std::string& path, std::vector<std::string> required,
-                           std::vector<std::string> used)
-    : lines_(path), required_(std::move(required)), used_(std::move(used)) {
+CsvJobSource::CsvJobSource(const FileSystem& files, const std::string& path,
+                           std::vector<std::string> required, std::vector<std::string> used)
+    : lines_(files, path), required_(std::move(required)), used_(std::move(used)) {
   if (used_.empty()) {
     used_ = required_;
   }

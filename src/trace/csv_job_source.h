@@ -38,7 +38,7 @@ class CsvJobSource : public JobSource {
  protected:
   // `required`: the columns the header must have; `used`: every column the format reads
   // (required or optional). Empty `used` means the required ones.
-  CsvJobSource(const std::string& path, std::vector<std::string> required,
+  CsvJobSource(const FileSystem& files, const std::string& path, std::vector<std::string> required,
                std::vector<std::string> used = {});
 
   // After the header is read: finds the format's columns and does its other open-time work;

@@ -63,9 +63,10 @@ class IdFilter {
 class RowStream {
  public:
   RowStream(const TraceFormat& format, const std::string& path,
-            const TraceOptionValues& format_options, const Catalog* catalog)
-      : path_(path), catalog_(catalog) {
-    OpenResult opened = format.open(path, format_options);
+            const TraceOptionValues& format_options, const TraceReadOptions& options)
+      : path_(path), catalog_(options.catalog) {
+    OpenResult opened = format.open(options.files != nullptr ? *options.files : DiskFileSystem(),
+                                    path, format_options);
     source_ = std::move(opened.source);
     open_status_ = std::move(opened.status);
   }
@@ -134,7 +135,7 @@ class TraceConverter {
   // Pass 1: reads every row, records bad rows (stopping at the first under kFail), order, and
   // ids that may repeat.
   bool CheckPass() {
-    RowStream rows(format_, path_, format_options_, options_.catalog);
+    RowStream rows(format_, path_, format_options_, options_);
     if (!rows.open_status().ok()) {
       report_.status = rows.open_status();
       return false;
@@ -170,7 +171,7 @@ class TraceConverter {
   // first bad row under kFail, which a repeat before it pre-empts).
   bool ConfirmDuplicates() {
     if (!maybe_repeated_.empty()) {
-      RowStream rows(format_, path_, format_options_, options_.catalog);
+      RowStream rows(format_, path_, format_options_, options_);
       std::unordered_map<std::string, std::int64_t> first_line;
       Job job;
       RowError error;
@@ -218,7 +219,7 @@ class TraceConverter {
 
   // Pass 2: delivers the good rows, streaming when sorted, else sorted stably in memory.
   void DeliverPass(JobWriter& out) {
-    RowStream rows(format_, path_, format_options_, options_.catalog);
+    RowStream rows(format_, path_, format_options_, options_);
     std::vector<Job> held;
     Job job;
     RowError error;

@@ -20,8 +20,8 @@ std::vector<std::string> ItpColumns() {
 
 class ItpSource final : public CsvJobSource {
  public:
-  ItpSource(const std::string& path, std::string tenant)
-      : CsvJobSource(path, ItpColumns()), tenant_(std::move(tenant)) {}
+  ItpSource(const FileSystem& files, const std::string& path, std::string tenant)
+      : CsvJobSource(files, path, ItpColumns()), tenant_(std::move(tenant)) {}
 
  private:
   Status OnHeader() override {
@@ -56,13 +56,14 @@ class ItpSource final : public CsvJobSource {
   std::size_t num_gpu_ = 0;
 };
 
-OpenResult OpenItp(const std::string& path, const TraceOptionValues& values) {
+OpenResult OpenItp(const FileSystem& files, const std::string& path,
+                   const TraceOptionValues& values) {
   const std::string& tenant = values.at("tenant");
   if (tenant.empty()) {
     return {nullptr, Status::InvalidInput(fmt::format(
                          "{}: option 'tenant': expected a non-empty tenant name, found ''", path))};
   }
-  return OpenCsvSource<ItpSource>(path, tenant);
+  return OpenCsvSource<ItpSource>(files, path, tenant);
 }
 
 }  // namespace

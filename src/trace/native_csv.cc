@@ -262,7 +262,7 @@ std::string DescribeUnknown(const std::string& name) {
 
 class CsvSource final : public JobSource {
  public:
-  explicit CsvSource(const std::string& path) : lines_(path) {}
+  CsvSource(const FileSystem& files, const std::string& path) : lines_(files, path) {}
 
   // Reads and checks the header. Fails with the error ("path: ..." or "path:line: ...").
   Status ReadHeader() {
@@ -321,8 +321,9 @@ class CsvSource final : public JobSource {
   std::vector<std::string> cells_;
 };
 
-OpenResult OpenCsv(const std::string& path, const TraceOptionValues& /*options*/) {
-  auto source = std::make_unique<CsvSource>(path);
+OpenResult OpenCsv(const FileSystem& files, const std::string& path,
+                   const TraceOptionValues& /*options*/) {
+  auto source = std::make_unique<CsvSource>(files, path);
   if (Status status = source->ReadHeader(); !status.ok()) {
     return {nullptr, std::move(status)};
   }

@@ -119,7 +119,7 @@ FieldError FirstProblem(const json& object, const Diagnostics& problems) {
 
 class JsonlSource final : public JobSource {
  public:
-  explicit JsonlSource(const std::string& path) : lines_(path) {}
+  JsonlSource(const FileSystem& files, const std::string& path) : lines_(files, path) {}
 
   const LineReader& lines() const { return lines_; }
 
@@ -175,8 +175,9 @@ class JsonlSource final : public JobSource {
   std::string line_;
 };
 
-OpenResult OpenJsonl(const std::string& path, const TraceOptionValues& /*options*/) {
-  auto source = std::make_unique<JsonlSource>(path);
+OpenResult OpenJsonl(const FileSystem& files, const std::string& path,
+                     const TraceOptionValues& /*options*/) {
+  auto source = std::make_unique<JsonlSource>(files, path);
   if (!source->lines().ok()) {
     return {nullptr, source->lines().status()};
   }

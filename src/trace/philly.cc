@@ -111,8 +111,8 @@ Status ParseOptions(const TraceOptionValues& values, PhillyOptions& options) {
 
 class PhillySource final : public CsvJobSource {
  public:
-  PhillySource(const std::string& path, PhillyOptions options)
-      : CsvJobSource(path, PhillyColumns()), options_(std::move(options)) {}
+  PhillySource(const FileSystem& files, const std::string& path, PhillyOptions options)
+      : CsvJobSource(files, path, PhillyColumns()), options_(std::move(options)) {}
 
  private:
   Status OnHeader() override {
@@ -204,12 +204,13 @@ class PhillySource final : public CsvJobSource {
   std::size_t cluster_ = 0;
 };
 
-OpenResult OpenPhilly(const std::string& path, const TraceOptionValues& values) {
+OpenResult OpenPhilly(const FileSystem& files, const std::string& path,
+                      const TraceOptionValues& values) {
   PhillyOptions options;
   if (const Status status = ParseOptions(values, options); !status.ok()) {
     return {nullptr, status.Within(path)};
   }
-  return OpenCsvSource<PhillySource>(path, std::move(options));
+  return OpenCsvSource<PhillySource>(files, path, std::move(options));
 }
 
 }  // namespace

@@ -80,8 +80,8 @@ Status ParseOptions(const TraceOptionValues& values, PolluxOptions& options) {
 
 class PolluxSource final : public CsvJobSource {
  public:
-  PolluxSource(const std::string& path, PolluxOptions options)
-      : CsvJobSource(path, PolluxColumns()), options_(std::move(options)) {}
+  PolluxSource(const FileSystem& files, const std::string& path, PolluxOptions options)
+      : CsvJobSource(files, path, PolluxColumns()), options_(std::move(options)) {}
 
  private:
   Status OnHeader() override {
@@ -144,12 +144,13 @@ class PolluxSource final : public CsvJobSource {
   std::size_t num_replicas_ = 0;
 };
 
-OpenResult OpenPollux(const std::string& path, const TraceOptionValues& values) {
+OpenResult OpenPollux(const FileSystem& files, const std::string& path,
+                      const TraceOptionValues& values) {
   PolluxOptions options;
   if (const Status status = ParseOptions(values, options); !status.ok()) {
     return {nullptr, status.Within(path)};
   }
-  return OpenCsvSource<PolluxSource>(path, std::move(options));
+  return OpenCsvSource<PolluxSource>(files, path, std::move(options));
 }
 
 }  // namespace

@@ -147,8 +147,8 @@ std::optional<std::string_view> CommentText(std::string_view line) {
 
 class SwfSource : public JobSource {
  public:
-  SwfSource(const std::string& path, SwfOptions options)
-      : lines_(path), options_(std::move(options)) {
+  SwfSource(const FileSystem& files, const std::string& path, SwfOptions options)
+      : lines_(files, path), options_(std::move(options)) {
     for (std::size_t i = 0; i < kSwfFieldCount; ++i) {
       labels_[i] = fmt::format("{} (field {})", kFieldNames[i], i + 1);
     }
@@ -375,12 +375,13 @@ class SwfSource : public JobSource {
   std::optional<std::int64_t> max_procs_;
 };
 
-OpenResult OpenSwf(const std::string& path, const TraceOptionValues& values) {
+OpenResult OpenSwf(const FileSystem& files, const std::string& path,
+                   const TraceOptionValues& values) {
   SwfOptions options;
   if (const Status status = ParseOptions(values, options); !status.ok()) {
     return {nullptr, status.Within(path)};
   }
-  auto source = std::make_unique<SwfSource>(path, std::move(options));
+  auto source = std::make_unique<SwfSource>(files, path, std::move(options));
   if (!source->lines().ok()) {
     return {nullptr, source->lines().status()};
   }

@@ -134,7 +134,7 @@ struct ReadResult {
 ReadResult ReadTrace(const TraceFormat& format, const std::string& path,
                      const TraceOptionValues& options) {
   ReadResult result;
-  OpenResult opened = format.open(path, options);
+  OpenResult opened = format.open(DiskFileSystem(), path, options);
   if (opened.source == nullptr) {
     EXPECT_FALSE(opened.status.message().empty()) << path << ": open failed without a message";
     result.open_error = opened.status.message();

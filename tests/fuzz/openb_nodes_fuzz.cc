@@ -9,7 +9,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
   const std::string error =
-      LoadOpenbNodes(fuzz::WriteInputFile(data, size, "nodes.csv"), catalog, nodes).message();
+      LoadOpenbNodes(DiskFileSystem(), fuzz::WriteInputFile(data, size, "nodes.csv"), catalog,
+                     nodes)
+          .message();
   if (!error.empty()) {
     if (!nodes.empty()) {
       fuzz::PropertyFailed("a node list that failed to read left nodes behind");

@@ -18,7 +18,7 @@ const TraceFormat* fuzzed_format = nullptr;  // set once, before the first input
 const TraceFormat& Format() { return *fuzzed_format; }
 
 void ReadEveryRow(const std::string& path, const TraceOptionValues& options) {
-  OpenResult opened = Format().open(path, options);
+  OpenResult opened = Format().open(DiskFileSystem(), path, options);
   if (!opened.source) {
     return;
   }

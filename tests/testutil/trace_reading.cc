@@ -19,7 +19,7 @@ TraceReadResult ReadTraceFile(const std::string& format_name, const std::string&
   }
   TraceOptionValues options;
   EXPECT_EQ(ResolveTraceOptions(*format, given, options).message(), "");
-  OpenResult opened = format->open(path, options);
+  OpenResult opened = format->open(DiskFileSystem(), path, options);
   result.open_error = opened.status.message();
   if (!opened.source) {
     return result;

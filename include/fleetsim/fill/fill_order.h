@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fill/fill_workload.h"
 
@@ -21,8 +22,9 @@ struct FillOrder {
 // The order file of one scenario and seed in `dir`: "<dir>/<scenario>-<seed>.csv".
 std::string FillOrderPath(const std::string& dir, const std::string& scenario, std::uint64_t seed);
 
-// Reads an order file against `workload`. Fails with "file:line: message" (or "file: message"
-// for what is missing at the end); on error `out` is left as it was.
-Status LoadFillOrder(const std::string& path, const FillWorkload& workload, FillOrder& out);
+// Reads an order file on `files` against `workload`. Fails with "file:line: message" (or "file:
+// message" for what is missing at the end); on error `out` is left as it was.
+Status LoadFillOrder(const FileSystem& files, const std::string& path, const FillWorkload& workload,
+                     FillOrder& out);
 
 }  // namespace fleetsim

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
 
@@ -45,6 +46,8 @@ struct FillLoadResult {
   Status file_status;  // unreadable file or invalid JSON
 };
 
-FillLoadResult LoadFillScenarioFile(const std::string& path);
+// Reads and checks the fill scenario at `path` on `files` (its node and pod lists must be files
+// there too).
+FillLoadResult LoadFillScenarioFile(const FileSystem& files, const std::string& path);
 
 }  // namespace fleetsim

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fill/fill_curves.h"
 #include "fleetsim/fill/fill_scenario.h"
@@ -49,10 +50,10 @@ struct FillSuiteOptions {
 // The x the curves run to.
 inline constexpr int kFillMaxX = 130;
 
-// Loads each scenario's workload and published results, then runs everything. Fails with the
-// first load error ("file:line: message"); on error `out` is left as it was.
-Status RunFillSuite(const std::vector<FillScenario>& scenarios, const FillSuiteOptions& options,
-                    std::vector<FillScenarioResult>& out);
+// Loads each scenario's workload and published results from `files`, then runs everything. Fails
+// with the first load error ("file:line: message"); on error `out` is left as it was.
+Status RunFillSuite(const FileSystem& files, const std::vector<FillScenario>& scenarios,
+                    const FillSuiteOptions& options, std::vector<FillScenarioResult>& out);
 
 // The targets of docs/validation.md.
 struct FillTargets {

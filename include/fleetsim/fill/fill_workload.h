@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fleet/gpu_fragmentation.h"
 #include "fleetsim/fleet/gpu_share_placement.h"
@@ -29,10 +30,10 @@ struct FillWorkload {
   std::int64_t gpu_capacity_milli = 0;
 };
 
-// Reads both files; typical tasks are taken to cover `popularity` of the pods (0.95 in the
-// paper). Fails with the first problem as "file: message" / "file:line: message": a bad row,
-// a node with more than kMaxSharedNodeGpus GPUs, no GPU node, or no pod asking for a GPU.
-Status LoadFillWorkload(const std::string& nodes_path, const std::string& pods_path,
-                        double popularity, FillWorkload& out);
+// Reads both files on `files`; typical tasks are taken to cover `popularity` of the pods (0.95 in
+// the paper). Fails with the first problem as "file: message" / "file:line: message": a bad row, a
+// node with more than kMaxSharedNodeGpus GPUs, no GPU node, or no pod asking for a GPU.
+Status LoadFillWorkload(const FileSystem& files, const std::string& nodes_path,
+                        const std::string& pods_path, double popularity, FillWorkload& out);
 
 }  // namespace fleetsim

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fill/fill_curves.h"
 #include "fleetsim/fill/fill_scenario.h"
@@ -27,8 +28,9 @@ struct PublishedFill {
 // The artifact's policy name ("03-GpuClustering") as a policy; nullopt if it is none of the six.
 std::optional<GpuSharePolicy> PolicyOfArtifactName(const std::string& name);
 
-// Reads both files for `files.workload`. Fails with "file:line: message".
-Status LoadPublishedFill(const PublishedFillFiles& files, PublishedFill& out);
+// Reads both files for `files.workload` on `file_system`. Fails with "file:line: message".
+Status LoadPublishedFill(const FileSystem& file_system, const PublishedFillFiles& files,
+                         PublishedFill& out);
 
 // Mean and sample sd at x over the seeds that have a value.
 SeedStats PublishedStatsAt(const PublishedSeries& series, int x);

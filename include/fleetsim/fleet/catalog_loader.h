@@ -7,6 +7,7 @@
 #include <string>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fleet/catalog.h"
 
@@ -29,6 +30,6 @@ CatalogLoadResult ParseCatalog(const std::string& text, const std::string& sourc
 Catalog BuiltinCatalog();
 
 // The built-in catalog extended by the file at `path`.
-CatalogLoadResult LoadCatalogFile(const std::string& path);
+CatalogLoadResult LoadCatalogFile(const FileSystem& files, const std::string& path);
 
 }  // namespace fleetsim

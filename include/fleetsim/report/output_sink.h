@@ -7,9 +7,9 @@
 // its files (VerifyOutputFolder) holds an interrupted commit, even when every file in it looks
 // complete (docs/robustness.md#output-commit). Files of earlier runs in the directory that this
 // commit does not replace are left alone (and are not in the new manifest).
-// MemorySink keeps the files for tests. StagedFile is the streaming counterpart for one large
-// file (a converted trace): written through a temporary beside the target, renamed into place by
-// Commit, removed if never committed. Not thread-safe.
+// Files go through a FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is
+// the streaming counterpart for one large file (a converted trace): written through a temporary
+// beside the target, renamed into place by Commit, removed if never committed. Not thread-safe.
 #pragma once
 
 #include <fstream>
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 
 namespace fleetsim {
@@ -30,10 +31,10 @@ inline constexpr const char* kOutputManifest = ".fleetsim-manifest.json";
 // rerun writes the same bytes.
 std::string OutputManifest(const std::map<std::string, std::string>& files);
 
-// Checks the folder against its manifest: the manifest is present and readable, and every file
-// it lists exists with the listed size and digest. Returns the problems (empty: the folder
-// holds one complete commit), each naming the file.
-std::vector<std::string> VerifyOutputFolder(const std::string& directory);
+// Checks the folder on `files` against its manifest: the manifest is present and readable, and
+// every file it lists exists with the listed size and digest. Returns the problems (empty: the
+// folder holds one complete commit), each naming the file.
+std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory);
 
 // Every temporary DirectorySink and StagedFile create is registered while it exists (up to
 // kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
@@ -58,20 +59,14 @@ class OutputSink {
 
 class DirectorySink final : public OutputSink {
  public:
-  explicit DirectorySink(std::string directory) : directory_(std::move(directory)) {}
+  // Commits into `directory` on `files`, which must outlive the sink.
+  DirectorySink(FileSystem& files, std::string directory)
+      : files_(files), directory_(std::move(directory)) {}
   Status Commit() override;
 
  private:
+  FileSystem& files_;
   std::string directory_;
-};
-
-class MemorySink final : public OutputSink {
- public:
-  Status Commit() override;
-  const std::map<std::string, std::string>& files() const { return committed_; }
-
- private:
-  std::map<std::string, std::string> committed_;
 };
 
 class StagedFile {

@@ -66,6 +66,8 @@ struct LoadOptions {
   bool strict = false;                // unknown keys are errors, not warnings
   const Catalog* catalog = nullptr;   // the catalog pools resolve against; nullptr: built-in
   TraceCache* trace_cache = nullptr;  // set: a trace read before is not read again (trace_cache.h)
+  // Where the scenario, its catalog file and its trace are read from; nullptr: the disk.
+  const FileSystem* files = nullptr;
 };
 
 struct LoadResult {

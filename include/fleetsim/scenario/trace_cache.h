@@ -3,7 +3,7 @@
 // trace (Philly's 100,000 rows) once per point cost most of a plan's time, and holding a copy per
 // point most of its memory. The cache reads a trace once and hands every later load the same
 // jobs (shared, read-only) and a copy of the report, as ReadTrace would have made them. Keyed by
-// format, path, format options, bad-row policy and catalog; a file changed on disk while the
+// format, path, format options, bad-row policy, catalog and file system; a file changed while the
 // cache lives is not read again. Not thread-safe: one per loading thread.
 #pragma once
 
@@ -33,7 +33,8 @@ class TraceCache {
   std::size_t reads() const { return entries_.size(); }
 
  private:
-  using Key = std::tuple<std::string, std::string, TraceOptionValues, BadRowPolicy, const Catalog*>;
+  using Key = std::tuple<std::string, std::string, TraceOptionValues, BadRowPolicy, const Catalog*,
+                         const FileSystem*>;
   std::map<Key, CachedTrace> entries_;
 };
 

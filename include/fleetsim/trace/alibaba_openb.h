@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/fleet/catalog.h"
 #include "fleetsim/fleet/fleet_spec.h"
@@ -25,11 +26,12 @@ struct OpenbNode {
   std::int64_t line = 0;  // the row's line in the node list
 };
 
-// Reads the node list at `path` row by row, appending to `out`. Every GPU node's model must be
-// in `catalog` (by name or alias). Fails with the first problem, as "path: message" or
+// Reads the node list at `path` on `files` row by row, appending to `out`. Every GPU node's model
+// must be in `catalog` (by name or alias). Fails with the first problem, as "path: message" or
 // "path:line: message" (a wrong column count, a non-numeric value, an unknown model naming the
 // known ones, a repeated sn, a list without GPU nodes...); on error `out` is left as it was.
-Status LoadOpenbNodes(const std::string& path, const Catalog& catalog, std::vector<OpenbNode>& out);
+Status LoadOpenbNodes(const FileSystem& files, const std::string& path, const Catalog& catalog,
+                      std::vector<OpenbNode>& out);
 
 // The fleet of the GPU nodes: one pool per distinct (model, GPU count, CPU, memory), in order of
 // first appearance, with a node template made for it (no NVLink: each GPU is its own domain;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/status.h"
 #include "fleetsim/trace/job_source.h"
 
@@ -34,7 +35,10 @@ struct TraceFormat {
   std::string name;     // "philly"
   std::string summary;  // one line
   std::vector<TraceOptionSpec> options;
-  std::function<OpenResult(const std::string& path, const TraceOptionValues& options)> open;
+  // Opens `path` on `files`.
+  std::function<OpenResult(const FileSystem& files, const std::string& path,
+                           const TraceOptionValues& options)>
+      open;
 };
 
 // Every format, in a fixed order.

@@ -29,6 +29,8 @@ struct TraceReadOptions {
   // GPU models named in jobs' gpu_models must be in this catalog (names or aliases); nullptr
   // skips the check.
   const Catalog* catalog = nullptr;
+  // Where the trace is read from; nullptr: the disk.
+  const FileSystem* files = nullptr;
 };
 
 // Rows skipped for one reason, with the first few messages as examples.

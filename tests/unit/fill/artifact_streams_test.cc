@@ -11,7 +11,7 @@ namespace {
 
 TEST(ArtifactStreamsTest, TheFixturesOrderIsGosOrder) {
   FillWorkload workload;
-  ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"),
+  ASSERT_EQ(LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"),
                              testing::DataPath("fill/pods.csv"), 0.95, workload)
                 .message(),
             "");

@@ -1,49 +1,43 @@
 // Fill order files: a good file gives the arrivals (repeats allowed) and the tie rank by node
 // name; each malformed row is reported with its file and line; a run in a given order is the
-// seeded run when the order is the seed's own.
+// seeded run when the order is the seed's own. Order files live in a MemoryFileSystem.
 #include "fleetsim/fill/fill_order.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/fill/fill_run.h"
-#include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr const char* kNodeRows = "node,node-c,0\nnode,node-a,2\nnode,node-b,1\n";
 
 class FillOrderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::FreshTempDir();
-    ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"),
+    ASSERT_TRUE(files_.CreateDirectories(dir_).ok());
+    ASSERT_EQ(LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"),
                                testing::DataPath("fill/pods.csv"), 0.95, workload_)
                   .message(),
               "");
   }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string Write(const std::string& text) {
     const std::string path = dir_ + "/order.csv";
-    std::ofstream(path, std::ios::binary) << text;
+    EXPECT_TRUE(files_.WriteFile(path, text).ok());
     return path;
   }
 
   // The error of loading `text`, with the directory taken out.
   std::string ErrorOf(const std::string& text) {
     FillOrder order;
-    const std::string error = LoadFillOrder(Write(text), workload_, order).message();
+    const std::string error = LoadFillOrder(files_, Write(text), workload_, order).message();
     return error.substr(error.find("order.csv"));
   }
 
-  std::string dir_;
+  MemoryFileSystem files_;
+  std::string dir_ = "orders";
   FillWorkload workload_;
 };
 
@@ -51,6 +45,7 @@ TEST_F(FillOrderTest, ReadsArrivalsAndRanksByName) {
   FillOrder order;
   ASSERT_EQ(
       LoadFillOrder(
+          files_,
           Write(std::string("kind,name,rank\npod,pod-03\npod,pod-01\npod,pod-03\n") + kNodeRows),
           workload_, order)
           .message(),
@@ -64,7 +59,8 @@ TEST_F(FillOrderTest, ReadsArrivalsAndRanksByName) {
 TEST_F(FillOrderTest, TakesAByteOrderMarkAndPodRowsWithAnEmptyRank) {
   FillOrder order;
   ASSERT_EQ(
-      LoadFillOrder(Write(std::string("\xEF\xBB\xBFkind,name,rank\r\npod,pod-02,\r\n") + kNodeRows),
+      LoadFillOrder(files_,
+                    Write(std::string("\xEF\xBB\xBFkind,name,rank\r\npod,pod-02,\r\n") + kNodeRows),
                     workload_, order)
           .message(),
       "");
@@ -99,9 +95,9 @@ TEST_F(FillOrderTest, ReportsEachProblemWithItsLine) {
 
 TEST_F(FillOrderTest, AMissingFileIsAnError) {
   FillOrder order;
-  EXPECT_EQ(LoadFillOrder(dir_ + "/none.csv", workload_, order).message(),
+  EXPECT_EQ(LoadFillOrder(files_, dir_ + "/none.csv", workload_, order).message(),
             dir_ + "/none.csv: cannot read the fill order file (no such file)");
-  EXPECT_EQ(LoadFillOrder(dir_, workload_, order).message(),
+  EXPECT_EQ(LoadFillOrder(files_, dir_, workload_, order).message(),
             dir_ + ": expected a fill order file, found a directory or special file");
   EXPECT_EQ(FillOrderPath("dir", "openb-default", 42), "dir/openb-default-42.csv");
 }

@@ -38,7 +38,7 @@ TEST_F(FillScenarioTest, AValidScenarioLoadsWithPathsBesideIt) {
     "format_version": 1, "kind": "fill", "name": "tiny", "description": "d",
     "nodes": "nodes.csv", "pods": "pods.csv", "policies": ["fgd", "random"],
     "seeds": {"first": 7, "count": 3}, "target_share": 1.5, "typical_popularity": 0.9})");
-  const FillLoadResult result = LoadFillScenarioFile(path);
+  const FillLoadResult result = LoadFillScenarioFile(DiskFileSystem(), path);
   ASSERT_TRUE(result.scenario.has_value()) << result.diagnostics.Format(path);
   const FillScenario& s = *result.scenario;
   EXPECT_EQ(s.name, "tiny");
@@ -59,7 +59,7 @@ TEST_F(FillScenarioTest, EveryProblemIsReportedAtOnceWithItsPointer) {
     "format_version": 1, "kind": "fil", "name": "bad",
     "nodes": "missing.csv", "pods": "pods.csv", "policies": ["fdg", "random", "random"],
     "seeds": {"count": 0}, "target_share": -1, "colour": 1})");
-  const FillLoadResult result = LoadFillScenarioFile(path);
+  const FillLoadResult result = LoadFillScenarioFile(DiskFileSystem(), path);
   EXPECT_FALSE(result.scenario.has_value());
   const std::string report = result.diagnostics.Format(path);
   EXPECT_NE(report.find("/kind"), std::string::npos) << report;
@@ -74,8 +74,9 @@ TEST_F(FillScenarioTest, EveryProblemIsReportedAtOnceWithItsPointer) {
 }
 
 TEST_F(FillScenarioTest, AnUnreadableOrInvalidFileIsAFileError) {
-  EXPECT_FALSE(LoadFillScenarioFile(dir_ + "/none.json").file_status.ok());
-  const FillLoadResult invalid = LoadFillScenarioFile(Write("x.json", "{\"kind\": "));
+  EXPECT_FALSE(LoadFillScenarioFile(DiskFileSystem(), dir_ + "/none.json").file_status.ok());
+  const FillLoadResult invalid =
+      LoadFillScenarioFile(DiskFileSystem(), Write("x.json", "{\"kind\": "));
   EXPECT_NE(invalid.file_status.message().find(":1:"), std::string::npos) << invalid.file_status;
 }
 
@@ -91,7 +92,7 @@ TEST_F(FillScenarioTest, PublishedResultsAreReadByWorkloadAndPolicy) {
                                    "workload,sc_policy,tune,seed,0,1,2\n"
                                    "w1,06-FGD,1.3,42,10,20,30\n")};
   PublishedFill published;
-  ASSERT_EQ(LoadPublishedFill(files, published).message(), "");
+  ASSERT_EQ(LoadPublishedFill(DiskFileSystem(), files, published).message(), "");
   const SeedStats fgd = PublishedStatsAt(published.allocation.at(GpuSharePolicy::kFgd), 1);
   EXPECT_DOUBLE_EQ(fgd.mean, 2.0);
   EXPECT_EQ(fgd.seeds, 2);
@@ -106,6 +107,7 @@ TEST_F(FillScenarioTest, BadPublishedFilesNameTheFileAndLine) {
   PublishedFill published;
   const std::string unknown =
       LoadPublishedFill(
+          DiskFileSystem(),
           {.workload = "w1",
            .allocation = Write("a.csv", "workload,sc_policy,seed,0\nw1,09-Magic,42,1\n"),
            .fragmentation_ratio = Write("r.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
@@ -115,6 +117,7 @@ TEST_F(FillScenarioTest, BadPublishedFilesNameTheFileAndLine) {
   EXPECT_NE(unknown.find("09-Magic"), std::string::npos) << unknown;
   const std::string bad_number =
       LoadPublishedFill(
+          DiskFileSystem(),
           {.workload = "w1",
            .allocation = Write("b.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,abc\n"),
            .fragmentation_ratio = Write("r2.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},
@@ -123,6 +126,7 @@ TEST_F(FillScenarioTest, BadPublishedFilesNameTheFileAndLine) {
   EXPECT_NE(bad_number.find("b.csv:2:"), std::string::npos) << bad_number;
   const std::string none =
       LoadPublishedFill(
+          DiskFileSystem(),
           {.workload = "w9",
            .allocation = Write("c.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n"),
            .fragmentation_ratio = Write("r3.csv", "workload,sc_policy,seed,0\nw1,06-FGD,42,1\n")},

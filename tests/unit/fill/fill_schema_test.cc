@@ -26,7 +26,7 @@ const json& Schema() {
 
 // Loads as `fleetsim fill --strict` does: warnings are errors.
 bool LoaderAccepts(const std::string& path) {
-  FillLoadResult result = LoadFillScenarioFile(path);
+  FillLoadResult result = LoadFillScenarioFile(DiskFileSystem(), path);
   result.diagnostics.PromoteWarnings();
   return result.file_status.ok() && !result.diagnostics.HasErrors();
 }

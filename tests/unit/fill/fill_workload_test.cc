@@ -31,7 +31,7 @@ class FillWorkloadTest : public ::testing::Test {
 
 TEST_F(FillWorkloadTest, TheFixtureLoadsAsItsRowsSay) {
   FillWorkload w;
-  ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"),
+  ASSERT_EQ(LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"),
                              testing::DataPath("fill/pods.csv"), 0.95, w)
                 .message(),
             "");
@@ -69,7 +69,9 @@ TEST_F(FillWorkloadTest, TypicalPodsAreKeyedByTheGpuSpecTextAsWritten) {
                             "b,1000,100,1,1000,V100M16|V100M16,LS,Running,0,10,0\n"
                             "c,1000,100,1,1000,V100M16,LS,Running,0,10,0\n");
   FillWorkload w;
-  ASSERT_EQ(LoadFillWorkload(testing::DataPath("fill/nodes.csv"), pods, 1.0, w).message(), "");
+  ASSERT_EQ(LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"), pods, 1.0, w)
+                .message(),
+            "");
   EXPECT_EQ(w.pods[0].request.models, w.pods[1].request.models);
   // a and c are one key of count 2, b another.
   ASSERT_EQ(w.typical.size(), 2U);
@@ -84,20 +86,22 @@ TEST_F(FillWorkloadTest, ProblemsNameTheFileAndLine) {
   const std::string nine = Write("nine.csv",
                                  "sn,cpu_milli,memory_mib,gpu,model\n"
                                  "n1,8000,32768,2,T4\nn2,8000,32768,9,T4\n");
-  const std::string too_many = LoadFillWorkload(nine, pods, 0.95, w).message();
+  const std::string too_many = LoadFillWorkload(DiskFileSystem(), nine, pods, 0.95, w).message();
   EXPECT_NE(too_many.find("nine.csv:3:"), std::string::npos) << too_many;
   EXPECT_NE(too_many.find("at most 8 GPUs"), std::string::npos) << too_many;
   const std::string cpu_pods = Write("cpu.csv",
                                      "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
                                      "p1,1000,1024,0,0\np2,2000,1024,0,0\n");
   const std::string no_gpu =
-      LoadFillWorkload(testing::DataPath("fill/nodes.csv"), cpu_pods, 0.95, w).message();
+      LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"), cpu_pods, 0.95, w)
+          .message();
   EXPECT_NE(no_gpu.find("cpu.csv: expected pods asking for GPUs"), std::string::npos) << no_gpu;
   const std::string bad_row = Write("bad.csv",
                                     "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
                                     "p1,1000,1024,1,500\np2,x,1024,1,500\n");
   const std::string row =
-      LoadFillWorkload(testing::DataPath("fill/nodes.csv"), bad_row, 0.95, w).message();
+      LoadFillWorkload(DiskFileSystem(), testing::DataPath("fill/nodes.csv"), bad_row, 0.95, w)
+          .message();
   EXPECT_NE(row.find("bad.csv:3:"), std::string::npos) << row;
   EXPECT_TRUE(w.nodes.empty());  // nothing loaded on error
 }

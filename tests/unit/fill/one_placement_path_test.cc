@@ -99,9 +99,10 @@ const FillWorkload& Openb() {
   static const FillWorkload openb = [] {
     FillWorkload w;
     const std::string dir = testing::SourcePath("../shared/traces/alibaba-openb/");
-    const std::string error = LoadFillWorkload(dir + "openb_node_list_gpu_node.csv",
-                                               dir + "openb_pod_list_gpuspec33.csv", 0.95, w)
-                                  .message();
+    const std::string error =
+        LoadFillWorkload(DiskFileSystem(), dir + "openb_node_list_gpu_node.csv",
+                         dir + "openb_pod_list_gpuspec33.csv", 0.95, w)
+            .message();
     EXPECT_EQ(error, "") << "this test needs the openb trace in ../shared/traces";
     return w;
   }();

@@ -161,7 +161,7 @@ TEST(GpuFragmentationTest, TheEmptyOpenbClusterMatchesTheArtifactsStartingPoint)
                  << " (../shared/traces): this test needs it";
   }
   FillWorkload workload;
-  ASSERT_EQ(LoadFillWorkload(dir + "/openb_node_list_gpu_node.csv",
+  ASSERT_EQ(LoadFillWorkload(DiskFileSystem(), dir + "/openb_node_list_gpu_node.csv",
                              dir + "/openb_pod_list_default.csv", 0.95, workload)
                 .message(),
             "");

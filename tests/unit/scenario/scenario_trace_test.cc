@@ -1,16 +1,16 @@
 // Scenarios that replay a trace ("trace": {"format", "path", "options", "on_bad_row"}): paths
 // relative to the scenario file, options, the bad-row policies, GPU-model names checked against
 // the scenario's catalog, id collisions with listed and generated jobs, and the workload built;
-// and the trace cache a sweep loads its points with (one read per trace, the same jobs).
+// and the trace cache a sweep loads its points with (one read per trace, the same jobs). The
+// scenario and trace files are in a MemoryFileSystem (LoadOptions::files).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/scenario/scenario.h"
 #include "fleetsim/scenario/trace_cache.h"
-#include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
@@ -20,13 +20,10 @@ namespace fs = std::filesystem;
 
 class ScenarioTraceTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::FreshTempDir(); }
-  void TearDown() override { fs::remove_all(dir_); }
-
   std::string Write(const std::string& name, const std::string& text) {
     const std::string path = dir_ + "/" + name;
-    fs::create_directories(fs::path(path).parent_path());
-    std::ofstream(path, std::ios::binary) << text;
+    EXPECT_TRUE(files_.CreateDirectories(fs::path(path).parent_path().string()).ok());
+    EXPECT_TRUE(files_.WriteFile(path, text).ok());
     return path;
   }
   // Loads a scenario file written beside the trace, with `trace` as its "trace" object.
@@ -34,13 +31,14 @@ class ScenarioTraceTest : public ::testing::Test {
     const std::string path =
         Write("s.json", R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8}, "trace": )" +
                             trace + extra + "}");
-    return LoadScenarioFile(path, BuiltinPolicies(), {});
+    return LoadScenarioFile(path, BuiltinPolicies(), {.files = &files_});
   }
   std::string Messages(const LoadResult& r) const {
     return r.file_status.ok() ? r.diagnostics.Format("s.json") : r.file_status.message();
   }
 
-  std::string dir_;
+  MemoryFileSystem files_;
+  std::string dir_ = "work";
 };
 
 constexpr char kTwoJobs[] = R"({"id":"b","submit_s":5,"gpus":2,"duration_s":10,"tenant":"x"}
@@ -171,7 +169,8 @@ TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
                              R"(, "trace": {"format": "jsonl", "path": "traces/t.jsonl",
                              "on_bad_row": ")" +
                              on_bad_row + R"("}})";
-    return ParseScenario(text, dir_ + "/s.json", BuiltinPolicies(), {.trace_cache = &cache});
+    return ParseScenario(text, dir_ + "/s.json", BuiltinPolicies(),
+                         {.trace_cache = &cache, .files = &files_});
   };
   const LoadResult first = load(R"({"gpus": 8})", "fail");
   const LoadResult second = load(R"({"gpus": 16})", "fail");

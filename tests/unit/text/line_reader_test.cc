@@ -1,16 +1,16 @@
 // LineReader: lines come out the same whatever wrote the file — a UTF-8 byte-order mark at the
 // start is dropped, CRLF and LF endings both end a line, a last line without a newline still
 // counts, blank lines are kept (readers decide what to do with them) — each with its 1-based
-// line number; a file that cannot be opened says so and why.
+// line number; a file that cannot be opened says so and why. The files are in memory
+// (MemoryFileSystem); the disk's own messages are checked by the FileSystem conformance suite.
 #include "text/line_reader.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "testutil/command.h"
+#include "fleetsim/core/file_system.h"
 
 namespace fleetsim {
 namespace {
@@ -25,14 +25,16 @@ std::ostream& operator<<(std::ostream& out, const Line& line) {
   return out << line.number << ":'" << line.text << "'";
 }
 
-std::string FileWith(const std::string& bytes) {
-  const std::string path = testing::FreshTempDir() + "/input.txt";
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
+// A memory file system holding `bytes` as input.txt.
+MemoryFileSystem FileWith(const std::string& bytes) {
+  MemoryFileSystem files;
+  EXPECT_TRUE(files.WriteFile("input.txt", bytes).ok());
+  return files;
 }
 
 std::vector<Line> LinesOf(const std::string& bytes) {
-  LineReader reader(FileWith(bytes));
+  const MemoryFileSystem files = FileWith(bytes);
+  LineReader reader(files, "input.txt");
   EXPECT_TRUE(reader.ok()) << reader.status().message();
   std::vector<Line> lines;
   std::string text;
@@ -74,7 +76,8 @@ TEST(LineReaderTest, AnEmptyFileHasNoLines) {
 }
 
 TEST(LineReaderTest, LineNumberIsZeroBeforeTheFirstLineAndStaysAtTheEnd) {
-  LineReader reader(FileWith("a\nb\n"));
+  const MemoryFileSystem files = FileWith("a\nb\n");
+  LineReader reader(files, "input.txt");
   EXPECT_EQ(reader.line_number(), 0);
   std::string text;
   while (reader.Next(text)) {
@@ -85,19 +88,20 @@ TEST(LineReaderTest, LineNumberIsZeroBeforeTheFirstLineAndStaysAtTheEnd) {
 }
 
 TEST(LineReaderTest, AMissingFileIsAnErrorNamingItAndWhy) {
-  const std::string path = testing::FreshTempDir() + "/missing.csv";
-  LineReader reader(path);
+  const MemoryFileSystem files;
+  LineReader reader(files, "data/missing.csv");
   EXPECT_FALSE(reader.ok());
-  EXPECT_EQ(reader.status().message(), path + ": cannot read: No such file or directory");
+  EXPECT_EQ(reader.status().message(), "data/missing.csv: cannot read: No such file or directory");
   std::string text;
   EXPECT_FALSE(reader.Next(text));
 }
 
 TEST(LineReaderTest, ADirectoryIsAnError) {
-  const std::string path = testing::FreshTempDir();
-  LineReader reader(path);
+  MemoryFileSystem files;
+  ASSERT_TRUE(files.CreateDirectories("data").ok());
+  LineReader reader(files, "data");
   EXPECT_FALSE(reader.ok());
-  EXPECT_EQ(reader.status().message(), path + ": cannot read: it is a directory");
+  EXPECT_EQ(reader.status().message(), "data: cannot read: it is a directory");
 }
 
 }  // namespace

@@ -1,18 +1,19 @@
 // The Alibaba GPU v2023 ("openb") importer: every pod column mapped, the rules for ambiguous rows
 // (zero lifetime, repeated models, files without times), exact bad-row and open errors, the
 // options, the node lists and the fleet built from them; then the real trace files in
-// ../shared/traces/alibaba-openb (failing when it is absent).
+// ../shared/traces/alibaba-openb (failing when it is absent). The files a test writes are in a
+// MemoryFileSystem ("scratch/..."); fixtures and the real trace are read from the disk.
 #include "fleetsim/trace/alibaba_openb.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/fleet_state.h"
 #include "fleetsim/fleet/topology.h"
@@ -20,14 +21,12 @@
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/import.h"
-#include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
 namespace {
 
 using testing::DataPath;
-using testing::FreshTempDir;
 using testing::ReadFile;
 using testing::SourcePath;
 
@@ -44,6 +43,26 @@ struct Read {
   std::vector<std::string> notes;
 };
 
+// The files tests write: in memory, under "scratch/".
+MemoryFileSystem& Scratch() {
+  static MemoryFileSystem files;
+  return files;
+}
+
+// A new empty folder of the scratch file system.
+std::string ScratchDir() {
+  static int folders = 0;
+  const std::string dir = "scratch/" + std::to_string(folders++);
+  EXPECT_TRUE(Scratch().CreateDirectories(dir).ok());
+  return dir;
+}
+
+// Where `path` is: the scratch file system for what a test wrote, else the disk.
+const FileSystem& FilesOf(const std::string& path) {
+  return path.starts_with("scratch/") ? static_cast<const FileSystem&>(Scratch())
+                                      : DiskFileSystem();
+}
+
 Read ReadPods(const std::string& path, const std::map<std::string, std::string>& given = {}) {
   const TraceFormat* format = FindTraceFormat("alibaba-openb");
   EXPECT_NE(format, nullptr);
@@ -53,7 +72,7 @@ Read ReadPods(const std::string& path, const std::map<std::string, std::string>&
   if (!read.open_error.empty()) {
     return read;
   }
-  OpenResult opened = format->open(path, options);
+  OpenResult opened = format->open(FilesOf(path), path, options);
   read.open_error = opened.status.message();
   if (!opened.source) {
     return read;
@@ -78,12 +97,13 @@ TraceReport ReadWithCatalog(const std::string& path, const Catalog& catalog, Wor
   const TraceFormat& format = *FindTraceFormat("alibaba-openb");
   TraceOptionValues defaults;
   EXPECT_EQ(ResolveTraceOptions(format, {}, defaults).message(), "");
-  return ReadTrace(format, path, defaults, {.catalog = &catalog}, workload);
+  return ReadTrace(format, path, defaults, {.catalog = &catalog, .files = &FilesOf(path)},
+                   workload);
 }
 
 std::string WriteFile(const std::string& dir, const std::string& name, const std::string& text) {
   std::string path = dir + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
+  EXPECT_TRUE(Scratch().WriteFile(path, text).ok());
   return path;
 }
 
@@ -213,7 +233,7 @@ TEST(AlibabaOpenbTest, EveryBadFixtureGivesItsExactFirstError) {
 }
 
 TEST(AlibabaOpenbTest, ReadingGoesOnAfterABadRow) {
-  const std::string dir = FreshTempDir();
+  const std::string dir = ScratchDir();
   const std::string path = WriteFile(dir, "pods.csv",
                                      std::string(kHeader) +
                                          "a,1000,10,1,1000,,LS,Running,0,10,0\n"
@@ -264,7 +284,7 @@ TEST(AlibabaOpenbTest, BadOptionValuesAreOpenErrors) {
 }
 
 TEST(AlibabaOpenbTest, AFileWithoutTimesSubmitsEveryPodAtZeroForTheUntimedDuration) {
-  const std::string dir = FreshTempDir();
+  const std::string dir = ScratchDir();
   const std::string path = WriteFile(dir, "multigpu.csv",
                                      "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"
                                      "p1,12000,16384,1,1000\n"
@@ -288,7 +308,7 @@ TEST(AlibabaOpenbTest, AFileWithoutTimesSubmitsEveryPodAtZeroForTheUntimedDurati
 }
 
 TEST(AlibabaOpenbTest, AnEmptyFileIsAnOpenError) {
-  const std::string path = WriteFile(FreshTempDir(), "empty.csv", "");
+  const std::string path = WriteFile(ScratchDir(), "empty.csv", "");
   EXPECT_EQ(ReadPods(path).open_error,
             path +
                 ": empty file: expected a header line with the columns 'name', 'cpu_milli', "
@@ -298,7 +318,7 @@ TEST(AlibabaOpenbTest, AnEmptyFileIsAnOpenError) {
 TEST(AlibabaOpenbTest, CrlfAndByteOrderMarkReadTheSame) {
   std::string text = ReadFile(Fixture("good.csv"));
   text = "\xEF\xBB\xBF" + ReplaceAll(text, "\n", "\r\n");
-  const Read read = ReadPods(WriteFile(FreshTempDir(), "crlf.csv", text));
+  const Read read = ReadPods(WriteFile(ScratchDir(), "crlf.csv", text));
   const Read plain = ReadPods(Fixture("good.csv"));
   ASSERT_EQ(read.jobs.size(), plain.jobs.size());
   for (std::size_t i = 0; i < read.jobs.size(); ++i) {
@@ -310,7 +330,7 @@ TEST(AlibabaOpenbTest, CrlfAndByteOrderMarkReadTheSame) {
 
 TEST(AlibabaOpenbTest, UnknownGpuModelsAreBadRowsOfTheImportDriver) {
   const Catalog catalog = BuiltinCatalog();
-  const std::string path = WriteFile(FreshTempDir(), "pods.csv",
+  const std::string path = WriteFile(ScratchDir(), "pods.csv",
                                      std::string(kHeader) +
                                          "a,1000,10,1,1000,T4|V100M32|G2,LS,Running,0,10,0\n"
                                          "b,1000,10,1,1000,T4|H800,LS,Running,0,10,0\n");
@@ -336,7 +356,9 @@ TEST(AlibabaOpenbTest, TheGoodFixturePassesTheCatalogCheck) {
 
 TEST(OpenbNodesTest, LoadsEveryColumnIncludingCpuOnlyNodes) {
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), BuiltinCatalog(), nodes).message(), "");
+  ASSERT_EQ(LoadOpenbNodes(DiskFileSystem(), Fixture("nodes/nodes.csv"), BuiltinCatalog(), nodes)
+                .message(),
+            "");
   ASSERT_EQ(nodes.size(), 7U);
   EXPECT_EQ(nodes[0].sn, "openb-node-0000");
   EXPECT_EQ(nodes[0].cpu_milli, 64000);
@@ -349,7 +371,7 @@ TEST(OpenbNodesTest, LoadsEveryColumnIncludingCpuOnlyNodes) {
 }
 
 TEST(OpenbNodesTest, BadNodeListsGiveExactErrorsAndLeaveTheOutputAlone) {
-  const std::string dir = FreshTempDir();
+  const std::string dir = ScratchDir();
   const std::string header = "sn,cpu_milli,memory_mib,gpu,model\n";
   const std::string good = "n0,64000,262144,2,P100\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -372,16 +394,17 @@ TEST(OpenbNodesTest, BadNodeListsGiveExactErrorsAndLeaveTheOutputAlone) {
   for (const auto& [text, expected] : cases) {
     const std::string path = WriteFile(dir, "nodes" + std::to_string(index++) + ".csv", text);
     std::vector<OpenbNode> nodes = {OpenbNode{}};
-    EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes).message(), path + expected);
+    EXPECT_EQ(LoadOpenbNodes(FilesOf(path), path, BuiltinCatalog(), nodes).message(),
+              path + expected);
     EXPECT_EQ(nodes.size(), 1U);
   }
 }
 
 TEST(OpenbNodesTest, AnUnknownModelNamesTheKnownOnes) {
-  const std::string path = WriteFile(FreshTempDir(), "nodes.csv",
+  const std::string path = WriteFile(ScratchDir(), "nodes.csv",
                                      "sn,cpu_milli,memory_mib,gpu,model\nn0,1000,1024,2,V100M64\n");
   std::vector<OpenbNode> nodes;
-  const std::string error = LoadOpenbNodes(path, BuiltinCatalog(), nodes).message();
+  const std::string error = LoadOpenbNodes(FilesOf(path), path, BuiltinCatalog(), nodes).message();
   EXPECT_EQ(error.rfind(path + ":2: column 'model': unknown GPU model 'V100M64', did you mean "
                                "'V100M16'? (the catalog has 'A100-80GB', ",
                         0),
@@ -395,16 +418,17 @@ TEST(OpenbNodesTest, AListOfMoreGpusThanAFleetMayHaveIsAnError) {
   for (int n = 0; n < 977; ++n) {
     text += "n" + std::to_string(n) + ",1000,1024,1024,T4\n";
   }
-  const std::string path = WriteFile(FreshTempDir(), "nodes.csv", text);
+  const std::string path = WriteFile(ScratchDir(), "nodes.csv", text);
   std::vector<OpenbNode> nodes;
-  EXPECT_EQ(LoadOpenbNodes(path, BuiltinCatalog(), nodes).message(),
+  EXPECT_EQ(LoadOpenbNodes(FilesOf(path), path, BuiltinCatalog(), nodes).message(),
             path + ": the node list holds 1000448 GPUs; a fleet may have at most 1000000");
 }
 
 TEST(OpenbNodesTest, FleetPoolsIdenticalNodesInFirstAppearanceOrder) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes).message(), "");
+  ASSERT_EQ(LoadOpenbNodes(DiskFileSystem(), Fixture("nodes/nodes.csv"), catalog, nodes).message(),
+            "");
   const FleetSpec fleet = OpenbFleet(nodes, catalog);
   EXPECT_EQ(fleet.gpus, 30);
   ASSERT_EQ(fleet.pools.size(), 4U);
@@ -434,7 +458,8 @@ TEST(OpenbNodesTest, FleetPoolsIdenticalNodesInFirstAppearanceOrder) {
 TEST(OpenbNodesTest, TheFleetCanBeSimulated) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Fixture("nodes/nodes.csv"), catalog, nodes).message(), "");
+  ASSERT_EQ(LoadOpenbNodes(DiskFileSystem(), Fixture("nodes/nodes.csv"), catalog, nodes).message(),
+            "");
   const FleetSpec fleet = OpenbFleet(nodes, catalog);
   const Topology topology(fleet);
   const FleetState state(fleet, topology);
@@ -457,14 +482,16 @@ TEST(OpenbNodesTest, TheFleetCanBeSimulated) {
 }
 
 TEST(OpenbNodesTest, TheNodesOptionCountsPodsTheListCannotServe) {
-  const std::string dir = FreshTempDir();
+  const std::string dir = ScratchDir();
   const std::string pods = WriteFile(dir, "pods.csv",
                                      std::string(kHeader) +
                                          "fits,8000,1024,8,1000,G2,LS,Running,0,10,0\n"
                                          "too-big,120000,1024,8,1000,G2,LS,Running,0,10,0\n"
                                          "a10,8000,1024,1,500,A10|T4,LS,Running,0,10,0\n"
                                          "only-a10,8000,1024,1,1000,A10,LS,Running,0,10,0\n");
-  const std::string nodes_path = Fixture("nodes/nodes.csv");
+  std::string nodes_text;
+  ASSERT_TRUE(DiskFileSystem().ReadFile(Fixture("nodes/nodes.csv"), nodes_text).ok());
+  const std::string nodes_path = WriteFile(dir, "nodes.csv", nodes_text);
   const Read read = ReadPods(pods, {{"nodes", nodes_path}});
   ASSERT_EQ(read.open_error, "");
   EXPECT_EQ(read.jobs.size(), 4U);
@@ -479,7 +506,7 @@ TEST(OpenbNodesTest, TheNodesOptionCountsPodsTheListCannotServe) {
 }
 
 TEST(OpenbNodesTest, ABadNodesOptionIsAnOpenError) {
-  const std::string missing = FreshTempDir() + "/absent.csv";
+  const std::string missing = ScratchDir() + "/absent.csv";
   const Read read = ReadPods(Fixture("good.csv"), {{"nodes", missing}});
   EXPECT_EQ(read.open_error.rfind(missing + ": cannot read: ", 0), 0U) << read.open_error;
 }
@@ -546,7 +573,9 @@ TEST_F(OpenbRealTraceTest, EveryVariantPassesTheImportDriverWithTheCatalog) {
 TEST_F(OpenbRealTraceTest, TheNodeListHas1213NodesAnd6212Gpus) {
   const Catalog catalog = BuiltinCatalog();
   std::vector<OpenbNode> nodes;
-  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_gpu_node.csv"), catalog, nodes).message(), "");
+  ASSERT_EQ(LoadOpenbNodes(DiskFileSystem(), Path("openb_node_list_gpu_node.csv"), catalog, nodes)
+                .message(),
+            "");
   EXPECT_EQ(nodes.size(), 1213U);
   std::int64_t gpus = 0;
   for (const OpenbNode& node : nodes) {
@@ -561,7 +590,9 @@ TEST_F(OpenbRealTraceTest, TheNodeListHas1213NodesAnd6212Gpus) {
   FleetState(fleet, topology).CheckInvariants();
 
   std::vector<OpenbNode> all;
-  ASSERT_EQ(LoadOpenbNodes(Path("openb_node_list_all_node.csv"), catalog, all).message(), "");
+  ASSERT_EQ(LoadOpenbNodes(DiskFileSystem(), Path("openb_node_list_all_node.csv"), catalog, all)
+                .message(),
+            "");
   EXPECT_EQ(all.size(), 1523U);
   EXPECT_EQ(OpenbFleet(all, catalog).gpus, 6212);
 }

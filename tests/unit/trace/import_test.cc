@@ -53,15 +53,16 @@ class ScriptedSource final : public JobSource {
 };
 
 TraceFormat Scripted(std::vector<Row> rows, std::string open_error = "") {
-  return TraceFormat{"scripted",
-                     "rows from a test",
-                     {},
-                     [rows, open_error](const std::string&, const TraceOptionValues&) {
-                       if (!open_error.empty()) {
-                         return OpenResult{nullptr, Status::InvalidInput(open_error)};
-                       }
-                       return OpenResult{std::make_unique<ScriptedSource>(rows), Status::Ok()};
-                     }};
+  return TraceFormat{
+      "scripted",
+      "rows from a test",
+      {},
+      [rows, open_error](const FileSystem&, const std::string&, const TraceOptionValues&) {
+        if (!open_error.empty()) {
+          return OpenResult{nullptr, Status::InvalidInput(open_error)};
+        }
+        return OpenResult{std::make_unique<ScriptedSource>(rows), Status::Ok()};
+      }};
 }
 
 class CollectingWriter final : public JobWriter {

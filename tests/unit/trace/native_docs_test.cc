@@ -4,16 +4,15 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
 #include "job_json/job_json.h"
-#include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
@@ -40,9 +39,10 @@ std::string FirstExample(const std::string& section) {
 
 // The number of jobs `format` reads from `text`; fails the test on any error.
 std::size_t JobsRead(const std::string& format, const std::string& text) {
-  const std::string path = testing::FreshTempDir() + "/example." + format;
-  std::ofstream(path, std::ios::binary) << text;
-  OpenResult opened = FindTraceFormat(format)->open(path, {});
+  const std::string path = "example." + format;
+  MemoryFileSystem files;
+  EXPECT_TRUE(files.WriteFile(path, text).ok());
+  OpenResult opened = FindTraceFormat(format)->open(files, path, {});
   EXPECT_EQ(opened.status.message(), "");
   if (opened.source == nullptr) {
     return 0;

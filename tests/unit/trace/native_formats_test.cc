@@ -5,26 +5,19 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
 #include "job_json/job_json.h"
-#include "testutil/command.h"
 #include "testutil/workloads.h"
 #include "trace/fields.h"
 
 namespace fleetsim {
 namespace {
-
-std::string FileWith(const std::string& name, const std::string& bytes) {
-  const std::string path = testing::FreshTempDir() + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
 
 std::string Replaced(std::string text, const std::string& what, const std::string& with) {
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at)) {
@@ -37,8 +30,11 @@ std::string Replaced(std::string text, const std::string& what, const std::strin
 // What a format yields for `bytes`, one string per Next: "<line>: <job as native JSON>" or
 // "<line>: <reason>: <error text>" (the file's path written as FILE), or the open error.
 std::vector<std::string> Rows(const std::string& format, const std::string& bytes) {
-  const std::string path = FileWith("input." + format, bytes);
-  OpenResult opened = FindTraceFormat(format)->open(path, {});
+  const std::string path = "traces/input." + format;
+  MemoryFileSystem files;
+  EXPECT_TRUE(files.CreateDirectories("traces").ok());
+  EXPECT_TRUE(files.WriteFile(path, bytes).ok());
+  OpenResult opened = FindTraceFormat(format)->open(files, path, {});
   if (opened.source == nullptr) {
     return {"open: " + Replaced(opened.status.message(), path, "FILE")};
   }
@@ -202,8 +198,8 @@ TEST(JsonlReaderTest, JobRuleProblemsComeOutAsForEveryReader) {
 }
 
 TEST(JsonlReaderTest, AMissingFileIsAnOpenError) {
-  const std::string path = testing::FreshTempDir() + "/none.jsonl";
-  const OpenResult opened = FindTraceFormat("jsonl")->open(path, {});
+  const std::string path = "traces/none.jsonl";
+  const OpenResult opened = FindTraceFormat("jsonl")->open(MemoryFileSystem(), path, {});
   EXPECT_EQ(opened.source, nullptr);
   EXPECT_EQ(opened.status.message(), path + ": cannot read: No such file or directory");
 }

@@ -3,15 +3,14 @@
 // restart cost refused as a bad row (readers) or a job-rule problem (ProblemsWith).
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/trace/formats.h"
 #include "fleetsim/trace/native.h"
 #include "job_json/job_json.h"
-#include "testutil/command.h"
 
 namespace fleetsim {
 namespace {
@@ -19,9 +18,10 @@ namespace {
 // What reading `bytes` as `format` yields, one string per row: the job as native JSON, or
 // "<reason>: <error>" with the file's path written as FILE.
 std::vector<std::string> Rows(const std::string& format, const std::string& bytes) {
-  const std::string path = testing::FreshTempDir() + "/input." + format;
-  std::ofstream(path, std::ios::binary) << bytes;
-  OpenResult opened = FindTraceFormat(format)->open(path, {});
+  const std::string path = "input." + format;
+  MemoryFileSystem files;
+  EXPECT_TRUE(files.WriteFile(path, bytes).ok());
+  OpenResult opened = FindTraceFormat(format)->open(files, path, {});
   if (opened.source == nullptr) {
     return {"open: " + opened.status.message()};
   }

@@ -1,0 +1,72 @@
+// FileSystem: the files fleetsim reads and writes, behind one small interface (leveldb's Env and
+// memenv, ninja's DiskInterface and VirtualFileSystem are the models). DiskFileSystem() is the
+// machine's disk; MemoryFileSystem keeps files in memory, so that tests of the readers and the
+// output commit run without touching the disk, and both pass one conformance suite
+// (tests/unit/core/file_system_test.cc). Paths are plain strings, relative ones taken from the
+// working directory (the memory file system's is its root). Every failure is an I/O error naming
+// the path and the reason: "x.json: cannot read: No such file or directory", "... it is a
+// directory". DiskFileSystem is stateless and thread-safe; a MemoryFileSystem is not thread-safe.
+#pragma once
+
+#include <istream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "fleetsim/core/status.h"
+
+namespace fleetsim {
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  // The whole file.
+  virtual Status ReadFile(const std::string& path, std::string& contents) const = 0;
+  // The file as a stream, to read a large one a line at a time.
+  virtual Status OpenForReading(const std::string& path,
+                                std::unique_ptr<std::istream>& in) const = 0;
+  virtual bool IsFile(const std::string& path) const = 0;
+  virtual bool IsDirectory(const std::string& path) const = 0;
+
+  // Creates the directory and any missing parents; OK when it exists already.
+  virtual Status CreateDirectories(const std::string& path) = 0;
+  // Creates or truncates the file and writes `contents`; its directory must exist.
+  virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;
+  // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).
+  virtual Status Rename(const std::string& from, const std::string& to) = 0;
+  // Removes a file; OK when there is none.
+  virtual Status Remove(const std::string& path) = 0;
+
+  // Whether the files are the machine's: only then do paths name something a signal handler
+  // can clean up (report/output_sink.h).
+  virtual bool on_disk() const = 0;
+};
+
+// The machine's file system.
+FileSystem& DiskFileSystem();
+
+class MemoryFileSystem final : public FileSystem {
+ public:
+  Status ReadFile(const std::string& path, std::string& contents) const override;
+  Status OpenForReading(const std::string& path, std::unique_ptr<std::istream>& in) const override;
+  bool IsFile(const std::string& path) const override;
+  bool IsDirectory(const std::string& path) const override;
+  Status CreateDirectories(const std::string& path) override;
+  Status WriteFile(const std::string& path, const std::string& contents) override;
+  Status Rename(const std::string& from, const std::string& to) override;
+  Status Remove(const std::string& path) override;
+  bool on_disk() const override { return false; }
+
+  // Every file, by normalized path ("a/b.csv").
+  const std::map<std::string, std::string>& files() const { return files_; }
+
+ private:
+  Status CanRead(const std::string& key, const std::string& path) const;
+
+  std::map<std::string, std::string> files_;
+  std::set<std::string> directories_{""};  // the root
+};
+
+}  // namespace fleetsim

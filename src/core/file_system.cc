@@ -1,0 +1,207 @@
+// The disk and the in-memory file system (core/file_system.h), with the same messages.
+#include "fleetsim/core/file_system.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+
+namespace fleetsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Status CannotRead(const std::string& path, const std::string& why) {
+  return Status::IoError(fmt::format("{}: cannot read: {}", path, why));
+}
+
+class Disk final : public FileSystem {
+ public:
+  Status ReadFile(const std::string& path, std::string& contents) const override {
+    std::unique_ptr<std::istream> in;
+    if (Status status = OpenForReading(path, in); !status.ok()) {
+      return status;
+    }
+    contents.assign(std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>());
+    if (in->bad()) {
+      return CannotRead(path, std::strerror(errno));
+    }
+    return Status::Ok();
+  }
+
+  Status OpenForReading(const std::string& path, std::unique_ptr<std::istream>& in) const override {
+    if (IsDirectory(path)) {
+      return CannotRead(path, "it is a directory");
+    }
+    auto file = std::make_unique<std::ifstream>(path, std::ios::binary);
+    if (!*file) {
+      return CannotRead(path, std::strerror(errno));
+    }
+    in = std::move(file);
+    return Status::Ok();
+  }
+
+  bool IsFile(const std::string& path) const override {
+    std::error_code ignored;
+    return fs::is_regular_file(path, ignored);
+  }
+
+  bool IsDirectory(const std::string& path) const override {
+    std::error_code ignored;
+    return fs::is_directory(path, ignored);
+  }
+
+  Status CreateDirectories(const std::string& path) override {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) {
+      return Status::IoError(fmt::format("{}: cannot create directory: {}", path, ec.message()));
+    }
+    return Status::Ok();
+  }
+
+  Status WriteFile(const std::string& path, const std::string& contents) override {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+    }
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    out.close();
+    if (!out) {
+      return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    }
+    return Status::Ok();
+  }
+
+  Status Rename(const std::string& from, const std::string& to) override {
+    std::error_code ec;
+    fs::rename(from, to, ec);
+    if (ec) {
+      return Status::IoError(fmt::format("{}: cannot rename into place: {}", to, ec.message()));
+    }
+    return Status::Ok();
+  }
+
+  Status Remove(const std::string& path) override {
+    std::error_code ec;
+    fs::remove(path, ec);
+    if (ec) {
+      return Status::IoError(fmt::format("{}: cannot remove: {}", path, ec.message()));
+    }
+    return Status::Ok();
+  }
+
+  bool on_disk() const override { return true; }
+};
+
+// "./a//b/" -> "a/b"; "." -> "" (the root of a memory file system).
+std::string Normal(const std::string& path) {
+  std::string normal = fs::path(path).lexically_normal().generic_string();
+  while (normal.size() > 1 && normal.back() == '/') {
+    normal.pop_back();
+  }
+  return normal == "." ? "" : normal;
+}
+
+std::string ParentOf(const std::string& key) {
+  return fs::path(key).parent_path().generic_string();
+}
+
+}  // namespace
+
+FileSystem& DiskFileSystem() {
+  static Disk disk;
+  return disk;
+}
+
+Status MemoryFileSystem::CanRead(const std::string& key, const std::string& path) const {
+  if (IsDirectory(path)) {
+    return CannotRead(path, "it is a directory");
+  }
+  if (!files_.contains(key)) {
+    return CannotRead(path, std::strerror(ENOENT));
+  }
+  return Status::Ok();
+}
+
+Status MemoryFileSystem::ReadFile(const std::string& path, std::string& contents) const {
+  const std::string key = Normal(path);
+  if (Status status = CanRead(key, path); !status.ok()) {
+    return status;
+  }
+  contents = files_.at(key);
+  return Status::Ok();
+}
+
+Status MemoryFileSystem::OpenForReading(const std::string& path,
+                                        std::unique_ptr<std::istream>& in) const {
+  const std::string key = Normal(path);
+  if (Status status = CanRead(key, path); !status.ok()) {
+    return status;
+  }
+  in = std::make_unique<std::istringstream>(files_.at(key));
+  return Status::Ok();
+}
+
+bool MemoryFileSystem::IsFile(const std::string& path) const {
+  return files_.contains(Normal(path));
+}
+
+bool MemoryFileSystem::IsDirectory(const std::string& path) const {
+  const std::string key = Normal(path);
+  return directories_.contains(key) || key == "/";
+}
+
+Status MemoryFileSystem::CreateDirectories(const std::string& path) {
+  for (std::string key = Normal(path); !key.empty() && key != "/"; key = ParentOf(key)) {
+    if (files_.contains(key)) {
+      return Status::IoError(
+          fmt::format("{}: cannot create directory: {}", path, std::strerror(EEXIST)));
+    }
+    directories_.insert(key);
+  }
+  return Status::Ok();
+}
+
+Status MemoryFileSystem::WriteFile(const std::string& path, const std::string& contents) {
+  const std::string key = Normal(path);
+  if (IsDirectory(path)) {
+    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(EISDIR)));
+  }
+  if (!IsDirectory(ParentOf(key))) {
+    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(ENOENT)));
+  }
+  files_[key] = contents;
+  return Status::Ok();
+}
+
+Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) {
+  const std::string from_key = Normal(from);
+  const std::string to_key = Normal(to);
+  const auto it = files_.find(from_key);
+  const int error = it == files_.end()               ? ENOENT
+                    : IsDirectory(to)                ? EISDIR
+                    : !IsDirectory(ParentOf(to_key)) ? ENOENT
+                                                     : 0;
+  if (error != 0) {
+    return Status::IoError(
+        fmt::format("{}: cannot rename into place: {}", to, std::strerror(error)));
+  }
+  std::string contents = std::move(it->second);
+  files_.erase(it);
+  files_[to_key] = std::move(contents);
+  return Status::Ok();
+}
+
+Status MemoryFileSystem::Remove(const std::string& path) {
+  files_.erase(Normal(path));
+  return Status::Ok();
+}
+
+}  // namespace fleetsim

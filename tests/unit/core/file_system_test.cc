@@ -1,0 +1,123 @@
+// The FileSystem conformance suite: the disk (in a fresh temporary folder) and the memory file
+// system behave alike and say the same words — reads of missing files and of directories,
+// writes into missing directories, renames over files and onto directories, removes of what is
+// not there, and the paths "a/./b" and "a//b" naming "a/b".
+#include "fleetsim/core/file_system.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "testutil/command.h"
+
+namespace fleetsim {
+namespace {
+
+enum class Kind { kDisk, kMemory };
+
+class FileSystemTest : public ::testing::TestWithParam<Kind> {
+ protected:
+  void SetUp() override {
+    if (GetParam() == Kind::kDisk) {
+      root_ = testing::FreshTempDir() + "/";
+    }
+  }
+  void TearDown() override {
+    if (GetParam() == Kind::kDisk) {
+      std::filesystem::remove_all(root_);
+    }
+  }
+
+  FileSystem& files() { return GetParam() == Kind::kDisk ? DiskFileSystem() : memory_; }
+  // `relative` under the test's own root (a temporary folder on the disk).
+  std::string At(const std::string& relative) const { return root_ + relative; }
+
+  std::string Read(const std::string& relative) {
+    std::string contents;
+    const Status status = files().ReadFile(At(relative), contents);
+    return status.ok() ? contents : status.message();
+  }
+
+  MemoryFileSystem memory_;
+  std::string root_;
+};
+
+TEST_P(FileSystemTest, WritesAndReadsBackWholeFilesByteForByte) {
+  ASSERT_TRUE(files().CreateDirectories(At("a/b")).ok());
+  const std::string bytes("x\0y\r\n\xEF\xBB\xBF", 7);
+  ASSERT_TRUE(files().WriteFile(At("a/b/f.bin"), bytes).ok());
+  EXPECT_EQ(Read("a/b/f.bin"), bytes);
+  EXPECT_EQ(Read("a/./b//f.bin"), bytes);
+  ASSERT_TRUE(files().WriteFile(At("a/b/f.bin"), "short").ok());  // truncates
+  EXPECT_EQ(Read("a/b/f.bin"), "short");
+  EXPECT_TRUE(files().IsFile(At("a/b/f.bin")));
+  EXPECT_FALSE(files().IsDirectory(At("a/b/f.bin")));
+  EXPECT_TRUE(files().IsDirectory(At("a/b")));
+  EXPECT_FALSE(files().IsFile(At("a/b")));
+}
+
+TEST_P(FileSystemTest, StreamsAFileForReading) {
+  ASSERT_TRUE(files().WriteFile(At("lines.txt"), "one\ntwo\n").ok());
+  std::unique_ptr<std::istream> in;
+  ASSERT_TRUE(files().OpenForReading(At("lines.txt"), in).ok());
+  std::string line;
+  ASSERT_TRUE(std::getline(*in, line));
+  EXPECT_EQ(line, "one");
+  ASSERT_TRUE(std::getline(*in, line));
+  EXPECT_EQ(line, "two");
+  EXPECT_FALSE(std::getline(*in, line));
+}
+
+TEST_P(FileSystemTest, ReadingWhatIsNotAFileSaysWhy) {
+  EXPECT_EQ(Read("none.json"), At("none.json") + ": cannot read: No such file or directory");
+  ASSERT_TRUE(files().CreateDirectories(At("dir")).ok());
+  EXPECT_EQ(Read("dir"), At("dir") + ": cannot read: it is a directory");
+  std::unique_ptr<std::istream> in;
+  EXPECT_EQ(files().OpenForReading(At("dir"), in),
+            Status::IoError(At("dir") + ": cannot read: it is a directory"));
+  EXPECT_FALSE(files().IsFile(At("none.json")));
+  EXPECT_FALSE(files().IsDirectory(At("none.json")));
+}
+
+TEST_P(FileSystemTest, WritingNeedsItsDirectory) {
+  EXPECT_EQ(files().WriteFile(At("no/such/f.csv"), "x"),
+            Status::IoError(At("no/such/f.csv") + ": cannot create: No such file or directory"));
+  ASSERT_TRUE(files().CreateDirectories(At("d")).ok());
+  EXPECT_EQ(files().WriteFile(At("d"), "x"),
+            Status::IoError(At("d") + ": cannot create: Is a directory"));
+  EXPECT_TRUE(files().CreateDirectories(At("d")).ok());  // already there
+}
+
+TEST_P(FileSystemTest, RenameReplacesATargetFileAndRefusesADirectory) {
+  ASSERT_TRUE(files().WriteFile(At("new"), "new").ok());
+  ASSERT_TRUE(files().WriteFile(At("old"), "old").ok());
+  ASSERT_TRUE(files().Rename(At("new"), At("old")).ok());
+  EXPECT_EQ(Read("old"), "new");
+  EXPECT_FALSE(files().IsFile(At("new")));
+  ASSERT_TRUE(files().CreateDirectories(At("busy/inside")).ok());
+  ASSERT_TRUE(files().WriteFile(At("moving"), "m").ok());
+  const Status onto_directory = files().Rename(At("moving"), At("busy"));
+  EXPECT_EQ(onto_directory.code(), StatusCode::kIoError);
+  EXPECT_EQ(onto_directory.message().rfind(At("busy") + ": cannot rename into place: ", 0), 0U)
+      << onto_directory;
+  EXPECT_EQ(Read("moving"), "m");  // left where it was
+  EXPECT_EQ(files().Rename(At("gone"), At("old")).code(), StatusCode::kIoError);
+}
+
+TEST_P(FileSystemTest, RemoveIsDoneWhenNothingIsThere) {
+  ASSERT_TRUE(files().WriteFile(At("f"), "x").ok());
+  EXPECT_TRUE(files().Remove(At("f")).ok());
+  EXPECT_FALSE(files().IsFile(At("f")));
+  EXPECT_TRUE(files().Remove(At("f")).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(BothFileSystems, FileSystemTest,
+                         ::testing::Values(Kind::kDisk, Kind::kMemory),
+                         [](const ::testing::TestParamInfo<Kind>& param) {
+                           return param.param == Kind::kDisk ? "Disk" : "Memory";
+                         });
+
+}  // namespace
+}  // namespace fleetsim
