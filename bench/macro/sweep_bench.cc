@@ -31,7 +31,7 @@ std::string SpecPath(const std::string& relative = "bench/macro/sweep-1015.json"
 
 void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
-  const SweepLoad load = LoadSweepSpec(SpecPath(spec), registry, true);
+  const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
   if (!load.spec) {
     state.SkipWithError((spec + " does not load").c_str());
     return;
@@ -71,7 +71,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
     fs::remove_all(dir);
     state.ResumeTiming();
     Clock::time_point at = Clock::now();
-    const SweepLoad load = LoadSweepSpec(SpecPath(spec), registry, true);
+    const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
     const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
     std::vector<const SweepPoint*> points;
     for (const SweepPoint& p : expansion.points) {
@@ -117,7 +117,7 @@ BENCHMARK_CAPTURE(BM_SweepWhole, planner, std::string("scenarios/sweeps/planner.
 void BM_Sweep1015Expand(benchmark::State& state) {
   const PolicyRegistry registry = BuiltinPolicies();
   for (auto _ : state) {
-    const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+    const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(), registry, true);
     const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
     benchmark::DoNotOptimize(expansion.points.size());
   }
@@ -126,7 +126,7 @@ BENCHMARK(BM_Sweep1015Expand)->Unit(benchmark::kMillisecond);
 
 void BM_Sweep1015Render(benchmark::State& state) {
   const PolicyRegistry registry = BuiltinPolicies();
-  const SweepLoad load = LoadSweepSpec(SpecPath(), registry, true);
+  const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(), registry, true);
   const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
   SweepRecords records;
   for (const SweepPoint& point : expansion.points) {

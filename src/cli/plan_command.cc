@@ -55,7 +55,7 @@ class PlanCommand {
     if (!shard_) {
       return ToInt(ExitStatus::kUsage);
     }
-    const PlanLoad load = LoadPlanSpec(args_.spec, c_.registry, args_.strict);
+    const PlanLoad load = LoadPlanSpec(DiskFileSystem(), args_.spec, c_.registry, args_.strict);
     if (!ReportLoad(load, args_.spec, c_.err)) {
       return ToInt(ExitStatus::kInvalidInput);
     }

@@ -215,7 +215,7 @@ class SweepCommand {
     if (!shard) {
       return ToInt(ExitStatus::kUsage);
     }
-    const SweepLoad load = LoadSweepSpec(args_.spec, c_.registry, args_.strict);
+    const SweepLoad load = LoadSweepSpec(DiskFileSystem(), args_.spec, c_.registry, args_.strict);
     if (!ReportLoad(load, args_.spec, c_.err)) {
       return ToInt(ExitStatus::kInvalidInput);
     }

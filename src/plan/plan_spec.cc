@@ -28,8 +28,10 @@ const std::vector<std::string> kObjectives = {"cost_per_day", "gpus", "power_per
 
 class PlanParser {
  public:
-  PlanParser(const PolicyRegistry& registry, std::string source, Diagnostics& diagnostics)
-      : registry_(registry),
+  PlanParser(const FileSystem& files, const PolicyRegistry& registry, std::string source,
+             Diagnostics& diagnostics)
+      : files_(files),
+        registry_(registry),
         source_(std::move(source)),
         diagnostics_(diagnostics),
         check_(diagnostics) {}
@@ -49,7 +51,7 @@ class PlanParser {
     if (const auto kind = check_.String(root, "", "kind", true); kind && *kind != "plan") {
       check_.Error("/kind", fmt::format("expected \"plan\", found \"{}\"", *kind));
     }
-    plan.runs = ParseSweepRuns(root, source_, registry_, diagnostics_);
+    plan.runs = ParseSweepRuns(files_, root, source_, registry_, diagnostics_);
     CheckRunsFitAPlan(root, plan.runs);
     seeds_ = SeedCount(plan.runs);
     Targets(root, plan);
@@ -273,6 +275,7 @@ class PlanParser {
     return 1;
   }
 
+  const FileSystem& files_;  // where the base scenarios must be
   const PolicyRegistry& registry_;
   std::string source_;
   Diagnostics& diagnostics_;
@@ -282,10 +285,11 @@ class PlanParser {
 
 }  // namespace
 
-PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  return LoadSpecFile<PlanLoad>(DiskFileSystem(), path, strict,
+PlanLoad LoadPlanSpec(const FileSystem& files, const std::string& path,
+                      const PolicyRegistry& registry, bool strict) {
+  return LoadSpecFile<PlanLoad>(files, path, strict,
                                 [&](const json& root, Diagnostics& diagnostics) {
-                                  return PlanParser(registry, path, diagnostics).Parse(root);
+                                  return PlanParser(files, registry, path, diagnostics).Parse(root);
                                 });
 }
 

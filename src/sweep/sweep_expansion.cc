@@ -125,7 +125,7 @@ class Expander {
     for (const std::string& path : spec_.base) {
       std::string text;
       json root;
-      Status status = DiskFileSystem().ReadFile(path, text);
+      Status status = files_.ReadFile(path, text);
       if (status.ok()) {
         status = ParseJsonText(text, path, root);
       }
@@ -293,9 +293,11 @@ class Expander {
 
   // Loads a document with the scenario loader, as if it had been written in the base file.
   void Load(std::size_t base, Document& d) {
-    LoadResult result =
-        ParseScenario(d.text, spec_.base[base], registry_,
-                      {.strict = options_.strict, .catalog = &catalog_, .trace_cache = &traces_});
+    LoadResult result = ParseScenario(d.text, spec_.base[base], registry_,
+                                      {.strict = options_.strict,
+                                       .catalog = &catalog_,
+                                       .trace_cache = &traces_,
+                                       .files = &files_});
     if (result.scenario) {
       d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
     } else {
@@ -322,6 +324,7 @@ class Expander {
   const SweepSpec& spec_;
   const PolicyRegistry& registry_;
   const ExpandOptions& options_;
+  const FileSystem& files_ = options_.files != nullptr ? *options_.files : DiskFileSystem();
   // The catalog points load against, read once (the built-in one unless the options give one).
   const Catalog catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
   TraceCache traces_;  // each trace the points replay is read once

@@ -34,8 +34,9 @@ std::string LabelOf(const json& value) {
 
 class SweepParser {
  public:
-  SweepParser(const PolicyRegistry& registry, std::string source, Diagnostics& diagnostics)
-      : registry_(registry), source_(std::move(source)), check_(diagnostics) {}
+  SweepParser(const FileSystem& files, const PolicyRegistry& registry, std::string source,
+              Diagnostics& diagnostics)
+      : files_(files), registry_(registry), source_(std::move(source)), check_(diagnostics) {}
 
   SweepSpec Parse(const json& root) {
     SweepSpec s;
@@ -114,8 +115,7 @@ class SweepParser {
     if (!resolved.is_absolute()) {
       resolved = (std::filesystem::path(source_).parent_path() / resolved).lexically_normal();
     }
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(resolved, error)) {
+    if (!files_.IsFile(resolved.string())) {
       check_.Error(
           where, fmt::format("expected a scenario file, found no file at '{}'", resolved.string()));
       return;
@@ -537,6 +537,7 @@ class SweepParser {
     }
   }
 
+  const FileSystem& files_;  // where the base scenarios must be
   const PolicyRegistry& registry_;
   std::string source_;
   JsonChecker check_;
@@ -544,18 +545,20 @@ class SweepParser {
 
 }  // namespace
 
-SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
-                         const PolicyRegistry& registry, Diagnostics& diagnostics) {
+SweepSpec ParseSweepRuns(const FileSystem& files, const nlohmann::json& root,
+                         const std::string& source, const PolicyRegistry& registry,
+                         Diagnostics& diagnostics) {
   SweepSpec spec;
-  SweepParser(registry, source, diagnostics).Runs(root, spec);
+  SweepParser(files, registry, source, diagnostics).Runs(root, spec);
   return spec;
 }
 
-SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict) {
-  return LoadSpecFile<SweepLoad>(DiskFileSystem(), path, strict,
-                                 [&](const json& root, Diagnostics& diagnostics) {
-                                   return SweepParser(registry, path, diagnostics).Parse(root);
-                                 });
+SweepLoad LoadSweepSpec(const FileSystem& files, const std::string& path,
+                        const PolicyRegistry& registry, bool strict) {
+  return LoadSpecFile<SweepLoad>(
+      files, path, strict, [&](const json& root, Diagnostics& diagnostics) {
+        return SweepParser(files, registry, path, diagnostics).Parse(root);
+      });
 }
 
 }  // namespace fleetsim

@@ -55,7 +55,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::string folder = fuzz::ProcessFolder("plan", "base.json", kBase);
   const std::string path = folder + "/plan.json";
   fuzz::WriteBytes(data, size, path);
-  const PlanLoad load = LoadPlanSpec(path, registry, false);
+  const PlanLoad load = LoadPlanSpec(DiskFileSystem(), path, registry, false);
   if (load.spec.has_value() != (load.file_status.ok() && !load.diagnostics.HasErrors())) {
     fuzz::PropertyFailed("a plan spec is returned exactly when there is no error");
   }

@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const std::string folder = fuzz::ProcessFolder("sweep", "base.json", kBase);
   const std::string path = folder + "/spec.json";
   fuzz::WriteBytes(data, size, path);
-  const SweepLoad load = LoadSweepSpec(path, registry, false);
+  const SweepLoad load = LoadSweepSpec(DiskFileSystem(), path, registry, false);
   if (load.spec.has_value() != (load.file_status.ok() && !load.diagnostics.HasErrors())) {
     fuzz::PropertyFailed("a sweep spec is returned exactly when there is no error");
   }

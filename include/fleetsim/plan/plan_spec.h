@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/sweep/sweep_metrics.h"
 #include "fleetsim/sweep/sweep_spec.h"
@@ -72,8 +73,9 @@ struct PlanLoad {
   Status file_status{};  // unreadable file or invalid JSON: "path:line:col: ..."
 };
 
-// Reads and checks a plan spec, every problem at once, each at its JSON pointer.
-PlanLoad LoadPlanSpec(const std::string& path, const PolicyRegistry& registry, bool strict);
+// Reads and checks a plan spec on `files`, every problem at once, each at its JSON pointer.
+PlanLoad LoadPlanSpec(const FileSystem& files, const std::string& path,
+                      const PolicyRegistry& registry, bool strict);
 
 // The metrics a target may name: the sweep metrics and realtime_unmet_share.
 const std::vector<std::string>& PlanMetricNames();

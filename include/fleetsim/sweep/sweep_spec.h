@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/scenario.h"
 
@@ -69,15 +70,17 @@ struct SweepLoad {
   Status file_status{};  // unreadable file or invalid JSON: "path:line:col: ..."
 };
 
-// Reads and checks a sweep spec (every problem at once, each at its JSON pointer). Base scenarios
-// must exist; what the points make of them is checked by ExpandSweep.
-SweepLoad LoadSweepSpec(const std::string& path, const PolicyRegistry& registry, bool strict);
+// Reads and checks a sweep spec on `files` (every problem at once, each at its JSON pointer).
+// Base scenarios must be files there; what the points make of them is checked by ExpandSweep.
+SweepLoad LoadSweepSpec(const FileSystem& files, const std::string& path,
+                        const PolicyRegistry& registry, bool strict);
 
 // The keys of a spec that describe its runs — "name", "description", "base", "axes", "zip" and
 // "exclude" — checked as in a sweep spec, for files that embed them (plan specs,
 // docs/planning.md). `root` must be an object; the caller checks its other keys.
-SweepSpec ParseSweepRuns(const nlohmann::json& root, const std::string& source,
-                         const PolicyRegistry& registry, Diagnostics& diagnostics);
+SweepSpec ParseSweepRuns(const FileSystem& files, const nlohmann::json& root,
+                         const std::string& source, const PolicyRegistry& registry,
+                         Diagnostics& diagnostics);
 
 // One run of a sweep.
 struct SweepPoint {
@@ -104,6 +107,8 @@ struct SweepExpansion {
 struct ExpandOptions {
   bool strict = false;
   const Catalog* catalog = nullptr;
+  // Where the base scenarios, and the traces they replay, are read from; nullptr: the disk.
+  const FileSystem* files = nullptr;
 };
 
 // Every combination of the axes (Cartesian product, zip groups in step) for every base scenario,

@@ -37,7 +37,8 @@ struct Planned {
 // The test grid cut to 12 fleets, searched.
 Planned Plan(const PolicyRegistry& registry) {
   Planned p;
-  p.load = LoadPlanSpec(testing::DataPath("plans/small-grid.json"), registry, true);
+  p.load =
+      LoadPlanSpec(DiskFileSystem(), testing::DataPath("plans/small-grid.json"), registry, true);
   EXPECT_TRUE(p.load.spec);
   PlanSpec& plan = *p.load.spec;
   const auto keep = [&](std::size_t axis, std::vector<std::int64_t> values) {
@@ -70,8 +71,7 @@ TEST(PlanHtmlTest, OneChartPerTargetAMarkPerRunFleetTheAnswerRingedAndATable) {
   ASSERT_TRUE(p.outcome.answer);
   const std::string page = PlanHtml(*p.load.spec, p.candidates, p.outcome);
   EXPECT_EQ(Count(page, "<svg "), p.load.spec->targets.size());
-  EXPECT_EQ(Count(page, "class=\"answer\"><title>the answer</title>"),
-            p.load.spec->targets.size());
+  EXPECT_EQ(Count(page, "class=\"answer\"><title>the answer</title>"), p.load.spec->targets.size());
   EXPECT_EQ(Count(page, "<tr><td>"), p.candidates.candidates.size()) << "every fleet was run";
   EXPECT_EQ(Count(page, "<tr><td><strong>answer</strong> "), 1U);
   EXPECT_NE(page.find("<strong>Answer:</strong> " +
@@ -90,8 +90,8 @@ TEST(PlanHtmlTest, ChromiumRendersEveryChart) {
   const Planned p = Plan(registry);
   const std::string dir = testing::FreshTempDir();
   std::ofstream(dir + "/plan.html") << PlanHtml(*p.load.spec, p.candidates, p.outcome);
-  const testing::CommandResult dom = testing::RunCommand(
-      testing::ChromiumCommand(dir, "--dump-dom", dir + "/plan.html"), dir);
+  const testing::CommandResult dom =
+      testing::RunCommand(testing::ChromiumCommand(dir, "--dump-dom", dir + "/plan.html"), dir);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_EQ(testing::RenderedAttribute(dom.out), "ok");
 }

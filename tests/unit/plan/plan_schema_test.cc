@@ -41,7 +41,7 @@ TEST(PlanSchemaTest, TheWorkedPlansPassTheSchemaAndTheStrictLoader) {
     EXPECT_EQ(ValidateAgainstSchema(Schema(), json::parse(ReadFile(path))),
               std::vector<std::string>{})
         << path;
-    const PlanLoad load = LoadPlanSpec(path, registry, true);
+    const PlanLoad load = LoadPlanSpec(DiskFileSystem(), path, registry, true);
     EXPECT_TRUE(load.spec) << path << "\n" << load.diagnostics.Format(path) << load.file_status;
   }
 }
@@ -62,7 +62,7 @@ TEST(PlanSchemaTest, FaultsTheSchemaCanSeeAreRefusedByBoth) {
     EXPECT_FALSE(ValidateAgainstSchema(Schema(), plan).empty()) << pointer;
     const std::string path = dir + "/plan.json";
     std::ofstream(path) << plan.dump();
-    EXPECT_FALSE(LoadPlanSpec(path, registry, false).spec) << pointer;
+    EXPECT_FALSE(LoadPlanSpec(DiskFileSystem(), path, registry, false).spec) << pointer;
   }
 }
 

@@ -25,7 +25,8 @@ struct Searched {
 class PlanSearchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    load_ = LoadPlanSpec(testing::DataPath("plans/small-grid.json"), registry_, true);
+    load_ =
+        LoadPlanSpec(DiskFileSystem(), testing::DataPath("plans/small-grid.json"), registry_, true);
     ASSERT_TRUE(load_.spec) << load_.diagnostics.Format("small-grid") << load_.file_status;
     expansion_ = ExpandSweep(load_.spec->runs, registry_, {});
     candidates_ = BuildCandidates(*load_.spec, expansion_);

@@ -1,13 +1,12 @@
 // Plan specs: the sweep part checked as in sweeps, the targets and the objective checked with
-// their JSON pointers and "did you mean", and every problem reported at once.
+// their JSON pointers and "did you mean", and every problem reported at once. Plans written by a
+// test are in a MemoryFileSystem ("work/", beside a copy of the worked plan's base and trace).
 #include "fleetsim/plan/plan_spec.h"
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/plan/plan_search.h"
-#include "testutil/command.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
@@ -15,28 +14,52 @@ namespace {
 
 class PlanSpecTest : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = testing::FreshTempDir(); }
+  // Copies the worked plan's base, and the trace it replays, beside the plans written here.
+  void SetUp() override {
+    for (const std::string file :
+         {"plans/bases/team-week-doubled.json", "examples/traces/team-week.jsonl"}) {
+      std::string text;
+      ASSERT_TRUE(DiskFileSystem().ReadFile(testing::SourcePath("scenarios/" + file), text).ok());
+      const std::string copy = dir_ + "/" + file;
+      ASSERT_TRUE(files_.CreateDirectories(copy.substr(0, copy.rfind('/'))).ok());
+      ASSERT_TRUE(files_.WriteFile(copy, text).ok());
+    }
+  }
+
+  // Writes work/plan.json.
+  std::string WritePlan(const std::string& text) {
+    const std::string path = dir_ + "/plan.json";
+    EXPECT_TRUE(files_.WriteFile(path, text).ok());
+    return path;
+  }
 
   // A plan over the first worked plan's base with these members after "kind".
   PlanLoad Load(const std::string& members) {
-    const std::string path = dir_ + "/plan.json";
-    std::ofstream(path) << R"({"format_version": 1, "kind": "plan", "name": "t", "base": ")"
-                        << testing::SourcePath("scenarios/plans/bases/team-week-doubled.json")
-                        << "\", " << members << "}";
-    return LoadPlanSpec(path, registry_, false);
+    const std::string path = WritePlan(
+        R"({"format_version": 1, "kind": "plan", "name": "t", "base": "plans/bases/team-week-doubled.json", )" +
+        members + "}");
+    return LoadPlanSpec(files_, path, registry_, false);
+  }
+
+  // Candidates of a plan written here, from its expansion.
+  PlanCandidates CandidatesOf(const PlanLoad& load, SweepExpansion& expansion) const {
+    expansion = ExpandSweep(load.spec->runs, registry_, {.files = &files_});
+    return BuildCandidates(*load.spec, expansion);
   }
 
   std::string Messages(const PlanLoad& load) {
     return load.diagnostics.Format("plan.json") + load.file_status.message();
   }
 
-  std::string dir_;
+  MemoryFileSystem files_;
+  std::string dir_ = "work";
   const PolicyRegistry registry_ = BuiltinPolicies();
 };
 
 TEST_F(PlanSpecTest, AWorkedPlanLoads) {
   const PlanLoad load =
-      LoadPlanSpec(testing::SourcePath("scenarios/plans/team-week-doubled.json"), registry_, true);
+      LoadPlanSpec(DiskFileSystem(), testing::SourcePath("scenarios/plans/team-week-doubled.json"),
+                   registry_, true);
   ASSERT_TRUE(load.spec) << Messages(load);
   EXPECT_EQ(load.spec->targets.size(), 3U);
   EXPECT_EQ(load.spec->targets[1].rule, SeedRule::kWorst);
@@ -78,21 +101,14 @@ TEST_F(PlanSpecTest, EveryProblemAtOnceWithItsPointer) {
 }
 
 TEST_F(PlanSpecTest, TargetsAreRequiredAndTheKindIsChecked) {
-  const std::string path = dir_ + "/plan.json";
-  std::ofstream(path) << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "x.json"})";
-  const PlanLoad load = LoadPlanSpec(path, registry_, false);
+  const std::string path =
+      WritePlan(R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "x.json"})");
+  const PlanLoad load = LoadPlanSpec(files_, path, registry_, false);
   const std::string m = Messages(load);
   EXPECT_NE(m.find("/kind: error: expected \"plan\", found \"sweep\""), std::string::npos) << m;
   EXPECT_NE(m.find("missing required key 'targets'"), std::string::npos) << m;
   EXPECT_NE(m.find("/base: error: expected a scenario file, found no file"), std::string::npos)
       << m;
-}
-
-// Candidates of a loaded plan, from the expansion.
-PlanCandidates CandidatesOf(const PlanLoad& load, const PolicyRegistry& registry,
-                            SweepExpansion& expansion) {
-  expansion = ExpandSweep(load.spec->runs, registry, {});
-  return BuildCandidates(*load.spec, expansion);
 }
 
 TEST_F(PlanSpecTest, AFleetWithoutAPriceIsRefusedWithTheFix) {
@@ -102,7 +118,7 @@ TEST_F(PlanSpecTest, AFleetWithoutAPriceIsRefusedWithTheFix) {
       "targets": [{"metric": "wait_p99_s", "at_most": 7200}])");
   ASSERT_TRUE(load.spec) << Messages(load);
   SweepExpansion expansion;
-  const PlanCandidates c = CandidatesOf(load, registry_, expansion);
+  const PlanCandidates c = CandidatesOf(load, expansion);
   ASSERT_EQ(c.errors.size(), 1U);
   EXPECT_NE(c.errors[0].find("the cost_per_day of gpus=bare is unknown: the fleet is given as "
                              "{\"gpus\": N}, which has no GPU model or price: give it pools"),
@@ -113,7 +129,7 @@ TEST_F(PlanSpecTest, AFleetWithoutAPriceIsRefusedWithTheFix) {
       "axes": [{"name": "price", "pointer": "/fleet/pools/0/price_per_gpu_hour", "values": [2.5]}],
       "targets": [{"metric": "wait_p99_s", "at_most": 7200}])");
   SweepExpansion e2;
-  const PlanCandidates ok = CandidatesOf(priced, registry_, e2);
+  const PlanCandidates ok = CandidatesOf(priced, e2);
   ASSERT_TRUE(ok.errors.empty()) << ok.errors[0];
   ASSERT_EQ(ok.candidates.size(), 1U);
   // 4 H100 nodes at 2.5 plus one H200 node at the catalog's on-demand price, per day.
@@ -140,7 +156,7 @@ TEST_F(PlanSpecTest, AHorizonIsCheckedAtLoadAndPricedForEveryCandidate) {
   ASSERT_TRUE(unpriced.spec) << Messages(unpriced);
   EXPECT_EQ(unpriced.spec->horizon->replan_every_months, 12);
   SweepExpansion expansion;
-  const PlanCandidates c = CandidatesOf(unpriced, registry_, expansion);
+  const PlanCandidates c = CandidatesOf(unpriced, expansion);
   ASSERT_EQ(c.errors.size(), 1U);
   EXPECT_NE(c.errors[0].find("plan.json: /horizon: the catalog gives B200 no reserved price"),
             std::string::npos)
@@ -154,7 +170,7 @@ TEST_F(PlanSpecTest, AGridWithNoValidFleetSaysSoWithTheFirstReason) {
       "targets": [{"metric": "wait_p99_s", "at_most": 7200}])");
   ASSERT_TRUE(load.spec) << Messages(load);
   SweepExpansion expansion;
-  const PlanCandidates c = CandidatesOf(load, registry_, expansion);
+  const PlanCandidates c = CandidatesOf(load, expansion);
   ASSERT_EQ(c.errors.size(), 1U);
   EXPECT_NE(c.errors[0].find("no candidate fleet is a valid scenario (1 tried); the first: "
                              "h100_nodes=0, h200_nodes=0: "),
@@ -193,7 +209,7 @@ TEST_F(PlanSpecTest, AGroupTargetIsAWaitOnAKnownKindAndATenantWithJobs) {
   EXPECT_EQ(TargetMetricName(load.spec->targets[0]),
             R"(wait_p99_s{tenant="research",kind="pretraining"})");
   SweepExpansion expansion;
-  const PlanCandidates c = CandidatesOf(load, registry_, expansion);
+  const PlanCandidates c = CandidatesOf(load, expansion);
   ASSERT_EQ(c.errors.size(), 1U);
   EXPECT_NE(
       c.errors[0].find(R"(/targets/1: no job of the workload is in wait_p99_s{tenant="reserch"}'s )"

@@ -31,9 +31,10 @@ Swept RunSpec(const std::string& axes) {
   const std::string dir = testing::FreshTempDir();
   fs::copy_file(testing::DataPath("sweep/base.json"), dir + "/base.json");
   std::ofstream(dir + "/spec.json") << R"({"format_version": 1, "kind": "sweep", "name": "r",
-    "base": "base.json", "axes": )" << axes << "}";
+    "base": "base.json", "axes": )" << axes
+                                    << "}";
   const PolicyRegistry registry = BuiltinPolicies();
-  const SweepLoad load = LoadSweepSpec(dir + "/spec.json", registry, true);
+  const SweepLoad load = LoadSweepSpec(DiskFileSystem(), dir + "/spec.json", registry, true);
   EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec");
   const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
   Swept swept{.layout = MakeLayout(*load.spec, expansion), .records = {}};
@@ -90,16 +91,16 @@ TEST(SweepReportTest, ChromiumRendersEveryChart) {
   const Swept s = RunSpec(kTwoNumericAxes);
   const std::string dir = testing::FreshTempDir();
   std::ofstream(dir + "/report.html") << SweepHtml(s.layout, s.records, {});
-  const testing::CommandResult dom = testing::RunCommand(
-      testing::ChromiumCommand(dir, "--dump-dom", dir + "/report.html"), dir);
+  const testing::CommandResult dom =
+      testing::RunCommand(testing::ChromiumCommand(dir, "--dump-dom", dir + "/report.html"), dir);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_EQ(testing::RenderedAttribute(dom.out), "ok");
   std::string tampered = SweepHtml(s.layout, s.records, {});
   const std::string key = "data-paths=\"";
   tampered.insert(tampered.find(key) + key.size(), "1");
   std::ofstream(dir + "/tampered.html") << tampered;
-  const testing::CommandResult bad = testing::RunCommand(
-      testing::ChromiumCommand(dir, "--dump-dom", dir + "/tampered.html"), dir);
+  const testing::CommandResult bad =
+      testing::RunCommand(testing::ChromiumCommand(dir, "--dump-dom", dir + "/tampered.html"), dir);
   ASSERT_EQ(bad.exit_code, 0) << bad.err;
   EXPECT_NE(testing::RenderedAttribute(bad.out).find("chart-1: "), std::string::npos)
       << testing::RenderedAttribute(bad.out);

@@ -58,7 +58,7 @@ TEST(SweepRunnerTest, AnIllegalDecisionIsRecordedAndTheOtherRunsFinish) {
     "base": "base.json", "axes": [{"name": "policy", "values": ["fifo", "broken", "backfill"]},
                                   {"name": "seed", "values": [1, 2]}]})";
   const PolicyRegistry registry = WithBroken();
-  const SweepLoad load = LoadSweepSpec(dir + "/spec.json", registry, true);
+  const SweepLoad load = LoadSweepSpec(DiskFileSystem(), dir + "/spec.json", registry, true);
   ASSERT_TRUE(load.spec) << load.diagnostics.Format("spec");
   const SweepExpansion e = ExpandSweep(*load.spec, registry, {});
   ASSERT_EQ(e.points.size(), 6U);

@@ -20,7 +20,8 @@ using testing::ReadFile;
 using testing::SourcePath;
 
 const json& Schema() {
-  static const json schema = json::parse(ReadFile(SourcePath("scenarios/schema/sweep.schema.json")));
+  static const json schema =
+      json::parse(ReadFile(SourcePath("scenarios/schema/sweep.schema.json")));
   return schema;
 }
 
@@ -41,7 +42,7 @@ TEST(SweepSchemaTest, TheExamplesPassTheSchemaAndTheStrictLoader) {
     EXPECT_EQ(testing::ValidateAgainstSchema(Schema(), json::parse(ReadFile(path))),
               std::vector<std::string>{})
         << path;
-    const SweepLoad load = LoadSweepSpec(path, registry, true);
+    const SweepLoad load = LoadSweepSpec(DiskFileSystem(), path, registry, true);
     EXPECT_TRUE(load.spec) << load.diagnostics.Format(path);
   }
 }
@@ -67,7 +68,8 @@ TEST(SweepSchemaTest, TheSchemaRefusesWhatTheLoaderRefuses) {
     bad[json::json_pointer(pointer)] = value;
     EXPECT_FALSE(testing::ValidateAgainstSchema(Schema(), bad).empty()) << pointer;
     std::ofstream(dir + "/spec.json") << bad.dump();
-    EXPECT_FALSE(LoadSweepSpec(dir + "/spec.json", registry, true).spec) << pointer;
+    EXPECT_FALSE(LoadSweepSpec(DiskFileSystem(), dir + "/spec.json", registry, true).spec)
+        << pointer;
   }
   std::filesystem::remove_all(dir);
 }

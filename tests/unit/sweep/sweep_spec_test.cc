@@ -1,53 +1,62 @@
 // Sweep specs: loading (every problem at once, at its JSON pointer, with "did you mean") and
 // expansion (products, zip groups, exclusions, parameters that do not apply, variants and
-// pointers applied to the document, each point checked by the scenario loader).
+// pointers applied to the document, each point checked by the scenario loader). Specs written by
+// a test are in a MemoryFileSystem ("work/"); the data files are read from the disk.
 #include "fleetsim/sweep/sweep_spec.h"
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 #include <set>
 
-#include "testutil/command.h"
+#include "fleetsim/core/file_system.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
 namespace {
 
-namespace fs = std::filesystem;
 using testing::DataPath;
 
 class SweepSpecTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = testing::FreshTempDir();
-    fs::copy_file(DataPath("sweep/base.json"), dir_ + "/base.json");
+    std::string base;
+    ASSERT_TRUE(DiskFileSystem().ReadFile(DataPath("sweep/base.json"), base).ok());
+    ASSERT_TRUE(files_.CreateDirectories(dir_).ok());
+    ASSERT_TRUE(files_.WriteFile(dir_ + "/base.json", base).ok());
   }
-  void TearDown() override { fs::remove_all(dir_); }
+
+  // Writes work/spec.json.
+  std::string WriteSpec(const std::string& text) {
+    const std::string path = dir_ + "/spec.json";
+    EXPECT_TRUE(files_.WriteFile(path, text).ok());
+    return path;
+  }
 
   // A spec over base.json with these axes (and any extra top-level members).
   SweepLoad Load(const std::string& axes, const std::string& extra = "") {
-    const std::string path = dir_ + "/spec.json";
-    std::ofstream(path)
-        << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axes": )"
-        << axes << extra << "}";
-    return LoadSweepSpec(path, registry_, false);
+    const std::string path = WriteSpec(
+        R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axes": )" +
+        axes + extra + "}");
+    return LoadSweepSpec(files_, path, registry_, false);
   }
 
+  // Expands a spec read from the memory file system or, for the data files, the disk.
   SweepExpansion Expand(const SweepLoad& load) {
     EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec") << load.file_status;
-    return ExpandSweep(*load.spec, registry_, {});
+    const bool in_memory = load.spec->source.starts_with(dir_ + "/");
+    return ExpandSweep(*load.spec, registry_, {.files = in_memory ? &files_ : nullptr});
   }
 
   std::string Problems(const SweepLoad& load) { return load.diagnostics.Format("spec"); }
 
-  std::string dir_;
+  MemoryFileSystem files_;
+  std::string dir_ = "work";
   PolicyRegistry registry_ = BuiltinPolicies();
 };
 
 TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
-  const SweepLoad load = LoadSweepSpec(DataPath("sweep/grid.json"), registry_, true);
+  const SweepLoad load =
+      LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, true);
   const SweepExpansion e = Expand(load);
   // 3 policies x 2 decays x 2 node counts x 2 fleets x 3 seeds = 72; backfill on b200 excluded
   // (12); fifo and backfill have no decay, so half their combinations repeat a run (12 + 6).
@@ -71,8 +80,10 @@ TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
 }
 
 TEST_F(SweepSpecTest, IdsAreStableAndDistinct) {
-  const SweepExpansion a = Expand(LoadSweepSpec(DataPath("sweep/grid.json"), registry_, false));
-  const SweepExpansion b = Expand(LoadSweepSpec(DataPath("sweep/grid.json"), registry_, false));
+  const SweepExpansion a =
+      Expand(LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, false));
+  const SweepExpansion b =
+      Expand(LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, false));
   std::set<std::string> ids;
   for (std::size_t i = 0; i < a.points.size(); ++i) {
     EXPECT_EQ(a.points[i].id, b.points[i].id);
@@ -154,21 +165,19 @@ TEST_F(SweepSpecTest, ZippedAxesOfUnequalLengthAreAnError) {
 }
 
 TEST_F(SweepSpecTest, AMissingBaseFileIsAnError) {
-  const std::string path = dir_ + "/spec.json";
-  std::ofstream(path)
-      << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": ["nope.json"]})";
-  const SweepLoad load = LoadSweepSpec(path, registry_, false);
+  const std::string path =
+      WriteSpec(R"({"format_version": 1, "kind": "sweep", "name": "t", "base": ["nope.json"]})");
+  const SweepLoad load = LoadSweepSpec(files_, path, registry_, false);
   EXPECT_NE(Problems(load).find("/base/0: error: expected a scenario file, found no file at"),
             std::string::npos)
       << Problems(load);
 }
 
 TEST_F(SweepSpecTest, UnknownKeysWarnAndFailUnderStrict) {
-  const std::string path = dir_ + "/spec.json";
-  std::ofstream(path)
-      << R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axis": []})";
-  EXPECT_TRUE(LoadSweepSpec(path, registry_, false).spec);
-  const SweepLoad strict = LoadSweepSpec(path, registry_, true);
+  const std::string path = WriteSpec(
+      R"({"format_version": 1, "kind": "sweep", "name": "t", "base": "base.json", "axis": []})");
+  EXPECT_TRUE(LoadSweepSpec(files_, path, registry_, false).spec);
+  const SweepLoad strict = LoadSweepSpec(files_, path, registry_, true);
   EXPECT_FALSE(strict.spec);
   EXPECT_NE(Problems(strict).find("did you mean 'axes'?"), std::string::npos) << Problems(strict);
 }
