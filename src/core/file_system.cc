@@ -47,6 +47,11 @@ class Disk final : public FileSystem {
     return Status::Ok();
   }
 
+  bool Exists(const std::string& path) const override {
+    std::error_code ignored;
+    return fs::exists(path, ignored);
+  }
+
   bool IsFile(const std::string& path) const override {
     std::error_code ignored;
     return fs::is_regular_file(path, ignored);
@@ -58,6 +63,9 @@ class Disk final : public FileSystem {
   }
 
   Status CreateDirectories(const std::string& path) override {
+    if (path.empty()) {
+      return Status::Ok();  // the working directory
+    }
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) {
@@ -149,46 +157,62 @@ Status MemoryFileSystem::OpenForReading(const std::string& path,
   return Status::Ok();
 }
 
+bool MemoryFileSystem::Exists(const std::string& path) const {
+  return IsFile(path) || IsDirectory(path);
+}
+
 bool MemoryFileSystem::IsFile(const std::string& path) const {
   return files_.contains(Normal(path));
 }
 
 bool MemoryFileSystem::IsDirectory(const std::string& path) const {
-  const std::string key = Normal(path);
-  return directories_.contains(key) || key == "/";
+  return !path.empty() && HasDirectory(Normal(path));
+}
+
+bool MemoryFileSystem::HasDirectory(const std::string& key) const {
+  return key.empty() || key == "/" || directories_.contains(key);
+}
+
+int MemoryFileSystem::ParentError(const std::string& key) const {
+  for (std::string parent = ParentOf(key); !parent.empty(); parent = ParentOf(parent)) {
+    if (files_.contains(parent)) {
+      return ENOTDIR;
+    }
+    if (parent == "/") {
+      break;
+    }
+  }
+  return HasDirectory(ParentOf(key)) ? 0 : ENOENT;
 }
 
 Status MemoryFileSystem::CreateDirectories(const std::string& path) {
-  for (std::string key = Normal(path); !key.empty() && key != "/"; key = ParentOf(key)) {
-    if (files_.contains(key)) {
-      return Status::IoError(
-          fmt::format("{}: cannot create directory: {}", path, std::strerror(EEXIST)));
-    }
-    directories_.insert(key);
+  const std::string key = Normal(path);
+  if (files_.contains(key) || ParentError(key) == ENOTDIR) {
+    return Status::IoError(fmt::format("{}: cannot create directory: {}", path,
+                                       std::strerror(files_.contains(key) ? EEXIST : ENOTDIR)));
+  }
+  for (std::string dir = key; !dir.empty() && dir != "/"; dir = ParentOf(dir)) {
+    directories_.insert(dir);
   }
   return Status::Ok();
 }
 
 Status MemoryFileSystem::WriteFile(const std::string& path, const std::string& contents) {
   const std::string key = Normal(path);
-  if (IsDirectory(path)) {
-    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(EISDIR)));
-  }
-  if (!IsDirectory(ParentOf(key))) {
-    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(ENOENT)));
+  const int error = HasDirectory(key) ? EISDIR : ParentError(key);
+  if (error != 0) {
+    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(error)));
   }
   files_[key] = contents;
   return Status::Ok();
 }
 
 Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) {
-  const std::string from_key = Normal(from);
   const std::string to_key = Normal(to);
-  const auto it = files_.find(from_key);
-  const int error = it == files_.end()               ? ENOENT
-                    : IsDirectory(to)                ? EISDIR
-                    : !IsDirectory(ParentOf(to_key)) ? ENOENT
-                                                     : 0;
+  const auto it = files_.find(Normal(from));
+  const int error = it == files_.end()     ? ENOENT
+                    : HasDirectory(to_key) ? EISDIR
+                                           : ParentError(to_key);
   if (error != 0) {
     return Status::IoError(
         fmt::format("{}: cannot rename into place: {}", to, std::strerror(error)));
@@ -200,7 +224,20 @@ Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) 
 }
 
 Status MemoryFileSystem::Remove(const std::string& path) {
-  files_.erase(Normal(path));
+  const std::string key = Normal(path);
+  if (directories_.contains(key)) {
+    const std::string inside = key + "/";
+    const auto file = files_.lower_bound(inside);
+    const auto directory = directories_.lower_bound(inside);
+    const bool empty = (file == files_.end() || !file->first.starts_with(inside)) &&
+                       (directory == directories_.end() || !directory->starts_with(inside));
+    if (!empty) {
+      return Status::IoError(fmt::format("{}: cannot remove: {}", path, std::strerror(ENOTEMPTY)));
+    }
+    directories_.erase(key);
+    return Status::Ok();
+  }
+  files_.erase(key);
   return Status::Ok();
 }
 

@@ -139,13 +139,13 @@ Status LoadFillOrder(const FileSystem& files, const std::string& path, const Fil
                      FillOrder& out) {
   if (!files.IsFile(path)) {
     return Status::IoError(
-        files.IsDirectory(path)
+        files.Exists(path)
             ? fmt::format("{}: expected a fill order file, found a directory or special file", path)
             : fmt::format("{}: cannot read the fill order file (no such file)", path));
   }
   LineReader lines(files, path);
   if (!lines.ok()) {
-    return lines.status();
+    return Status::IoError(fmt::format("{}: cannot read the fill order file", path));
   }
   OrderReader reader(path, workload);
   std::string line;

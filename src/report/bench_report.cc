@@ -4,9 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "fleetsim/core/version.h"
 #include "json/json_checker.h"
@@ -160,15 +158,13 @@ std::string ScenarioTable(const std::vector<const RunReport*>& runs,
 }  // namespace
 
 PublishedLoad LoadPublishedFigures(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
+  std::string text;
+  if (!DiskFileSystem().ReadFile(path, text).ok()) {
     return {.figures = std::nullopt,
             .status = Status::IoError(fmt::format("{}: cannot open the file", path))};
   }
-  std::stringstream text;
-  text << in.rdbuf();
   nlohmann::json root;
-  if (Status status = ParseJsonText(text.str(), path, root); !status.ok()) {
+  if (Status status = ParseJsonText(text, path, root); !status.ok()) {
     return {.figures = std::nullopt, .status = std::move(status)};
   }
   std::vector<std::string> problems;

@@ -3,9 +3,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <vector>
 
 #include "json/json_checker.h"
@@ -80,14 +78,12 @@ BoundFiguresLoad ParseBoundFigures(const std::string& text, const std::string& s
 }
 
 BoundFiguresLoad LoadBoundFigures(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) {
+  std::string text;
+  if (!DiskFileSystem().ReadFile(path, text).ok()) {
     return {.figures = std::nullopt,
             .status = Status::IoError(fmt::format("{}: cannot open the file", path))};
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseBoundFigures(text.str(), path);
+  return ParseBoundFigures(text, path);
 }
 
 }  // namespace fleetsim

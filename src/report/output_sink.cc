@@ -25,8 +25,6 @@ void OutputSink::Stage(const std::string& relative_path, std::string contents) {
   staged_[relative_path] = std::move(contents);
 }
 
-namespace {}  // namespace
-
 namespace {
 
 // The registry of live temporaries the signal handler removes: heap copies of their paths in
@@ -177,7 +175,7 @@ Status CheckListed(const FileSystem& files, const fs::path& directory,
   const fs::path path = directory / entry["path"].get<std::string>();
   std::string contents;
   if (Status status = files.ReadFile(path.string(), contents); !status.ok()) {
-    return Status::InvalidInput(fmt::format("{} (listed in the manifest)", status.message()));
+    return Status::IoError(fmt::format("{} (listed in the manifest)", status.message()));
   }
   if (contents.size() != entry["bytes"].get<std::uint64_t>() ||
       Digest(contents) != entry["digest"].get<std::string>()) {

@@ -6,7 +6,8 @@ namespace fleetsim {
 CachedTrace TraceCache::Read(const TraceFormat& format, const std::string& path,
                              const TraceOptionValues& format_options,
                              const TraceReadOptions& options) {
-  Key key{format.name, path, format_options, options.on_bad_row, options.catalog, options.files};
+  const FileSystem* files = options.files != nullptr ? options.files : &DiskFileSystem();
+  Key key{format.name, path, format_options, options.on_bad_row, options.catalog, files};
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     Workload jobs;

@@ -26,7 +26,7 @@ const char* StateName(JobState state) {
   return "?";
 }
 
-// "" when the job exists and is in `state`.
+// OK when the job exists and is in `state`.
 Status WhyNotIn(const NamedJob& job, JobState state) {
   if (job.request == nullptr) {
     return Status::Refused("no such job");

@@ -63,6 +63,7 @@ class SweepParser {
   // The keys that describe the runs, shared with the files that embed them (plan specs).
   void Runs(const json& root, SweepSpec& s) {
     s.source = source_;
+    s.files = &files_;
     s.name = Name(root);
     s.description = check_.String(root, "", "description", false).value_or("");
     Base(root, s);

@@ -27,16 +27,19 @@ class FileSystem {
   // The file as a stream, to read a large one a line at a time.
   virtual Status OpenForReading(const std::string& path,
                                 std::unique_ptr<std::istream>& in) const = 0;
+  // Whether anything is there (a file, a directory, or on the disk a special file).
+  virtual bool Exists(const std::string& path) const = 0;
   virtual bool IsFile(const std::string& path) const = 0;
   virtual bool IsDirectory(const std::string& path) const = 0;
 
-  // Creates the directory and any missing parents; OK when it exists already.
+  // Creates the directory and any missing parents; OK when it exists already (or is "", the
+  // working directory).
   virtual Status CreateDirectories(const std::string& path) = 0;
   // Creates or truncates the file and writes `contents`; its directory must exist.
   virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;
   // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
-  // Removes a file; OK when there is none.
+  // Removes a file or an empty directory; OK when there is none.
   virtual Status Remove(const std::string& path) = 0;
 
   // Whether the files are the machine's: only then do paths name something a signal handler
@@ -51,6 +54,7 @@ class MemoryFileSystem final : public FileSystem {
  public:
   Status ReadFile(const std::string& path, std::string& contents) const override;
   Status OpenForReading(const std::string& path, std::unique_ptr<std::istream>& in) const override;
+  bool Exists(const std::string& path) const override;
   bool IsFile(const std::string& path) const override;
   bool IsDirectory(const std::string& path) const override;
   Status CreateDirectories(const std::string& path) override;
@@ -64,6 +68,11 @@ class MemoryFileSystem final : public FileSystem {
 
  private:
   Status CanRead(const std::string& key, const std::string& path) const;
+  // Whether the normalized path names a directory ("" and "/" are the root).
+  bool HasDirectory(const std::string& key) const;
+  // Why a file cannot be made at the normalized path: ENOTDIR (a file stands where a parent
+  // directory should), ENOENT (a parent is missing), or 0.
+  int ParentError(const std::string& key) const;
 
   std::map<std::string, std::string> files_;
   std::set<std::string> directories_{""};  // the root

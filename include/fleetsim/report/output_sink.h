@@ -36,8 +36,8 @@ std::string OutputManifest(const std::map<std::string, std::string>& files);
 // folder holds one complete commit), each naming the file.
 std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory);
 
-// Every temporary DirectorySink and StagedFile create is registered while it exists (up to
-// kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
+// Every temporary DirectorySink (on the disk) and StagedFile create is registered while it exists
+// (up to kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
 // SIGTERM, SIGHUP, SIGPIPE and SIGABRT (a failed internal check, an uncaught exception) first
 // remove the registered temporaries, then end the process as the signal would have. What no
 // handler can clean (SIGKILL, a segmentation fault) may leave hidden ".NAME.tmp" files beside

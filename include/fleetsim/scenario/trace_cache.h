@@ -4,7 +4,8 @@
 // point most of its memory. The cache reads a trace once and hands every later load the same
 // jobs (shared, read-only) and a copy of the report, as ReadTrace would have made them. Keyed by
 // format, path, format options, bad-row policy, catalog and file system; a file changed while the
-// cache lives is not read again. Not thread-safe: one per loading thread.
+// cache lives is not read again. The catalog and the file system are keyed by address: both must
+// outlive the cache. Not thread-safe: one per loading thread.
 #pragma once
 
 #include <map>

@@ -54,8 +54,11 @@ struct ExcludeRule {
 struct SweepSpec {
   std::string name{};
   std::string description{};
-  std::string source{};                   // the spec file, as given
-  std::vector<std::string> base{};        // scenario files, resolved beside the spec
+  std::string source{};             // the spec file, as given
+  std::vector<std::string> base{};  // scenario files, resolved beside the spec
+  // The file system the bases are on (the spec's own; not owned): ExpandSweep reads them, and
+  // the traces they replay, from it. nullptr: the disk.
+  const FileSystem* files = nullptr;
   std::vector<std::string> base_given{};  // as written in the spec
   std::vector<SweepAxis> axes{};          // in the order of the file: the first varies slowest
   std::vector<std::vector<std::size_t>> zip{};  // axis indexes that move together, each in one
@@ -107,8 +110,6 @@ struct SweepExpansion {
 struct ExpandOptions {
   bool strict = false;
   const Catalog* catalog = nullptr;
-  // Where the base scenarios, and the traces they replay, are read from; nullptr: the disk.
-  const FileSystem* files = nullptr;
 };
 
 // Every combination of the axes (Cartesian product, zip groups in step) for every base scenario,

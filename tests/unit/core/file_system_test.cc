@@ -56,6 +56,8 @@ TEST_P(FileSystemTest, WritesAndReadsBackWholeFilesByteForByte) {
   EXPECT_FALSE(files().IsDirectory(At("a/b/f.bin")));
   EXPECT_TRUE(files().IsDirectory(At("a/b")));
   EXPECT_FALSE(files().IsFile(At("a/b")));
+  EXPECT_TRUE(files().Exists(At("a/b")));
+  EXPECT_TRUE(files().Exists(At("a/b/f.bin")));
 }
 
 TEST_P(FileSystemTest, StreamsAFileForReading) {
@@ -78,6 +80,7 @@ TEST_P(FileSystemTest, ReadingWhatIsNotAFileSaysWhy) {
   EXPECT_EQ(files().OpenForReading(At("dir"), in),
             Status::IoError(At("dir") + ": cannot read: it is a directory"));
   EXPECT_FALSE(files().IsFile(At("none.json")));
+  EXPECT_FALSE(files().Exists(At("none.json")));
   EXPECT_FALSE(files().IsDirectory(At("none.json")));
 }
 
@@ -106,11 +109,29 @@ TEST_P(FileSystemTest, RenameReplacesATargetFileAndRefusesADirectory) {
   EXPECT_EQ(files().Rename(At("gone"), At("old")).code(), StatusCode::kIoError);
 }
 
-TEST_P(FileSystemTest, RemoveIsDoneWhenNothingIsThere) {
+TEST_P(FileSystemTest, RemoveTakesFilesAndEmptyDirectoriesAndIsDoneWhenNothingIsThere) {
   ASSERT_TRUE(files().WriteFile(At("f"), "x").ok());
   EXPECT_TRUE(files().Remove(At("f")).ok());
   EXPECT_FALSE(files().IsFile(At("f")));
   EXPECT_TRUE(files().Remove(At("f")).ok());
+  ASSERT_TRUE(files().CreateDirectories(At("full/empty")).ok());
+  ASSERT_TRUE(files().WriteFile(At("full/x"), "x").ok());
+  EXPECT_TRUE(files().Remove(At("full/empty")).ok());
+  EXPECT_FALSE(files().IsDirectory(At("full/empty")));
+  EXPECT_EQ(files().Remove(At("full")),
+            Status::IoError(At("full") + ": cannot remove: Directory not empty"));
+}
+
+TEST_P(FileSystemTest, AFileWhereADirectoryShouldBeStopsEverythingUnderIt) {
+  ASSERT_TRUE(files().WriteFile(At("f"), "x").ok());
+  const Status directories = files().CreateDirectories(At("f/sub"));
+  EXPECT_EQ(directories.code(), StatusCode::kIoError);
+  EXPECT_EQ(directories.message().rfind(At("f/sub") + ": cannot create directory: ", 0), 0U)
+      << directories;
+  EXPECT_FALSE(files().IsDirectory(At("f/sub")));
+  EXPECT_EQ(files().WriteFile(At("f/sub/x"), "x"),
+            Status::IoError(At("f/sub/x") + ": cannot create: Not a directory"));
+  EXPECT_EQ(Read("f"), "x");
 }
 
 INSTANTIATE_TEST_SUITE_P(BothFileSystems, FileSystemTest,

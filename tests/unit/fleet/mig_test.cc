@@ -487,7 +487,7 @@ TEST_F(MigTest, RandomSequenceMatchesReference) {
         const bool can = reference.CanPlace(profile, start);
         ASSERT_EQ(state_.CanPlace(all[profile], start), can)
             << all[profile].name << " at " << start;
-        if (step % 10 == 0) {  // WhyNot builds a message for each refusal: sample it
+        if (step % 10 == 0) {  // CheckPlacement builds a message for each refusal: sample it
           ASSERT_EQ(state_.CheckPlacement(all[profile], start).message().empty(), can);
         }
       }

@@ -35,15 +35,15 @@ class PlanSpecTest : public ::testing::Test {
 
   // A plan over the first worked plan's base with these members after "kind".
   PlanLoad Load(const std::string& members) {
-    const std::string path = WritePlan(
-        R"({"format_version": 1, "kind": "plan", "name": "t", "base": "plans/bases/team-week-doubled.json", )" +
-        members + "}");
+    const std::string path = WritePlan(R"({"format_version": 1, "kind": "plan", "name": "t", )"
+                                       R"("base": "plans/bases/team-week-doubled.json", )" +
+                                       members + "}");
     return LoadPlanSpec(files_, path, registry_, false);
   }
 
   // Candidates of a plan written here, from its expansion.
   PlanCandidates CandidatesOf(const PlanLoad& load, SweepExpansion& expansion) const {
-    expansion = ExpandSweep(load.spec->runs, registry_, {.files = &files_});
+    expansion = ExpandSweep(load.spec->runs, registry_, {});  // reads the bases from files_
     return BuildCandidates(*load.spec, expansion);
   }
 

@@ -40,11 +40,10 @@ class SweepSpecTest : public ::testing::Test {
     return LoadSweepSpec(files_, path, registry_, false);
   }
 
-  // Expands a spec read from the memory file system or, for the data files, the disk.
+  // Expands a spec, reading its bases from the file system it was loaded from.
   SweepExpansion Expand(const SweepLoad& load) {
     EXPECT_TRUE(load.spec) << load.diagnostics.Format("spec") << load.file_status;
-    const bool in_memory = load.spec->source.starts_with(dir_ + "/");
-    return ExpandSweep(*load.spec, registry_, {.files = in_memory ? &files_ : nullptr});
+    return ExpandSweep(*load.spec, registry_, {});
   }
 
   std::string Problems(const SweepLoad& load) { return load.diagnostics.Format("spec"); }

@@ -199,7 +199,8 @@ TEST(JsonlReaderTest, JobRuleProblemsComeOutAsForEveryReader) {
 
 TEST(JsonlReaderTest, AMissingFileIsAnOpenError) {
   const std::string path = "traces/none.jsonl";
-  const OpenResult opened = FindTraceFormat("jsonl")->open(MemoryFileSystem(), path, {});
+  const MemoryFileSystem files;
+  const OpenResult opened = FindTraceFormat("jsonl")->open(files, path, {});
   EXPECT_EQ(opened.source, nullptr);
   EXPECT_EQ(opened.status.message(), path + ": cannot read: No such file or directory");
 }
