@@ -8,6 +8,7 @@ FLEETSIM_DEBIAN_PACKAGES=(
   libboost-graph-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libcbc-dev
+  python3-dev pybind11-dev
 )
 
 # Debian 12 packages only the tests need: chromium renders the bench and sweep reports headless
@@ -15,9 +16,11 @@ FLEETSIM_DEBIAN_PACKAGES=(
 # tools/random-family (tests/cli/random_family_cli_test.cc) and writes fuzz seeds; clang 14 and
 # its runtime libraries (sanitizers, libFuzzer) build the ci-sanitize preset and the fuzz targets
 # (tests/fuzz); Slurm and munge run the private cluster of tools/slurm-local that
-# tests/cli/sweep_slurm_cli_test.cc submits a sweep to.
+# tests/cli/sweep_slurm_cli_test.cc submits a sweep to; pytest and pandas run the Python module's
+# tests (python/tests), whose results come back as DataFrames.
 FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev
-                        slurmctld slurmd slurm-client munge)
+                        slurmctld slurmd slurm-client munge
+                        python3-pytest python3-pandas)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the

@@ -23,6 +23,7 @@
 #include "fleetsim/core/version.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/python/policy_module.h"
 #include "fleetsim/report/bench_report.h"
 #include "fleetsim/report/bound_figures.h"
 #include "fleetsim/report/catalog_tables.h"
@@ -380,6 +381,10 @@ class Cli {
     std::string catalog_file;
     app.add_option("--catalog", catalog_file,
                    "A catalog file extending the built-in one (docs/fleet-model.md)");
+    app.add_option("--policy-module", policy_modules_,
+                   "A Python file registering policies (docs/python.md), loaded before the "
+                   "command runs (repeatable); they run like built-ins")
+        ->allow_extra_args(false);
 
     try {
       app.parse(argc, argv);
@@ -388,6 +393,9 @@ class Cli {
       return code == 0 ? ToInt(ExitStatus::kOk) : ToInt(ExitStatus::kUsage);
     }
     SetUpLogger(verbosity);
+    if (!LoadPolicyModules()) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
     if (list_policies->parsed()) {
       return ListPolicies();
     }
@@ -469,9 +477,24 @@ class Cli {
         ->needs(slurm_flag);
   }
 
+  // Loads every --policy-module into the registry, printing why one fails; the paths become
+  // absolute (the Slurm scripts of sweeps and plans load them from elsewhere).
+  bool LoadPolicyModules() {
+    for (std::string& module : policy_modules_) {
+      if (Status status = LoadPolicyModule(module, registry_); !status.ok()) {
+        fmt::print(err_, "fleetsim: --policy-module {}\n", status.message());
+        return false;
+      }
+      std::error_code ec;
+      module = std::filesystem::absolute(module, ec).lexically_normal().string();
+    }
+    return true;
+  }
+
   SweepContext SweepContextHere() {
     return {.registry = registry_,
             .catalog = catalog_,
+            .policy_modules = policy_modules_,
             .out = out_,
             .err = err_,
             .err_is_terminal = err_is_terminal_};
@@ -1098,6 +1121,7 @@ class Cli {
   std::ostream& err_;
   bool err_is_terminal_ = false;  // progress is shown only then
   PolicyRegistry registry_;
+  std::vector<std::string> policy_modules_;  // --policy-module
   std::shared_ptr<spdlog::logger> logger_;
   const Catalog* catalog_ = nullptr;  // built-in, or extended by --catalog; set in Main
 };

@@ -206,7 +206,8 @@ class PlanCommand {
                            .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
                            .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
                            .points = candidates.candidates.size() * candidates.seeds,
-                           .strict = args_.strict};
+                           .strict = args_.strict,
+                           .policy_modules = c_.policy_modules};
     fmt::print(c_.err, "plan '{}': {} candidate fleets x {} seeds, {} runs in the grid\n",
                plan.runs.name, candidates.candidates.size(), candidates.seeds, sweep.points);
     return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);

@@ -151,6 +151,15 @@ std::size_t ArrayTasks(std::size_t points, std::size_t runs_per_task) {
   return (points + per_task - 1) / per_task;
 }
 
+// " --policy-module FILE" for each of the sweep's policy modules.
+std::string ModuleArgs(const SlurmSweep& sweep) {
+  std::string args;
+  for (const std::string& module : sweep.policy_modules) {
+    args += " --policy-module " + ShellQuoted(module);
+  }
+  return args;
+}
+
 std::string SweepSbatch(const SlurmSweep& sweep, const SlurmArgs& args, std::size_t tasks) {
   const std::string_view kind = WorkName(sweep.work);
   std::string out = "#!/bin/bash\n";
@@ -165,9 +174,10 @@ std::string SweepSbatch(const SlurmSweep& sweep, const SlurmArgs& args, std::siz
   out += "#SBATCH --output=" + sweep.out_dir + "/slurm/task-%A_%a.log\n";
   out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
   out += CommonDirectives(args);
-  out += fmt::format("{} {} {} --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" -j 1{}\n",
+  out += fmt::format("{} {} {} --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/{}\" -j 1{}{}\n",
                      ShellQuoted(sweep.fleetsim), kind, ShellQuoted(sweep.spec_path),
-                     ShellQuoted(sweep.out_dir), tasks, sweep.strict ? " --strict" : "");
+                     ShellQuoted(sweep.out_dir), tasks, sweep.strict ? " --strict" : "",
+                     ModuleArgs(sweep));
   out +=
       "status=$?\n"
       "# 6: some runs failed and are recorded with their causes; the shard is done, and the\n"
@@ -193,9 +203,10 @@ std::string MergeSbatch(const SlurmSweep& sweep, const SlurmArgs& args) {
   out += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
   out += CommonDirectives(args);
   if (plan) {
-    out += fmt::format("exec {} plan {} --out {} --exhaustive -j 1{}\n",
-                       ShellQuoted(sweep.fleetsim), ShellQuoted(sweep.spec_path),
-                       ShellQuoted(sweep.out_dir), sweep.strict ? " --strict" : "");
+    out +=
+        fmt::format("exec {} plan {} --out {} --exhaustive -j 1{}{}\n", ShellQuoted(sweep.fleetsim),
+                    ShellQuoted(sweep.spec_path), ShellQuoted(sweep.out_dir),
+                    sweep.strict ? " --strict" : "", ModuleArgs(sweep));
   } else {
     out += fmt::format("exec {} sweep merge {}\n", ShellQuoted(sweep.fleetsim),
                        ShellQuoted(sweep.out_dir));

@@ -33,12 +33,14 @@ enum class SlurmWork { kSweep, kPlan };
 
 struct SlurmSweep {
   SlurmWork work = SlurmWork::kSweep;
-  std::string name;          // the spec's
-  std::string spec_path;     // absolute
-  std::string out_dir;       // absolute
-  std::string fleetsim;      // the fleetsim binary, absolute
+  std::string name;       // the spec's
+  std::string spec_path;  // absolute
+  std::string out_dir;    // absolute
+  std::string fleetsim;   // the fleetsim binary, absolute
   std::size_t points = 0;
   bool strict = false;
+  // The command's --policy-module files, absolute: every script's fleetsim loads them too.
+  std::vector<std::string> policy_modules{};
 };
 
 // The array's size for `points` runs: ceil(points / runs per task), the default runs per task

@@ -268,7 +268,8 @@ class SweepCommand {
                            .out_dir = fs::absolute(args_.out_dir, ec).lexically_normal().string(),
                            .fleetsim = fs::read_symlink("/proc/self/exe", ec).string(),
                            .points = expansion.points.size(),
-                           .strict = args_.strict};
+                           .strict = args_.strict,
+                           .policy_modules = c_.policy_modules};
     fmt::print(c_.err, "{}", ExpansionLine(spec, expansion));
     return SubmitSweep(sweep, args_.slurm, c_.out, c_.err);
   }

@@ -47,6 +47,7 @@ struct SweepMergeArgs {
 struct SweepContext {
   const PolicyRegistry& registry;
   const Catalog* catalog;
+  std::vector<std::string> policy_modules;  // --policy-module files, absolute
   std::ostream& out;
   std::ostream& err;
   bool err_is_terminal;

@@ -2,6 +2,7 @@
 #include "fleetsim/report/outputs.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
@@ -390,6 +391,21 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports) {
         m.wait_mean_s, m.wait_p99_s, m.jct_p50_s, m.bounded_slowdown_mean, m.makespan_s,
         r.accounting.goodput, r.accounting.total.lost, OptionalField(r.cost.total_usd, 2),
         OptionalField(r.cost.per_useful_gpu_hour_usd, 4));
+  }
+  return out;
+}
+
+std::string TimelineCsv(const RunReport& report) {
+  std::string out = "id,start_s,end_s,gpu_share,kind,priority,realtime,gpus\n";
+  if (!report.timeline) {
+    return out;
+  }
+  for (const TimelineSegment& segment : report.timeline->segments) {
+    out += fmt::format("{},{:.3f},{:.3f},{:.6f},{},{},{},{}\n",
+                       CsvField(report.jobs.at(segment.job).id), TimeToSeconds(segment.start),
+                       TimeToSeconds(segment.end), segment.gpu_share, JobKindName(segment.kind),
+                       segment.priority, segment.realtime ? "true" : "false",
+                       fmt::join(segment.gpus, " "));
   }
   return out;
 }

@@ -52,68 +52,127 @@ ScenarioFacts FactsOf(const Scenario& scenario) {
   return facts;
 }
 
-RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
-                       const PolicyChoice& policy, const RunOptions& options) {
-  const auto wall_start = std::chrono::steady_clock::now();
-  const PolicyInfo* info = registry.Find(policy.name);
-  FLEETSIM_CHECK(info != nullptr, "RunScenario needs a registered policy");
-  BuiltWorkload built = BuildWorkloadWithNotes(scenario, options.seed);
-  const Workload& workload = built.workload;
+// What a ScenarioRun keeps: the report's facts, taken when it starts, the observers and the
+// simulation they watch (declared after them, so it goes first).
+struct ScenarioRun::State {
+  State(const Scenario& scenario, const PolicyRegistry& registry, const PolicyChoice& policy,
+        const RunOptions& run_options)
+      : wall_start(std::chrono::steady_clock::now()),
+        built(BuildWorkloadWithNotes(scenario, run_options.seed)),
+        until(scenario.until),
+        tenants(scenario.tenants),
+        options(run_options),
+        log(run_options.logger),
+        simulation(scenario.fleet, built.workload, MakePolicy(registry, policy), policy.name,
+                   SimulationOptions{.reference_gpu = scenario.reference_gpu,
+                                     .speed = {},
+                                     .organization = scenario.tenants,
+                                     .seed = run_options.seed,
+                                     .check_invariants = run_options.check_invariants}) {
+    report.scenario = FactsOf(scenario);
+    report.policy = policy;
+    report.seed = run_options.seed;
+    report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs.size());
+    report.jobs_traced = scenario.trace ? scenario.trace->report.jobs : 0;
+    report.jobs_generated = GeneratedJobCount(scenario);
+    report.workload_fingerprint = WorkloadFingerprint(built.workload);
+    report.workload_notes = std::move(built.notes);
+    built = {};  // the simulation has its own copy of the jobs
+    simulation.AddObserver(&metrics);
+    simulation.AddObserver(&accounting);
+    simulation.AddObserver(&job_log);
+    simulation.AddObserver(&realtime);
+    if (run_options.logger) {
+      simulation.AddObserver(&log);
+    }
+    if (run_options.record_timeline) {
+      simulation.AddObserver(&timeline);
+    }
+  }
 
-  Simulation simulation(scenario.fleet, workload, info->make(policy.params), policy.name,
-                        SimulationOptions{.reference_gpu = scenario.reference_gpu,
-                                          .speed = {},
-                                          .organization = scenario.tenants,
-                                          .seed = options.seed,
-                                          .check_invariants = options.check_invariants});
+  static std::unique_ptr<Policy> MakePolicy(const PolicyRegistry& registry,
+                                            const PolicyChoice& policy) {
+    const PolicyInfo* info = registry.Find(policy.name);
+    FLEETSIM_CHECK(info != nullptr, "a scenario run needs a registered policy");
+    return info->make(policy.params);
+  }
+
+  std::chrono::steady_clock::time_point wall_start;
+  BuiltWorkload built;
+  SimTime until;
+  Organization tenants;
+  RunOptions options;
+  RunReport report;
+  Status status;
+  bool finished = false;
   RunMetrics metrics;
   CapacityAccounting accounting;
   JobLog job_log;
   RealtimeDemand realtime;
-  LogObserver log(options.logger);
+  LogObserver log;
   AllocationTimeline timeline;
-  simulation.AddObserver(&metrics);
-  simulation.AddObserver(&accounting);
-  simulation.AddObserver(&job_log);
-  simulation.AddObserver(&realtime);
-  if (options.logger) {
-    simulation.AddObserver(&log);
-  }
-  if (options.record_timeline) {
-    simulation.AddObserver(&timeline);
-  }
-  RunOutcome outcome;
-  outcome.status = simulation.RunUntil(scenario.until);
-  simulation.Finish();
+  Simulation simulation;
+};
 
-  RunReport& report = outcome.report;
-  report.scenario = FactsOf(scenario);
-  report.policy = policy;
-  report.seed = options.seed;
-  report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs.size());
-  report.jobs_traced = scenario.trace ? scenario.trace->report.jobs : 0;
-  report.jobs_generated = GeneratedJobCount(scenario);
-  report.workload_notes = std::move(built.notes);
-  report.workload_fingerprint = WorkloadFingerprint(workload);
-  report.metrics = metrics.summary();
-  report.accounting = accounting.summary();
-  report.cost = PriceAccounting(report.accounting, simulation.ledger().pools());
-  report.realtime = realtime.summary();
-  report.realtime_steps = realtime.rows();
-  report.jobs = job_log.TakeRows();
+ScenarioRun::ScenarioRun(const Scenario& scenario, const PolicyRegistry& registry,
+                         const PolicyChoice& policy, const RunOptions& options)
+    : state_(std::make_unique<State>(scenario, registry, policy, options)) {}
+
+ScenarioRun::~ScenarioRun() = default;
+
+const Simulation& ScenarioRun::simulation() const { return state_->simulation; }
+
+Status ScenarioRun::RunUntil(SimTime limit) {
+  State& s = *state_;
+  FLEETSIM_CHECK(!s.finished, "a scenario run was stepped after Finish");
+  if (s.status.ok()) {
+    // Without a stop time the run ends with its work, wherever the steps fall.
+    s.status = s.until == kTimeNever ? s.simulation.RunUntilOrIdle(limit)
+                                     : s.simulation.RunUntil(std::min(limit, s.until));
+  }
+  return s.status;
+}
+
+bool ScenarioRun::over() const {
+  const State& s = *state_;
+  if (!s.status.ok() || s.finished) {
+    return true;
+  }
+  return s.until == kTimeNever ? !s.simulation.jobs_left() : s.simulation.now() >= s.until;
+}
+
+RunOutcome ScenarioRun::Finish() {
+  State& s = *state_;
+  FLEETSIM_CHECK(!s.finished, "a scenario run was finished twice");
+  s.finished = true;
+  s.simulation.Finish();
+  RunReport& report = s.report;
+  report.metrics = s.metrics.summary();
+  report.accounting = s.accounting.summary();
+  report.cost = PriceAccounting(report.accounting, s.simulation.ledger().pools());
+  report.realtime = s.realtime.summary();
+  report.realtime_steps = s.realtime.rows();
+  report.jobs = s.job_log.TakeRows();
   for (JobIndex job = 0; job < report.jobs.size(); ++job) {
-    report.jobs[job].useful_gpu_hours = accounting.UsefulGpuHours(job);
-    report.jobs[job].useful_work_gpu_hours = accounting.UsefulWorkGpuHours(job);
+    report.jobs[job].useful_gpu_hours = s.accounting.UsefulGpuHours(job);
+    report.jobs[job].useful_work_gpu_hours = s.accounting.UsefulWorkGpuHours(job);
   }
-  report.tenant_fairness = TenantFairness(report.jobs, scenario.tenants);
-  if (options.record_timeline) {
-    report.timeline = timeline.TakeData();
+  report.tenant_fairness = TenantFairness(report.jobs, s.tenants);
+  if (s.options.record_timeline) {
+    report.timeline = s.timeline.TakeData();
   }
-  if (options.measure_wall_time) {
+  if (s.options.measure_wall_time) {
     report.wall_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - s.wall_start).count();
   }
-  return outcome;
+  return {.status = s.status, .report = std::move(report)};
+}
+
+RunOutcome RunScenario(const Scenario& scenario, const PolicyRegistry& registry,
+                       const PolicyChoice& policy, const RunOptions& options) {
+  ScenarioRun run(scenario, registry, policy, options);
+  (void)run.RunUntil(kTimeNever);
+  return run.Finish();
 }
 
 }  // namespace fleetsim

@@ -60,6 +60,13 @@ class ScenarioParser {
         check_(diagnostics),
         notes_(notes) {}
 
+  // Only the "policy" block of `root`, as Parse checks it.
+  PolicyChoice ParsePolicyOnly(const json& root) {
+    Scenario s;
+    ParsePolicy(root, s);
+    return s.policy;
+  }
+
   Scenario Parse(const json& root) {
     Scenario s;
     check_.UnknownKeys(root, "", kTopKeys);
@@ -549,6 +556,25 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   }
   if (!result.diagnostics.HasErrors()) {
     result.scenario = std::move(scenario);
+  }
+  return result;
+}
+
+PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
+                             const PolicyRegistry& registry) {
+  PolicyLoad result;
+  json policy;
+  if (Status status = ParseJsonText(text, source, policy); !status.ok()) {
+    result.file_status = std::move(status);
+    return result;
+  }
+  const json root = {{"policy", std::move(policy)}};
+  std::vector<std::string> notes;
+  PolicyChoice choice = ScenarioParser(registry, BuiltinCatalog(), nullptr, DiskFileSystem(),
+                                       source, result.diagnostics, notes)
+                            .ParsePolicyOnly(root);
+  if (!result.diagnostics.HasErrors()) {
+    result.policy = std::move(choice);
   }
   return result;
 }

@@ -32,9 +32,9 @@ constexpr RealRange kRateFactorRange{0, 1e6, true};
 const std::vector<std::string> kGeneratorKeys = {
     "jobs",   "mean_interarrival_s", "arrival_profile", "duration_s", "gpus", "priority", "kind",
     "tenant", "walltime_factor",     "demand",          "id_prefix"};
-const std::vector<std::string> kTransformKeys = {
-    "window", "scale_arrivals", "sample",    "shuffle",
-    "assign", "fit_to_nodes",   "replicate", "walltime_model"};
+const std::vector<std::string> kTransformKeys = {"window",    "scale_arrivals", "sample",
+                                                 "shuffle",   "assign",         "fit_to_nodes",
+                                                 "replicate", "walltime_model"};
 constexpr IntRange kCopiesRange{1, 1000};
 constexpr RealRange kSigmaRange{0, 10};
 const std::vector<std::string> kEstimateChoices = {"exact", "factor", "lognormal"};
@@ -425,8 +425,8 @@ class WorkloadParser {
       const auto copies = check_.Int(body, path, "copies", kCopiesRange, true);
       const auto offset = check_.Real(body, path, "offset_s", kTimeRange, false);
       return copies && Valid(body, "offset_s", offset)
-                 ? std::optional<TransformSpec>(Replicate{
-                       .copies = *copies, .offset = SecondsToTime(offset.value_or(0))})
+                 ? std::optional<TransformSpec>(
+                       Replicate{.copies = *copies, .offset = SecondsToTime(offset.value_or(0))})
                  : std::nullopt;
     }
     if (name == "walltime_model") {
@@ -457,11 +457,11 @@ class WorkloadParser {
         kEstimateChoices.begin());
     if ((factor && model == WalltimeEstimate::kExact) ||
         (sigma && model != WalltimeEstimate::kLognormal)) {
-      check_.Error(path, fmt::format("\"{}\" does not apply to the estimate \"{}\" (factor: "
-                                     "factor and lognormal; sigma: lognormal)",
-                                     factor && model == WalltimeEstimate::kExact ? "factor"
-                                                                                : "sigma",
-                                     *estimate));
+      check_.Error(
+          path,
+          fmt::format("\"{}\" does not apply to the estimate \"{}\" (factor: "
+                      "factor and lognormal; sigma: lognormal)",
+                      factor && model == WalltimeEstimate::kExact ? "factor" : "sigma", *estimate));
       return std::nullopt;
     }
     return WalltimeModel{.estimate = model,

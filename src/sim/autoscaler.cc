@@ -115,8 +115,8 @@ bool Autoscaler::ScaleUp(const ScaledPool& scaled, std::vector<JobIndex>& waitin
 void Autoscaler::TrackIdle(const ScaledPool& scaled, SimTime now) {
   const FleetState& state = ledger_.state();
   for (const NodeId node : scaled.nodes) {
-    const bool idle = state_[node] == NodeState::kKept && state.IsUp(node) &&
-                      !state.HoldsAnything(node);
+    const bool idle =
+        state_[node] == NodeState::kKept && state.IsUp(node) && !state.HoldsAnything(node);
     if (!idle) {
       idle_since_[node] = kTimeNever;
     } else if (idle_since_[node] == kTimeNever) {

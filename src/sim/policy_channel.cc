@@ -39,6 +39,14 @@ Status PolicyChannel::Call(SimTime now, const JobsAtCall& jobs, std::vector<Deci
                          organization_);
   decisions = policy_->Decide(view, planner_);
   changes_ = {};
+  ++calls_;
+  if (Status failure = policy_->TakeFailure(); !failure.ok()) {
+    decisions.clear();
+    planner_.Rollback();
+    return Status::IllegalDecision(fmt::format("policy '{}' failed in its call {} at {}: {}",
+                                               policy_name_, calls_, FormatTime(now),
+                                               failure.message()));
+  }
   return Status::Ok();
 }
 

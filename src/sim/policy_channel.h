@@ -56,7 +56,8 @@ class PolicyChannel {
   // changed since (a wake-up that brings nothing new).
   bool Due(SimTime now) const;
   // Calls the policy at `now` (Due(now) must hold) and clears the changes. Fails, without
-  // calling it, when it has already been called kMaxCallsPerInstant times at this instant.
+  // calling it, when it has already been called kMaxCallsPerInstant times at this instant, and
+  // with no decisions when the policy reports a failure (Policy::TakeFailure).
   Status Call(SimTime now, const JobsAtCall& jobs, std::vector<Decision>& decisions);
 
   // For the start decisions of the last call, in order: true if `placement` is the planner's
@@ -77,6 +78,7 @@ class PolicyChannel {
   ChangesSinceLastCall changes_;
   SimTime last_call_time_ = std::numeric_limits<SimTime>::min();
   std::int64_t calls_this_instant_ = 0;  // at last_call_time_
+  std::int64_t calls_ = 0;               // in the whole run, for messages
 };
 
 }  // namespace fleetsim

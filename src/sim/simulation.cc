@@ -188,13 +188,25 @@ void Simulation::Begin() {
 }
 
 Status Simulation::RunUntil(SimTime limit) {
+  if (Status status = ProcessEvents(limit, limit == kTimeNever); !status.ok()) {
+    return status;
+  }
+  if (limit != kTimeNever) {
+    now_ = std::max(now_, limit);
+  }
+  return Status::Ok();
+}
+
+Status Simulation::RunUntilOrIdle(SimTime limit) { return ProcessEvents(limit, true); }
+
+Status Simulation::ProcessEvents(SimTime limit, bool stop_when_idle) {
   if (!begun_) {
     Begin();
   }
   while (true) {
     const std::optional<EventKey> next = events_.PeekKey();
     if (!next || next->time() > limit ||
-        (limit == kTimeNever && !AnyJobLeft() && pending_job_events_ == 0 &&
+        (stop_when_idle && !AnyJobLeft() && pending_job_events_ == 0 &&
          (pending_calls_ == 0 || next->time() > now_))) {
       break;
     }
@@ -214,9 +226,6 @@ Status Simulation::RunUntil(SimTime limit) {
   }
   if (Deadlocked()) {
     return DeadlockStatus();
-  }
-  if (limit != kTimeNever) {
-    now_ = std::max(now_, limit);
   }
   return Status::Ok();
 }

@@ -30,12 +30,13 @@
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 #include "testutil/paths.h"
+#include "testutil/policies.h"
 
 namespace fleetsim {
 namespace {
 
 Scenario Load(const std::string& path) {
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = testing::EveryPolicy();
   LoadResult loaded = LoadScenarioFile(path, registry, {});
   EXPECT_TRUE(loaded.scenario.has_value())
       << path << ": " << loaded.file_status << " " << loaded.diagnostics.Format(path);
@@ -43,7 +44,7 @@ Scenario Load(const std::string& path) {
 }
 
 std::vector<std::string> PolicyNames() {
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = testing::EveryPolicy();
   std::vector<std::string> names;
   for (const PolicyInfo& info : registry.policies()) {
     names.push_back(info.name);
@@ -54,7 +55,7 @@ std::vector<std::string> PolicyNames() {
 // Runs `scenario` under `policy` (defaults) with `seed`; checks the run and its accounting.
 void ExpectLegalAndAccounted(const Scenario& scenario, const std::string& policy,
                              std::uint64_t seed) {
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = testing::EveryPolicy();
   const RunOutcome outcome =
       RunScenario(scenario, registry, ChoosePolicy(scenario, registry, policy),
                   {.seed = seed,
@@ -242,7 +243,7 @@ class PlacementChangesTest : public ::testing::TestWithParam<ChaosCase> {};
 
 TEST_P(PlacementChangesTest, ReplayedTheyGiveTheRunningJobs) {
   const Scenario scenario = WithStorm(Load(testing::SourcePath(GetParam().scenario)));
-  PolicyRegistry registry = BuiltinPolicies();
+  PolicyRegistry registry = testing::EveryPolicy();
   const PolicyInfo inner = *registry.Find(GetParam().policy);
   std::int64_t calls = 0;
   std::int64_t mismatches = 0;

@@ -18,7 +18,9 @@
 //    queued on an idle fleet with nothing left to happen — a do-nothing policy shows it) and no
 //    job is left queued;
 //  - determinism: the same workload gives the same schedule, job by job.
-// A new policy is covered by registering it; nothing here names a policy.
+// A new policy is covered by registering it; nothing here names a policy. In a build with Python
+// the example Python policies (python/examples/policies.py) are held to it too
+// (testutil/policies.h).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -37,6 +39,7 @@
 #include "fleetsim/sim/simulation.h"
 #include "fleetsim/workload/generator.h"
 #include "testutil/fleets.h"
+#include "testutil/policies.h"
 #include "testutil/workloads.h"
 
 namespace fleetsim {
@@ -286,7 +289,7 @@ std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
 // Every policy with its defaults, and with each other value of each choice parameter.
 std::vector<Case> AllCases() {
   std::vector<Case> cases;
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = testing::EveryPolicy();
   for (const PolicyInfo& info : registry.policies()) {
     std::vector<std::pair<std::string, std::string>> variants = {{"", ""}};
     for (const ParamSpec& spec : info.params) {
@@ -340,7 +343,7 @@ SimulationOptions Options(std::uint64_t seed) {
 std::vector<JobRecordRow> RunWithParams(const Case& c, const PolicyParams& params,
                                         const Workload& w, bool check,
                                         ScheduleRecorder* schedule = nullptr) {
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = testing::EveryPolicy();
   const PolicyInfo* info = registry.Find(c.policy);
   const FleetSpec fleet = FleetFor(c);
   Simulation sim(fleet, w, info->make(params), c.policy, Options(c.seed));
@@ -363,7 +366,7 @@ std::vector<JobRecordRow> RunWithParams(const Case& c, const PolicyParams& param
 
 std::vector<JobRecordRow> RunPolicy(const Case& c, const Workload& w, bool check,
                                     ScheduleRecorder* schedule = nullptr) {
-  PolicyParams params = DefaultParams(*BuiltinPolicies().Find(c.policy));
+  PolicyParams params = DefaultParams(*testing::EveryPolicy().Find(c.policy));
   if (!c.param.empty()) {
     params[c.param] = c.value;
   }
@@ -415,7 +418,7 @@ TEST(QueueGroupsTest, FirstFitByShapeDecidesAsThePlainScan) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const Case c{.policy = "first-fit", .param = "", .value = "", .fleet = fleet, .seed = seed};
       const Workload w = WorkloadFor(c);
-      PolicyParams by_shape = DefaultParams(*BuiltinPolicies().Find("first-fit"));
+      PolicyParams by_shape = DefaultParams(*testing::EveryPolicy().Find("first-fit"));
       PolicyParams plain = by_shape;
       plain["lookahead"] = std::int64_t{1'000'000'000};
       ScheduleRecorder shape_schedule;

@@ -179,6 +179,8 @@ class ClusterView {
   const ChangesSinceLastCall& changes() const { return changes_; }
   // The tenants jobs are accounted to (may be empty: every tenant then has the defaults).
   const Organization& organization() const { return organization_; }
+  // Jobs submitted so far: JobIndex 0 .. submitted() - 1 (jobs are submitted in index order).
+  std::size_t submitted() const { return requests_.size(); }
   // The request of a submitted job (queued, running or finished). Asking for a job that has not
   // been submitted is a bug in the policy and aborts the run.
   const JobRequest& request(JobIndex job) const {

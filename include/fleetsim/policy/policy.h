@@ -62,6 +62,12 @@ class Policy {
   virtual ~Policy() = default;
   // `planner` places requests on what is free now and holds them for the rest of the call.
   virtual std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) = 0;
+  // Asked after every Decide: why that call gave no decisions the engine can check, for a policy
+  // that can fail that way (one written in Python that raised, overran its call budget or
+  // returned something that is not a decision: python/python_policy.h). The engine then stops
+  // the run with an illegal-decision error naming the policy and the call. The built-in policies
+  // never fail.
+  virtual Status TakeFailure() { return Status::Ok(); }
 };
 
 // An allocation of these GPUs, whole, with no host share.

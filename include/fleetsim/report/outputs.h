@@ -21,6 +21,9 @@ std::string JobsCsv(const RunReport& report);
 // realtime.csv: one row per step of each real-time job's life (docs/outputs.md#realtimecsv).
 std::string RealtimeCsv(const RunReport& report);
 std::string ComparisonCsv(const std::vector<RunReport>& reports);
+// The allocation timeline (docs/outputs.md#timeline-csv): one row per segment of a job's life on
+// one placement, in the order they ended; only the header when the report has no timeline.
+std::string TimelineCsv(const RunReport& report);
 std::string MetricsTable(const std::vector<RunReport>& reports);
 
 // Stages one run's files under `prefix` ("" or "dir/"): summary.json, jobs.csv, and realtime.csv

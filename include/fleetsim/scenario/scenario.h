@@ -84,6 +84,17 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 LoadResult LoadScenarioFile(const std::string& path, const PolicyRegistry& registry,
                             const LoadOptions& options);
 
+struct PolicyLoad {
+  std::optional<PolicyChoice> policy;  // set when there are no errors
+  Diagnostics diagnostics;             // at "/policy/..." as in a scenario file
+  Status file_status;                  // invalid JSON
+};
+
+// A scenario's "policy" block on its own ({"name": ..., "params": {...}}, as JSON text), checked
+// as in a scenario file, for callers that choose a policy outside one (the Python module).
+PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
+                             const PolicyRegistry& registry);
+
 // The jobs of a scenario run with `seed`: listed, trace and generated jobs, sorted by submit time.
 Workload BuildWorkload(const Scenario& scenario, std::uint64_t seed);
 

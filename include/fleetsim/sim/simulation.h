@@ -24,6 +24,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,16 +81,28 @@ class Simulation {
   Status RunUntil(SimTime limit);
   // Processes events until none is left.
   Status RunUntilIdle() { return RunUntil(kTimeNever); }
+  // Processes every event with time <= limit, stopping early, as RunUntilIdle does, once no job
+  // is left; the clock reads the last event processed. Stepping a run with it through any rising
+  // limits processes exactly the events RunUntilIdle would, so the run ends the same.
+  Status RunUntilOrIdle(SimTime limit);
   // Tells observers the run is over, at the current time. Call once.
   void Finish();
 
   SimTime now() const { return now_; }
+  // Whether a job is still to arrive, queued or running (true before the first event).
+  bool jobs_left() const { return !begun_ || AnyJobLeft(); }
   JobState state(JobIndex job) const { return jobs_[job].state; }
   // Which GPUs can be taken whole right now (GPUs of static-MIG pools never can).
   const AllocationState& fleet() const { return ledger_.whole(); }
   const FleetState& fleet_state() const { return ledger_.state(); }
   const Topology& topology() const { return ledger_.topology(); }
   const FleetLedger& ledger() const { return ledger_; }
+  // The jobs as the policy would see them now: the requests of the jobs submitted so far (indexed
+  // by JobIndex), the queue (submission order) and the running jobs, for looking inside a run
+  // between RunUntil calls.
+  std::span<const JobRequest> submitted() const { return std::span(requests_).first(submitted_); }
+  const JobQueue& queue() const { return queue_; }
+  std::span<const RunningJob> running() const { return running_; }
 
  private:
   enum class EventKind : std::uint8_t {
@@ -155,6 +168,9 @@ class Simulation {
   void CountPending(const EventPayload& payload, std::int64_t change);
   std::uint32_t NewJobEvent(JobIndex job);  // returns the generation to schedule it with
   void RetireJobEvent(JobIndex job);
+  // Processes events up to `limit`, and with `stop_when_idle` no further than RunUntilIdle
+  // would; leaves the clock at the last event.
+  Status ProcessEvents(SimTime limit, bool stop_when_idle);
   bool Deadlocked() const;
   bool AnyJobLeft() const;
   void Begin();

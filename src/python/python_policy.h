@@ -1,0 +1,66 @@
+// Policies written in Python: a class registered with fleetsim.register_policy (its name, summary,
+// parameters and call budget) becomes a PolicyInfo whose make() instantiates the class, and each
+// instance is a C++ Policy (PythonPolicy) that calls the object's decide(view, planner) under
+// Python's global lock and turns what it returns into Decisions for the engine to check. A call
+// that raises, returns something that is not a list of decisions, or runs past its budget gives
+// no decisions and a failure (Policy::TakeFailure) carrying the Python traceback; the engine
+// stops the run with it. The view and planner Python sees are handles on the call's state,
+// refused once the call is over, so a policy that keeps them cannot read freed memory.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fleetsim/policy/policy.h"
+#include "fleetsim/policy/registry.h"
+
+namespace fleetsim::python {
+
+namespace py = pybind11;
+
+// What one decide() call may read and hold, shared by the handles Python gets. `view` and
+// `planner` are set only during the call.
+struct CallState {
+  const ClusterView* view = nullptr;
+  PlacementPlanner* planner = nullptr;
+  // The requests handed to Python so far in this run, by JobIndex: each job's is copied once.
+  std::vector<py::object> requests;
+
+  // The call's view and planner; raise RuntimeError outside a call.
+  const ClusterView& View() const;
+  PlacementPlanner& Planner() const;
+  // The Python copy of a submitted job's request.
+  py::object Request(JobIndex job);
+};
+
+// The `view` and `planner` arguments of decide().
+struct ViewHandle {
+  std::shared_ptr<CallState> state;
+};
+struct PlannerHandle {
+  std::shared_ptr<CallState> state;
+};
+
+// A Python policy class as registered.
+struct PythonPolicyClass {
+  std::string name;
+  std::string summary;
+  std::vector<ParamSpec> params;
+  py::object cls;             // a subclass of fleetsim.Policy
+  double call_budget_s = 60;  // wall-clock seconds one decide() call may take
+};
+
+// Shares `cls`; it is released under the global lock, whichever thread drops it last.
+std::shared_ptr<const PythonPolicyClass> ShareClass(PythonPolicyClass cls);
+
+// The registry entry of a Python policy class: make() builds an instance with the parameters as
+// a dict (under the global lock).
+PolicyInfo PythonPolicyInfo(std::shared_ptr<const PythonPolicyClass> cls);
+
+// A parameter value as Python sees it, and back.
+py::object ToPython(const ParamValue& value);
+
+}  // namespace fleetsim::python
