@@ -9,6 +9,9 @@
 // in the node file). The node template is hgx-a100 only for its shape (8 GPUs, one NVLink domain
 // per node): Philly's jobs give durations and accept any model, so the GPU model changes nothing.
 // No job has a walltime estimate, so backfill uses its default_walltime_s (3600 s).
+// python_fifo: the example Python fifo (python/examples/policies.py, loaded as --policy-module
+// loads it), which decides as the C++ fifo does: the cost of a policy written in Python (issue
+// target: within 20x of the C++ fifo). Skipped with a message in a build without Python.
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -16,6 +19,7 @@
 #include <string>
 
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/python/policy_module.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 
@@ -38,12 +42,25 @@ std::string PhillyScenario(const std::string& policy_json) {
          kPhillyTrace + R"("}})";
 }
 
+// The built-in policies and, in a build with Python, the example Python ones.
+const PolicyRegistry& Policies() {
+  static const PolicyRegistry registry = [] {
+    PolicyRegistry policies = BuiltinPolicies();
+    if (PythonPoliciesAvailable()) {
+      (void)LoadPolicyModule(std::string(FLEETSIM_SOURCE_DIR) + "/python/examples/policies.py",
+                             policies);
+    }
+    return policies;
+  }();
+  return registry;
+}
+
 void BM_PhillyReplay(benchmark::State& state, const std::string& policy_json) {
   if (!std::filesystem::exists(kPhillyTrace)) {
     state.SkipWithError((kPhillyTrace + " is absent: the Philly replay is skipped").c_str());
     return;
   }
-  const PolicyRegistry registry = BuiltinPolicies();
+  const PolicyRegistry& registry = Policies();
   const LoadResult loaded =
       ParseScenario(PhillyScenario(policy_json), "philly-replay.json", registry, {.strict = true});
   if (!loaded.scenario) {
@@ -69,6 +86,9 @@ void BM_PhillyReplay(benchmark::State& state, const std::string& policy_json) {
   }
 }
 BENCHMARK_CAPTURE(BM_PhillyReplay, fifo, std::string(R"({"name": "fifo"})"))
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+BENCHMARK_CAPTURE(BM_PhillyReplay, python_fifo, std::string(R"({"name": "python-fifo"})"))
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
 BENCHMARK_CAPTURE(BM_PhillyReplay, first_fit, std::string(R"({"name": "first-fit"})"))

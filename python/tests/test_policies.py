@@ -203,3 +203,11 @@ def test_placement_helpers_and_view_queries_answer_inside_a_call():
                                   "best-fit": [0, 1, 2, 3]}
     assert seen["held"] == 2 and seen["free after"] == 0
     assert seen["request"] == ("train-a", 4, 2)
+
+
+def test_the_guide_shows_the_example_file_s_class():
+    from conftest import EXAMPLES, SOURCE_DIR
+    guide = (SOURCE_DIR / "docs" / "writing-a-policy.md").read_text()
+    section = guide.split("### The same policy in Python", 1)[1]
+    shown = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert shown in (EXAMPLES / "policies.py").read_text()

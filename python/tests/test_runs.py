@@ -119,3 +119,12 @@ def test_run_sweep_gives_the_results_of_fleetsim_sweep(tmp_path):
     assert len(frame) == 4
     assert set(frame["policy"]) == {"fifo", "backfill"}
     assert isinstance(result.summary, pandas.DataFrame)
+
+
+def test_a_scenario_describes_its_fleet():
+    scenario = fleetsim.load_scenario(TINY.parent / "mixed-fleet.json")
+    pools = scenario.pools
+    assert pools and sum(pool["gpus"] for pool in pools) == scenario.fleet_gpus
+    assert {"name", "gpu", "nodes", "gpus_per_node", "tier", "price_per_gpu_hour",
+            "mig"} <= set(pools[0])
+    assert pools[0]["name"] in scenario.fleet_summary

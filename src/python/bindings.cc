@@ -15,6 +15,7 @@
 
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/placement_strategy.h"
+#include "fleetsim/report/fleet_summary.h"
 #include "fleetsim/report/outputs.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
@@ -889,6 +890,18 @@ PySweepResult RunSweepSpec(const std::string& path, unsigned threads, bool stric
   return result;
 }
 
+py::list PoolDicts(const PyScenario& s) {
+  py::list pools;
+  for (const PoolSpec& pool : s.scenario->fleet.pools) {
+    pools.append(py::dict("name"_a = pool.name, "gpu"_a = pool.gpu.name, "nodes"_a = pool.nodes,
+                          "gpus_per_node"_a = pool.node.gpus_per_node, "gpus"_a = pool.gpus(),
+                          "tier"_a = PriceTierName(pool.tier),
+                          "price_per_gpu_hour"_a = pool.EffectivePrice(),
+                          "mig"_a = pool.mig != MigMode::kOff));
+  }
+  return pools;
+}
+
 void DefineRuns(py::module_& m) {
   py::class_<PyScenario>(m, "Scenario", "A loaded, validated scenario.")
       .def_property_readonly("name", [](const PyScenario& s) { return s.scenario->name; })
@@ -906,6 +919,15 @@ void DefineRuns(py::module_& m) {
                              })
       .def_property_readonly("fleet_gpus",
                              [](const PyScenario& s) { return s.scenario->fleet.gpus; })
+      .def_property_readonly("pools", &PoolDicts,
+                             "The fleet's pools: name, gpu, nodes, gpus_per_node, gpus, tier, "
+                             "price_per_gpu_hour, mig")
+      .def_property_readonly(
+          "fleet_summary",
+          [](const PyScenario& s) {
+            return FleetSummary(s.scenario->fleet, Topology(s.scenario->fleet));
+          },
+          "What `fleetsim fleet` prints: pools, GPUs per model, NVLink domains, racks, $/h")
       .def_property_readonly("until_s",
                              [](const PyScenario& s) -> std::optional<double> {
                                if (s.scenario->until == kTimeNever) {
