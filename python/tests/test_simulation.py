@@ -1,4 +1,6 @@
 """A run in steps: its state between the steps, and the same result as one run to the end."""
+import json
+
 import pytest
 
 import fleetsim
@@ -55,3 +57,12 @@ def test_run_until_checks_its_argument():
     simulation = fleetsim.Simulation(fleetsim.load_scenario(TINY))
     with pytest.raises(ValueError, match="run_until"):
         simulation.run_until(-1)
+
+
+def test_the_view_lists_the_tenants():
+    document = json.loads(TINY.read_text())
+    document["tenants"] = [{"name": "research", "shares": 3}, {"name": "prod", "shares": 1}]
+    simulation = fleetsim.Simulation(fleetsim.load_scenario(document))
+    simulation.run_until(10)
+    tenants = simulation.view().tenants
+    assert [(t["name"], t["shares"]) for t in tenants] == [("research", 3.0), ("prod", 1.0)]

@@ -557,6 +557,20 @@ void DefineView(py::module_& m) {
              const auto running = v.state->View().running();
              return std::vector<RunningJob>(running.begin(), running.end());
            })
+      .def_property_readonly(
+          "tenants",
+          [](const V& v) {
+            py::list tenants;
+            for (const TenantSpec& t : v.state->View().organization()) {
+              tenants.append(py::dict("name"_a = t.name, "parent"_a = t.parent,
+                                      "shares"_a = t.shares, "quota_gpus"_a = t.quota_gpus,
+                                      "over_quota_weight"_a = t.over_quota_weight,
+                                      "limit_gpus"_a = t.limit_gpus, "priority"_a = t.priority));
+            }
+            return tenants;
+          },
+          "The tenants jobs are accounted to, in file order (empty: every tenant has the "
+          "defaults)")
       .def_property_readonly("changes",
                              [](const V& v) { return ChangesDict(v.state->View().changes()); })
       .def(
