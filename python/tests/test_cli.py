@@ -89,3 +89,21 @@ def test_the_example_script_prints_the_benchmark_table():
     assert run.returncode == 0, run.stderr
     rows = [line for line in run.stdout.splitlines() if "python-fifo" in line]
     assert len(rows) == 2 * 7  # the scheduling table, then the interruptions and cost table
+
+
+def test_cmake_install_puts_the_module_where_debian_s_python_finds_it(tmp_path):
+    import os
+    import sys
+    build, cmake = os.environ["FLEETSIM_BUILD_DIR"], os.environ["FLEETSIM_CMAKE"]
+    installed = subprocess.run([cmake, "--install", build, "--prefix", str(tmp_path)],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    folder = tmp_path / os.environ["FLEETSIM_PYTHON_INSTALL_DIR"]
+    assert folder.parts[-2:] == (f"python3.{sys.version_info.minor}", "dist-packages")
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    environment["PYTHONPATH"] = str(folder)
+    imported = subprocess.run(
+        [sys.executable, "-c", "import fleetsim; print(fleetsim.__file__)"],
+        capture_output=True, text=True, env=environment, cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.startswith(str(folder))

@@ -211,3 +211,76 @@ def test_the_guide_shows_the_example_file_s_class():
     section = guide.split("### The same policy in Python", 1)[1]
     shown = section.split("```python\n", 1)[1].split("```", 1)[0]
     assert shown in (EXAMPLES / "policies.py").read_text()
+
+
+def test_a_queue_iterator_kept_to_the_next_call_refuses_to_go_on():
+    kept = []
+
+    def keep(self, view, planner):
+        if kept:
+            with pytest.raises(RuntimeError, match="valid only during"):
+                next(kept[0])
+            kept.append("checked")
+        else:
+            kept.append(iter(view.queue))
+        decisions = []
+        for job in view.queue:
+            placement = planner.place(view.request(job))
+            if placement is None:
+                break
+            decisions.append(fleetsim.Start(job, placement))
+        return decisions
+    run_tiny(register("iterator-keeper", keep))
+    assert "checked" in kept
+
+
+def test_an_allocation_of_a_run_that_is_over_is_refused():
+    kept = []
+
+    def first(self, view, planner):
+        if view.queue:
+            kept.append(planner.place(view.request(view.queue.front())))
+        return []
+
+    def reuse(self, view, planner):
+        return [fleetsim.Start(view.queue.front(), kept[0])]
+
+    with pytest.raises(fleetsim.PolicyError):
+        run_tiny(register("keeps-allocation", first))
+    assert "GPU 0" in repr(kept[0]) and kept[0].gpus == [0, 1, 2, 3]  # still readable
+    with pytest.raises(fleetsim.PolicyError, match="Allocation of another run"):
+        run_tiny(register("reuses-allocation", reuse))
+
+
+def test_a_wake_up_beyond_the_range_is_an_illegal_decision():
+    def far(self, view, planner):
+        return [fleetsim.WakeAt(2**62)]
+    with pytest.raises(fleetsim.PolicyError, match="beyond the simulator's range"):
+        run_tiny(register("far-wake", far))
+
+
+def test_a_generator_decide_is_held_to_the_call_budget():
+    def endless(self, view, planner):
+        while True:
+            yield fleetsim.WakeAt(view.now + 1)
+    with pytest.raises(fleetsim.PolicyError, match="call budget"):
+        run_tiny(register("endless-generator", endless, call_budget_s=0.2))
+
+
+def test_a_policy_cannot_step_or_finish_its_own_simulation():
+    holder = {}
+
+    def meddle(self, view, planner):
+        for action in (lambda: holder["sim"].finish(), lambda: holder["sim"].run_until(10),
+                       lambda: holder["sim"].view()):
+            with pytest.raises(RuntimeError, match="is running"):
+                action()
+        holder["checked"] = True
+        return [fleetsim.Reject(job, "meddler") for job in view.queue]
+    register("meddler", meddle)
+    holder["sim"] = fleetsim.Simulation(fleetsim.load_scenario(TINY), policy="meddler")
+    holder["sim"].run()
+    assert holder["checked"]
+    result = holder["sim"].finish()
+    assert set(result.jobs["state"]) == {"rejected"}
+    assert holder["sim"].over

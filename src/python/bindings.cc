@@ -257,9 +257,17 @@ struct QueueHandle {
 
 struct QueueIterator {
   std::shared_ptr<CallState> state;
-  const ClusterView* view;  // the call the iterator was made in
+  std::uint64_t generation;  // of the view the iterator was made in
   JobQueue::Iterator at;
   JobQueue::Iterator end;
+};
+
+// A running job as Python sees it.
+struct PyRunningJob {
+  JobIndex job;
+  SimTime start;
+  PyAllocation placement;
+  bool leaving;
 };
 
 py::dict ChangesDict(const ChangesSinceLastCall& changes) {
@@ -324,53 +332,68 @@ void DefineJobTypes(py::module_& m) {
         return fmt::format("<JobRequest {} gpus={}>", r.id, r.gpus);
       });
 
-  py::class_<Allocation>(m, "Allocation",
-                         "A placement: GPUs (whole, a MIG instance or a share) and host shares.")
+  py::class_<PyAllocation>(
+      m, "Allocation",
+      "A placement: GPUs (whole, a MIG instance or a share) and host shares. One found in a run "
+      "(by the planner, the view) belongs to that run; whole_gpus() makes one valid in any.")
       .def_property_readonly("gpus",
-                             [](const Allocation& a) {
+                             [](const PyAllocation& a) {
                                std::vector<GpuId> gpus;
-                               for (const Grant& grant : a.gpus) {
+                               for (const Grant& grant : a.allocation.gpus) {
                                  gpus.push_back(grant.gpu);
                                }
                                return gpus;
                              })
       .def_property_readonly(
           "grants",
-          [](const Allocation& a) {
+          [](const PyAllocation& a) {
             py::list grants;
-            for (const Grant& g : a.gpus) {
+            for (std::size_t i = 0; i < a.allocation.gpus.size(); ++i) {
+              const Grant& g = a.allocation.gpus[i];
               const char* kind = g.kind == Grant::Kind::kWhole ? "whole"
                                  : g.kind == Grant::Kind::kMig ? "mig"
                                                                : "fraction";
               grants.append(py::dict(
                   "kind"_a = kind, "gpu"_a = g.gpu,
-                  "profile"_a = g.profile != nullptr ? py::object(py::str(g.profile->name))
-                                                     : py::object(py::none()),
+                  "profile"_a = g.kind == Grant::Kind::kMig ? py::object(py::str(a.profiles[i]))
+                                                            : py::object(py::none()),
                   "start"_a = g.start, "milli"_a = g.milli, "gpu_memory_gb"_a = g.gpu_memory_gb));
             }
             return grants;
           })
       .def_property_readonly(
           "nodes",
-          [](const Allocation& a) {
+          [](const PyAllocation& a) {
             py::list nodes;
-            for (const NodeShare& s : a.nodes) {
+            for (const NodeShare& s : a.allocation.nodes) {
               nodes.append(py::dict("node"_a = s.node, "cpu_cores"_a = s.cpu_cores,
                                     "memory_gb"_a = s.memory_gb));
             }
             return nodes;
           })
-      .def("__repr__",
-           [](const Allocation& a) { return "<Allocation " + DescribeAllocation(a) + ">"; });
+      .def("__repr__", [](const PyAllocation& a) {
+        std::vector<std::string> grants;
+        for (std::size_t i = 0; i < a.allocation.gpus.size(); ++i) {
+          const Grant& g = a.allocation.gpus[i];
+          grants.push_back(
+              g.kind == Grant::Kind::kWhole ? fmt::format("GPU {}", g.gpu)
+              : g.kind == Grant::Kind::kMig
+                  ? fmt::format("MIG {} at slice {} of GPU {}", a.profiles[i], g.start, g.gpu)
+                  : fmt::format("{} milli-GPU of GPU {}", g.milli, g.gpu));
+        }
+        return fmt::format("<Allocation {}{}>", grants.empty() ? "of no GPU" : "",
+                           fmt::join(grants, ", "));
+      });
   m.def(
-      "whole_gpus", [](const std::vector<GpuId>& gpus) { return WholeGpus(gpus); }, "gpus"_a,
-      "An Allocation of these GPUs, whole, with no host share.");
+      "whole_gpus",
+      [](const std::vector<GpuId>& gpus) { return PyAllocation::Portable(WholeGpus(gpus)); },
+      "gpus"_a, "An Allocation of these GPUs, whole, with no host share, valid in any run.");
 
-  py::class_<RunningJob>(m, "RunningJob")
-      .def_readonly("job", &RunningJob::job)
-      .def_readonly("start", &RunningJob::start, "milliseconds")
-      .def_readonly("placement", &RunningJob::placement)
-      .def_readonly("leaving", &RunningJob::leaving);
+  py::class_<PyRunningJob>(m, "RunningJob")
+      .def_readonly("job", &PyRunningJob::job)
+      .def_readonly("start", &PyRunningJob::start, "milliseconds")
+      .def_readonly("placement", &PyRunningJob::placement)
+      .def_readonly("leaving", &PyRunningJob::leaving);
 
   py::class_<PoolInfo>(m, "PoolInfo")
       .def_readonly("name", &PoolInfo::name)
@@ -403,13 +426,13 @@ void DefineJobTypes(py::module_& m) {
 }
 
 void DefineDecisions(py::module_& m) {
-  py::class_<StartJob>(m, "Start", "Start a queued job now with this placement.")
-      .def(py::init([](JobIndex job, Allocation placement) {
-             return StartJob{job, std::move(placement)};
+  py::class_<PyStart>(m, "Start", "Start a queued job now with this placement.")
+      .def(py::init([](JobIndex job, PyAllocation placement) {
+             return PyStart{job, std::move(placement)};
            }),
            "job"_a, "placement"_a)
-      .def_readonly("job", &StartJob::job)
-      .def_readonly("placement", &StartJob::placement);
+      .def_readonly("job", &PyStart::job)
+      .def_readonly("placement", &PyStart::placement);
   py::class_<RejectJob>(m, "Reject", "Refuse a queued job for good.")
       .def(py::init([](JobIndex job, std::string reason) {
              return RejectJob{job, std::move(reason)};
@@ -424,13 +447,13 @@ void DefineDecisions(py::module_& m) {
            "job"_a, "reason"_a)
       .def_readonly("job", &PreemptJob::job)
       .def_readonly("reason", &PreemptJob::reason);
-  py::class_<ResizeJob>(m, "Resize", "Give a running elastic job this placement instead.")
-      .def(py::init([](JobIndex job, Allocation placement) {
-             return ResizeJob{job, std::move(placement)};
+  py::class_<PyResize>(m, "Resize", "Give a running elastic job this placement instead.")
+      .def(py::init([](JobIndex job, PyAllocation placement) {
+             return PyResize{job, std::move(placement)};
            }),
            "job"_a, "placement"_a)
-      .def_readonly("job", &ResizeJob::job)
-      .def_readonly("placement", &ResizeJob::placement);
+      .def_readonly("job", &PyResize::job)
+      .def_readonly("placement", &PyResize::placement);
   py::class_<WakeAt>(m, "WakeAt", "Call the policy again at `time` (milliseconds, > now).")
       .def(py::init([](SimTime time) { return WakeAt{time}; }), "time"_a)
       .def_readonly("time", &WakeAt::time);
@@ -438,9 +461,11 @@ void DefineDecisions(py::module_& m) {
 
 void DefineView(py::module_& m) {
   py::class_<QueueIterator>(m, "_QueueIterator")
-      .def("__iter__", [](QueueIterator& it) -> QueueIterator& { return it; })
+      .def(
+          "__iter__", [](QueueIterator& it) -> QueueIterator& { return it; },
+          py::return_value_policy::reference_internal)
       .def("__next__", [](QueueIterator& it) {
-        if (&it.state->View() != it.view) {
+        if (it.state->view == nullptr || it.state->generation != it.generation) {
           throw std::runtime_error("a queue iterator is valid only during its decide() call");
         }
         if (it.at == it.end) {
@@ -456,7 +481,7 @@ void DefineView(py::module_& m) {
       .def("__iter__",
            [](const QueueHandle& q) {
              const JobQueue& queue = q.queue();
-             return QueueIterator{q.state, &q.state->View(), queue.begin(), queue.end()};
+             return QueueIterator{q.state, q.state->generation, queue.begin(), queue.end()};
            })
       .def("front", [](const QueueHandle& q) {
         if (q.queue().empty()) {
@@ -543,8 +568,9 @@ void DefineView(py::module_& m) {
           "choose_placement",
           [](const V& v, const JobRequest& request, const std::optional<std::string>& placement,
              std::optional<std::int64_t> exact_gpus) {
-            return v.state->View().ChoosePlacement(request, *StrategyNamed(placement),
-                                                   CheckedExact(request, exact_gpus));
+            const std::optional<Allocation> found = v.state->View().ChoosePlacement(
+                request, *StrategyNamed(placement), CheckedExact(request, exact_gpus));
+            return found ? std::optional(PyAllocation::Of(*found, *v.state)) : std::nullopt;
           },
           "request"_a, "placement"_a = py::none(), "exact_gpus"_a = py::none())
       .def_property_readonly("queue",
@@ -554,8 +580,12 @@ void DefineView(py::module_& m) {
                              })
       .def("running",
            [](const V& v) {
-             const auto running = v.state->View().running();
-             return std::vector<RunningJob>(running.begin(), running.end());
+             std::vector<PyRunningJob> running;
+             for (const RunningJob& r : v.state->View().running()) {
+               running.push_back(
+                   {r.job, r.start, PyAllocation::Of(r.placement, *v.state), r.leaving});
+             }
+             return running;
            })
       .def_property_readonly(
           "tenants",
@@ -584,14 +614,20 @@ void DefineView(py::module_& m) {
           "place",
           [](const PlannerHandle& p, const JobRequest& request,
              const std::optional<std::string>& placement, std::optional<std::int64_t> exact_gpus) {
-            return p.state->Planner().Place(request, *StrategyNamed(placement),
-                                            CheckedExact(request, exact_gpus));
+            const std::optional<Allocation> placed = p.state->Planner().Place(
+                request, *StrategyNamed(placement), CheckedExact(request, exact_gpus));
+            return placed ? std::optional(PyAllocation::Of(*placed, *p.state)) : std::nullopt;
           },
           "request"_a, "placement"_a = py::none(), "exact_gpus"_a = py::none())
       .def(
           "hold",
-          [](const PlannerHandle& p, const Allocation& allocation) -> std::optional<std::string> {
-            const Status status = p.state->Planner().Hold(allocation);
+          [](const PlannerHandle& p, const PyAllocation& held) -> std::optional<std::string> {
+            PlacementPlanner& planner = p.state->Planner();
+            const Allocation* allocation = held.In(*p.state);
+            if (allocation == nullptr) {
+              throw py::value_error("an Allocation of another run, or of a run that is over");
+            }
+            const Status status = planner.Hold(*allocation);
             if (status.ok()) {
               return std::nullopt;
             }
@@ -784,55 +820,79 @@ class PySimulation {
     run_ = std::make_unique<ScenarioRun>(*scenario_, registry_, choice_, options);
     pools_ = PoolInfosOf(run_->simulation().ledger());
   }
-  ~PySimulation() { state_->view = nullptr; }
+  ~PySimulation() {
+    state_->End();
+    state_->EndRun();
+  }
   PySimulation(const PySimulation&) = delete;
   PySimulation& operator=(const PySimulation&) = delete;
 
   void RunUntil(SimTime limit) {
-    Live();
+    ScenarioRun& run = Live();
     Invalidate();
     Status status;
     {
+      const Busy busy(busy_);
       py::gil_scoped_release unlocked;
-      status = run_->RunUntil(limit);
+      status = run.RunUntil(limit);
     }
     if (!status.ok()) {
       Raise("PolicyError", status.message());
     }
   }
-  SimTime now() { return Live().simulation().now(); }
-  bool over() { return Live().over(); }
+  SimTime now() { return run_ ? Live().simulation().now() : finished_at_; }
+  bool over() { return run_ ? Live().over() : true; }
 
   ViewHandle View() {
     Invalidate();
     const Simulation& sim = Live().simulation();
     view_.emplace(sim.now(), sim.ledger(), std::span<const PoolInfo>(pools_), sim.submitted(),
                   sim.queue(), sim.running(), no_changes_, scenario_->tenants);
-    state_->view = &*view_;
+    state_->Begin(&*view_, nullptr);
     return ViewHandle{state_};
   }
 
   PyRunResult Finish() {
-    Live();
+    ScenarioRun& run = Live();
     Invalidate();
     RunOutcome outcome;
     {
+      const Busy busy(busy_);
       py::gil_scoped_release unlocked;
-      outcome = run_->Finish();
+      outcome = run.Finish();
     }
+    finished_at_ = run.simulation().now();
+    state_->EndRun();
     run_.reset();
     return {std::make_shared<const RunReport>(std::move(outcome.report))};
   }
 
  private:
+  // Marks the run as moving while the global lock is let go: another thread, or the run's own
+  // Python policy, must not step, look at or finish it meanwhile.
+  class Busy {
+   public:
+    explicit Busy(bool& flag) : flag_(flag) { flag_ = true; }
+    ~Busy() { flag_ = false; }
+    Busy(const Busy&) = delete;
+    Busy& operator=(const Busy&) = delete;
+
+   private:
+    bool& flag_;
+  };
+
   ScenarioRun& Live() {
+    if (busy_) {
+      throw std::runtime_error(
+          "this Simulation is running (a step from another thread, or from its own policy)");
+    }
     if (!run_) {
       throw std::runtime_error("this Simulation has finished");
     }
     return *run_;
   }
   void Invalidate() {
-    state_->view = nullptr;
+    state_->End();
     view_.reset();
   }
 
@@ -844,6 +904,8 @@ class PySimulation {
   std::vector<PoolInfo> pools_;
   ChangesSinceLastCall no_changes_;
   std::optional<ClusterView> view_;
+  bool busy_ = false;  // a step or the finish is under way, the global lock let go
+  SimTime finished_at_ = 0;
 };
 
 // The results of a sweep run in memory: its files' CSV text and its failures.

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <pybind11/embed.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <mutex>
 
@@ -19,6 +20,18 @@ namespace py = pybind11;
 
 namespace {
 
+// What policies printed reaches the command's output, even when it is not a terminal (Python
+// buffers it, and the interpreter is never finalized to flush it).
+void FlushPythonOutput() {
+  py::gil_scoped_acquire gil;
+  for (const char* stream : {"stdout", "stderr"}) {
+    try {
+      py::module_::import("sys").attr(stream).attr("flush")();
+    } catch (py::error_already_set&) {  // a closed or replaced stream: nothing to flush
+    }
+  }
+}
+
 // Starts the interpreter once, leaving the command's own signal handlers in place, then lets go
 // of the global lock for good: each policy call takes it (python/python_policy.h), on whichever
 // thread runs the simulation. It is never finalized: policies may be released at exit.
@@ -27,6 +40,7 @@ void StartInterpreter() {
   std::call_once(once, [] {
     py::initialize_interpreter(/*init_signal_handlers=*/false);
     PyEval_SaveThread();
+    std::atexit(FlushPythonOutput);
   });
 }
 

@@ -14,6 +14,41 @@
 
 namespace fleetsim::python {
 
+void CallState::Begin(const ClusterView* call_view, PlacementPlanner* call_planner) {
+  view = call_view;
+  planner = call_planner;
+  ++generation;
+}
+
+void CallState::End() {
+  view = nullptr;
+  planner = nullptr;
+  ++generation;
+}
+
+PyAllocation PyAllocation::Of(const Allocation& allocation, const CallState& state) {
+  PyAllocation held{.allocation = allocation, .profiles = {}, .run = state.run, .portable = false};
+  for (const Grant& grant : allocation.gpus) {
+    held.profiles.push_back(grant.profile != nullptr ? grant.profile->name : std::string());
+  }
+  return held;
+}
+
+PyAllocation PyAllocation::Portable(Allocation allocation) {
+  PyAllocation held{
+      .allocation = std::move(allocation), .profiles = {}, .run = {}, .portable = true};
+  held.profiles.assign(held.allocation.gpus.size(), std::string());
+  return held;
+}
+
+const Allocation* PyAllocation::In(const CallState& state) const {
+  if (portable) {
+    return &allocation;
+  }
+  const std::shared_ptr<const int> owner = run.lock();
+  return owner != nullptr && owner == state.run ? &allocation : nullptr;
+}
+
 const ClusterView& CallState::View() const {
   if (view == nullptr) {
     throw std::runtime_error(
@@ -77,6 +112,9 @@ class CallBudget {
   // Whether the call overran its budget.
   bool Disarm() {
     std::lock_guard lock(mutex_);
+    if (armed_ && overran_) {
+      PyThreadState_SetAsyncExc(thread_, nullptr);  // one raised too late to land is dropped
+    }
     armed_ = false;
     return overran_;
   }
@@ -155,6 +193,7 @@ class PythonPolicy final : public Policy {
       budget_.Stop();
     }
     py::gil_scoped_acquire gil;
+    state_->EndRun();
     state_->requests.clear();
     view_ = py::object();
     planner_ = py::object();
@@ -166,28 +205,28 @@ class PythonPolicy final : public Policy {
 
   std::vector<Decision> Decide(const ClusterView& view, PlacementPlanner& planner) override {
     py::gil_scoped_acquire gil;
-    state_->view = &view;
-    state_->planner = &planner;
     std::vector<Decision> decisions;
-    budget_.Arm();
+    // The handles Python was given see this call's view and planner until the call is over,
+    // however it ends.
+    struct CallScope {
+      CallState& state;
+      ~CallScope() { state.End(); }
+    } scope{*state_};
+    state_->Begin(&view, &planner);
     try {
-      py::object returned = decide_(view_, planner_);
-      const bool overran = budget_.Disarm();
-      if (overran) {
-        failure_ = OverranStatus("");
-      } else {
-        failure_ = Convert(returned, decisions);
-      }
+      budget_.Arm();
+      // The budget covers decide() and the iteration of what it returns (a generator runs then).
+      const py::object returned = decide_(view_, planner_);
+      const Status converted = Convert(returned, decisions);
+      failure_ = budget_.Disarm() ? OverranStatus("") : converted;
     } catch (py::error_already_set& error) {
       const bool overran = budget_.Disarm();
       failure_ = overran ? OverranStatus(error.what())
                          : Status::IllegalDecision(fmt::format("decide() raised {}", error.what()));
-    } catch (const std::exception& error) {  // a C++ error through pybind11's conversions
+    } catch (const std::exception& error) {  // a C++ error (a conversion, a thread not started)
       budget_.Disarm();
       failure_ = Status::IllegalDecision(fmt::format("decide() raised {}", error.what()));
     }
-    state_->view = nullptr;
-    state_->planner = nullptr;
     if (!failure_.ok()) {
       decisions.clear();
     }
@@ -204,7 +243,7 @@ class PythonPolicy final : public Policy {
   }
 
   // The decisions of `returned`: None, or an iterable of fleetsim decision objects.
-  static Status Convert(const py::object& returned, std::vector<Decision>& decisions) {
+  Status Convert(const py::object& returned, std::vector<Decision>& decisions) const {
     if (returned.is_none()) {
       return Status::Ok();
     }
@@ -217,14 +256,28 @@ class PythonPolicy final : public Policy {
     std::size_t number = 0;
     for (const py::handle item : returned) {
       ++number;
-      if (py::isinstance<StartJob>(item)) {
-        decisions.emplace_back(item.cast<StartJob>());
+      if (py::isinstance<PyStart>(item) || py::isinstance<PyResize>(item)) {
+        const bool start = py::isinstance<PyStart>(item);
+        const JobIndex job =
+            start ? item.cast<const PyStart&>().job : item.cast<const PyResize&>().job;
+        const PyAllocation& placement =
+            start ? item.cast<const PyStart&>().placement : item.cast<const PyResize&>().placement;
+        const Allocation* allocation = placement.In(*state_);
+        if (allocation == nullptr) {
+          return Status::IllegalDecision(fmt::format(
+              "decision {} of decide() places job {} with an Allocation of another run, or of a "
+              "run that is over",
+              number, job));
+        }
+        if (start) {
+          decisions.emplace_back(StartJob{job, *allocation});
+        } else {
+          decisions.emplace_back(ResizeJob{job, *allocation});
+        }
       } else if (py::isinstance<RejectJob>(item)) {
         decisions.emplace_back(item.cast<RejectJob>());
       } else if (py::isinstance<PreemptJob>(item)) {
         decisions.emplace_back(item.cast<PreemptJob>());
-      } else if (py::isinstance<ResizeJob>(item)) {
-        decisions.emplace_back(item.cast<ResizeJob>());
       } else if (py::isinstance<WakeAt>(item)) {
         decisions.emplace_back(item.cast<WakeAt>());
       } else {

@@ -21,19 +21,55 @@ namespace fleetsim::python {
 
 namespace py = pybind11;
 
-// What one decide() call may read and hold, shared by the handles Python gets. `view` and
-// `planner` are set only during the call.
+// What one decide() call (or one look at a stepped run) may read and hold, shared by the handles
+// Python gets. `view` and `planner` are set only during the call.
 struct CallState {
   const ClusterView* view = nullptr;
   PlacementPlanner* planner = nullptr;
+  // Bumped whenever the view comes or goes: a queue iterator made under another generation
+  // refuses to go on (the view's address alone may repeat from call to call).
+  std::uint64_t generation = 0;
+  // Lives as long as the run: Allocations handed to Python hold it weakly, so one from another
+  // run, or from a run that is over, is refused rather than read.
+  std::shared_ptr<const int> run = std::make_shared<const int>(0);
   // The requests handed to Python so far in this run, by JobIndex: each job's is copied once.
   std::vector<py::object> requests;
 
+  void Begin(const ClusterView* call_view, PlacementPlanner* call_planner);
+  void End();
+  // The run is over: its Allocations are refused from now on.
+  void EndRun() { run.reset(); }
   // The call's view and planner; raise RuntimeError outside a call.
   const ClusterView& View() const;
   PlacementPlanner& Planner() const;
   // The Python copy of a submitted job's request.
   py::object Request(JobIndex job);
+};
+
+// An Allocation as Python holds it: the placement, its grants' MIG profiles by name (so reading it
+// never touches the run's memory, where a grant's profile lives), and the run it belongs to. One
+// built with whole_gpus names no profile and belongs to no run: it is valid in any.
+struct PyAllocation {
+  Allocation allocation;
+  std::vector<std::string> profiles;  // per grant; "" when not a MIG instance
+  std::weak_ptr<const int> run;
+  bool portable = false;
+
+  static PyAllocation Of(const Allocation& allocation, const CallState& state);
+  static PyAllocation Portable(Allocation allocation);
+  // The C++ allocation for use in the run of `state`, or null when it belongs to another run or
+  // to one that is over.
+  const Allocation* In(const CallState& state) const;
+};
+
+// The start and resize decisions as Python builds them (the others are the C++ structs).
+struct PyStart {
+  JobIndex job = 0;
+  PyAllocation placement;
+};
+struct PyResize {
+  JobIndex job = 0;
+  PyAllocation placement;
 };
 
 // The `view` and `planner` arguments of decide().

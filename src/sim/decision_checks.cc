@@ -73,7 +73,15 @@ Status WhyNotResize(const NamedJob& job) {
 }
 
 Status WhyNotWake(const WakeAt& wake, SimTime now) {
-  return wake.time <= now ? Status::Refused("the wake-up time is not in the future") : Status::Ok();
+  if (wake.time <= now) {
+    return Status::Refused("the wake-up time is not in the future");
+  }
+  // Times stay in the range every input is held to, so GPU-time products fit in 64 bits.
+  if (wake.time > SecondsToTime(kMaxScenarioSeconds)) {
+    return Status::Refused(fmt::format("the wake-up time {} is beyond the simulator's range ({})",
+                                       wake.time, FormatTime(SecondsToTime(kMaxScenarioSeconds))));
+  }
+  return Status::Ok();
 }
 
 Status WhyNotSwap(const JobRequest& request, std::int64_t base_gpus, std::int64_t new_gpus) {

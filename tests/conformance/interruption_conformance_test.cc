@@ -231,6 +231,7 @@ class PlacementReplay final : public Policy {
     }
     return inner_->Decide(view, planner);
   }
+  Status TakeFailure() override { return inner_->TakeFailure(); }
 
  private:
   std::unique_ptr<Policy> inner_;
