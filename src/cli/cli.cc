@@ -779,7 +779,7 @@ class Cli {
     const GpuModel* gpu = catalog.FindGpu(model);
     if (gpu == nullptr) {
       fmt::print(err_, "fleetsim: unknown GPU model '{}'{} (models: {})\n", model,
-                 DidYouMean(model, catalog.GpuNames()), QuotedList(catalog.GpuNames()));
+                 catalog.SuggestGpu(model), QuotedList(catalog.GpuNames()));
       return ToInt(ExitStatus::kUsage);
     }
     fmt::print(out_, "{}", MigProfileTable(*gpu));

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -99,6 +100,7 @@ class CatalogParser {
     for (GpuModel& gpu : gpus) {
       Upsert(merged.gpus, std::move(gpu));
     }
+    CheckDistinctGpuNames(merged);
     std::vector<NodeTemplate> templates = ParseTemplates(root, merged);
     for (NodeTemplate& t : templates) {
       Upsert(merged.node_templates, std::move(t));
@@ -115,6 +117,24 @@ class CatalogParser {
       items.push_back(std::move(item));
     } else {
       *it = std::move(item);
+    }
+  }
+
+  // Lookups compare normalized names (NormalizedGpuName), so no two models may share one.
+  void CheckDistinctGpuNames(const Catalog& merged) {
+    std::map<std::string, std::string> owner;  // normalized name -> model
+    for (const GpuModel& gpu : merged.gpus) {
+      std::vector<std::string> names = {gpu.name};
+      names.insert(names.end(), gpu.aliases.begin(), gpu.aliases.end());
+      for (const std::string& name : names) {
+        const auto [it, added] = owner.emplace(NormalizedGpuName(name), gpu.name);
+        if (!added && it->second != gpu.name) {
+          check_.Error("/gpus", fmt::format("GPU models '{}' and '{}' both answer to the name '{}' "
+                                            "(names are compared ignoring case, '_' and ' ' for "
+                                            "'-', and a leading 'NVIDIA' or 'Tesla')",
+                                            it->second, gpu.name, name));
+        }
+      }
     }
   }
 
@@ -438,8 +458,8 @@ class CatalogParser {
     t.memory_gb = NullableReal(n, path, "memory_gb", kNonNegative);
     t.sources = SourceTags(n, path, merged);
     if (gpu && merged.FindGpu(*gpu) == nullptr) {
-      check_.Error(ChildPath(path, "gpu"), fmt::format("unknown GPU model '{}'{}", *gpu,
-                                                       DidYouMean(*gpu, merged.GpuNames())));
+      check_.Error(ChildPath(path, "gpu"),
+                   fmt::format("unknown GPU model '{}'{}", *gpu, merged.SuggestGpu(*gpu)));
       return std::nullopt;
     }
     if (!name || !gpu || !per_node || !domain || !per_rack) {

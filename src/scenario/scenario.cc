@@ -288,20 +288,23 @@ class ScenarioParser {
         continue;
       }
       s.listed_jobs.push_back(ParseJobObject(item, path, check_));
-      CheckGpuModelsKnown(s.listed_jobs.back(), path);
+      ResolveGpuModels(s.listed_jobs.back(), path);
     }
   }
 
-  // Listed jobs name GPU models the way traces do: each must be in the scenario's catalog.
-  void CheckGpuModelsKnown(const Job& job, const std::string& path) {
-    const std::vector<std::string>& models = job.request.gpu_models;
-    for (std::size_t k = 0; k < models.size(); ++k) {
-      if (EffectiveCatalog().FindGpu(models[k]) == nullptr) {
-        check_.Error(ChildPath(ChildPath(path, "gpu_models"), k),
-                     fmt::format("unknown GPU model '{}'{}", models[k],
-                                 DidYouMean(models[k], EffectiveCatalog().GpuNames())));
-      }
+  // Listed jobs name GPU models the way traces do: each must name models of the scenario's
+  // catalog, and is rewritten to their names (Catalog::CanonicalizeGpuModels).
+  void ResolveGpuModels(Job& job, const std::string& path) {
+    std::vector<std::string>& models = job.request.gpu_models;
+    std::string unknown;
+    if (EffectiveCatalog().CanonicalizeGpuModels(models, unknown)) {
+      return;
     }
+    const std::size_t k =
+        static_cast<std::size_t>(std::find(models.begin(), models.end(), unknown) - models.begin());
+    check_.Error(
+        ChildPath(ChildPath(path, "gpu_models"), k),
+        fmt::format("unknown GPU model '{}'{}", unknown, EffectiveCatalog().SuggestGpu(unknown)));
   }
 
   void ParseTrace(const json& root, Scenario& s) {

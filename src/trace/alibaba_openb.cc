@@ -54,15 +54,6 @@ struct NodeColumnIndex {
   std::size_t model;
 };
 
-std::vector<std::string> NamesAndAliases(const Catalog& catalog) {
-  std::vector<std::string> names;
-  for (const GpuModel& gpu : catalog.gpus) {
-    names.push_back(gpu.name);
-    names.insert(names.end(), gpu.aliases.begin(), gpu.aliases.end());
-  }
-  return names;
-}
-
 // A GPU node names a model (one of the catalog's, when there is a catalog); a CPU-only node none.
 void CheckNodeModel(const OpenbNode& node, const Catalog* catalog, FieldError& problem) {
   if (node.gpus == 0) {
@@ -80,7 +71,7 @@ void CheckNodeModel(const OpenbNode& node, const Catalog* catalog, FieldError& p
   } else if (catalog != nullptr && catalog->FindGpu(node.model) == nullptr) {
     problem.Set(kReasonUnknownGpuModel,
                 fmt::format("column 'model': unknown GPU model '{}'{} (the catalog has {})",
-                            node.model, DidYouMean(node.model, NamesAndAliases(*catalog)),
+                            node.model, catalog->SuggestGpu(node.model),
                             QuotedList(catalog->GpuNames())));
   }
 }

@@ -14,7 +14,7 @@ const std::vector<TraceFormat>& TraceFormats() {
   static const std::vector<TraceFormat> formats = {
       // FORMAT LIST (one entry per reader; keep this order)
       JsonlFormat(), NativeCsvFormat(), AlibabaOpenbFormat(), PhillyFormat(),
-      ItpFormat(),   SwfFormat(),       PolluxFormat(),
+      ItpFormat(),   SwfFormat(),       PolluxFormat(),       SacctFormat(),
   };
   return formats;
 }

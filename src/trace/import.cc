@@ -76,7 +76,7 @@ class RowStream {
 
   JobSource::RowStatus Next(Job& job, RowError& error) {
     const JobSource::RowStatus status = source_->Next(job, error);
-    if (status == JobSource::RowStatus::kJob && !KnownModels(job, error)) {
+    if (status == JobSource::RowStatus::kJob && !ResolveModels(job, error)) {
       return JobSource::RowStatus::kBadRow;
     }
     return status;
@@ -84,22 +84,18 @@ class RowStream {
   std::int64_t line() const { return source_->line(); }
 
  private:
-  bool KnownModels(const Job& job, RowError& error) const {
+  // Rewrites the job's GPU models to catalog names (Catalog::CanonicalizeGpuModels); false with
+  // the row error for a name the catalog lacks.
+  bool ResolveModels(Job& job, RowError& error) const {
     if (catalog_ == nullptr) {
       return true;
     }
-    for (const std::string& model : job.request.gpu_models) {
-      if (catalog_->FindGpu(model) == nullptr) {
-        std::vector<std::string> known;
-        for (const GpuModel& gpu : catalog_->gpus) {
-          known.push_back(gpu.name);
-          known.insert(known.end(), gpu.aliases.begin(), gpu.aliases.end());
-        }
-        error = RowError{path_, source_->line(), kReasonUnknownGpuModel,
-                         fmt::format("field 'gpu_models': unknown GPU model '{}'{}", model,
-                                     DidYouMean(model, known))};
-        return false;
-      }
+    std::string unknown;
+    if (!catalog_->CanonicalizeGpuModels(job.request.gpu_models, unknown)) {
+      error = RowError{path_, source_->line(), kReasonUnknownGpuModel,
+                       fmt::format("field 'gpu_models': unknown GPU model '{}'{}", unknown,
+                                   catalog_->SuggestGpu(unknown))};
+      return false;
     }
     return true;
   }

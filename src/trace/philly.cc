@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "text/utc_time.h"
 #include "trace/csv_job_source.h"
 #include "trace/readers.h"
 
@@ -20,64 +21,9 @@ namespace fleetsim {
 namespace {
 
 constexpr const char* kTimestampShape = "YYYY-mm-dd HH:MM:SS";
-constexpr std::int64_t kSecondsPerDay = 86'400;
 
 std::vector<std::string> PhillyColumns() {
   return {"timestamp", "duration", "num_gpus", "gpu_time", "cluster"};
-}
-
-bool IsLeapYear(std::int64_t year) { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0); }
-
-std::int64_t DaysInMonth(std::int64_t year, std::int64_t month) {
-  constexpr std::int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
-}
-
-// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
-// days_from_civil).
-std::int64_t DaysFromCivil(std::int64_t year, std::int64_t month, std::int64_t day) {
-  year -= month <= 2 ? 1 : 0;
-  const std::int64_t era = (year >= 0 ? year : year - 399) / 400;
-  const std::int64_t year_of_era = year - era * 400;
-  const std::int64_t day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
-  const std::int64_t day_of_era =
-      year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  return era * 146097 + day_of_era - 719468;
-}
-
-// The number written in text[pos, pos + digits), which holds only digits.
-std::int64_t DigitsAt(std::string_view text, std::size_t pos, std::size_t digits) {
-  std::int64_t value = 0;
-  for (std::size_t i = pos; i < pos + digits; ++i) {
-    value = value * 10 + (text[i] - '0');
-  }
-  return value;
-}
-
-// Exactly "YYYY-mm-dd HH:MM:SS", a real date and time of day, read as UTC: seconds since
-// 1970-01-01 00:00:00.
-std::optional<std::int64_t> ParseTimestamp(std::string_view text) {
-  const std::string_view shape = "dddd-dd-dd dd:dd:dd";
-  if (text.size() != shape.size()) {
-    return std::nullopt;
-  }
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    const bool digit = text[i] >= '0' && text[i] <= '9';
-    if (shape[i] == 'd' ? !digit : text[i] != shape[i]) {
-      return std::nullopt;
-    }
-  }
-  const std::int64_t year = DigitsAt(text, 0, 4);
-  const std::int64_t month = DigitsAt(text, 5, 2);
-  const std::int64_t day = DigitsAt(text, 8, 2);
-  const std::int64_t hour = DigitsAt(text, 11, 2);
-  const std::int64_t minute = DigitsAt(text, 14, 2);
-  const std::int64_t second = DigitsAt(text, 17, 2);
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, month) || hour > 23 ||
-      minute > 59 || second > 59) {
-    return std::nullopt;
-  }
-  return DaysFromCivil(year, month, day) * kSecondsPerDay + hour * 3600 + minute * 60 + second;
 }
 
 struct PhillyOptions {
@@ -90,7 +36,7 @@ struct PhillyOptions {
 // Fails with what is wrong with an option.
 Status ParseOptions(const TraceOptionValues& values, PhillyOptions& options) {
   options.epoch_text = values.at("epoch");
-  const std::optional<std::int64_t> epoch = ParseTimestamp(options.epoch_text);
+  const std::optional<std::int64_t> epoch = ParseUtcTimestamp(options.epoch_text);
   if (!epoch) {
     return Status::InvalidInput(fmt::format("option 'epoch': expected a time as {}, found '{}'",
                                             kTimestampShape, options.epoch_text));
@@ -154,7 +100,7 @@ class PhillySource final : public CsvJobSource {
   }
 
   std::optional<SimTime> SubmitTime(const std::string& text, FieldError& problem) const {
-    const std::optional<std::int64_t> time = ParseTimestamp(text);
+    const std::optional<std::int64_t> time = ParseUtcTimestamp(text);
     if (!time) {
       problem.Set(kReasonBadValue, fmt::format("column 'timestamp': expected a time as {}, found "
                                                "'{}'",

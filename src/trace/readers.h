@@ -13,5 +13,6 @@ TraceFormat PhillyFormat();        // philly.cc
 TraceFormat ItpFormat();           // ms_itp.cc
 TraceFormat SwfFormat();           // swf.cc
 TraceFormat PolluxFormat();        // pollux.cc
+TraceFormat SacctFormat();         // sacct.cc
 
 }  // namespace fleetsim

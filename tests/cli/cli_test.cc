@@ -280,10 +280,10 @@ TEST_F(CliTest, BadInputLeavesNoOutput) {
 // `run --out` ends its commit with a manifest; `verify` checks a folder against it (issue 19).
 TEST_F(CliTest, VerifyChecksARunFolderAgainstItsManifest) {
   const std::string out = dir_ + "/o";
-  ASSERT_EQ(Fleetsim(fmt::format("run '{}' -p fifo,backfill --out '{}'",
-                                 Example("tiny-contended"), out))
-                .exit_code,
-            0);
+  ASSERT_EQ(
+      Fleetsim(fmt::format("run '{}' -p fifo,backfill --out '{}'", Example("tiny-contended"), out))
+          .exit_code,
+      0);
   EXPECT_TRUE(fs::exists(out + "/.fleetsim-manifest.json"));
   const CommandResult ok = Fleetsim(fmt::format("verify '{}'", out));
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
@@ -293,7 +293,7 @@ TEST_F(CliTest, VerifyChecksARunFolderAgainstItsManifest) {
   const CommandResult changed = Fleetsim(fmt::format("verify '{}'", out));
   EXPECT_EQ(changed.exit_code, 1);
   EXPECT_NE(changed.err.find(out + "/tiny-contended/fifo/jobs.csv: not the file the manifest "
-                             "lists"),
+                                   "lists"),
             std::string::npos)
       << changed.err;
 
@@ -355,6 +355,12 @@ TEST_F(CliTest, ListMigProfilesOfH100ShowsProfilesAndValidStarts) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.err.find("fleetsim: unknown GPU model 'H10', did you mean"), std::string::npos);
   EXPECT_EQ(Fleetsim("list mig-profiles L40S").out, "L40S does not support MIG.\n");
+  // GPU names as labels and schedulers write them (issue 24); suggestions keep the generation.
+  EXPECT_NE(Fleetsim("list mig-profiles NVIDIA-A100-SXM4-40GB").out.find("1g.5gb "),
+            std::string::npos);
+  EXPECT_EQ(Fleetsim("list mig-profiles h100").exit_code, 0);
+  EXPECT_NE(Fleetsim("list mig-profiles h100x").err.find("did you mean 'H100'?"),
+            std::string::npos);
 }
 
 TEST_F(CliTest, StaticMigLayoutsAreCheckedAgainstTheGeometry) {

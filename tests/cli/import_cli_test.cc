@@ -168,6 +168,26 @@ TEST_F(ImportCliTest, UnknownGpuModelIsCheckedAgainstTheCatalog) {
   EXPECT_EQ(r.err, in + ":1: field 'gpu_models': unknown GPU model 'B20', did you mean 'B200'?\n");
 }
 
+// A sacct dump's GPU types become catalog names on import: "a100" is both A100 models.
+TEST_F(ImportCliTest, SacctGpuTypesBecomeCatalogNames) {
+  const std::string in = Write("s.txt",
+                               "JobID|Submit|Start|End|AllocTRES\n"
+                               "1|2024-03-01T08:00:00|2024-03-01T08:00:00|2024-03-01T09:00:00|"
+                               "cpu=1,gres/gpu:a100=2\n"
+                               "2|2024-03-01T08:00:00|2024-03-01T08:00:00|2024-03-01T09:00:00|"
+                               "cpu=1,gres/gpu:m60=2\n");
+  const CommandResult bad =
+      Fleetsim(fmt::format("import --from sacct '{}' -o '{}'", in, Out("s.jsonl")));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err, in + ":3: field 'gpu_models': unknown GPU model 'm60'\n");
+  const CommandResult good =
+      Fleetsim(fmt::format("import --from sacct '{}' -o - --on-bad-row skip", in));
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(good.out,
+            "{\"id\":\"1\",\"submit_s\":28800,\"gpus\":2,\"gpu_models\":[\"A100-80GB\","
+            "\"A100-40GB\"],\"cpu_milli\":1000,\"duration_s\":3600}\n");
+}
+
 TEST_F(ImportCliTest, UsageErrors) {
   const std::string in = DataPath("traces/philly/good.csv");
   CommandResult r = Fleetsim(fmt::format("import --from phily '{}' -o -", in));

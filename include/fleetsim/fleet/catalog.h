@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleetsim/fleet/gpu_model.h"
@@ -32,6 +33,15 @@ struct NodeTemplate {
   }
 };
 
+// A GPU name as products, node labels and schedulers write it, reduced to one spelling: lower
+// case, '_' and ' ' read as '-', a leading "NVIDIA" or "Tesla" dropped ("NVIDIA-H100-80GB-HBM3",
+// "H100 80GB HBM3" and "h100-80gb-hbm3" are one name). Catalog lookups compare these.
+std::string NormalizedGpuName(std::string_view name);
+
+// A GPU name's generation: its first letters-and-digits word ("h100" for "H100-80GB-HBM3", "gb200"
+// for "GB200", "" for "openb-G1"), normalized.
+std::string GpuGeneration(std::string_view name);
+
 struct Catalog {
   std::map<std::string, std::string> sources;  // tag ("S12") -> citation
   // MIG slice geometries by name ("7-slice"): profile kinds ("3g") with their slices and starts.
@@ -39,8 +49,24 @@ struct Catalog {
   std::vector<GpuModel> gpus{};
   std::vector<NodeTemplate> node_templates{};
 
-  // By name or alias.
+  // The GPU model `name` names: by name or alias, exactly as written, else normalized
+  // (NormalizedGpuName). nullptr if none.
   const GpuModel* FindGpu(const std::string& name) const;
+  // The models a job asking for `name` accepts: the one FindGpu finds; else every model whose
+  // normalized name or alias starts with `name` (normalized) and a '-' ("a100": A100-40GB and
+  // A100-80GB, in catalog order); else none.
+  std::vector<const GpuModel*> GpuFamily(const std::string& name) const;
+  // ", did you mean 'X'?" for an unknown GPU name, or "". It suggests a model of the same
+  // generation when there is one (never P100 for "h100x"), else the closest name whose
+  // generation starts with the same letters.
+  std::string SuggestGpu(const std::string& name) const;
+  // A job's gpu_models, as users spell them, rewritten to catalog model names: a name or alias
+  // written exactly stays as it is; any other name becomes its GpuFamily's model names; in
+  // order, without repeats. False, with `unknown` set to the first name that names
+  // no model (and `names` unchanged), when one does not.
+  bool CanonicalizeGpuModels(std::vector<std::string>& names, std::string& unknown) const;
+  // Every name and alias, in catalog order.
+  std::vector<std::string> GpuNamesAndAliases() const;
   const NodeTemplate* FindTemplate(const std::string& name) const;
   std::vector<std::string> GpuNames() const;
   std::vector<std::string> TemplateNames() const;
