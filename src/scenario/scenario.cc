@@ -111,18 +111,64 @@ class ScenarioParser {
   }
 
   void ParseFleet(const json& root, Scenario& s) {
-    const json* fleet = check_.Object(root, "", "fleet", true);
-    if (fleet == nullptr) {
+    const std::size_t errors_before = ErrorCount();
+    if (const auto it = root.find("fleet"); it != root.end() && it->is_string()) {
+      ParseFleetFile(it->get<std::string>(), s);
+    } else if (const json* fleet = check_.Object(root, "", "fleet", true)) {
+      ParseFleetObject(*fleet, s);
+    } else {
       return;
     }
-    const std::size_t errors_before = ErrorCount();
-    ParseFleetObject(*fleet, s);
     fleet_valid_ = ErrorCount() == errors_before;
+  }
+
+  // "fleet": "FILE": the fleet object in a file of its own (as `fleetsim import-fleet` writes
+  // one), relative to the scenario file. It is read as if written in place, except that its own
+  // relative catalog path is relative to it; its problems are reported at /fleet, as
+  // "FILE: /pointer: message".
+  void ParseFleetFile(const std::string& file, Scenario& s) {
+    const std::string path = (std::filesystem::path(source_).parent_path() / file).string();
+    std::string text;
+    json fleet;
+    Status status = files_.ReadFile(path, text);
+    if (status.ok()) {
+      status = ParseJsonText(text, path, fleet);
+    }
+    if (status.ok() && !fleet.is_object()) {
+      status = Status::InvalidInput(
+          fmt::format("{}: expected a fleet object ({{\"pools\": ...}} or {{\"gpus\": N}}), "
+                      "found {}",
+                      path, Shown(fleet)));
+    }
+    if (!status.ok()) {
+      check_.Error("/fleet", status.message());
+      return;
+    }
+    Diagnostics inner;
+    std::vector<std::string> inner_notes;
+    ScenarioParser file_parser(registry_, catalog_, traces_, files_, path, inner, inner_notes);
+    file_parser.ParseFleetObject(fleet, s);
+    own_catalog_ = std::move(file_parser.own_catalog_);
+    for (const Diagnostic& d : inner.items()) {
+      const std::string where = d.where.starts_with("/fleet") ? d.where.substr(6) : d.where;
+      const std::string message =
+          fmt::format("{}: {}: {}", path, where.empty() ? "/" : where, d.message);
+      if (d.severity == Severity::kError) {
+        check_.Error("/fleet", message);
+      } else {
+        check_.Warning("/fleet", message);
+      }
+    }
   }
 
   void ParseFleetObject(const json& fleet, Scenario& s) {
     std::optional<Catalog> own;
-    if (const auto file = check_.String(fleet, "/fleet", "catalog", false)) {
+    if (const auto it = fleet.find("catalog"); it != fleet.end() && it->is_object()) {
+      own = ParseInlineCatalog(*it);
+      if (!own) {
+        return;
+      }
+    } else if (const auto file = check_.String(fleet, "/fleet", "catalog", false)) {
       own = LoadOwnCatalog(*file);
       if (!own) {
         return;
@@ -152,6 +198,21 @@ class ScenarioParser {
 
   // The catalog GPU-model names are checked against: the scenario's own, else the base one.
   const Catalog& EffectiveCatalog() const { return own_catalog_ ? *own_catalog_ : catalog_; }
+
+  // "catalog": {...}: a catalog written in place (the catalog file format), extending the base
+  // catalog; its problems are reported at their pointers under /fleet/catalog.
+  std::optional<Catalog> ParseInlineCatalog(const json& catalog) {
+    CatalogLoadResult result = ParseCatalog(catalog.dump(), source_, catalog_);
+    if (!result.file_status.ok()) {
+      check_.Error("/fleet/catalog", result.file_status.message());
+      return std::nullopt;
+    }
+    // As for a catalog file, every problem is an error (an unknown key included).
+    for (const Diagnostic& d : result.diagnostics.items()) {
+      check_.Error("/fleet/catalog" + d.where, d.message);
+    }
+    return result.catalog;
+  }
 
   // A scenario's own catalog file, relative to the scenario file, extending the base catalog.
   std::optional<Catalog> LoadOwnCatalog(const std::string& file) {

@@ -641,6 +641,12 @@ struct FleetCase {
 const std::vector<FleetCase>& FleetCases() {
   static const auto* const kCases = new std::vector<FleetCase>{
       {"gpus form", false, "/fleet", R"({"gpus": 8})", true, nullptr},
+      {"a fleet file", false, "/fleet", R"("fleet-file.json")", true, nullptr},
+      {"an empty fleet file name", false, "/fleet", R"("")", false, "/fleet"},
+      {"an inline catalog", true, "/fleet/catalog",
+       R"({"format_version": 1, "node_templates": [{"name": "h100-nvl-single", "gpu": "H100-NVL",
+           "gpus_per_node": 1, "nvlink_domain_gpus": 1, "nodes_per_rack": 16}]})",
+       true, nullptr},
       {"pools form", true, "/fleet/catalog", R"("catalog-every-key.json")", true, nullptr},
       {"pools without a catalog", false, "/fleet",
        R"({"pools": [{"name": "p", "template": "hgx-h100", "nodes": 2}]})", true, nullptr},
