@@ -17,6 +17,7 @@
 #include "cli/bound_command.h"
 #include "cli/exit_status.h"
 #include "cli/fill_command.h"
+#include "cli/import_fleet_command.h"
 #include "cli/plan_command.h"
 #include "cli/staged_outputs.h"
 #include "cli/sweep_command.h"
@@ -268,6 +269,9 @@ class Cli {
                        "Exit 5 unless every cell is within tolerance and the best and worst "
                        "policies match the paper's");
 
+    ImportFleetArgs import_fleet;
+    CLI::App* import_fleet_cmd = AddImportFleetCommand(app, import_fleet);
+
     BoundArgs bound;
     CLI::App* bound_cmd = app.add_subcommand(
         "bound",
@@ -424,6 +428,9 @@ class Cli {
     }
     if (compare_cmd->parsed()) {
       return Compare(compare);
+    }
+    if (import_fleet_cmd->parsed()) {
+      return RunImportFleetCommand(import_fleet, *catalog_, out_, err_);
     }
     if (bench_cmd->parsed()) {
       return Bench(bench);

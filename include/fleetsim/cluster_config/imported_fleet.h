@@ -1,0 +1,80 @@
+// A fleet read from a real cluster's configuration (Slurm's slurm.conf and gres.conf, a
+// Kubernetes node list): node groups of one shape become pools of catalog node templates, with
+// templates made for the shapes the catalog lacks, and the result is written as a scenario fleet
+// file ("fleet": "FILE", docs/scenario-format.md). GPU types are resolved to catalog models by
+// name (docs/fleet-model.md, GPU names) or by the user's mapping; a type that names no model, or
+// several, is an error naming where it was read. Importers: slurm_config.h, kubernetes_nodes.h.
+// Thread-compatible.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fleetsim/core/status.h"
+#include "fleetsim/fleet/catalog.h"
+
+namespace fleetsim {
+
+// GPU types as a configuration writes them ("h100", "m60") mapped to catalog models by the user;
+// the key "untyped" maps GPUs given without a type ("gpu:8").
+using GpuTypeMap = std::map<std::string, std::string>;
+
+inline constexpr const char* kUntypedGpu = "untyped";
+
+// Reads "TYPE=MODEL" items into `map`; fails with the item that is not of that form.
+Status ParseGpuTypeMap(const std::vector<std::string>& items, GpuTypeMap& map);
+
+// Nodes of one shape, as a configuration describes them.
+struct NodeGroup {
+  std::string name;   // the pool's name
+  std::string where;  // "file:line", for messages
+  std::int64_t nodes = 0;
+  std::string gpu_type;                      // as written; "" when untyped
+  std::int64_t whole_gpus = 0;               // per node
+  std::map<std::string, int> mig_instances;  // per node: MIG profile name -> instances
+  std::optional<double> cpu_cores;           // per node
+  std::optional<double> memory_gb;           // per node
+};
+
+struct ImportedFleet {
+  nlohmann::ordered_json fleet;       // the fleet object: "pools" and, if needed, "catalog"
+  nlohmann::ordered_json parameters;  // policy name -> parameters read from the configuration
+  std::vector<std::string> notes;     // what was read, chosen or not modelled
+};
+
+// Builds pools from node groups, in the order added.
+class FleetBuilder {
+ public:
+  // `source` names the importer in made-up template names ("slurm").
+  FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source);
+
+  // Adds the group's pools: one of whole GPUs, one of MIG GPUs with their static layout (the
+  // fewest GPUs per node that hold the instances). Fails with the problem at group.where.
+  Status Add(const NodeGroup& group);
+
+  // The fleet object; `notes` gains what the builder chose.
+  nlohmann::ordered_json Finish(std::vector<std::string>& notes) const;
+
+  bool empty() const { return pools_.empty(); }
+
+ private:
+  Status ResolveModel(const NodeGroup& group, const GpuModel*& model) const;
+  std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node);
+
+  const Catalog& catalog_;
+  GpuTypeMap types_;
+  std::string source_;
+  nlohmann::ordered_json pools_ = nlohmann::ordered_json::array();
+  nlohmann::ordered_json templates_ = nlohmann::ordered_json::array();
+  std::vector<std::string> notes_;
+};
+
+// Writes `imported.fleet` as JSON text (two-space indent, a final newline): what
+// `fleetsim import-fleet` writes.
+std::string FleetFileText(const ImportedFleet& imported);
+
+}  // namespace fleetsim

@@ -1,0 +1,214 @@
+// Node groups to pools: GPU types to catalog models, catalog templates found or made, MIG
+// layouts inferred from instance counts.
+#include "fleetsim/cluster_config/imported_fleet.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "fleetsim/core/diagnostics.h"
+#include "fleetsim/fleet/mig.h"
+
+namespace fleetsim {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+// Nodes per rack of a made-up template: a configuration without a topology does not say, so the
+// shipped HGX templates' 4.
+constexpr int kAssumedNodesPerRack = 4;
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::vector<std::string> ModelNames(const std::vector<const GpuModel*>& models) {
+  std::vector<std::string> names;
+  for (const GpuModel* model : models) {
+    names.push_back(model->name);
+  }
+  return names;
+}
+
+// The layout of `instances` over the fewest GPUs that hold it, the same on every GPU: the
+// smallest k dividing every count for which the counts / k fit on one GPU.
+std::optional<std::pair<int, std::map<std::string, int>>> SplitOverGpus(
+    const GpuModel& model, const std::map<std::string, int>& instances) {
+  int total = 0;
+  for (const auto& [profile, count] : instances) {
+    total += count;
+  }
+  for (int gpus = 1; gpus <= total; ++gpus) {
+    std::map<std::string, int> layout;
+    bool divides = true;
+    for (const auto& [profile, count] : instances) {
+      divides = divides && count % gpus == 0;
+      layout[profile] = count / gpus;
+    }
+    if (divides && PlaceLayout(model, layout).status.ok()) {
+      return std::make_pair(gpus, layout);
+    }
+  }
+  return std::nullopt;
+}
+
+// "3g.20gb x2, 1g.5gb x1".
+std::string InstancesText(const std::map<std::string, int>& instances) {
+  std::vector<std::string> items;
+  for (const auto& [profile, count] : instances) {
+    items.push_back(fmt::format("{} x{}", profile, count));
+  }
+  return fmt::format("{}", fmt::join(items, ", "));
+}
+
+}  // namespace
+
+Status ParseGpuTypeMap(const std::vector<std::string>& items, GpuTypeMap& map) {
+  for (const std::string& item : items) {
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) {
+      return Status::InvalidInput(fmt::format(
+          "--map: expected TYPE=MODEL (e.g. m60=T4, untyped=H100-SXM), found '{}'", item));
+    }
+    map[item.substr(0, eq)] = item.substr(eq + 1);
+  }
+  return Status::Ok();
+}
+
+FleetBuilder::FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source)
+    : catalog_(catalog), types_(std::move(types)), source_(std::move(source)) {}
+
+Status FleetBuilder::ResolveModel(const NodeGroup& group, const GpuModel*& model) const {
+  const std::string type = group.gpu_type.empty() ? kUntypedGpu : group.gpu_type;
+  if (const auto mapped = types_.find(type); mapped != types_.end()) {
+    model = catalog_.FindGpu(mapped->second);
+    if (model == nullptr) {
+      return Status::InvalidInput(fmt::format("--map {}={}: unknown GPU model '{}'{}", type,
+                                              mapped->second, mapped->second,
+                                              catalog_.SuggestGpu(mapped->second)));
+    }
+    return Status::Ok();
+  }
+  if (group.gpu_type.empty()) {
+    return Status::InvalidInput(fmt::format(
+        "{}: GPUs without a type: give their model with --map untyped=MODEL", group.where));
+  }
+  const std::vector<const GpuModel*> family = catalog_.GpuFamily(group.gpu_type);
+  if (family.size() == 1) {
+    model = family.front();
+    return Status::Ok();
+  }
+  if (family.empty()) {
+    return Status::InvalidInput(fmt::format(
+        "{}: unknown GPU type '{}'{}; give its catalog model with --map {}=MODEL (`fleetsim "
+        "list gpus`)",
+        group.where, group.gpu_type, catalog_.SuggestGpu(group.gpu_type), group.gpu_type));
+  }
+  return Status::InvalidInput(
+      fmt::format("{}: GPU type '{}' could be any of {}; say which with --map {}=MODEL",
+                  group.where, group.gpu_type, QuotedList(ModelNames(family)), group.gpu_type));
+}
+
+std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_per_node) {
+  for (const NodeTemplate& node : catalog_.node_templates) {
+    if (node.gpu == model.name && node.gpus_per_node == gpus_per_node) {
+      return node.name;
+    }
+  }
+  const std::string name = fmt::format("{}-{}-x{}", source_, Lower(model.name), gpus_per_node);
+  for (const auto& made : templates_) {
+    if (made["name"] == name) {
+      return name;
+    }
+  }
+  const std::int64_t domain = model.nvlink_gbs > 0 ? gpus_per_node : 1;
+  templates_.push_back(
+      ordered_json{{"name", name},
+                   {"description", fmt::format("{} x {} per node, made by the {} importer",
+                                               gpus_per_node, model.name, source_)},
+                   {"gpu", model.name},
+                   {"gpus_per_node", gpus_per_node},
+                   {"nvlink_domain_gpus", domain},
+                   {"nodes_per_rack", kAssumedNodesPerRack}});
+  notes_.push_back(fmt::format(
+      "node template '{}' made ({} x {} per node; NVLink domain {} GPU{}, {} nodes per rack: "
+      "assumed)",
+      name, gpus_per_node, model.name, domain, domain == 1 ? "" : "s", kAssumedNodesPerRack));
+  return name;
+}
+
+Status FleetBuilder::Add(const NodeGroup& group) {
+  const GpuModel* model = nullptr;
+  if (Status status = ResolveModel(group, model); !status.ok()) {
+    return status;
+  }
+  const auto pool = [&](const std::string& name, const std::string& node_template) {
+    ordered_json p = {{"name", name}, {"template", node_template}, {"nodes", group.nodes}};
+    const auto number = [](double value) {
+      const auto whole = static_cast<std::int64_t>(value);
+      return static_cast<double>(whole) == value ? ordered_json(whole) : ordered_json(value);
+    };
+    if (group.cpu_cores) {
+      p["cpu_cores"] = number(*group.cpu_cores);
+    }
+    if (group.memory_gb) {
+      p["memory_gb"] = number(*group.memory_gb);
+    }
+    return p;
+  };
+  const bool both = group.whole_gpus > 0 && !group.mig_instances.empty();
+  if (group.whole_gpus > 0) {
+    pools_.push_back(pool(group.name, TemplateFor(*model, group.whole_gpus)));
+  }
+  if (group.mig_instances.empty()) {
+    return Status::Ok();
+  }
+  for (const auto& [profile, count] : group.mig_instances) {
+    if (model->FindMigProfile(profile) == nullptr) {
+      std::vector<std::string> profiles;
+      for (const MigProfile& known : model->mig_profiles) {
+        profiles.push_back(known.name);
+      }
+      return Status::InvalidInput(fmt::format(
+          "{}: {} has no MIG profile '{}'{}", group.where, model->name, profile,
+          profiles.empty() ? " (it has no MIG)" : " (its profiles: " + QuotedList(profiles) + ")"));
+    }
+  }
+  const auto split = SplitOverGpus(*model, group.mig_instances);
+  if (!split) {
+    return Status::InvalidInput(fmt::format(
+        "{}: the MIG instances {} per node cannot be laid out the same way on whole {} GPUs",
+        group.where, InstancesText(group.mig_instances), model->name));
+  }
+  ordered_json p = pool(both ? group.name + "-mig" : group.name, TemplateFor(*model, split->first));
+  ordered_json layout = ordered_json::object();
+  for (const auto& [profile, count] : split->second) {
+    layout[profile] = count;
+  }
+  p["mig"] = ordered_json{{"static", layout}};
+  pools_.push_back(std::move(p));
+  notes_.push_back(
+      fmt::format("{}: MIG instances {} per node taken as {} GPU{} per node, each "
+                  "with {}",
+                  group.where, InstancesText(group.mig_instances), split->first,
+                  split->first == 1 ? "" : "s", layout.dump()));
+  return Status::Ok();
+}
+
+ordered_json FleetBuilder::Finish(std::vector<std::string>& notes) const {
+  ordered_json fleet = {{"pools", pools_}};
+  if (!templates_.empty()) {
+    fleet["catalog"] = ordered_json{{"format_version", 1}, {"node_templates", templates_}};
+  }
+  notes.insert(notes.end(), notes_.begin(), notes_.end());
+  return fleet;
+}
+
+std::string FleetFileText(const ImportedFleet& imported) { return imported.fleet.dump(2) + "\n"; }
+
+}  // namespace fleetsim

@@ -1,0 +1,904 @@
+// slurm.conf and gres.conf to a fleet and scheduler parameters (see slurm_config.h).
+#include "fleetsim/cluster_config/slurm_config.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <regex>
+#include <set>
+
+#include "cluster_config/config_lines.h"
+#include "cluster_config/hostlist.h"
+#include "fleetsim/core/diagnostics.h"
+#include "fleetsim/fleet/catalog_loader.h"
+#include "text/text_fields.h"
+#include "text/utc_time.h"
+
+namespace fleetsim {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr double kMibPerGib = 1024;
+constexpr std::int64_t kMaxWeight = 4'294'967'295;
+
+// The GPUs of one type on a node, by Gres= field or gres.conf.
+struct GpuCounts {
+  std::map<std::string, std::int64_t> whole;              // type -> GPUs
+  std::map<std::string, std::map<std::string, int>> mig;  // type -> profile -> n
+  bool empty() const { return whole.empty() && mig.empty(); }
+};
+
+// A MIG GRES type: "a100_3g.20gb" (model a100) or "3g.20gb" (no model).
+struct MigType {
+  std::string model;
+  std::string profile;
+};
+
+std::optional<MigType> AsMigType(const std::string& type) {
+  static const std::regex kMig(R"(^(?:(.+)_)?([0-9]+g\.[0-9]+gb(?:\+me)?)$)");
+  std::smatch match;
+  if (!std::regex_match(type, match, kMig)) {
+    return std::nullopt;
+  }
+  return MigType{match[1].str(), match[2].str()};
+}
+
+// Adds `count` GPUs of `type` (whole or MIG) to `counts`.
+void AddGpus(const std::string& type, std::int64_t count, GpuCounts& counts) {
+  if (const std::optional<MigType> mig = AsMigType(type)) {
+    counts.mig[mig->model][mig->profile] += static_cast<int>(count);
+  } else {
+    counts.whole[type] += count;
+  }
+}
+
+std::string CountsText(const GpuCounts& counts) {
+  std::vector<std::string> items;
+  for (const auto& [type, n] : counts.whole) {
+    items.push_back(fmt::format("gpu:{}{}", type.empty() ? "" : type + ":", n));
+  }
+  for (const auto& [model, profiles] : counts.mig) {
+    for (const auto& [profile, n] : profiles) {
+      items.push_back(fmt::format("gpu:{}{}:{}", model.empty() ? "" : model + "_", profile, n));
+    }
+  }
+  return items.empty() ? "no GPUs" : fmt::format("{}", fmt::join(items, ","));
+}
+
+// A non-negative whole number, or nullopt.
+std::optional<std::int64_t> Count(std::string_view text) {
+  FieldError ignored;
+  return IntField(text, "", 0, 1'000'000'000'000, ignored);
+}
+
+// A NodeName line, or consecutive lines that differ only in their names.
+struct NodeLine {
+  const ConfigLine* line = nullptr;  // the first
+  std::vector<std::string> hosts;
+  std::map<std::string, std::string> fields;  // lower-case name -> value, defaults merged in
+  bool merged = false;                        // more than one line
+};
+
+bool SameShape(const NodeLine& a, const NodeLine& b) {
+  auto x = a.fields;
+  auto y = b.fields;
+  x.erase("nodename");
+  y.erase("nodename");
+  return x == y;
+}
+
+struct GresEntry {
+  std::string where;
+  std::string type;
+  std::int64_t count = 0;
+};
+
+class SlurmImporter {
+ public:
+  SlurmImporter(const Catalog& catalog, const SlurmImportOptions& options)
+      : files_(options.files != nullptr ? *options.files : DiskFileSystem()),
+        builder_(catalog, options.types, "slurm") {}
+
+  SlurmImport Import(const std::string& slurm_conf, const std::string& gres_conf) {
+    SlurmImport result;
+    result.status = Run(slurm_conf, gres_conf, result.fleet);
+    return result;
+  }
+
+ private:
+  Status Run(const std::string& slurm_conf, const std::string& gres_conf, ImportedFleet& imported) {
+    ConfigText conf;
+    if (Status status = ReadConfigLines(files_, slurm_conf, conf); !status.ok()) {
+      return status;
+    }
+    for (const std::string& include : conf.missing_includes) {
+      notes_.push_back(include + ": not found, so its lines are not imported");
+    }
+    if (Status status = ReadNodes(conf); !status.ok()) {
+      return status;
+    }
+    if (!gres_conf.empty()) {
+      if (Status status = ReadGresConf(gres_conf); !status.ok()) {
+        return status;
+      }
+    }
+    if (Status status = ReadPartitions(conf); !status.ok()) {
+      return status;
+    }
+    if (Status status = ReadParameters(conf, imported.parameters); !status.ok()) {
+      return status;
+    }
+    if (Status status = BuildPools(); !status.ok()) {
+      return status;
+    }
+    NotePartitions();
+    if (builder_.empty()) {
+      return Status::InvalidInput(
+          fmt::format("{}: no node with GPUs (no NodeName line with a gpu Gres{})", slurm_conf,
+                      conf.missing_includes.empty()
+                          ? ""
+                          : "; includes not found: " +
+                                fmt::format("{}", fmt::join(conf.missing_includes, "; "))));
+    }
+    imported.fleet = builder_.Finish(imported.notes);
+    imported.notes.insert(imported.notes.end(), notes_.begin(), notes_.end());
+    if (!unmodelled_.empty()) {
+      imported.notes.push_back(
+          fmt::format("not modelled, so not imported: {}", fmt::join(unmodelled_, ", ")));
+    }
+    return Status::Ok();
+  }
+
+  // ---- NodeName and NodeSet lines ----
+
+  Status ReadNodes(const ConfigText& conf) {
+    std::map<std::string, std::string> defaults;
+    for (const ConfigLine& line : conf.lines) {
+      if (line.kind() == "nodeset") {
+        if (Status status = ReadNodeSet(line); !status.ok()) {
+          return status;
+        }
+        continue;
+      }
+      if (line.kind() != "nodename") {
+        continue;
+      }
+      std::map<std::string, std::string> fields = defaults;
+      for (const ConfigField& field : line.fields) {
+        fields[field.name] = field.value;
+      }
+      if (line.fields.front().value == "DEFAULT") {
+        defaults = fields;
+        continue;
+      }
+      NodeLine node{&line, {}, std::move(fields), false};
+      if (Status status = ExpandHostList(line.fields.front().value, node.hosts); !status.ok()) {
+        return status.Within(line.where() + ": NodeName");
+      }
+      if (!nodes_.empty() && SameShape(nodes_.back(), node)) {
+        NodeLine& previous = nodes_.back();  // one node per line, as scontrol lists them
+        previous.hosts.insert(previous.hosts.end(), node.hosts.begin(), node.hosts.end());
+        previous.merged = true;
+      } else {
+        nodes_.push_back(std::move(node));
+      }
+      for (const std::string& host : nodes_.back().hosts) {
+        host_line_[host] = nodes_.size() - 1;
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status ReadNodeSet(const ConfigLine& line) {
+    std::vector<std::string>& hosts = node_sets_[line.fields.front().value];
+    if (const ConfigField* nodes = line.Find("nodes")) {
+      return ExpandHostList(nodes->value, hosts).Within(line.where() + ": Nodes");
+    }
+    if (const ConfigField* feature = line.Find("feature")) {
+      for (const NodeLine& node : nodes_) {
+        const auto it = node.fields.find("feature");
+        if (it != node.fields.end() &&
+            ("," + it->second + ",").find("," + feature->value + ",") != std::string::npos) {
+          hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
+        }
+      }
+      return Status::Ok();
+    }
+    return Status::InvalidInput(
+        fmt::format("{}: a NodeSet needs Nodes= or Feature=", line.where()));
+  }
+
+  // The GPUs of scontrol's CfgTRES= ("cpu=64,mem=514404M,gres/gpu=4,gres/gpu:a100=4"): the
+  // typed counts, else the untyped one.
+  static Status CfgTresGpus(const NodeLine& node, const std::string& tres, GpuCounts& counts) {
+    std::vector<std::string> items;
+    SplitOnComma(tres, items);
+    GpuCounts untyped;
+    for (const std::string& item : items) {
+      const std::size_t eq = item.find('=');
+      const std::string key = item.substr(0, eq);
+      if (key != "gres/gpu" && !key.starts_with("gres/gpu:")) {
+        continue;
+      }
+      const std::optional<std::int64_t> count =
+          eq == std::string::npos ? std::nullopt : Count(item.substr(eq + 1));
+      if (!count) {
+        return Status::InvalidInput(
+            fmt::format("{}: CfgTRES '{}': expected {}=COUNT", node.line->where(), item, key));
+      }
+      if (*count > 0) {
+        AddGpus(key == "gres/gpu" ? "" : key.substr(9), *count,
+                key == "gres/gpu" ? untyped : counts);
+      }
+    }
+    if (counts.empty()) {
+      counts = untyped;
+    }
+    return Status::Ok();
+  }
+
+  // A TRES entry of CfgTRES ("cpu", "mem"), or "".
+  static std::string CfgTresEntry(const NodeLine& node, const std::string& name) {
+    const auto it = node.fields.find("cfgtres");
+    if (it == node.fields.end()) {
+      return "";
+    }
+    std::vector<std::string> items;
+    SplitOnComma(it->second, items);
+    for (const std::string& item : items) {
+      if (item.starts_with(name + "=")) {
+        return item.substr(name.size() + 1);
+      }
+    }
+    return "";
+  }
+
+  // The GPUs of a node line's Gres= field ("gpu:h100:8,gpu:a100_3g.20gb:2,mps:100"), or of its
+  // CfgTRES= when it has no Gres=.
+  Status GresField(const NodeLine& node, GpuCounts& counts) {
+    if (!node.fields.contains("gres") && node.fields.contains("cfgtres")) {
+      return CfgTresGpus(node, node.fields.at("cfgtres"), counts);
+    }
+    const auto it = node.fields.find("gres");
+    if (it == node.fields.end() || it->second.empty() || it->second == "(null)") {
+      return Status::Ok();
+    }
+    std::vector<std::string> items;
+    SplitOnComma(it->second, items);
+    for (std::string item : items) {
+      item = item.substr(0, item.find('('));  // "(S:0-1)": the sockets, not modelled
+      const std::size_t colon = item.find(':');
+      const std::string name = item.substr(0, colon);
+      if (name != "gpu") {
+        unmodelled_.insert("GRES '" + name + "'");
+        continue;
+      }
+      const std::size_t last = item.rfind(':');
+      const std::string type = colon == last ? "" : item.substr(colon + 1, last - colon - 1);
+      const std::optional<std::int64_t> count = colon == std::string::npos
+                                                    ? std::optional<std::int64_t>(1)
+                                                    : Count(item.substr(last + 1));
+      if (!count) {
+        return Status::InvalidInput(
+            fmt::format("{}: Gres '{}': expected gpu[:TYPE]:COUNT with a whole COUNT",
+                        node.line->where(), item));
+      }
+      if (*count > 0) {
+        AddGpus(type, *count, counts);
+      }
+    }
+    return Status::Ok();
+  }
+
+  static void SplitOnComma(const std::string& text, std::vector<std::string>& out) {
+    out.clear();
+    std::size_t begin = 0;
+    while (begin <= text.size()) {
+      const std::size_t comma = text.find(',', begin);
+      const std::string item = text.substr(begin, comma - begin);
+      if (!item.empty()) {
+        out.push_back(item);
+      }
+      if (comma == std::string::npos) {
+        break;
+      }
+      begin = comma + 1;
+    }
+  }
+
+  // ---- gres.conf ----
+
+  Status ReadGresConf(const std::string& path) {
+    ConfigText gres;
+    if (Status status = ReadConfigLines(files_, path, gres); !status.ok()) {
+      return status;
+    }
+    for (const std::string& include : gres.missing_includes) {
+      notes_.push_back(include + ": not found, so its lines are not imported");
+    }
+    for (const ConfigLine& line : gres.lines) {
+      if (Status status = ReadGresLine(line); !status.ok()) {
+        return status;
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status ReadGresLine(const ConfigLine& line) {
+    const ConfigField* name = line.Find("name");
+    if (line.Find("autodetect") != nullptr && name == nullptr) {
+      notes_.push_back(line.where() + ": AutoDetect: GPU counts are slurm.conf's");
+      return Status::Ok();
+    }
+    if (name == nullptr) {
+      return Status::InvalidInput(
+          fmt::format("{}: expected a Name= field (the GRES, e.g. Name=gpu)", line.where()));
+    }
+    if (name->value != "gpu") {
+      unmodelled_.insert("GRES '" + name->value + "'");
+      return Status::Ok();
+    }
+    GresEntry entry{line.where(), line.Find("type") ? line.Find("type")->value : "", 0};
+    if (Status status = DeviceCount(line, entry.count); !status.ok()) {
+      return status;
+    }
+    std::vector<std::string> hosts;
+    if (const ConfigField* nodes = line.Find("nodename")) {
+      if (Status status = ExpandHostList(nodes->value, hosts); !status.ok()) {
+        return status.Within(line.where() + ": NodeName");
+      }
+    } else {
+      for (const NodeLine& node : nodes_) {
+        hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
+      }
+    }
+    for (const std::string& host : hosts) {
+      if (Status status = CheckCores(line, host); !status.ok()) {
+        return status;
+      }
+      gres_by_host_[host].push_back(entry);
+    }
+    return Status::Ok();
+  }
+
+  // Count= if given, else the devices File= names (a host-list-like range), else 1 for
+  // MultipleFiles= (one MIG device made of several files).
+  static Status DeviceCount(const ConfigLine& line, std::int64_t& count) {
+    if (const ConfigField* given = line.Find("count")) {
+      const std::optional<std::int64_t> n = Count(given->value);
+      if (!n) {
+        return Status::InvalidInput(fmt::format("{}: Count: expected a whole number, found '{}'",
+                                                line.where(), given->value));
+      }
+      count = *n;
+      return Status::Ok();
+    }
+    if (const ConfigField* file = line.Find("file")) {
+      std::vector<std::string> devices;
+      if (Status status = ExpandHostList(file->value, devices); !status.ok()) {
+        return status.Within(line.where() + ": File");
+      }
+      count = static_cast<std::int64_t>(devices.size());
+      return Status::Ok();
+    }
+    count = line.Find("multiplefiles") != nullptr ? 1 : 0;
+    if (count == 0) {
+      return Status::InvalidInput(fmt::format(
+          "{}: expected Count=, File= or MultipleFiles= to say how many GPUs", line.where()));
+    }
+    return Status::Ok();
+  }
+
+  // Cores=[0-3]: core indexes must exist on the node (its CPUs, when slurm.conf says).
+  Status CheckCores(const ConfigLine& line, const std::string& host) {
+    const ConfigField* cores = line.Find("cores");
+    const auto node = host_line_.find(host);
+    if (cores == nullptr || node == host_line_.end()) {
+      return Status::Ok();
+    }
+    const std::optional<double> cpus = Cpus(nodes_[node->second]);
+    std::vector<std::string> indexes;
+    const std::string bracketed =
+        cores->value.front() == '[' ? "c" + cores->value : "c[" + cores->value + "]";
+    if (Status status = ExpandHostList(bracketed, indexes); !status.ok()) {
+      return Status::InvalidInput(
+          fmt::format("{}: Cores: expected core indexes like [0-3] or 0,1,2, found '{}'",
+                      line.where(), cores->value));
+    }
+    for (const std::string& index : indexes) {
+      const std::optional<std::int64_t> n = Count(std::string_view(index).substr(1));
+      if (cpus && n && static_cast<double>(*n) >= *cpus) {
+        return Status::InvalidInput(fmt::format("{}: Cores={}: core {} is beyond node {}'s {} CPUs",
+                                                line.where(), cores->value, *n, host, *cpus));
+      }
+    }
+    return Status::Ok();
+  }
+
+  // ---- Pools ----
+
+  static std::optional<double> Number(const std::map<std::string, std::string>& fields,
+                                      const std::string& name) {
+    const auto it = fields.find(name);
+    if (it == fields.end()) {
+      return std::nullopt;
+    }
+    FieldError ignored;
+    return RealField(it->second, name, 0, 1e12, ignored);
+  }
+
+  static std::optional<double> Cpus(const NodeLine& node) {
+    if (const std::optional<double> cpus = Number(node.fields, "cpus")) {
+      return cpus;
+    }
+    if (const std::string cpus = CfgTresEntry(node, "cpu"); !cpus.empty()) {
+      return Number({{"cpu", cpus}}, "cpu");
+    }
+    const std::optional<double> sockets = Number(node.fields, "sockets");
+    const std::optional<double> cores = Number(node.fields, "corespersocket");
+    const std::optional<double> threads = Number(node.fields, "threadspercore");
+    if (!sockets && !cores && !threads) {
+      return std::nullopt;
+    }
+    return sockets.value_or(1) * cores.value_or(1) * threads.value_or(1);
+  }
+
+  // The GPUs of a node line, the same on every host of it.
+  Status LineGpus(const NodeLine& node, GpuCounts& counts) {
+    for (const std::string& host : node.hosts) {
+      GpuCounts host_counts;
+      if (Status status = HostGpus(node, host, host_counts); !status.ok()) {
+        return status;
+      }
+      if (&host == &node.hosts.front()) {
+        counts = host_counts;
+      } else if (CountsText(host_counts) != CountsText(counts)) {
+        return Status::InvalidInput(fmt::format(
+            "{}: nodes {} and {} of one NodeName line have different GPUs ({} and {}); give "
+            "them lines of their own",
+            node.line->where(), node.hosts.front(), host, CountsText(counts),
+            CountsText(host_counts)));
+      }
+      if (gres_by_host_.empty()) {
+        break;  // slurm.conf alone: every host has the line's Gres
+      }
+    }
+    return Status::Ok();
+  }
+
+  // A host's GPUs: slurm.conf's Gres=, checked against gres.conf when it speaks of the host.
+  Status HostGpus(const NodeLine& node, const std::string& host, GpuCounts& counts) {
+    if (Status status = GresField(node, counts); !status.ok()) {
+      return status;
+    }
+    const auto gres = gres_by_host_.find(host);
+    if (gres == gres_by_host_.end()) {
+      return Status::Ok();
+    }
+    GpuCounts from_gres;
+    std::vector<std::string> where;
+    for (const GresEntry& entry : gres->second) {
+      AddGpus(entry.type, entry.count, from_gres);
+      where.push_back(entry.where);
+    }
+    const bool untyped_in_conf =
+        counts.mig.empty() && counts.whole.size() == 1 && counts.whole.begin()->first.empty();
+    std::int64_t gres_total = 0;
+    for (const auto& [type, n] : from_gres.whole) {
+      gres_total += n;
+    }
+    for (const auto& [model, profiles] : from_gres.mig) {
+      for (const auto& [profile, n] : profiles) {
+        gres_total += n;
+      }
+    }
+    if (untyped_in_conf && counts.whole.begin()->second == gres_total) {
+      counts = from_gres;  // slurm.conf counts them, gres.conf says what they are
+      return Status::Ok();
+    }
+    if (CountsText(counts) != CountsText(from_gres)) {
+      return Status::InvalidInput(
+          fmt::format("{}: node {} has {} in slurm.conf's Gres, but gres.conf ({}) gives it {}",
+                      node.line->where(), host, CountsText(counts), fmt::join(where, ", "),
+                      CountsText(from_gres)));
+    }
+    return Status::Ok();
+  }
+
+  Status BuildPools() {
+    std::int64_t cpu_only = 0;
+    for (const NodeLine& node : nodes_) {
+      GpuCounts counts;
+      if (Status status = LineGpus(node, counts); !status.ok()) {
+        return status;
+      }
+      if (counts.empty()) {
+        cpu_only += static_cast<std::int64_t>(node.hosts.size());
+        continue;
+      }
+      if (Status status = AddGroups(node, counts); !status.ok()) {
+        return status;
+      }
+      NoteNodeFields(node);
+    }
+    if (cpu_only > 0) {
+      notes_.push_back(fmt::format("{} node{} without GPUs not modelled (a fleet is GPU nodes)",
+                                   cpu_only, cpu_only == 1 ? "" : "s"));
+    }
+    return Status::Ok();
+  }
+
+  // One group per GPU type of the node; MIG types go with the whole-GPU type of their model (or
+  // the node's only one).
+  Status AddGroups(const NodeLine& node, const GpuCounts& counts) {
+    std::set<std::string> types;
+    for (const auto& [type, n] : counts.whole) {
+      types.insert(type);
+    }
+    for (const auto& [model, profiles] : counts.mig) {
+      const bool alone = model.empty() && counts.whole.size() == 1;
+      types.insert(alone ? counts.whole.begin()->first : model);
+    }
+    const std::string base = PoolName(node);
+    for (const std::string& type : types) {
+      NodeGroup group;
+      group.name = types.size() == 1 ? base : base + "-" + (type.empty() ? "gpu" : type);
+      group.where = node.line->where();
+      group.nodes = static_cast<std::int64_t>(node.hosts.size());
+      group.gpu_type = type;
+      if (const auto it = counts.whole.find(type); it != counts.whole.end()) {
+        group.whole_gpus = it->second;
+      }
+      for (const auto& [model, profiles] : counts.mig) {
+        const bool alone = model.empty() && counts.whole.size() == 1;
+        if (model == type || alone) {
+          for (const auto& [profile, n] : profiles) {
+            group.mig_instances[profile] += n;
+          }
+        }
+      }
+      group.cpu_cores = Cpus(node);
+      if (const std::optional<double> mib = Number(node.fields, "realmemory")) {
+        group.memory_gb = *mib / kMibPerGib;
+      } else if (const std::string mem = CfgTresEntry(node, "mem"); mem.ends_with("M")) {
+        const std::optional<double> from_tres =
+            Number({{"mem", mem.substr(0, mem.size() - 1)}}, "mem");
+        group.memory_gb = from_tres ? std::optional(*from_tres / kMibPerGib) : std::nullopt;
+      }
+      if (Status status = builder_.Add(group); !status.ok()) {
+        return status;
+      }
+      pool_of_line_[node.line].push_back(group.name);
+    }
+    return Status::Ok();
+  }
+
+  // "gpu-node[01-08]" -> "gpu-node01-08": the host list without its brackets; for merged lines
+  // the hosts' common prefix without trailing digits ("a100gpu1", "a100gpu2" -> "a100gpu").
+  static std::string PoolName(const NodeLine& node) {
+    if (node.merged) {
+      std::string prefix = node.hosts.front();
+      for (const std::string& host : node.hosts) {
+        prefix.resize(static_cast<std::size_t>(
+            std::mismatch(prefix.begin(), prefix.end(), host.begin(), host.end()).first -
+            prefix.begin()));
+      }
+      while (!prefix.empty() && (std::isdigit(static_cast<unsigned char>(prefix.back())) != 0 ||
+                                 prefix.back() == '-' || prefix.back() == '_')) {
+        prefix.pop_back();
+      }
+      return prefix.empty() ? node.hosts.front() : prefix;
+    }
+    std::string name;
+    for (const char c : node.line->fields.front().value) {
+      if (c != '[' && c != ']') {
+        name.push_back(c == ',' ? '_' : c);
+      }
+    }
+    return name;
+  }
+
+  void NoteNodeFields(const NodeLine& node) {
+    static const std::set<std::string> kUsed = {"nodename",       "cpus",           "sockets",
+                                                "corespersocket", "threadspercore", "realmemory",
+                                                "gres",           "cfgtres"};
+    for (const auto& [name, value] : node.fields) {
+      if (name == "state" && value == "CLOUD" && !cloud_nodes_noted_) {
+        cloud_nodes_noted_ = true;
+        notes_.push_back(node.line->where() +
+                         ": State=CLOUD nodes (powered up on demand) are modelled as always up");
+      } else if (!kUsed.contains(name)) {
+        unmodelled_.insert("NodeName " + name);
+      }
+    }
+  }
+
+  // ---- Partitions ----
+
+  Status ReadPartitions(const ConfigText& conf) {
+    std::map<std::string, std::string> defaults;
+    for (const ConfigLine& line : conf.lines) {
+      if (line.kind() != "partitionname") {
+        continue;
+      }
+      std::map<std::string, std::string> fields = defaults;
+      for (const ConfigField& field : line.fields) {
+        fields[field.name] = field.value;
+      }
+      const std::string& name = line.fields.front().value;
+      if (name == "DEFAULT") {
+        defaults = fields;
+        continue;
+      }
+      std::vector<std::string> hosts;
+      if (Status status = PartitionHosts(line, fields["nodes"], hosts); !status.ok()) {
+        return status;
+      }
+      partitions_.push_back({name, std::move(hosts)});
+      if (fields["default"] == "YES" || default_time_.empty()) {
+        default_time_ = fields.contains("defaulttime") ? fields["defaulttime"] : default_time_;
+        default_time_where_ = line.where();
+      }
+      for (const auto& [key, value] : fields) {
+        if (key != "partitionname" && key != "nodes" && key != "default" && key != "defaulttime") {
+          unmodelled_.insert("PartitionName " + key);
+        }
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status PartitionHosts(const ConfigLine& line, const std::string& nodes,
+                        std::vector<std::string>& hosts) {
+    if (nodes == "ALL") {
+      for (const NodeLine& node : nodes_) {
+        hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
+      }
+      return Status::Ok();
+    }
+    std::vector<std::string> items;
+    SplitOnComma(nodes, items);
+    for (const std::string& item : items) {
+      if (const auto set = node_sets_.find(item); set != node_sets_.end()) {
+        hosts.insert(hosts.end(), set->second.begin(), set->second.end());
+        continue;
+      }
+      std::vector<std::string> expanded;
+      if (Status status = ExpandHostList(item, expanded); !status.ok()) {
+        return status.Within(line.where() + ": Nodes");
+      }
+      hosts.insert(hosts.end(), expanded.begin(), expanded.end());
+    }
+    return Status::Ok();
+  }
+
+  void NotePartitions() {
+    for (const auto& [name, hosts] : partitions_) {
+      std::vector<std::string> pools;
+      for (const std::string& host : hosts) {
+        const auto line = host_line_.find(host);
+        if (line == host_line_.end()) {
+          continue;
+        }
+        for (const std::string& pool : pool_of_line_[nodes_[line->second].line]) {
+          if (std::find(pools.begin(), pools.end(), pool) == pools.end()) {
+            pools.push_back(pool);
+          }
+        }
+      }
+      notes_.push_back(
+          fmt::format("partition '{}': {}", name,
+                      pools.empty() ? std::string("no GPU pool") : "pools " + QuotedList(pools)));
+    }
+  }
+
+  // ---- Scheduler parameters ----
+
+  Status ReadParameters(const ConfigText& conf, ordered_json& parameters) {
+    ordered_json fair_share = ordered_json::object();
+    ordered_json backfill = ordered_json::object();
+    for (const ConfigLine& line : conf.lines) {
+      const std::string& kind = line.kind();
+      if (kind == "nodename" || kind == "nodeset" || kind == "partitionname") {
+        continue;
+      }
+      for (const ConfigField& field : line.fields) {
+        if (Status status = ReadParameter(line, field, fair_share, backfill); !status.ok()) {
+          return status;
+        }
+      }
+    }
+    if (!default_time_.empty()) {
+      const std::optional<std::int64_t> seconds = SlurmMinutesOrTime(default_time_);
+      if (!seconds || *seconds < 1) {
+        return Status::InvalidInput(
+            fmt::format("{}: DefaultTime: expected minutes or [D-]HH:MM:SS, found '{}'",
+                        default_time_where_, default_time_));
+      }
+      backfill["default_walltime_s"] = *seconds;
+    }
+    if (!backfill.empty() || scheduler_backfill_) {
+      backfill["mode"] = "conservative";
+      notes_.push_back(
+          "backfill: mode conservative, as Slurm's backfill reserves for every job "
+          "it examines");
+    }
+    if (!fair_share.empty()) {
+      parameters["fair-share"] = fair_share;
+    }
+    if (!backfill.empty()) {
+      parameters["backfill"] = backfill;
+    }
+    return Status::Ok();
+  }
+
+  // Slurm's time values: a bare number is minutes; else [D-]HH:MM:SS and its short forms.
+  static std::optional<std::int64_t> SlurmMinutesOrTime(const std::string& text) {
+    if (const std::optional<std::int64_t> minutes = Count(text)) {
+      return *minutes * 60;
+    }
+    return ParseSlurmDuration(text);
+  }
+
+  Status Weight(const ConfigLine& line, const ConfigField& field, const char* parameter,
+                ordered_json& out) {
+    const std::optional<std::int64_t> weight = Count(field.value);
+    if (!weight || *weight > kMaxWeight) {
+      return Status::InvalidInput(
+          fmt::format("{}: {}: expected a whole number in [0, {}], found "
+                      "'{}'",
+                      line.where(), field.key, kMaxWeight, field.value));
+    }
+    out[parameter] = *weight;
+    return Status::Ok();
+  }
+
+  Status Time(const ConfigLine& line, const ConfigField& field, const char* parameter,
+              std::int64_t unit_if_number, ordered_json& out) {
+    const std::optional<std::int64_t> plain = Count(field.value);
+    const std::optional<std::int64_t> seconds =
+        plain ? std::optional(*plain * unit_if_number) : ParseSlurmDuration(field.value);
+    if (!seconds) {
+      return Status::InvalidInput(
+          fmt::format("{}: {}: expected a time as [D-]HH:MM:SS, D-HH or a number, found '{}'",
+                      line.where(), field.key, field.value));
+    }
+    if (*seconds == 0) {
+      notes_.push_back(fmt::format("{}: {}=0 (off) has no fleetsim equivalent; the default kept",
+                                   line.where(), field.key));
+      return Status::Ok();
+    }
+    out[parameter] = *seconds;
+    return Status::Ok();
+  }
+
+  Status ReadParameter(const ConfigLine& line, const ConfigField& field, ordered_json& fair_share,
+                       ordered_json& backfill) {
+    static const std::map<std::string, const char*> kWeights = {
+        {"priorityweightage", "weight_age"},
+        {"priorityweightfairshare", "weight_fairshare"},
+        {"priorityweightjobsize", "weight_job_size"},
+        {"priorityweightqos", "weight_qos"}};
+    const std::string& name = field.name;
+    if (const auto weight = kWeights.find(name); weight != kWeights.end()) {
+      return Weight(line, field, weight->second, fair_share);
+    }
+    if (name == "prioritymaxage") {
+      return Time(line, field, "max_age_s", 60, fair_share);
+    }
+    if (name == "prioritydecayhalflife") {
+      return Time(line, field, "decay_half_life_s", 60, fair_share);
+    }
+    if (name == "prioritycalcperiod") {
+      return Time(line, field, "calc_period_s", 60, fair_share);
+    }
+    if (name == "priorityfavorsmall") {
+      fair_share["favor_small"] = field.value == "YES" || field.value == "yes";
+      return Status::Ok();
+    }
+    if (name == "priorityflags") {
+      if (field.value.find("NO_FAIR_TREE") != std::string::npos) {
+        fair_share["fairshare_algorithm"] = "classic";
+      }
+      unmodelled_.insert("PriorityFlags other than NO_FAIR_TREE");
+      return Status::Ok();
+    }
+    if (name == "fairsharedampeningfactor") {
+      const std::optional<std::int64_t> d = Count(field.value);
+      if (!d || *d < 1 || *d > 1'000'000) {
+        return Status::InvalidInput(
+            fmt::format("{}: {}: expected a whole number in [1, 1000000], found '{}'", line.where(),
+                        field.key, field.value));
+      }
+      fair_share["dampening"] = *d;
+      return Status::Ok();
+    }
+    if (name == "schedulertype") {
+      scheduler_backfill_ = field.value == "sched/backfill";
+      notes_.push_back(fmt::format(
+          "{}: SchedulerType={}{}", line.where(), field.value,
+          scheduler_backfill_ ? " (fleetsim's backfill)" : " (fleetsim's fifo is the nearest)"));
+      return Status::Ok();
+    }
+    if (name == "schedulerparameters") {
+      return SchedulerParameters(line, field, backfill);
+    }
+    if (name == "priorityweightpartition" || name == "priorityweightassoc" ||
+        name == "priorityweighttres" || name == "prioritytype") {
+      unmodelled_.insert(field.key);
+      return Status::Ok();
+    }
+    if (name != "gres" && name != "grestypes") {
+      unmodelled_.insert(field.key);
+    }
+    return Status::Ok();
+  }
+
+  Status SchedulerParameters(const ConfigLine& line, const ConfigField& field,
+                             ordered_json& backfill) {
+    std::vector<std::string> items;
+    SplitOnComma(field.value, items);
+    for (const std::string& item : items) {
+      const std::size_t eq = item.find('=');
+      const std::string key = item.substr(0, eq);
+      const std::optional<std::int64_t> value =
+          eq == std::string::npos ? std::nullopt : Count(item.substr(eq + 1));
+      const auto set = [&](const char* parameter, std::int64_t scaled, std::int64_t low,
+                           std::int64_t high) {
+        if (!value || scaled < low || scaled > high) {
+          return Status::InvalidInput(fmt::format(
+              "{}: SchedulerParameters {}: expected a whole number giving {} in [{}, {}], found "
+              "'{}'",
+              line.where(), key, parameter, low, high, item));
+        }
+        backfill[parameter] = scaled;
+        return Status::Ok();
+      };
+      Status status;
+      if (key == "bf_window") {
+        status = set("window_s", value.value_or(0) * 60, 60, 2'592'000);
+      } else if (key == "bf_resolution") {
+        status = set("resolution_s", value.value_or(0), 1, 3600);
+      } else if (key == "bf_max_job_test") {
+        status = set("max_job_test", value.value_or(0), 1, 1'000'000);
+      } else {
+        unmodelled_.insert("SchedulerParameters " + key);
+      }
+      if (!status.ok()) {
+        return status;
+      }
+    }
+    return Status::Ok();
+  }
+
+  const FileSystem& files_;
+  FleetBuilder builder_;
+  std::vector<NodeLine> nodes_;
+  std::map<std::string, std::size_t> host_line_;  // host -> index in nodes_
+  std::map<std::string, std::vector<std::string>> node_sets_;
+  std::map<std::string, std::vector<GresEntry>> gres_by_host_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> partitions_;
+  std::map<const ConfigLine*, std::vector<std::string>> pool_of_line_;
+  std::string default_time_;
+  std::string default_time_where_;
+  bool scheduler_backfill_ = false;
+  bool cloud_nodes_noted_ = false;
+  std::set<std::string> unmodelled_;
+  std::vector<std::string> notes_;
+};
+
+}  // namespace
+
+SlurmImport ImportSlurmFleet(const std::string& slurm_conf, const std::string& gres_conf,
+                             const SlurmImportOptions& options) {
+  const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
+  const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
+  return SlurmImporter(catalog, options).Import(slurm_conf, gres_conf);
+}
+
+}  // namespace fleetsim

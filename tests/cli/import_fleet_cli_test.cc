@@ -1,0 +1,283 @@
+// End-to-end tests of `fleetsim import-fleet --from slurm`: the round trip (a fleet imported from
+// slurm.conf + gres.conf simulates byte for byte like the hand-written fleet it describes, under
+// every policy), the scheduler parameters it reads, the published configurations in
+// ../shared/traces/configs (failing when they are absent), and bad input: each error names the
+// file and line, and nothing is written.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+using testing::DataPath;
+using testing::ReadFile;
+using testing::SourcePath;
+
+std::string SharedConfig(const std::string& relative) {
+  const std::string path = SourcePath("../shared/traces/configs/" + relative);
+  if (!fs::exists(path)) {
+    ADD_FAILURE() << "the shared traces are not here: " << path
+                  << " (../shared is part of the test setup)";
+  }
+  return path;
+}
+
+class ImportFleetCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::FreshTempDir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  CommandResult Fleetsim(const std::string& args) {
+    return testing::RunCommand(fmt::format("'{}' {}", FLEETSIM_CLI_PATH, args), dir_);
+  }
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  std::string Out(const std::string& name) const { return dir_ + "/" + name; }
+
+  // Imports `conf` (+ `gres`) with `extra` arguments to fleet.json; the first error line or "".
+  std::string ImportError(const std::string& conf, const std::string& gres,
+                          const std::string& extra = "") {
+    const CommandResult r = Fleetsim(fmt::format(
+        "import-fleet --from slurm '{}' {} {} -o '{}'", Write("slurm.conf", conf),
+        gres.empty() ? "" : "--gres '" + Write("gres.conf", gres) + "'", extra, Out("fleet.json")));
+    EXPECT_FALSE(fs::exists(Out("fleet.json")));
+    EXPECT_NE(r.exit_code, 0);
+    std::string error = r.err.substr(0, r.err.find('\n'));
+    const std::string prefix = dir_ + "/";
+    for (std::size_t at = error.find(prefix); at != std::string::npos; at = error.find(prefix)) {
+      error.erase(at, prefix.size());
+    }
+    return error;
+  }
+
+  std::string dir_;
+};
+
+// Every file under `dir`, relative path -> bytes.
+std::map<std::string, std::string> FilesUnder(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.is_regular_file()) {
+      files[fs::relative(entry.path(), dir).string()] = ReadFile(entry.path().string());
+    }
+  }
+  return files;
+}
+
+TEST_F(ImportFleetCliTest, AnImportedFleetSimulatesAsTheHandWrittenOne) {
+  const std::string conf = DataPath("cluster-configs/slurm/cluster.slurm.conf");
+  const std::string gres = DataPath("cluster-configs/slurm/cluster.gres.conf");
+  const CommandResult imported =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map a100=A100-80GB -o "
+                           "'{}' --parameters-out '{}'",
+                           conf, gres, Out("fleet.json"), Out("parameters.json")));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("cluster.slurm.conf: 2 pools (slurm)"), std::string::npos);
+  EXPECT_NE(imported.out.find("MIG instances 3g.40gb x2, 4g.40gb x2 per node taken as 2 GPUs per "
+                              "node, each with {\"3g.40gb\":1,\"4g.40gb\":1}"),
+            std::string::npos)
+      << imported.out;
+  EXPECT_NE(imported.out.find("1 node without GPUs not modelled"), std::string::npos);
+  EXPECT_NE(imported.out.find("not modelled, so not imported: ClusterName"), std::string::npos);
+
+  nlohmann::json scenario =
+      nlohmann::json::parse(ReadFile(DataPath("cluster-configs/slurm/cluster.scenario.json")));
+  Write("hand.json", scenario.dump(1));
+  scenario["fleet"] = "fleet.json";
+  Write("imported.json", scenario.dump(1));
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --policy all --out '{}'", Out("hand.json"), Out("a")))
+                .exit_code,
+            0);
+  ASSERT_EQ(
+      Fleetsim(fmt::format("run '{}' --policy all --out '{}'", Out("imported.json"), Out("b")))
+          .exit_code,
+      0);
+  const auto hand = FilesUnder(Out("a"));
+  // comparison.csv, the folder's manifest and 5 policies x (summary.json, jobs.csv)
+  EXPECT_EQ(hand.size(), 12U);
+  EXPECT_EQ(hand, FilesUnder(Out("b")));
+
+  const nlohmann::json parameters = nlohmann::json::parse(ReadFile(Out("parameters.json")));
+  EXPECT_EQ(parameters.dump(),
+            R"({"backfill":{"default_walltime_s":7200,"max_job_test":1000,"mode":"conservative",)"
+            R"("resolution_s":300,"window_s":172800},"fair-share":{"decay_half_life_s":1209600,)"
+            R"("max_age_s":604800,"weight_age":2000,"weight_fairshare":50000,)"
+            R"("weight_job_size":500,"weight_qos":10000}})");
+}
+
+TEST_F(ImportFleetCliTest, PublishedParallelClusterQueue) {
+  const std::string conf = SharedConfig("slurm/pcluster-gpu_partition.conf");
+  const std::string gres = SharedConfig("slurm/pcluster-gpu_gres.conf");
+  EXPECT_EQ(
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' -o -", conf, gres)).err,
+      conf +
+          ":3: unknown GPU type 'm60'; give its catalog model with --map m60=MODEL "
+          "(`fleetsim list gpus`)\n");
+  const CommandResult r = Fleetsim(
+      fmt::format("import-fleet --from slurm '{}' --gres '{}' --map m60=T4 --map v100=V100-32GB "
+                  "-o '{}'",
+                  conf, gres, Out("fleet.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json fleet = nlohmann::json::parse(ReadFile(Out("fleet.json")));
+  ASSERT_EQ(fleet["pools"].size(), 3U);
+  EXPECT_EQ(fleet["pools"][2]["nodes"], 10);
+  EXPECT_EQ(fleet["pools"][2]["template"], "slurm-v100-32gb-x8");
+  EXPECT_EQ(fleet["pools"][0]["cpu_cores"], 16);
+  EXPECT_NE(r.out.find("State=CLOUD nodes (powered up on demand) are modelled as always up"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("partition 'gpu': pools 'gpu-st-gpu-g38xlarge-1-1', "
+                       "'gpu-dy-gpu-g38xlarge-1-4', 'gpu-dy-gpu-p3dn24xlarge-1-10'"),
+            std::string::npos);
+  // The scenario loads it: a fleet of 2 + 8 + 80 GPUs.
+  Write("s.json", R"({"format_version": 1, "name": "pc", "fleet": "fleet.json",
+                      "jobs": [{"id": "a", "gpus": 8, "duration_s": 60}]})");
+  const CommandResult described = Fleetsim(fmt::format("fleet '{}'", Out("s.json")));
+  ASSERT_EQ(described.exit_code, 0) << described.err;
+  EXPECT_NE(described.out.find("90"), std::string::npos) << described.out;
+}
+
+TEST_F(ImportFleetCliTest, PublishedSlurmTestSuiteConfigs) {
+  const std::string conf = SharedConfig("slurm/schedmd-test7.17.1-slurm.conf");
+  // gres=gpu:8 (lower-case key, no type) on NodeName=DEFAULT, and gres.conf's devices 0-7.
+  const CommandResult r =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map untyped=H100-SXM -o -",
+                           conf, SharedConfig("slurm/schedmd-test7.17.1-gres.conf")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json fleet = nlohmann::json::parse(r.out);
+  EXPECT_EQ(fleet["pools"][0]["nodes"], 10);
+  EXPECT_EQ(fleet["pools"][0]["template"], "hgx-h100");
+  EXPECT_EQ(fleet["pools"][0]["cpu_cores"], 8);  // 2 sockets x 2 cores x 2 threads
+  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
+                                 "untyped=H100-SXM -o -",
+                                 conf, SharedConfig("slurm/schedmd-test7.17.4-gres.conf")))
+                .exit_code,
+            0);
+  // 7.17.3 binds GPUs to cores 8-15, which the nodes of 7.17.1's slurm.conf (8 CPUs) lack: it
+  // belongs with another slurm.conf of Slurm's test suite, not copied.
+  const std::string other = SharedConfig("slurm/schedmd-test7.17.3-gres.conf");
+  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
+                                 "untyped=H100-SXM -o -",
+                                 conf, other))
+                .err,
+            other + ":8: Cores=8,9,10,11,12,13,14,15: core 8 is beyond node test_node0's 8 CPUs\n");
+  const std::string invalid = SharedConfig("slurm/schedmd-test7.17.7-gres.conf");
+  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
+                                 "untyped=H100-SXM -o -",
+                                 conf, invalid))
+                .err,
+            invalid + ":4: Cores=[0-10000]: core 8 is beyond node test_node0's 8 CPUs\n");
+  const std::string example = SharedConfig("slurm/schedmd-slurm.conf.example");
+  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", example)).err,
+            example + ": no node with GPUs (no NodeName line with a gpu Gres)\n");
+}
+
+TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
+  const std::string conf = SharedConfig("slurm/pcluster-slurm_parallelcluster.conf");
+  const CommandResult r = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", conf));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(conf + ":13: include <DIR>/pcluster/slurm_parallelcluster_gpu_partition"),
+            std::string::npos)
+      << r.err;
+  // An include found relative to the including file is read in place.
+  Write("main.conf", "ClusterName=x\ninclude nodes.conf\n");
+  Write("nodes.conf", "NodeName=n[1-2] Gres=gpu:h100:8\n");
+  const CommandResult included =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", Out("main.conf")));
+  ASSERT_EQ(included.exit_code, 0) << included.err;
+  EXPECT_EQ(nlohmann::json::parse(included.out)["pools"][0]["nodes"], 2);
+}
+
+TEST_F(ImportFleetCliTest, ScontrolNodeListsGroupIdenticalNodes) {
+  const std::string nodes = SharedConfig("sacct/hb-jobinfo-scontrol-nodes.txt");
+  const CommandResult r =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --map a100=A100-40GB --map "
+                           "v100=V100-32GB -o -",
+                           nodes));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json fleet = nlohmann::json::parse(r.out);
+  ASSERT_EQ(fleet["pools"].size(), 2U);
+  EXPECT_EQ(fleet["pools"][0]["name"], "a100gpu");
+  EXPECT_EQ(fleet["pools"][0]["nodes"], 6);
+  EXPECT_EQ(fleet["pools"][1]["name"], "v100gpu");
+  EXPECT_EQ(fleet["pools"][1]["nodes"], 34);
+  EXPECT_NE(r.err.find("143 nodes without GPUs not modelled"), std::string::npos) << r.err;
+}
+
+TEST_F(ImportFleetCliTest, BadInputNamesFileAndLineAndWritesNothing) {
+  Write("fleet.json", "old");  // a failed import leaves an existing file alone
+  const CommandResult kept =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' -o '{}'",
+                           Write("slurm.conf", "NodeName=n[1-2 Gres=gpu:8\n"), Out("fleet.json")));
+  EXPECT_EQ(kept.exit_code, 1);
+  EXPECT_EQ(ReadFile(Out("fleet.json")), "old");
+  fs::remove(Out("fleet.json"));
+  EXPECT_EQ(ImportError("NodeName=n[1-2 Gres=gpu:h100:8\n", ""),
+            "slurm.conf:1: NodeName: host list 'n[1-2': a '[' is not closed");
+  EXPECT_EQ(ImportError("NodeName=n[3-1] Gres=gpu:h100:8\n", ""),
+            "slurm.conf:1: NodeName: host list 'n[3-1]': range '3-1' runs backwards");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:eight\n", ""),
+            "slurm.conf:1: Gres 'gpu:h100:eight': expected gpu[:TYPE]:COUNT with a whole COUNT");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100x:8\n", ""),
+            "slurm.conf:1: unknown GPU type 'h100x', did you mean 'H100'?; give its catalog "
+            "model with --map h100x=MODEL (`fleetsim list gpus`)");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:a100:8\n", ""),
+            "slurm.conf:1: GPU type 'a100' could be any of 'A100-80GB', 'A100-40GB'; say which "
+            "with --map a100=MODEL");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:8\n", ""),
+            "slurm.conf:1: GPUs without a type: give their model with --map untyped=MODEL");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100_5g.50gb:1\n", ""),
+            "slurm.conf:1: H100-SXM has no MIG profile '5g.50gb' (its profiles: '1g.10gb', "
+            "'1g.10gb+me', '1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:l40s_1g.12gb:1\n", ""),
+            "slurm.conf:1: L40S has no MIG profile '1g.12gb' (it has no MIG)");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100_4g.40gb:1,gpu:h100_7g.80gb:1\n", ""),
+            "slurm.conf:1: the MIG instances 4g.40gb x1, 7g.80gb x1 per node cannot be laid out "
+            "the same way on whole H100-SXM GPUs");
+  EXPECT_EQ(ImportError("NodeName=n[1-2] Gres=gpu:h100:8\n",
+                        "NodeName=n[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-3]\n"),
+            "slurm.conf:1: node n1 has gpu:h100:8 in slurm.conf's Gres, but gres.conf "
+            "(gres.conf:1) gives it gpu:h100:4");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8 Weight\n", ""),
+            "slurm.conf:1: expected KEY=VALUE fields, found 'Weight'");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8\nPriorityWeightAge=-5\n", ""),
+            "slurm.conf:2: PriorityWeightAge: expected a whole number in [0, 4294967295], found "
+            "'-5'");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8\nSchedulerParameters=bf_window=0\n", ""),
+            "slurm.conf:2: SchedulerParameters bf_window: expected a whole number giving "
+            "window_s in [60, 2592000], found 'bf_window=0'");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8\n", "NodeName=n1 Name=gpu Type=h100\n"),
+            "gres.conf:1: expected Count=, File= or MultipleFiles= to say how many GPUs");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8\n", "", "--map h100=H200x"),
+            "--map h100=H200x: unknown GPU model 'H200x', did you mean 'H200'?");
+}
+
+TEST_F(ImportFleetCliTest, UsageErrors) {
+  const CommandResult from = Fleetsim("import-fleet --from slurn x.conf -o -");
+  EXPECT_EQ(from.exit_code, 2);
+  EXPECT_EQ(from.err,
+            "fleetsim import-fleet: unknown --from 'slurn', did you mean 'slurm'? (sources: "
+            "'slurm')\n");
+  const CommandResult map = Fleetsim("import-fleet --from slurm x.conf --map h100 -o -");
+  EXPECT_EQ(map.exit_code, 2);
+  EXPECT_EQ(map.err,
+            "fleetsim import-fleet: --map: expected TYPE=MODEL (e.g. m60=T4, untyped=H100-SXM), "
+            "found 'h100'\n");
+  const CommandResult missing = Fleetsim("import-fleet --from slurm none.conf -o -");
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("none.conf"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fleetsim
