@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "cli/exit_status.h"
+#include "fleetsim/cluster_config/kubernetes_nodes.h"
 #include "fleetsim/cluster_config/slurm_config.h"
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/report/output_sink.h"
@@ -15,7 +17,7 @@ namespace fleetsim::cli {
 
 namespace {
 
-const std::vector<std::string> kSources = {"slurm"};
+const std::vector<std::string> kSources = {"slurm", "kubernetes"};
 
 // Writes `text` to `path` through a temporary beside it; "-" writes to `out`.
 Status WriteWhole(const std::string& path, const std::string& text, std::ostream& out) {
@@ -31,15 +33,43 @@ Status WriteWhole(const std::string& path, const std::string& text, std::ostream
   return file.Commit();
 }
 
+struct Imported {
+  ImportedFleet fleet;
+  Status status;
+};
+
+Imported ImportFrom(const ImportFleetArgs& args, const Catalog& catalog, GpuTypeMap types) {
+  if (args.from == "kubernetes") {
+    KubernetesImportOptions options;
+    options.types = std::move(types);
+    options.sharing_config = args.sharing;
+    options.catalog = &catalog;
+    KubernetesImport imported = ImportKubernetesNodes(args.input, options);
+    return {std::move(imported.fleet), std::move(imported.status)};
+  }
+  SlurmImportOptions options;
+  options.types = std::move(types);
+  options.catalog = &catalog;
+  SlurmImport imported = ImportSlurmFleet(args.input, args.gres, options);
+  return {std::move(imported.fleet), std::move(imported.status)};
+}
+
 }  // namespace
 
 CLI::App* AddImportFleetCommand(CLI::App& app, ImportFleetArgs& args) {
   CLI::App* command = app.add_subcommand(
       "import-fleet",
       "Make a fleet file (for a scenario's \"fleet\": \"FILE\") from a cluster's configuration");
-  command->add_option("--from", args.from, "What the input is: slurm (slurm.conf)")->required();
+  command
+      ->add_option("--from", args.from,
+                   "What the input is: slurm (slurm.conf) or kubernetes (kubectl get nodes -o "
+                   "json or yaml)")
+      ->required();
   command->add_option("input", args.input, "The configuration file")->required();
   command->add_option("--gres", args.gres, "slurm: the cluster's gres.conf");
+  command->add_option("--sharing", args.sharing,
+                      "kubernetes: the NVIDIA device plugin's config (or its ConfigMap), for "
+                      "time-slicing replicas");
   command->add_option("--map", args.maps,
                       "TYPE=MODEL: the catalog GPU model of a GPU type the configuration names "
                       "(repeatable); 'untyped=MODEL' for GPUs given without a type");
@@ -52,18 +82,17 @@ CLI::App* AddImportFleetCommand(CLI::App& app, ImportFleetArgs& args) {
 
 int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, std::ostream& out,
                           std::ostream& err) {
-  if (args.from != "slurm") {
+  if (std::find(kSources.begin(), kSources.end(), args.from) == kSources.end()) {
     fmt::print(err, "fleetsim import-fleet: unknown --from '{}'{} (sources: {})\n", args.from,
                DidYouMean(args.from, kSources), QuotedList(kSources));
     return ToInt(ExitStatus::kUsage);
   }
-  SlurmImportOptions options;
-  options.catalog = &catalog;
-  if (Status status = ParseGpuTypeMap(args.maps, options.types); !status.ok()) {
+  GpuTypeMap types;
+  if (Status status = ParseGpuTypeMap(args.maps, types); !status.ok()) {
     fmt::print(err, "fleetsim import-fleet: {}\n", status.message());
     return ToInt(ExitStatus::kUsage);
   }
-  const SlurmImport imported = ImportSlurmFleet(args.input, args.gres, options);
+  const Imported imported = ImportFrom(args, catalog, std::move(types));
   if (!imported.status.ok()) {
     fmt::print(err, "{}\n", imported.status.message());
     return ToInt(ExitStatus::kInvalidInput);
@@ -83,7 +112,7 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
   }
   std::ostream& summary = args.output == "-" ? err : out;
   const std::size_t pools = imported.fleet.fleet["pools"].size();
-  fmt::print(summary, "{}: {} pool{} (slurm)\n", args.input, pools, pools == 1 ? "" : "s");
+  fmt::print(summary, "{}: {} pool{} ({})\n", args.input, pools, pools == 1 ? "" : "s", args.from);
   for (const std::string& note : imported.fleet.notes) {
     fmt::print(summary, "{}: note: {}\n", args.input, note);
   }

@@ -13,9 +13,10 @@
 namespace fleetsim::cli {
 
 struct ImportFleetArgs {
-  std::string from;  // "slurm"
+  std::string from;  // "slurm" or "kubernetes"
   std::string input;
   std::string gres;               // slurm: gres.conf, optional
+  std::string sharing;            // kubernetes: the device plugin's sharing config, optional
   std::vector<std::string> maps;  // "TYPE=MODEL"
   std::string output;             // the fleet file, or "-" for stdout
   std::string parameters_output;  // the policy parameters file; "" = not written

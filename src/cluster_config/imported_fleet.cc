@@ -35,15 +35,17 @@ std::vector<std::string> ModelNames(const std::vector<const GpuModel*>& models) 
   return names;
 }
 
-// The layout of `instances` over the fewest GPUs that hold it, the same on every GPU: the
-// smallest k dividing every count for which the counts / k fit on one GPU.
+// The layout of `instances` over `known` GPUs, or else over the fewest GPUs that hold it, the
+// same on every GPU: the smallest k dividing every count for which the counts / k fit on one GPU.
 std::optional<std::pair<int, std::map<std::string, int>>> SplitOverGpus(
-    const GpuModel& model, const std::map<std::string, int>& instances) {
+    const GpuModel& model, const std::map<std::string, int>& instances, std::optional<int> known) {
   int total = 0;
   for (const auto& [profile, count] : instances) {
     total += count;
   }
-  for (int gpus = 1; gpus <= total; ++gpus) {
+  const int first = known.value_or(1);
+  const int last = known.value_or(total);
+  for (int gpus = first; gpus >= 1 && gpus <= last; ++gpus) {
     std::map<std::string, int> layout;
     bool divides = true;
     for (const auto& [profile, count] : instances) {
@@ -142,13 +144,26 @@ std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_p
   return name;
 }
 
-Status FleetBuilder::Add(const NodeGroup& group) {
+std::string FleetBuilder::UniquePoolName(const std::string& name) const {
+  const auto taken = [this](const std::string& candidate) {
+    return std::any_of(pools_.begin(), pools_.end(),
+                       [&](const ordered_json& pool) { return pool["name"] == candidate; });
+  };
+  std::string unique = name;
+  for (int k = 2; taken(unique); ++k) {
+    unique = fmt::format("{}-{}", name, k);
+  }
+  return unique;
+}
+
+Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added) {
   const GpuModel* model = nullptr;
   if (Status status = ResolveModel(group, model); !status.ok()) {
     return status;
   }
   const auto pool = [&](const std::string& name, const std::string& node_template) {
-    ordered_json p = {{"name", name}, {"template", node_template}, {"nodes", group.nodes}};
+    ordered_json p = {
+        {"name", UniquePoolName(name)}, {"template", node_template}, {"nodes", group.nodes}};
     const auto number = [](double value) {
       const auto whole = static_cast<std::int64_t>(value);
       return static_cast<double>(whole) == value ? ordered_json(whole) : ordered_json(value);
@@ -164,6 +179,7 @@ Status FleetBuilder::Add(const NodeGroup& group) {
   const bool both = group.whole_gpus > 0 && !group.mig_instances.empty();
   if (group.whole_gpus > 0) {
     pools_.push_back(pool(group.name, TemplateFor(*model, group.whole_gpus)));
+    added.push_back(pools_.back()["name"]);
   }
   if (group.mig_instances.empty()) {
     return Status::Ok();
@@ -179,11 +195,12 @@ Status FleetBuilder::Add(const NodeGroup& group) {
           profiles.empty() ? " (it has no MIG)" : " (its profiles: " + QuotedList(profiles) + ")"));
     }
   }
-  const auto split = SplitOverGpus(*model, group.mig_instances);
+  const auto split = SplitOverGpus(*model, group.mig_instances, group.mig_gpus);
   if (!split) {
     return Status::InvalidInput(fmt::format(
-        "{}: the MIG instances {} per node cannot be laid out the same way on whole {} GPUs",
-        group.where, InstancesText(group.mig_instances), model->name));
+        "{}: the MIG instances {} per node cannot be laid out the same way on {} {} GPUs",
+        group.where, InstancesText(group.mig_instances),
+        group.mig_gpus ? std::to_string(*group.mig_gpus) : "whole", model->name));
   }
   ordered_json p = pool(both ? group.name + "-mig" : group.name, TemplateFor(*model, split->first));
   ordered_json layout = ordered_json::object();
@@ -192,6 +209,7 @@ Status FleetBuilder::Add(const NodeGroup& group) {
   }
   p["mig"] = ordered_json{{"static", layout}};
   pools_.push_back(std::move(p));
+  added.push_back(pools_.back()["name"]);
   notes_.push_back(
       fmt::format("{}: MIG instances {} per node taken as {} GPU{} per node, each "
                   "with {}",
@@ -207,6 +225,22 @@ ordered_json FleetBuilder::Finish(std::vector<std::string>& notes) const {
   }
   notes.insert(notes.end(), notes_.begin(), notes_.end());
   return fleet;
+}
+
+std::string CommonNamePrefix(const std::vector<std::string>& names) {
+  std::string prefix = names.front();
+  for (const std::string& name : names) {
+    prefix.resize(static_cast<std::size_t>(
+        std::mismatch(prefix.begin(), prefix.end(), name.begin(), name.end()).first -
+        prefix.begin()));
+  }
+  if (names.size() > 1) {
+    while (!prefix.empty() && (std::isdigit(static_cast<unsigned char>(prefix.back())) != 0 ||
+                               prefix.back() == '-' || prefix.back() == '_')) {
+      prefix.pop_back();
+    }
+  }
+  return prefix.empty() ? names.front() : prefix;
 }
 
 std::string FleetFileText(const ImportedFleet& imported) { return imported.fleet.dump(2) + "\n"; }

@@ -570,10 +570,10 @@ class SlurmImporter {
             Number({{"mem", mem.substr(0, mem.size() - 1)}}, "mem");
         group.memory_gb = from_tres ? std::optional(*from_tres / kMibPerGib) : std::nullopt;
       }
-      if (Status status = builder_.Add(group); !status.ok()) {
+      const auto index = static_cast<std::size_t>(&node - nodes_.data());
+      if (Status status = builder_.Add(group, pools_of_node_[index]); !status.ok()) {
         return status;
       }
-      pool_of_line_[node.line].push_back(group.name);
     }
     return Status::Ok();
   }
@@ -582,17 +582,7 @@ class SlurmImporter {
   // the hosts' common prefix without trailing digits ("a100gpu1", "a100gpu2" -> "a100gpu").
   static std::string PoolName(const NodeLine& node) {
     if (node.merged) {
-      std::string prefix = node.hosts.front();
-      for (const std::string& host : node.hosts) {
-        prefix.resize(static_cast<std::size_t>(
-            std::mismatch(prefix.begin(), prefix.end(), host.begin(), host.end()).first -
-            prefix.begin()));
-      }
-      while (!prefix.empty() && (std::isdigit(static_cast<unsigned char>(prefix.back())) != 0 ||
-                                 prefix.back() == '-' || prefix.back() == '_')) {
-        prefix.pop_back();
-      }
-      return prefix.empty() ? node.hosts.front() : prefix;
+      return CommonNamePrefix(node.hosts);
     }
     std::string name;
     for (const char c : node.line->fields.front().value) {
@@ -685,7 +675,7 @@ class SlurmImporter {
         if (line == host_line_.end()) {
           continue;
         }
-        for (const std::string& pool : pool_of_line_[nodes_[line->second].line]) {
+        for (const std::string& pool : pools_of_node_[line->second]) {
           if (std::find(pools.begin(), pools.end(), pool) == pools.end()) {
             pools.push_back(pool);
           }
@@ -883,7 +873,7 @@ class SlurmImporter {
   std::map<std::string, std::vector<std::string>> node_sets_;
   std::map<std::string, std::vector<GresEntry>> gres_by_host_;
   std::vector<std::pair<std::string, std::vector<std::string>>> partitions_;
-  std::map<const ConfigLine*, std::vector<std::string>> pool_of_line_;
+  std::map<std::size_t, std::vector<std::string>> pools_of_node_;  // by index in nodes_
   std::string default_time_;
   std::string default_time_where_;
   bool scheduler_backfill_ = false;

@@ -263,12 +263,123 @@ TEST_F(ImportFleetCliTest, BadInputNamesFileAndLineAndWritesNothing) {
             "--map h100=H200x: unknown GPU model 'H200x', did you mean 'H200'?");
 }
 
+// ---- Kubernetes ----
+
+TEST_F(ImportFleetCliTest, AnImportedNodeListSimulatesAsTheHandWrittenFleet) {
+  const CommandResult imported =
+      Fleetsim(fmt::format("import-fleet --from kubernetes '{}' -o '{}'",
+                           DataPath("cluster-configs/kubernetes/h100-nodes.json"), Out("f.json")));
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  EXPECT_NE(imported.out.find("1 node without GPUs not modelled"), std::string::npos);
+  nlohmann::json scenario = nlohmann::json::parse(
+      ReadFile(DataPath("cluster-configs/kubernetes/h100-nodes.scenario.json")));
+  Write("hand.json", scenario.dump(1));
+  scenario["fleet"] = "f.json";
+  Write("imported.json", scenario.dump(1));
+  for (const auto& [file, out] : {std::pair{"hand.json", "a"}, std::pair{"imported.json", "b"}}) {
+    ASSERT_EQ(
+        Fleetsim(fmt::format("run '{}' --policy all --out '{}'", Out(file), Out(out))).exit_code, 0)
+        << file;
+  }
+  const auto hand = FilesUnder(Out("a"));
+  EXPECT_EQ(hand.size(), 12U);
+  EXPECT_EQ(hand, FilesUnder(Out("b")));
+}
+
+TEST_F(ImportFleetCliTest, PublishedNodeCaptures) {
+  struct Capture {
+    const char* file;
+    const char* layout;  // the pool's static MIG layout, or "" for whole GPUs
+  };
+  for (const Capture& capture :
+       {Capture{"runai-node-a100-mig-7g.40gb.yaml", R"({"7g.40gb":1})"},
+        Capture{"runai-node-a100-mig-3-instances.yaml", R"({"1g.5gb":2,"2g.10gb":1})"},
+        Capture{"runai-node-a100-mig-4-instances.yaml", R"({"1g.5gb":3,"2g.10gb":1})"},
+        Capture{"runai-node-t4-fraction.yaml", ""}}) {
+    const std::string path = SharedConfig(std::string("kubernetes/") + capture.file);
+    const CommandResult r = Fleetsim(fmt::format("import-fleet --from kubernetes '{}' -o -", path));
+    ASSERT_EQ(r.exit_code, 0) << capture.file << ": " << r.err;
+    const nlohmann::json pool = nlohmann::json::parse(r.out)["pools"][0];
+    EXPECT_EQ(pool["nodes"], 1) << capture.file;
+    EXPECT_EQ(pool["cpu_cores"],
+              std::string(capture.file).find("t4") != std::string::npos ? 32 : 12);
+    if (std::string(capture.layout).empty()) {
+      EXPECT_EQ(pool["template"], "k8s-t4-x2");
+    } else {
+      EXPECT_EQ(pool["template"], "k8s-a100-40gb-x1") << capture.file;
+      EXPECT_EQ(pool["mig"]["static"].dump(), capture.layout) << capture.file;
+    }
+  }
+  // The capture whose capacity and allocatable disagree: allocatable is used, and said so.
+  const std::string four = SharedConfig("kubernetes/runai-node-a100-mig-4-instances.yaml");
+  EXPECT_NE(Fleetsim(fmt::format("import-fleet --from kubernetes '{}' -o -", four))
+                .err.find("node 'qa-mig-worker-gpu-a100': nvidia.com/mig-3g.20gb is 0 allocatable "
+                          "but 1 in capacity; the allocatable count is used"),
+            std::string::npos);
+}
+
+TEST_F(ImportFleetCliTest, TimeSlicingReplicasAreDividedOut) {
+  const std::string nodes = DataPath("cluster-configs/kubernetes/t4-time-sliced-nodes.json");
+  for (const std::string& sharing :
+       {std::string(""), SharedConfig("kubernetes/gpu-operator-plugin-config-timeslicing.yaml"),
+        SharedConfig("kubernetes/gpu-operator-plugin-config-timeslicing-mps.yaml")}) {
+    const CommandResult r =
+        Fleetsim(fmt::format("import-fleet --from kubernetes '{}' {} -o -", nodes,
+                             sharing.empty() ? "" : "--sharing '" + sharing + "'"));
+    ASSERT_EQ(r.exit_code, 0) << sharing << ": " << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["pools"][0]["template"], "k8s-t4-x4") << sharing;
+    EXPECT_NE(r.err.find("40 advertised GPUs are 4 GPUs time-sliced 10 ways"), std::string::npos)
+        << r.err;
+  }
+}
+
+TEST_F(ImportFleetCliTest, BadNodeListsNameTheFileAndTheNode) {
+  const auto error = [this](const std::string& text) {
+    const CommandResult r = Fleetsim(fmt::format("import-fleet --from kubernetes '{}' -o '{}'",
+                                                 Write("nodes.yaml", text), Out("f.json")));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_FALSE(fs::exists(Out("f.json")));
+    std::string message = r.err.substr(0, r.err.find('\n'));
+    return message.substr(message.find("nodes.yaml"));
+  };
+  EXPECT_EQ(error("kind: Node\nmetadata: {name: a\n"), "nodes.yaml:3:1: end of map flow not found");
+  EXPECT_EQ(error(ReadFile(SharedConfig("kubernetes/runai-pod-mig.yaml"))),
+            "nodes.yaml: expected a Node or a List of Nodes (kubectl get nodes -o json), found "
+            "kind 'Pod'");
+  const std::string node = R"(kind: Node
+metadata:
+  name: n1
+  labels: {"nvidia.com/gpu.product": "%s"}
+status:
+  allocatable: {cpu: "%s", memory: 64Gi, "nvidia.com/gpu": "%s"}
+)";
+  const auto with = [&node](const char* product, const char* cpu, const char* gpus) {
+    std::string text = node;
+    for (const char* value : {product, cpu, gpus}) {
+      text.replace(text.find("%s"), 2, value);
+    }
+    return text;
+  };
+  EXPECT_EQ(error(with("NVIDIA-H100-80GB-HBM3", "lots", "8")),
+            "nodes.yaml: node 'n1': status.allocatable.cpu: expected a quantity such as 12 or "
+            "7910m, found 'lots'");
+  EXPECT_EQ(error(with("NVIDIA-H100-80GB-HBM3", "8", "eight")),
+            "nodes.yaml: node 'n1': status.allocatable.nvidia.com/gpu: expected a whole count, "
+            "found 'eight'");
+  EXPECT_EQ(error(with("NVIDIA-M60", "8", "2")),
+            "nodes.yaml: node 'n1': unknown GPU type 'NVIDIA-M60'; give its catalog model with "
+            "--map NVIDIA-M60=MODEL (`fleetsim list gpus`)");
+  EXPECT_EQ(error(with("NVIDIA-H100-80GB-HBM3-MIG-5g.50gb", "8", "2")),
+            "nodes.yaml: node 'n1': H100-SXM has no MIG profile '5g.50gb' (its profiles: "
+            "'1g.10gb', '1g.10gb+me', '1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
+}
+
 TEST_F(ImportFleetCliTest, UsageErrors) {
   const CommandResult from = Fleetsim("import-fleet --from slurn x.conf -o -");
   EXPECT_EQ(from.exit_code, 2);
   EXPECT_EQ(from.err,
             "fleetsim import-fleet: unknown --from 'slurn', did you mean 'slurm'? (sources: "
-            "'slurm')\n");
+            "'slurm', 'kubernetes')\n");
   const CommandResult map = Fleetsim("import-fleet --from slurm x.conf --map h100 -o -");
   EXPECT_EQ(map.exit_code, 2);
   EXPECT_EQ(map.err,

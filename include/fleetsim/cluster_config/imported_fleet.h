@@ -36,6 +36,7 @@ struct NodeGroup {
   std::string gpu_type;                      // as written; "" when untyped
   std::int64_t whole_gpus = 0;               // per node
   std::map<std::string, int> mig_instances;  // per node: MIG profile name -> instances
+  std::optional<int> mig_gpus;               // the GPUs they are on, when the source says
   std::optional<double> cpu_cores;           // per node
   std::optional<double> memory_gb;           // per node
 };
@@ -52,9 +53,11 @@ class FleetBuilder {
   // `source` names the importer in made-up template names ("slurm").
   FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source);
 
-  // Adds the group's pools: one of whole GPUs, one of MIG GPUs with their static layout (the
-  // fewest GPUs per node that hold the instances). Fails with the problem at group.where.
-  Status Add(const NodeGroup& group);
+  // Adds the group's pools: one of whole GPUs, one of MIG GPUs with their static layout (on
+  // group.mig_gpus GPUs, else the fewest GPUs per node that hold the instances). A pool name
+  // taken already gets "-2", "-3"... Fails with the problem at group.where.
+  // `added` gains the names of the pools made.
+  Status Add(const NodeGroup& group, std::vector<std::string>& added);
 
   // The fleet object; `notes` gains what the builder chose.
   nlohmann::ordered_json Finish(std::vector<std::string>& notes) const;
@@ -64,6 +67,7 @@ class FleetBuilder {
  private:
   Status ResolveModel(const NodeGroup& group, const GpuModel*& model) const;
   std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node);
+  std::string UniquePoolName(const std::string& name) const;
 
   const Catalog& catalog_;
   GpuTypeMap types_;
@@ -72,6 +76,10 @@ class FleetBuilder {
   nlohmann::ordered_json templates_ = nlohmann::ordered_json::array();
   std::vector<std::string> notes_;
 };
+
+// A pool name for nodes named `names` (not empty): their common prefix without trailing digits,
+// '-' and '_' ("a100gpu1", "a100gpu2" -> "a100gpu"), else the first name.
+std::string CommonNamePrefix(const std::vector<std::string>& names);
 
 // Writes `imported.fleet` as JSON text (two-space indent, a final newline): what
 // `fleetsim import-fleet` writes.
