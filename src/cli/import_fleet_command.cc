@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/exit_status.h"
+#include "fleetsim/cluster_config/kai_queues.h"
 #include "fleetsim/cluster_config/kubernetes_nodes.h"
 #include "fleetsim/cluster_config/slurm_config.h"
 #include "fleetsim/core/diagnostics.h"
@@ -17,41 +18,81 @@ namespace fleetsim::cli {
 
 namespace {
 
-const std::vector<std::string> kSources = {"slurm", "kubernetes"};
+const std::vector<std::string> kSources = {"slurm", "kubernetes", "kai"};
 
-// Writes `text` to `path` through a temporary beside it; "-" writes to `out`.
-Status WriteWhole(const std::string& path, const std::string& text, std::ostream& out) {
-  if (path == "-") {
-    out << text;
-    return Status::Ok();
+// Writes each (path, text) through a temporary beside it, renaming them into place only once
+// all are written; "-" writes to `out`.
+Status WriteAll(const std::vector<std::pair<std::string, std::string>>& files, std::ostream& out) {
+  std::vector<std::unique_ptr<StagedFile>> staged;
+  for (const auto& [path, text] : files) {
+    if (path == "-") {
+      continue;
+    }
+    staged.push_back(std::make_unique<StagedFile>(path));
+    if (!staged.back()->ok()) {
+      return staged.back()->status();
+    }
+    staged.back()->stream() << text;
   }
-  StagedFile file(path);
-  if (!file.ok()) {
-    return file.status();
+  for (const std::unique_ptr<StagedFile>& file : staged) {
+    if (Status status = file->Commit(); !status.ok()) {
+      return status;
+    }
   }
-  file.stream() << text;
-  return file.Commit();
+  for (const auto& [path, text] : files) {
+    if (path == "-") {
+      out << text;
+    }
+  }
+  return Status::Ok();
 }
 
+// What an import gives: the text -o writes, the count it reports, parameters and notes.
 struct Imported {
-  ImportedFleet fleet;
   Status status;
+  std::string text;
+  std::string count;  // "3 pools", "2 tenants"
+  nlohmann::ordered_json parameters;
+  std::vector<std::string> notes;
 };
 
+std::string Counted(std::size_t n, const char* noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+Imported FromFleet(ImportedFleet fleet, Status status) {
+  if (!status.ok()) {
+    return {std::move(status), "", "", {}, {}};
+  }
+  return {Status::Ok(), FleetFileText(fleet), Counted(fleet.fleet["pools"].size(), "pool"),
+          std::move(fleet.parameters), std::move(fleet.notes)};
+}
+
 Imported ImportFrom(const ImportFleetArgs& args, const Catalog& catalog, GpuTypeMap types) {
+  if (args.from == "kai") {
+    KaiImport queues = ImportKaiQueues(args.input);
+    if (!queues.status.ok()) {
+      return {std::move(queues.status), "", "", {}, {}};
+    }
+    return {Status::Ok(),
+            queues.tenants.dump(2) + "\n",
+            Counted(queues.tenants.size(), "tenant"),
+            {},
+            std::move(queues.notes)};
+  }
   if (args.from == "kubernetes") {
     KubernetesImportOptions options;
     options.types = std::move(types);
     options.sharing_config = args.sharing;
     options.catalog = &catalog;
     KubernetesImport imported = ImportKubernetesNodes(args.input, options);
-    return {std::move(imported.fleet), std::move(imported.status)};
+    return FromFleet(std::move(imported.fleet), std::move(imported.status));
   }
   SlurmImportOptions options;
   options.types = std::move(types);
   options.catalog = &catalog;
   SlurmImport imported = ImportSlurmFleet(args.input, args.gres, options);
-  return {std::move(imported.fleet), std::move(imported.status)};
+  return FromFleet(std::move(imported.fleet), std::move(imported.status));
 }
 
 }  // namespace
@@ -62,8 +103,8 @@ CLI::App* AddImportFleetCommand(CLI::App& app, ImportFleetArgs& args) {
       "Make a fleet file (for a scenario's \"fleet\": \"FILE\") from a cluster's configuration");
   command
       ->add_option("--from", args.from,
-                   "What the input is: slurm (slurm.conf) or kubernetes (kubectl get nodes -o "
-                   "json or yaml)")
+                   "What the input is: slurm (slurm.conf), kubernetes (kubectl get nodes -o "
+                   "json or yaml) or kai (KAI Queue objects: writes the scenario's tenants)")
       ->required();
   command->add_option("input", args.input, "The configuration file")->required();
   command->add_option("--gres", args.gres, "slurm: the cluster's gres.conf");
@@ -73,7 +114,9 @@ CLI::App* AddImportFleetCommand(CLI::App& app, ImportFleetArgs& args) {
   command->add_option("--map", args.maps,
                       "TYPE=MODEL: the catalog GPU model of a GPU type the configuration names "
                       "(repeatable); 'untyped=MODEL' for GPUs given without a type");
-  command->add_option("-o,--out", args.output, "The fleet file to write; '-' writes to stdout")
+  command
+      ->add_option("-o,--out", args.output,
+                   "The fleet file (for kai: the tenants file) to write; '-' writes to stdout")
       ->required();
   command->add_option("--parameters-out", args.parameters_output,
                       "Also write the scheduler parameters read (by policy name) to this file");
@@ -87,6 +130,11 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                DidYouMean(args.from, kSources), QuotedList(kSources));
     return ToInt(ExitStatus::kUsage);
   }
+  if (args.parameters_output == args.output) {
+    fmt::print(err, "fleetsim import-fleet: --parameters-out and -o name the same output '{}'\n",
+               args.output);
+    return ToInt(ExitStatus::kUsage);
+  }
   GpuTypeMap types;
   if (Status status = ParseGpuTypeMap(args.maps, types); !status.ok()) {
     fmt::print(err, "fleetsim import-fleet: {}\n", status.message());
@@ -97,27 +145,23 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
     fmt::print(err, "{}\n", imported.status.message());
     return ToInt(ExitStatus::kInvalidInput);
   }
-  if (Status status = WriteWhole(args.output, FleetFileText(imported.fleet), out); !status.ok()) {
-    fmt::print(err, "fleetsim: cannot write the fleet file: {}\n", status.message());
+  std::vector<std::pair<std::string, std::string>> files = {{args.output, imported.text}};
+  if (!args.parameters_output.empty()) {
+    files.emplace_back(args.parameters_output, imported.parameters.is_null()
+                                                   ? std::string("{}\n")
+                                                   : imported.parameters.dump(2) + "\n");
+  }
+  if (Status status = WriteAll(files, out); !status.ok()) {
+    fmt::print(err, "fleetsim: cannot write the output: {}\n", status.message());
     return ToInt(ExitStatus::kOutputError);
   }
-  if (!args.parameters_output.empty()) {
-    const std::string text = imported.fleet.parameters.is_null()
-                                 ? std::string("{}\n")
-                                 : imported.fleet.parameters.dump(2) + "\n";
-    if (Status status = WriteWhole(args.parameters_output, text, out); !status.ok()) {
-      fmt::print(err, "fleetsim: cannot write the parameters file: {}\n", status.message());
-      return ToInt(ExitStatus::kOutputError);
-    }
-  }
   std::ostream& summary = args.output == "-" ? err : out;
-  const std::size_t pools = imported.fleet.fleet["pools"].size();
-  fmt::print(summary, "{}: {} pool{} ({})\n", args.input, pools, pools == 1 ? "" : "s", args.from);
-  for (const std::string& note : imported.fleet.notes) {
+  fmt::print(summary, "{}: {} ({})\n", args.input, imported.count, args.from);
+  for (const std::string& note : imported.notes) {
     fmt::print(summary, "{}: note: {}\n", args.input, note);
   }
-  if (!imported.fleet.parameters.is_null()) {
-    for (const auto& [policy, values] : imported.fleet.parameters.items()) {
+  if (!imported.parameters.is_null()) {
+    for (const auto& [policy, values] : imported.parameters.items()) {
       fmt::print(summary, "{}: parameters for '{}': {}\n", args.input, policy, values.dump());
     }
   }

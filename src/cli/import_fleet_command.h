@@ -13,7 +13,7 @@
 namespace fleetsim::cli {
 
 struct ImportFleetArgs {
-  std::string from;  // "slurm" or "kubernetes"
+  std::string from;  // "slurm", "kubernetes" or "kai"
   std::string input;
   std::string gres;               // slurm: gres.conf, optional
   std::string sharing;            // kubernetes: the device plugin's sharing config, optional

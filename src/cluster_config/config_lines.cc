@@ -8,19 +8,13 @@
 #include <filesystem>
 
 #include "text/line_reader.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // The line without its comment ('#' not escaped as "\#"; an escaped one is kept as '#').
 std::string WithoutComment(const std::string& line) {
@@ -68,19 +62,19 @@ Status Tokens(const std::string& text, const std::string& where, std::vector<std
   return Status::Ok();
 }
 
-// The file an include line names: as written if it exists, else relative to the including
-// file's folder; "" when neither exists.
-std::string IncludedPath(const FileSystem& files, const std::string& including,
+// The file an include line names: an absolute path as written, a relative one from the folder
+// of the first file read (slurm.conf's, as Slurm reads includes); "" when it is not a file.
+std::string IncludedPath(const FileSystem& files, const std::string& root,
                          const std::string& named) {
-  if (std::filesystem::path(named).is_absolute() && files.IsFile(named)) {
-    return named;
-  }
-  const std::string relative =
-      (std::filesystem::path(including).parent_path() / named).lexically_normal().string();
-  return files.IsFile(relative) ? relative : "";
+  const std::string path =
+      std::filesystem::path(named).is_absolute()
+          ? named
+          : (std::filesystem::path(root).parent_path() / named).lexically_normal().string();
+  return files.IsFile(path) ? path : "";
 }
 
-Status ReadFile(const FileSystem& files, const std::string& path, int depth, ConfigText& text) {
+Status ReadFile(const FileSystem& files, const std::string& root, const std::string& path,
+                int depth, ConfigText& text) {
   LineReader lines(files, path);
   if (!lines.ok()) {
     return lines.status();
@@ -110,12 +104,12 @@ Status ReadFile(const FileSystem& files, const std::string& path, int depth, Con
     if (tokens.empty()) {
       continue;
     }
-    if (Lower(tokens.front()) == "include") {
+    if (AsciiLower(tokens.front()) == "include") {
       if (tokens.size() != 2) {
         return Status::InvalidInput(fmt::format(
             "{}: expected 'include FILE', found {} words after include", where, tokens.size() - 1));
       }
-      const std::string included = IncludedPath(files, path, tokens[1]);
+      const std::string included = IncludedPath(files, root, tokens[1]);
       if (included.empty()) {
         text.missing_includes.push_back(fmt::format("{}: include {}", where, tokens[1]));
         continue;
@@ -124,7 +118,7 @@ Status ReadFile(const FileSystem& files, const std::string& path, int depth, Con
         return Status::InvalidInput(
             fmt::format("{}: includes nested more than {} deep", where, kMaxIncludeDepth));
       }
-      if (Status status = ReadFile(files, included, depth + 1, text); !status.ok()) {
+      if (Status status = ReadFile(files, root, included, depth + 1, text); !status.ok()) {
         return status;
       }
       continue;
@@ -137,7 +131,7 @@ Status ReadFile(const FileSystem& files, const std::string& path, int depth, Con
             fmt::format("{}: expected KEY=VALUE fields, found '{}'", where, token));
       }
       line.fields.push_back(
-          {token.substr(0, eq), Lower(token.substr(0, eq)), token.substr(eq + 1)});
+          {token.substr(0, eq), AsciiLower(token.substr(0, eq)), token.substr(eq + 1)});
     }
     text.lines.push_back(std::move(line));
   }
@@ -153,7 +147,7 @@ const ConfigField* ConfigLine::Find(std::string_view name) const {
 }
 
 Status ReadConfigLines(const FileSystem& files, const std::string& path, ConfigText& text) {
-  return ReadFile(files, path, 0, text);
+  return ReadFile(files, path, path, 0, text);
 }
 
 }  // namespace fleetsim

@@ -1,7 +1,8 @@
 // The line syntax slurm.conf and gres.conf share: KEY=VALUE fields separated by blanks (a value
 // may be double-quoted), keys without case, '#' to the end of a line a comment, a '\' at the end
 // of a line joining the next, and "include FILE" lines read in place (a relative path from the
-// including file's folder). Internal to the cluster_config module. Thread-compatible.
+// folder of the first file, as Slurm reads includes from slurm.conf's folder). Internal to the
+// cluster_config module. Thread-compatible.
 #pragma once
 
 #include <cstdint>

@@ -9,22 +9,6 @@ namespace fleetsim {
 
 namespace {
 
-// Splits at the commas outside brackets.
-std::vector<std::string_view> TopLevelItems(std::string_view text) {
-  std::vector<std::string_view> items;
-  int depth = 0;
-  std::size_t begin = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    depth += text[i] == '[' ? 1 : (text[i] == ']' ? -1 : 0);
-    if (text[i] == ',' && depth == 0) {
-      items.push_back(text.substr(begin, i - begin));
-      begin = i + 1;
-    }
-  }
-  items.push_back(text.substr(begin));
-  return items;
-}
-
 bool IsNumber(std::string_view text) {
   return !text.empty() && text.size() <= 18 &&
          text.find_first_not_of("0123456789") == std::string_view::npos;
@@ -41,7 +25,7 @@ std::int64_t Number(std::string_view text) {
 // The suffixes one bracket group stands for: "01-03,7" -> "01", "02", "03", "7".
 Status ExpandRanges(std::string_view ranges, std::string_view expression,
                     std::vector<std::string>& out) {
-  for (std::string_view item : TopLevelItems(ranges)) {
+  for (std::string_view item : SplitHostListItems(ranges)) {
     const std::size_t dash = item.find('-');
     const std::string_view first = item.substr(0, dash);
     const std::string_view last = dash == std::string_view::npos ? first : item.substr(dash + 1);
@@ -56,7 +40,7 @@ Status ExpandRanges(std::string_view ranges, std::string_view expression,
       return Status::InvalidInput(
           fmt::format("host list '{}': range '{}' runs backwards", expression, item));
     }
-    if (static_cast<std::size_t>(to - from) >= kMaxHostListHosts) {
+    if (static_cast<std::size_t>(to - from) >= kMaxHostListHosts - out.size()) {
       return Status::InvalidInput(
           fmt::format("host list '{}': more than {} hosts", expression, kMaxHostListHosts));
     }
@@ -116,9 +100,24 @@ Status ExpandItem(std::string_view item, std::string_view expression,
 
 }  // namespace
 
+std::vector<std::string_view> SplitHostListItems(std::string_view text) {
+  std::vector<std::string_view> items;
+  int depth = 0;
+  std::size_t begin = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    depth += text[i] == '[' ? 1 : (text[i] == ']' ? -1 : 0);
+    if (text[i] == ',' && depth == 0) {
+      items.push_back(text.substr(begin, i - begin));
+      begin = i + 1;
+    }
+  }
+  items.push_back(text.substr(begin));
+  return items;
+}
+
 Status ExpandHostList(std::string_view expression, std::vector<std::string>& hosts) {
   hosts.clear();
-  for (std::string_view item : TopLevelItems(expression)) {
+  for (std::string_view item : SplitHostListItems(expression)) {
     if (Status status = ExpandItem(item, expression, hosts); !status.ok()) {
       return status;
     }

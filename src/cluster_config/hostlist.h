@@ -15,6 +15,9 @@ namespace fleetsim {
 // The most hosts one expression may expand to.
 inline constexpr std::size_t kMaxHostListHosts = 1'000'000;
 
+// Splits at the commas outside brackets: "a[1-2,5],b7" -> "a[1-2,5]", "b7".
+std::vector<std::string_view> SplitHostListItems(std::string_view text);
+
 // Expands `expression` into `hosts` (in the order written). Fails with what is wrong: an
 // unclosed '[', an empty or reversed range, text that is not a number, too many hosts.
 Status ExpandHostList(std::string_view expression, std::vector<std::string>& hosts);

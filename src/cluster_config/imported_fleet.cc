@@ -10,6 +10,7 @@
 
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/fleet/mig.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 
@@ -21,11 +22,8 @@ using nlohmann::ordered_json;
 // shipped HGX templates' 4.
 constexpr int kAssumedNodesPerRack = 4;
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
+// The most MIG instances a node can hold: 7 on each of the 1,024 GPUs a node template may have.
+constexpr std::int64_t kMaxMigInstancesPerNode = 7 * 1024;
 
 std::vector<std::string> ModelNames(const std::vector<const GpuModel*>& models) {
   std::vector<std::string> names;
@@ -43,7 +41,8 @@ std::optional<std::pair<int, std::map<std::string, int>>> SplitOverGpus(
   for (const auto& [profile, count] : instances) {
     total += count;
   }
-  const int first = known.value_or(1);
+  // A GPU holds at most kMigMaxInstances instances, so fewer GPUs cannot hold them.
+  const int first = known.value_or((total + kMigMaxInstances - 1) / kMigMaxInstances);
   const int last = known.value_or(total);
   for (int gpus = first; gpus >= 1 && gpus <= last; ++gpus) {
     std::map<std::string, int> layout;
@@ -85,9 +84,13 @@ Status ParseGpuTypeMap(const std::vector<std::string>& items, GpuTypeMap& map) {
 FleetBuilder::FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source)
     : catalog_(catalog), types_(std::move(types)), source_(std::move(source)) {}
 
-Status FleetBuilder::ResolveModel(const NodeGroup& group, const GpuModel*& model) const {
+Status FleetBuilder::ResolveModel(const NodeGroup& group, const GpuModel*& model) {
   const std::string type = group.gpu_type.empty() ? kUntypedGpu : group.gpu_type;
-  if (const auto mapped = types_.find(type); mapped != types_.end()) {
+  const auto mapped = std::find_if(types_.begin(), types_.end(), [&](const auto& entry) {
+    return NormalizedGpuName(entry.first) == NormalizedGpuName(type);
+  });
+  if (mapped != types_.end()) {
+    used_maps_.insert(mapped->first);
     model = catalog_.FindGpu(mapped->second);
     if (model == nullptr) {
       return Status::InvalidInput(fmt::format("--map {}={}: unknown GPU model '{}'{}", type,
@@ -122,7 +125,7 @@ std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_p
       return node.name;
     }
   }
-  const std::string name = fmt::format("{}-{}-x{}", source_, Lower(model.name), gpus_per_node);
+  const std::string name = fmt::format("{}-{}-x{}", source_, AsciiLower(model.name), gpus_per_node);
   for (const auto& made : templates_) {
     if (made["name"] == name) {
       return name;
@@ -195,6 +198,16 @@ Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added
           profiles.empty() ? " (it has no MIG)" : " (its profiles: " + QuotedList(profiles) + ")"));
     }
   }
+  std::int64_t instances = 0;
+  for (const auto& [profile, count] : group.mig_instances) {
+    instances += count;
+  }
+  if (instances > kMaxMigInstancesPerNode) {
+    return Status::InvalidInput(
+        fmt::format("{}: {} MIG instances per node, more than the {} of "
+                    "1,024 GPUs",
+                    group.where, instances, kMaxMigInstancesPerNode));
+  }
   const auto split = SplitOverGpus(*model, group.mig_instances, group.mig_gpus);
   if (!split) {
     return Status::InvalidInput(fmt::format(
@@ -224,6 +237,11 @@ ordered_json FleetBuilder::Finish(std::vector<std::string>& notes) const {
     fleet["catalog"] = ordered_json{{"format_version", 1}, {"node_templates", templates_}};
   }
   notes.insert(notes.end(), notes_.begin(), notes_.end());
+  for (const auto& [type, model] : types_) {
+    if (!used_maps_.contains(type)) {
+      notes.push_back(fmt::format("--map {}={}: no GPU of type '{}' was read", type, model, type));
+    }
+  }
   return fleet;
 }
 

@@ -2,7 +2,6 @@
 #include "fleetsim/cluster_config/kubernetes_nodes.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "cluster_config/yaml_documents.h"
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/fleet/catalog_loader.h"
 
@@ -27,26 +27,6 @@ constexpr const char* kCountLabel = "nvidia.com/gpu.count";
 constexpr const char* kReplicasLabel = "nvidia.com/gpu.replicas";
 constexpr const char* kPluginConfigLabel = "nvidia.com/device-plugin.config";
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
-
-// A YAML document's text parsed, or the parser's error at file:line:column.
-Status LoadYaml(const FileSystem& files, const std::string& path, std::vector<YAML::Node>& docs) {
-  std::string text;
-  if (Status status = files.ReadFile(path, text); !status.ok()) {
-    return status;
-  }
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    return Status::InvalidInput(
-        fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  return Status::Ok();
-}
-
-// A scalar's text, or "" when absent or not a scalar.
-std::string Text(const YAML::Node& node) {
-  return node && node.IsScalar() ? node.Scalar() : std::string();
-}
 
 // A Kubernetes quantity ("12", "7910m", "87425380Ki", "64Gi", "500M", "1e3") as a number of
 // units; nullopt when it is not one.
@@ -129,14 +109,15 @@ class KubernetesImporter {
       }
     }
     std::vector<YAML::Node> docs;
-    if (Status status = LoadYaml(files_, path, docs); !status.ok()) {
+    if (Status status = LoadYamlDocuments(files_, path, docs); !status.ok()) {
       return status;
     }
-    std::vector<std::pair<YAML::Node, std::string>> objects;  // node object, where
-    for (const YAML::Node& doc : docs) {
-      if (Status status = NodeObjects(doc, path, objects); !status.ok()) {
-        return status;
-      }
+    std::vector<KindObject> objects;
+    if (Status status =
+            ObjectsOfKind(docs, path, "Node", "node",
+                          "a Node or a List of Nodes (kubectl get nodes -o json)", objects);
+        !status.ok()) {
+      return status;
     }
     std::vector<GpuNode> nodes;
     for (const auto& [object, where] : objects) {
@@ -167,38 +148,9 @@ class KubernetesImporter {
     return Status::Ok();
   }
 
-  // A List's items, or the document itself when it is a Node.
-  static Status NodeObjects(const YAML::Node& doc, const std::string& path,
-                            std::vector<std::pair<YAML::Node, std::string>>& out) {
-    if (!doc || doc.IsNull()) {
-      return Status::Ok();
-    }
-    const std::string kind = doc.IsMap() ? Text(doc["kind"]) : "";
-    if (kind == "Node") {
-      out.emplace_back(doc, fmt::format("{}: node '{}'", path, Text(doc["metadata"]["name"])));
-      return Status::Ok();
-    }
-    if ((kind == "List" || kind == "NodeList") && doc["items"] && doc["items"].IsSequence()) {
-      for (std::size_t i = 0; i < doc["items"].size(); ++i) {
-        const YAML::Node item = doc["items"][i];
-        const std::string item_kind = item.IsMap() ? Text(item["kind"]) : "";
-        if (!item_kind.empty() && item_kind != "Node") {
-          return Status::InvalidInput(
-              fmt::format("{}: items[{}]: expected a Node, found kind '{}'", path, i, item_kind));
-        }
-        out.emplace_back(item, fmt::format("{}: items[{}] (node '{}')", path, i,
-                                           item.IsMap() ? Text(item["metadata"]["name"]) : ""));
-      }
-      return Status::Ok();
-    }
-    return Status::InvalidInput(
-        fmt::format("{}: expected a Node or a List of Nodes (kubectl get nodes -o json), found {}",
-                    path, kind.empty() ? std::string("no kind") : "kind '" + kind + "'"));
-  }
-
   Status ReadNode(const YAML::Node& object, const std::string& where, GpuNode& node) {
     node.where = where;
-    node.name = Text(object["metadata"]["name"]);
+    node.name = YamlText(object["metadata"]["name"]);
     if (node.name.empty()) {
       return Status::InvalidInput(where + ": expected metadata.name");
     }
@@ -211,7 +163,7 @@ class KubernetesImporter {
     for (const char* pool_label : {"cloud.google.com/gke-nodepool", "eks.amazonaws.com/nodegroup",
                                    "kubernetes.azure.com/agentpool"}) {
       if (labels && labels[pool_label]) {
-        node.group_label = Text(labels[pool_label]);
+        node.group_label = YamlText(labels[pool_label]);
         break;
       }
     }
@@ -225,7 +177,7 @@ class KubernetesImporter {
   }
 
   static Status ReadHost(const YAML::Node& allocatable, const std::string& where, GpuNode& node) {
-    if (const std::string cpu = Text(allocatable["cpu"]); !cpu.empty()) {
+    if (const std::string cpu = YamlText(allocatable["cpu"]); !cpu.empty()) {
       node.cpu_cores = Quantity(cpu);
       if (!node.cpu_cores) {
         return Status::InvalidInput(fmt::format(
@@ -233,7 +185,7 @@ class KubernetesImporter {
             where, cpu));
       }
     }
-    if (const std::string memory = Text(allocatable["memory"]); !memory.empty()) {
+    if (const std::string memory = YamlText(allocatable["memory"]); !memory.empty()) {
       const std::optional<double> bytes = Quantity(memory);
       if (!bytes) {
         return Status::InvalidInput(fmt::format(
@@ -248,7 +200,7 @@ class KubernetesImporter {
 
   Status Count(const YAML::Node& map, const std::string& key, const std::string& where,
                const std::string& field, std::int64_t& count) const {
-    const std::string text = Text(map[key]);
+    const std::string text = YamlText(map[key]);
     if (text.empty()) {
       count = 0;
       return Status::Ok();
@@ -280,7 +232,7 @@ class KubernetesImporter {
     if (Status status = ReadMig(allocatable, capacity, where, node); !status.ok()) {
       return status;
     }
-    std::string product = labels ? Text(labels[kProductLabel]) : "";
+    std::string product = labels ? YamlText(labels[kProductLabel]) : "";
     if (const std::size_t shared_suffix = product.rfind("-SHARED");
         shared_suffix != std::string::npos && shared_suffix + 7 == product.size()) {
       product.resize(shared_suffix);
@@ -325,7 +277,7 @@ class KubernetesImporter {
       from = std::string("label ") + kReplicasLabel;
     }
     if (from.empty() && !sharing_.replicas.empty()) {  // GFD's label, when present, says
-      const std::string config = labels ? Text(labels[kPluginConfigLabel]) : "";
+      const std::string config = labels ? YamlText(labels[kPluginConfigLabel]) : "";
       const auto it = sharing_.replicas.find(config.empty() ? sharing_default_ : config);
       if (it != sharing_.replicas.end()) {
         replicas = it->second;
@@ -393,14 +345,14 @@ class KubernetesImporter {
 
   Status ReadSharingConfig(const std::string& path) {
     std::vector<YAML::Node> docs;
-    if (Status status = LoadYaml(files_, path, docs); !status.ok()) {
+    if (Status status = LoadYamlDocuments(files_, path, docs); !status.ok()) {
       return status;
     }
     if (docs.empty() || !docs.front().IsMap()) {
       return Status::InvalidInput(path + ": expected a device plugin config or its ConfigMap");
     }
     const YAML::Node& doc = docs.front();
-    if (Text(doc["kind"]) == "ConfigMap") {
+    if (YamlText(doc["kind"]) == "ConfigMap") {
       if (!doc["data"] || !doc["data"].IsMap()) {
         return Status::InvalidInput(path + ": a ConfigMap without data");
       }
@@ -408,7 +360,7 @@ class KubernetesImporter {
         const std::string name = entry.first.as<std::string>();
         YAML::Node config;
         try {
-          config = YAML::Load(Text(entry.second));
+          config = YAML::Load(YamlText(entry.second));
         } catch (const YAML::Exception& e) {
           return Status::InvalidInput(
               fmt::format("{}: data.{}: line {}: {}", path, name, e.mark.line + 1, e.msg));
@@ -443,14 +395,14 @@ class KubernetesImporter {
         continue;
       }
       for (const YAML::Node& resource : resources) {
-        if (Text(resource["name"]) != kGpuResource) {
+        if (YamlText(resource["name"]) != kGpuResource) {
           continue;
         }
-        const std::optional<std::int64_t> n = WholeCount(Text(resource["replicas"]));
+        const std::optional<std::int64_t> n = WholeCount(YamlText(resource["replicas"]));
         if (!n || *n < 1) {
           return Status::InvalidInput(
               fmt::format("{}: sharing.{}.resources: expected replicas >= 1 for {}, found '{}'",
-                          where, kind, kGpuResource, Text(resource["replicas"])));
+                          where, kind, kGpuResource, YamlText(resource["replicas"])));
         }
         replicas = *n;
       }

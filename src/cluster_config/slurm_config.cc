@@ -7,13 +7,14 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
+#include <tuple>
 
 #include "cluster_config/config_lines.h"
 #include "cluster_config/hostlist.h"
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "fleetsim/fleet/mig.h"
 #include "text/text_fields.h"
 #include "text/utc_time.h"
 
@@ -33,24 +34,9 @@ struct GpuCounts {
   bool empty() const { return whole.empty() && mig.empty(); }
 };
 
-// A MIG GRES type: "a100_3g.20gb" (model a100) or "3g.20gb" (no model).
-struct MigType {
-  std::string model;
-  std::string profile;
-};
-
-std::optional<MigType> AsMigType(const std::string& type) {
-  static const std::regex kMig(R"(^(?:(.+)_)?([0-9]+g\.[0-9]+gb(?:\+me)?)$)");
-  std::smatch match;
-  if (!std::regex_match(type, match, kMig)) {
-    return std::nullopt;
-  }
-  return MigType{match[1].str(), match[2].str()};
-}
-
 // Adds `count` GPUs of `type` (whole or MIG) to `counts`.
 void AddGpus(const std::string& type, std::int64_t count, GpuCounts& counts) {
-  if (const std::optional<MigType> mig = AsMigType(type)) {
+  if (const std::optional<MigTypeName> mig = SplitMigTypeName(type)) {
     counts.mig[mig->model][mig->profile] += static_cast<int>(count);
   } else {
     counts.whole[type] += count;
@@ -74,6 +60,16 @@ std::string CountsText(const GpuCounts& counts) {
 std::optional<std::int64_t> Count(std::string_view text) {
   FieldError ignored;
   return IntField(text, "", 0, 1'000'000'000'000, ignored);
+}
+
+// The most GPUs (or MIG instances) one GRES entry may count: 7 instances on each of the 1,024
+// GPUs a node template may hold.
+constexpr std::int64_t kMaxGresCount = 7 * 1024;
+
+// A GRES count: a whole number up to kMaxGresCount, or nullopt.
+std::optional<std::int64_t> GresCount(std::string_view text) {
+  const std::optional<std::int64_t> count = Count(text);
+  return count && *count <= kMaxGresCount ? count : std::nullopt;
 }
 
 // A NodeName line, or consecutive lines that differ only in their names.
@@ -158,13 +154,8 @@ class SlurmImporter {
 
   Status ReadNodes(const ConfigText& conf) {
     std::map<std::string, std::string> defaults;
+    std::map<std::string, std::string> defined_at;  // host -> where its NodeName line is
     for (const ConfigLine& line : conf.lines) {
-      if (line.kind() == "nodeset") {
-        if (Status status = ReadNodeSet(line); !status.ok()) {
-          return status;
-        }
-        continue;
-      }
       if (line.kind() != "nodename") {
         continue;
       }
@@ -180,15 +171,28 @@ class SlurmImporter {
       if (Status status = ExpandHostList(line.fields.front().value, node.hosts); !status.ok()) {
         return status.Within(line.where() + ": NodeName");
       }
-      if (!nodes_.empty() && SameShape(nodes_.back(), node)) {
-        NodeLine& previous = nodes_.back();  // one node per line, as scontrol lists them
-        previous.hosts.insert(previous.hosts.end(), node.hosts.begin(), node.hosts.end());
-        previous.merged = true;
-      } else {
-        nodes_.push_back(std::move(node));
+      for (const std::string& host : node.hosts) {
+        if (const auto [it, fresh] = defined_at.emplace(host, line.where()); !fresh) {
+          return Status::InvalidInput(
+              fmt::format("{}: node {} is defined already, at {}", line.where(), host, it->second));
+        }
       }
-      for (const std::string& host : nodes_.back().hosts) {
+      const bool merge = !nodes_.empty() && SameShape(nodes_.back(), node);
+      if (!merge) {
+        nodes_.push_back({node.line, {}, node.fields, false});
+      }
+      NodeLine& target = nodes_.back();  // consecutive lines of one shape, as scontrol lists
+      target.merged = merge || target.merged;
+      for (const std::string& host : node.hosts) {
         host_line_[host] = nodes_.size() - 1;
+        target.hosts.push_back(host);
+      }
+    }
+    for (const ConfigLine& line : conf.lines) {  // node sets, once every node is known
+      if (line.kind() == "nodeset") {
+        if (Status status = ReadNodeSet(line); !status.ok()) {
+          return status;
+        }
       }
     }
     return Status::Ok();
@@ -201,7 +205,8 @@ class SlurmImporter {
     }
     if (const ConfigField* feature = line.Find("feature")) {
       for (const NodeLine& node : nodes_) {
-        const auto it = node.fields.find("feature");
+        auto it = node.fields.find("features");
+        it = it == node.fields.end() ? node.fields.find("feature") : it;
         if (it != node.fields.end() &&
             ("," + it->second + ",").find("," + feature->value + ",") != std::string::npos) {
           hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
@@ -282,11 +287,11 @@ class SlurmImporter {
       const std::string type = colon == last ? "" : item.substr(colon + 1, last - colon - 1);
       const std::optional<std::int64_t> count = colon == std::string::npos
                                                     ? std::optional<std::int64_t>(1)
-                                                    : Count(item.substr(last + 1));
+                                                    : GresCount(item.substr(last + 1));
       if (!count) {
         return Status::InvalidInput(
-            fmt::format("{}: Gres '{}': expected gpu[:TYPE]:COUNT with a whole COUNT",
-                        node.line->where(), item));
+            fmt::format("{}: Gres '{}': expected gpu[:TYPE]:COUNT with a whole COUNT up to {}",
+                        node.line->where(), item, kMaxGresCount));
       }
       if (*count > 0) {
         AddGpus(type, *count, counts);
@@ -357,8 +362,12 @@ class SlurmImporter {
         hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
       }
     }
+    std::optional<std::int64_t> highest_core;
+    if (Status status = HighestCore(line, highest_core); !status.ok()) {
+      return status;
+    }
     for (const std::string& host : hosts) {
-      if (Status status = CheckCores(line, host); !status.ok()) {
+      if (Status status = CheckCores(line, highest_core, host); !status.ok()) {
         return status;
       }
       gres_by_host_[host].push_back(entry);
@@ -370,10 +379,11 @@ class SlurmImporter {
   // MultipleFiles= (one MIG device made of several files).
   static Status DeviceCount(const ConfigLine& line, std::int64_t& count) {
     if (const ConfigField* given = line.Find("count")) {
-      const std::optional<std::int64_t> n = Count(given->value);
+      const std::optional<std::int64_t> n = GresCount(given->value);
       if (!n) {
-        return Status::InvalidInput(fmt::format("{}: Count: expected a whole number, found '{}'",
-                                                line.where(), given->value));
+        return Status::InvalidInput(
+            fmt::format("{}: Count: expected a whole number up to {}, found '{}'", line.where(),
+                        kMaxGresCount, given->value));
       }
       count = *n;
       return Status::Ok();
@@ -384,6 +394,10 @@ class SlurmImporter {
         return status.Within(line.where() + ": File");
       }
       count = static_cast<std::int64_t>(devices.size());
+      if (count > kMaxGresCount) {
+        return Status::InvalidInput(
+            fmt::format("{}: File: {} devices, more than {}", line.where(), count, kMaxGresCount));
+      }
       return Status::Ok();
     }
     count = line.Find("multiplefiles") != nullptr ? 1 : 0;
@@ -394,58 +408,107 @@ class SlurmImporter {
     return Status::Ok();
   }
 
-  // Cores=[0-3]: core indexes must exist on the node (its CPUs, when slurm.conf says).
-  Status CheckCores(const ConfigLine& line, const std::string& host) {
+  // Cores=[0-3] or 0,1,2: the highest core index the line names (each line once).
+  static Status HighestCore(const ConfigLine& line, std::optional<std::int64_t>& highest) {
     const ConfigField* cores = line.Find("cores");
-    const auto node = host_line_.find(host);
-    if (cores == nullptr || node == host_line_.end()) {
+    if (cores == nullptr) {
       return Status::Ok();
     }
-    const std::optional<double> cpus = Cpus(nodes_[node->second]);
     std::vector<std::string> indexes;
+    const std::string& value = cores->value;
     const std::string bracketed =
-        cores->value.front() == '[' ? "c" + cores->value : "c[" + cores->value + "]";
-    if (Status status = ExpandHostList(bracketed, indexes); !status.ok()) {
-      return Status::InvalidInput(
-          fmt::format("{}: Cores: expected core indexes like [0-3] or 0,1,2, found '{}'",
-                      line.where(), cores->value));
+        !value.empty() && value.front() == '[' ? "c" + value : "c[" + value + "]";
+    if (value.empty() || !ExpandHostList(bracketed, indexes).ok()) {
+      return Status::InvalidInput(fmt::format(
+          "{}: Cores: expected core indexes like [0-3] or 0,1,2, found '{}'", line.where(), value));
     }
     for (const std::string& index : indexes) {
       const std::optional<std::int64_t> n = Count(std::string_view(index).substr(1));
-      if (cpus && n && static_cast<double>(*n) >= *cpus) {
-        return Status::InvalidInput(fmt::format("{}: Cores={}: core {} is beyond node {}'s {} CPUs",
-                                                line.where(), cores->value, *n, host, *cpus));
-      }
+      highest = std::max(highest.value_or(0), n.value_or(0));
+    }
+    return Status::Ok();
+  }
+
+  // The line's core indexes must exist on the host (below its CPU count, when slurm.conf says).
+  Status CheckCores(const ConfigLine& line, std::optional<std::int64_t> highest,
+                    const std::string& host) {
+    const auto node = host_line_.find(host);
+    if (!highest || node == host_line_.end()) {
+      return Status::Ok();
+    }
+    std::optional<double> cpus;
+    if (Status status = Cpus(nodes_[node->second], cpus); !status.ok()) {
+      return status;
+    }
+    if (cpus && static_cast<double>(*highest) >= *cpus) {
+      return Status::InvalidInput(fmt::format("{}: Cores={}: core {} is beyond node {}'s {} CPUs",
+                                              line.where(), line.Find("cores")->value, *highest,
+                                              host, *cpus));
     }
     return Status::Ok();
   }
 
   // ---- Pools ----
 
-  static std::optional<double> Number(const std::map<std::string, std::string>& fields,
-                                      const std::string& name) {
-    const auto it = fields.find(name);
-    if (it == fields.end()) {
-      return std::nullopt;
+  // A number field of the node line (absent: nullopt); a malformed one is an error at its line.
+  static Status NodeNumber(const NodeLine& node, const std::string& name, const char* key,
+                           std::optional<double>& value) {
+    value.reset();
+    const auto it = node.fields.find(name);
+    if (it == node.fields.end()) {
+      return Status::Ok();
     }
-    FieldError ignored;
-    return RealField(it->second, name, 0, 1e12, ignored);
+    FieldError problem;
+    value = RealField(it->second, key, 0, 1e12, problem);
+    return value ? Status::Ok()
+                 : Status::InvalidInput(fmt::format("{}: {}: expected a number, found '{}'",
+                                                    node.line->where(), key, it->second));
   }
 
-  static std::optional<double> Cpus(const NodeLine& node) {
-    if (const std::optional<double> cpus = Number(node.fields, "cpus")) {
-      return cpus;
+  // CPUs, else Sockets x CoresPerSocket x ThreadsPerCore, else CfgTRES cpu=; nullopt if none.
+  static Status Cpus(const NodeLine& node, std::optional<double>& cpus) {
+    if (Status status = NodeNumber(node, "cpus", "CPUs", cpus); !status.ok() || cpus) {
+      return status;
     }
-    if (const std::string cpus = CfgTresEntry(node, "cpu"); !cpus.empty()) {
-      return Number({{"cpu", cpus}}, "cpu");
+    std::optional<double> sockets;
+    std::optional<double> cores;
+    std::optional<double> threads;
+    for (auto [name, key, value] : {std::tuple{"sockets", "Sockets", &sockets},
+                                    std::tuple{"corespersocket", "CoresPerSocket", &cores},
+                                    std::tuple{"threadspercore", "ThreadsPerCore", &threads}}) {
+      if (Status status = NodeNumber(node, name, key, *value); !status.ok()) {
+        return status;
+      }
     }
-    const std::optional<double> sockets = Number(node.fields, "sockets");
-    const std::optional<double> cores = Number(node.fields, "corespersocket");
-    const std::optional<double> threads = Number(node.fields, "threadspercore");
-    if (!sockets && !cores && !threads) {
-      return std::nullopt;
+    if (sockets || cores || threads) {
+      cpus = sockets.value_or(1) * cores.value_or(1) * threads.value_or(1);
+      return Status::Ok();
     }
-    return sockets.value_or(1) * cores.value_or(1) * threads.value_or(1);
+    if (const std::string tres = CfgTresEntry(node, "cpu"); !tres.empty()) {
+      NodeLine from_tres{node.line, {}, {{"cpu", tres}}, false};
+      return NodeNumber(from_tres, "cpu", "CfgTRES cpu", cpus);
+    }
+    return Status::Ok();
+  }
+
+  // RealMemory (MiB), else CfgTRES mem=, in GiB; nullopt if neither.
+  static Status MemoryGb(const NodeLine& node, std::optional<double>& gb) {
+    std::optional<double> mib;
+    if (Status status = NodeNumber(node, "realmemory", "RealMemory", mib); !status.ok()) {
+      return status;
+    }
+    if (const std::string tres = CfgTresEntry(node, "mem"); !mib && !tres.empty()) {
+      const std::optional<std::int64_t> size = SizeMib(tres);
+      if (!size) {
+        return Status::InvalidInput(
+            fmt::format("{}: CfgTRES mem: expected a size such as 512G, "
+                        "found '{}'",
+                        node.line->where(), tres));
+      }
+      mib = static_cast<double>(*size);
+    }
+    gb = mib ? std::optional(*mib / kMibPerGib) : std::nullopt;
+    return Status::Ok();
   }
 
   // The GPUs of a node line, the same on every host of it.
@@ -562,13 +625,11 @@ class SlurmImporter {
           }
         }
       }
-      group.cpu_cores = Cpus(node);
-      if (const std::optional<double> mib = Number(node.fields, "realmemory")) {
-        group.memory_gb = *mib / kMibPerGib;
-      } else if (const std::string mem = CfgTresEntry(node, "mem"); mem.ends_with("M")) {
-        const std::optional<double> from_tres =
-            Number({{"mem", mem.substr(0, mem.size() - 1)}}, "mem");
-        group.memory_gb = from_tres ? std::optional(*from_tres / kMibPerGib) : std::nullopt;
+      if (Status status = Cpus(node, group.cpu_cores); !status.ok()) {
+        return status;
+      }
+      if (Status status = MemoryGb(node, group.memory_gb); !status.ok()) {
+        return status;
       }
       const auto index = static_cast<std::size_t>(&node - nodes_.data());
       if (Status status = builder_.Add(group, pools_of_node_[index]); !status.ok()) {
@@ -630,8 +691,11 @@ class SlurmImporter {
         return status;
       }
       partitions_.push_back({name, std::move(hosts)});
-      if (fields["default"] == "YES" || default_time_.empty()) {
-        default_time_ = fields.contains("defaulttime") ? fields["defaulttime"] : default_time_;
+      // The default partition's DefaultTime, else (no partition marked) the first partition's.
+      const bool is_default = AsciiLower(fields["default"]) == "yes";
+      if (is_default || (!default_marked_ && partitions_.size() == 1)) {
+        default_marked_ = is_default;
+        default_time_ = fields["defaulttime"];
         default_time_where_ = line.where();
       }
       for (const auto& [key, value] : fields) {
@@ -651,9 +715,8 @@ class SlurmImporter {
       }
       return Status::Ok();
     }
-    std::vector<std::string> items;
-    SplitOnComma(nodes, items);
-    for (const std::string& item : items) {
+    for (const std::string_view item_view : SplitHostListItems(nodes)) {
+      const std::string item(item_view);
       if (const auto set = node_sets_.find(item); set != node_sets_.end()) {
         hosts.insert(hosts.end(), set->second.begin(), set->second.end());
         continue;
@@ -703,7 +766,8 @@ class SlurmImporter {
         }
       }
     }
-    if (!default_time_.empty()) {
+    const std::string unlimited = AsciiLower(default_time_);
+    if (!default_time_.empty() && unlimited != "unlimited" && unlimited != "infinite") {
       const std::optional<std::int64_t> seconds = SlurmMinutesOrTime(default_time_);
       if (!seconds || *seconds < 1) {
         return Status::InvalidInput(
@@ -792,10 +856,15 @@ class SlurmImporter {
       return Status::Ok();
     }
     if (name == "priorityflags") {
-      if (field.value.find("NO_FAIR_TREE") != std::string::npos) {
-        fair_share["fairshare_algorithm"] = "classic";
+      std::vector<std::string> flags;
+      SplitOnComma(field.value, flags);
+      for (const std::string& flag : flags) {
+        if (flag == "NO_FAIR_TREE") {
+          fair_share["fairshare_algorithm"] = "classic";
+        } else {
+          unmodelled_.insert("PriorityFlags " + flag);
+        }
       }
-      unmodelled_.insert("PriorityFlags other than NO_FAIR_TREE");
       return Status::Ok();
     }
     if (name == "fairsharedampeningfactor") {
@@ -876,6 +945,7 @@ class SlurmImporter {
   std::map<std::size_t, std::vector<std::string>> pools_of_node_;  // by index in nodes_
   std::string default_time_;
   std::string default_time_where_;
+  bool default_marked_ = false;  // a partition said Default=YES
   bool scheduler_backfill_ = false;
   bool cloud_nodes_noted_ = false;
   std::set<std::string> unmodelled_;

@@ -74,7 +74,8 @@ std::string ClosestName(const std::string& name, const std::vector<std::string>&
     return "";
   }
   const auto it = std::find(normalized.begin(), normalized.end(), closest);
-  return fmt::format(", did you mean '{}'?", candidates[static_cast<std::size_t>(it - normalized.begin())]);
+  return fmt::format(", did you mean '{}'?",
+                     candidates[static_cast<std::size_t>(it - normalized.begin())]);
 }
 
 }  // namespace
@@ -82,7 +83,8 @@ std::string ClosestName(const std::string& name, const std::vector<std::string>&
 std::string NormalizedGpuName(std::string_view name) {
   std::string out;
   for (const char c : name) {
-    const char mapped = c == '_' || c == ' ' ? '-' : static_cast<char>(std::tolower(c));
+    const char mapped =
+        c == '_' || c == ' ' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (mapped == '-' && (out.empty() || out.back() == '-')) {
       continue;
     }

@@ -519,4 +519,61 @@ LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>&
   return result;
 }
 
+namespace {
+
+// Digits at the start of `text` as a number (at most 4 of them), consumed; nullopt for none.
+std::optional<int> TakeNumber(std::string_view& text) {
+  std::size_t digits = 0;
+  while (digits < text.size() && digits < 5 && text[digits] >= '0' && text[digits] <= '9') {
+    ++digits;
+  }
+  if (digits == 0 || digits > 4) {
+    return std::nullopt;
+  }
+  int value = 0;
+  for (std::size_t i = 0; i < digits; ++i) {
+    value = value * 10 + (text[i] - '0');
+  }
+  text.remove_prefix(digits);
+  return value;
+}
+
+// Whether `text` is exactly a profile name "<g>g.<m>gb[+me]"; fills `memory_gb`.
+bool IsProfileName(std::string_view text, int& memory_gb) {
+  if (text.ends_with("+me")) {
+    text.remove_suffix(3);
+  }
+  if (!TakeNumber(text) || !text.starts_with("g.")) {
+    return false;
+  }
+  text.remove_prefix(2);
+  const std::optional<int> memory = TakeNumber(text);
+  if (!memory || text != "gb") {
+    return false;
+  }
+  memory_gb = *memory;
+  return true;
+}
+
+}  // namespace
+
+std::optional<MigTypeName> SplitMigTypeName(std::string_view name) {
+  for (const std::string_view separator : {std::string_view("-MIG-"), std::string_view("_")}) {
+    const std::size_t at = name.rfind(separator);
+    if (at == std::string_view::npos) {
+      continue;
+    }
+    int memory_gb = 0;
+    const std::string_view profile = name.substr(at + separator.size());
+    if (IsProfileName(profile, memory_gb)) {
+      return MigTypeName{std::string(name.substr(0, at)), std::string(profile), memory_gb};
+    }
+  }
+  int memory_gb = 0;
+  if (IsProfileName(name, memory_gb)) {
+    return MigTypeName{"", std::string(name), memory_gb};
+  }
+  return std::nullopt;
+}
+
 }  // namespace fleetsim

@@ -124,39 +124,66 @@ class ScenarioParser {
 
   // "fleet": "FILE": the fleet object in a file of its own (as `fleetsim import-fleet` writes
   // one), relative to the scenario file. It is read as if written in place, except that its own
-  // relative catalog path is relative to it; its problems are reported at /fleet, as
-  // "FILE: /pointer: message".
+  // relative catalog path is relative to it.
   void ParseFleetFile(const std::string& file, Scenario& s) {
+    ParseSectionFile("fleet", file, [&s](ScenarioParser& parser, const json& fleet) {
+      if (!fleet.is_object()) {
+        return fmt::format(
+            "expected a fleet object ({{\"pools\": ...}} or {{\"gpus\": N}}), "
+            "found {}",
+            Shown(fleet));
+      }
+      parser.ParseFleetObject(fleet, s);
+      return std::string();
+    });
+  }
+
+  // "tenants": "FILE": the tenants array in a file of its own (as `fleetsim import-fleet --from
+  // kai` writes one), relative to the scenario file.
+  void ParseTenantsFile(const std::string& file, Scenario& s) {
+    ParseSectionFile("tenants", file, [&s](ScenarioParser& parser, const json& tenants) {
+      if (!tenants.is_array()) {
+        return fmt::format("expected an array of tenant objects, found {}", Shown(tenants));
+      }
+      parser.ParseTenants(json{{"tenants", tenants}}, s);
+      return std::string();
+    });
+  }
+
+  // Reads the section `key` from `file` (relative to the scenario file) with a parser of its
+  // own, whose source is that file, through `parse` (which returns "" or what is wrong with the
+  // file's top level). Its problems are reported at /key as "FILE: /pointer: message".
+  template <typename Parse>
+  void ParseSectionFile(const std::string& key, const std::string& file, Parse parse) {
+    const std::string at = "/" + key;
     const std::string path = (std::filesystem::path(source_).parent_path() / file).string();
     std::string text;
-    json fleet;
+    json section;
     Status status = files_.ReadFile(path, text);
     if (status.ok()) {
-      status = ParseJsonText(text, path, fleet);
-    }
-    if (status.ok() && !fleet.is_object()) {
-      status = Status::InvalidInput(
-          fmt::format("{}: expected a fleet object ({{\"pools\": ...}} or {{\"gpus\": N}}), "
-                      "found {}",
-                      path, Shown(fleet)));
+      status = ParseJsonText(text, path, section);
     }
     if (!status.ok()) {
-      check_.Error("/fleet", status.message());
+      check_.Error(at, status.message());
       return;
     }
     Diagnostics inner;
-    std::vector<std::string> inner_notes;
-    ScenarioParser file_parser(registry_, catalog_, traces_, files_, path, inner, inner_notes);
-    file_parser.ParseFleetObject(fleet, s);
-    own_catalog_ = std::move(file_parser.own_catalog_);
+    ScenarioParser file_parser(registry_, catalog_, traces_, files_, path, inner, notes_);
+    if (const std::string problem = parse(file_parser, section); !problem.empty()) {
+      check_.Error(at, fmt::format("{}: {}", path, problem));
+      return;
+    }
+    if (file_parser.own_catalog_) {
+      own_catalog_ = std::move(file_parser.own_catalog_);
+    }
     for (const Diagnostic& d : inner.items()) {
-      const std::string where = d.where.starts_with("/fleet") ? d.where.substr(6) : d.where;
+      const std::string where = d.where.starts_with(at) ? d.where.substr(at.size()) : d.where;
       const std::string message =
           fmt::format("{}: {}: {}", path, where.empty() ? "/" : where, d.message);
       if (d.severity == Severity::kError) {
-        check_.Error("/fleet", message);
+        check_.Error(at, message);
       } else {
-        check_.Warning("/fleet", message);
+        check_.Warning(at, message);
       }
     }
   }
@@ -451,6 +478,10 @@ class ScenarioParser {
   // "tenants": names unique, parents listed, no cycles; shares > 0; quota and limit -1 or GPUs,
   // the limit at least the quota.
   void ParseTenants(const json& root, Scenario& s) {
+    if (const auto it = root.find("tenants"); it != root.end() && it->is_string()) {
+      ParseTenantsFile(it->get<std::string>(), s);
+      return;
+    }
     const json* tenants = check_.Array(root, "", "tenants", false);
     if (tenants == nullptr) {
       return;

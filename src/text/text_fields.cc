@@ -155,4 +155,44 @@ std::optional<SimDuration> DurationOption(std::string_view name, std::string_vie
   return SecondsToTime(seconds);
 }
 
+std::string AsciiLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
+  }
+  return out;
+}
+
+std::optional<std::int64_t> SizeMib(std::string_view text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  double scale = 1;  // to MiB
+  switch (text.back()) {
+    case 'K':
+      scale = 1.0 / 1024;
+      break;
+    case 'M':
+      scale = 1;
+      break;
+    case 'G':
+      scale = 1024;
+      break;
+    case 'T':
+      scale = 1024.0 * 1024;
+      break;
+    default:
+      return std::nullopt;
+  }
+  text.remove_suffix(1);
+  FieldError ignored;
+  const std::optional<double> value = RealField(text, "size", 0, 1e12, ignored);
+  if (!value) {
+    return std::nullopt;
+  }
+  return static_cast<std::int64_t>(std::ceil(*value * scale));
+}
+
 }  // namespace fleetsim

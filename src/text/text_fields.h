@@ -62,4 +62,11 @@ std::optional<bool> BoolOption(std::string_view name, std::string_view text, Sta
 std::optional<SimDuration> DurationOption(std::string_view name, std::string_view text,
                                           Status& status);
 
+// Text with its ASCII letters in lower case (other bytes, UTF-8 included, unchanged).
+std::string AsciiLower(std::string_view text);
+
+// A size with a binary unit as Slurm writes memory ("199G", "32000M", "1.5T", "512K"), in MiB
+// rounded up; nullopt when it is not one.
+std::optional<std::int64_t> SizeMib(std::string_view text);
+
 }  // namespace fleetsim

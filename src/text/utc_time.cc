@@ -166,12 +166,8 @@ std::optional<std::int64_t> ParseSlurmDuration(std::string_view text) {
   return Digits(days) * kSecondsPerDay + *time;
 }
 
-std::string FormatSlurmDuration(std::int64_t seconds) {
-  const std::int64_t days = seconds / kSecondsPerDay;
-  const std::int64_t rest = seconds % kSecondsPerDay;
-  const std::string clock =
-      fmt::format("{:02}:{:02}:{:02}", rest / 3600, rest / 60 % 60, rest % 60);
-  return days > 0 ? fmt::format("{}-{}", days, clock) : clock;
+std::int64_t MidnightUtc(std::int64_t seconds) {
+  return seconds - ((seconds % kSecondsPerDay) + kSecondsPerDay) % kSecondsPerDay;
 }
 
 }  // namespace fleetsim

@@ -1,7 +1,7 @@
 // Calendar timestamps as accounting logs and traces write them ("2017-10-03 14:05:00",
 // "2023-09-01T05:51:10"), read and written as seconds since 1970-01-01 00:00:00 UTC on the
 // proleptic Gregorian calendar; and Slurm's durations ("[D-]HH:MM:SS"). Internal to the fleetsim
-// libraries (the trace readers, the sacct export). Thread-compatible.
+// libraries (the trace readers, the Slurm configuration importer). Thread-compatible.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +23,7 @@ std::string FormatUtcTimestamp(std::int64_t seconds, char separator = ' ');
 // hours at most 23 after a day count).
 std::optional<std::int64_t> ParseSlurmDuration(std::string_view text);
 
-// Whole seconds as Slurm writes them: "HH:MM:SS" below a day, "D-HH:MM:SS" from a day on.
-std::string FormatSlurmDuration(std::int64_t seconds);
+// The start (midnight UTC) of the day holding `seconds` since 1970.
+std::int64_t MidnightUtc(std::int64_t seconds);
 
 }  // namespace fleetsim

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/fleet/mig.h"
 #include "text/line_reader.h"
 #include "text/utc_time.h"
 #include "trace/fields.h"
@@ -32,7 +33,6 @@ namespace fleetsim {
 namespace {
 
 constexpr std::string_view kSnowman = "\xE2\x98\x83";  // U+2603, a delimiter seen in the wild
-constexpr std::int64_t kSecondsPerDay = 86'400;
 
 // The column lists of the headerless dumps this importer knows by name.
 const std::map<std::string, std::vector<std::string>>& ColumnPresets() {
@@ -83,13 +83,6 @@ const std::map<std::string, std::vector<std::string>>& ColumnPresets() {
         "Comment"}},
   };
   return presets;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
 }
 
 // Splits `line` at every `delimiter` (sacct neither quotes nor escapes).
@@ -156,37 +149,6 @@ struct Tres {
   std::int64_t memory_mib = 0;
 };
 
-// "199G", "32000M", "1.5T", "512K": MiB (rounded up); nullopt when not a size.
-std::optional<std::int64_t> MemoryMib(std::string_view text) {
-  if (text.empty()) {
-    return std::nullopt;
-  }
-  double scale = 1;  // to MiB
-  switch (text.back()) {
-    case 'K':
-      scale = 1.0 / 1024;
-      break;
-    case 'M':
-      scale = 1;
-      break;
-    case 'G':
-      scale = 1024;
-      break;
-    case 'T':
-      scale = 1024.0 * 1024;
-      break;
-    default:
-      return std::nullopt;
-  }
-  text.remove_suffix(1);
-  FieldError ignored;
-  const std::optional<double> value = RealField(text, "mem", 0, 1e12, ignored);
-  if (!value) {
-    return std::nullopt;
-  }
-  return static_cast<std::int64_t>(std::ceil(*value * scale));
-}
-
 class SacctSource final : public JobSource {
  public:
   SacctSource(const FileSystem& files, const std::string& path, SacctOptions options)
@@ -236,8 +198,10 @@ class SacctSource final : public JobSource {
         continue;  // a row that is not a finished job: counted, not an error
       }
       const RowStatus status = FinishRow(job, problem, path(), row_line_, error);
-      if (status == RowStatus::kJob) {
+      if (status == RowStatus::kJob && state_column_) {
         ++states_[state_];
+      }
+      if (status == RowStatus::kJob) {
         zero_run_ += ran_zero_ ? 1 : 0;
       }
       return status;
@@ -249,7 +213,7 @@ class SacctSource final : public JobSource {
   std::vector<std::string> Notes() const override {
     std::vector<std::string> notes = {fmt::format(
         "submit times are seconds since {} UTC (option 'epoch'); GPUs from {}, tenants from {}",
-        FormatUtcTimestamp(epoch_), "AllocTRES (ReqTRES when AllocTRES is empty)",
+        FormatUtcTimestamp(epoch_), TresSource(),
         options_.tenant_is_user || !account_ ? "User" : "Account (User when Account is empty)")};
     if (!states_.empty()) {
       std::vector<std::string> counts;
@@ -270,6 +234,13 @@ class SacctSource final : public JobSource {
   }
 
  private:
+  std::string TresSource() const {
+    if (alloc_tres_ && req_tres_) {
+      return "AllocTRES (ReqTRES when AllocTRES is empty)";
+    }
+    return alloc_tres_ ? "AllocTRES" : "ReqTRES";
+  }
+
   static bool IsBlankLine(std::string_view line) {
     return line.find_first_not_of(" \t") == std::string_view::npos;
   }
@@ -297,11 +268,13 @@ class SacctSource final : public JobSource {
   Status ChooseColumns(std::string& first) {
     std::vector<std::string> fields;
     SplitFields(first, delimiter_, fields);
-    const bool has_header = Lower(fields.front()) == "jobid";
+    const bool has_header = std::any_of(fields.begin(), fields.end(), [](const std::string& f) {
+      return AsciiLower(f) == "jobid";
+    });
     if (options_.columns == "auto") {
       if (!has_header) {
         return Status::InvalidInput(fmt::format(
-            "{}:{}: expected a header line starting with JobID, found '{}'; for a dump without "
+            "{}:{}: expected a header line naming JobID, found '{}'; for a dump without "
             "one give option 'columns' ({} or the field list, comma-separated)",
             path(), lines_.line_number(), fields.front(), QuotedList(PresetNames())));
       }
@@ -314,6 +287,9 @@ class SacctSource final : public JobSource {
       columns_ = preset->second;
     } else {
       SplitFields(options_.columns, ",", columns_);
+      for (std::string& column : columns_) {
+        column = Trimmed(column);
+      }
     }
     if (!has_header) {
       pending_first_row_ = true;
@@ -321,6 +297,12 @@ class SacctSource final : public JobSource {
       first_row_line_ = lines_.line_number();
     }
     return Status::Ok();
+  }
+
+  static std::string Trimmed(const std::string& text) {
+    const std::size_t first = text.find_first_not_of(' ');
+    return first == std::string::npos ? ""
+                                      : text.substr(first, text.find_last_not_of(' ') + 1 - first);
   }
 
   static std::vector<std::string> PresetNames() {
@@ -338,9 +320,9 @@ class SacctSource final : public JobSource {
   }
 
   std::optional<std::size_t> Find(std::string_view name) const {
-    const std::string wanted = Lower(name);
+    const std::string wanted = AsciiLower(name);
     for (std::size_t i = 0; i < columns_.size(); ++i) {
-      if (Lower(columns_[i]) == wanted) {
+      if (AsciiLower(columns_[i]) == wanted) {
         return i;
       }
     }
@@ -348,6 +330,14 @@ class SacctSource final : public JobSource {
   }
 
   Status FindColumns() {
+    for (std::size_t i = 0; i < columns_.size(); ++i) {
+      for (std::size_t k = 0; k < i; ++k) {
+        if (AsciiLower(columns_[k]) == AsciiLower(columns_[i])) {
+          return Status::InvalidInput(
+              fmt::format("{}: the column '{}' is named twice", path(), columns_[i]));
+        }
+      }
+    }
     std::vector<std::string> missing;
     const auto required = [&](std::string_view name) {
       const std::optional<std::size_t> index = Find(name);
@@ -401,9 +391,7 @@ class SacctSource final : public JobSource {
     if (!scan.ok()) {
       return scan.status();
     }
-    epoch_ = earliest == std::numeric_limits<std::int64_t>::max()
-                 ? 0
-                 : earliest - ((earliest % kSecondsPerDay) + kSecondsPerDay) % kSecondsPerDay;
+    epoch_ = earliest == std::numeric_limits<std::int64_t>::max() ? 0 : MidnightUtc(earliest);
     return Status::Ok();
   }
 
@@ -432,6 +420,10 @@ class SacctSource final : public JobSource {
       PassOver("array records of tasks that never started (JobID like 123_[1-3])");
       return false;
     }
+    if (id.find('+') != std::string::npos) {
+      PassOver("components of heterogeneous jobs (JobID like 123+0): not modelled");
+      return false;
+    }
     state_ = state_column_ ? BaseState(fields_[*state_column_]) : "";
     if (state_ == "RUNNING" || state_ == "PENDING" || state_ == "REQUEUED" ||
         state_ == "SUSPENDED" || state_ == "RESIZING") {
@@ -448,12 +440,16 @@ class SacctSource final : public JobSource {
       PassOver("jobs without an End");
       return false;
     }
-    ran_zero_ = false;
-    FillJob(job, problem);
-    if (problem.ok() && job.request.gpus == 0 && !options_.keep_cpu_only) {
+    const bool allocated = alloc_tres_ && !fields_[*alloc_tres_].empty();
+    const std::size_t tres_column = allocated || !req_tres_ ? *alloc_tres_ : *req_tres_;
+    const std::optional<Tres> tres =
+        ParseTres(fields_[tres_column], columns_[tres_column], problem);
+    if (tres && tres->gpus.value_or(0) == 0 && !options_.keep_cpu_only) {
       PassOver("jobs without GPUs (option cpu_only=keep keeps them)");
-      return false;
+      return false;  // passed over before its other fields are read
     }
+    ran_zero_ = false;
+    FillJob(tres, job, problem);
     return true;
   }
 
@@ -462,7 +458,8 @@ class SacctSource final : public JobSource {
     return state.substr(0, state.find(' '));
   }
 
-  void FillJob(Job& job, FieldError& problem) {
+  // Fills `job` from the row, its TRES read already (nullopt: the problem is recorded).
+  void FillJob(const std::optional<Tres>& tres, Job& job, FieldError& problem) {
     JobRequest& r = job.request;
     if (const std::optional<std::string> id = IdField(fields_[job_id_], "JobID", problem)) {
       r.id = *id;
@@ -476,14 +473,10 @@ class SacctSource final : public JobSource {
     if (start && end) {
       SetDuration(*start, *end, job, problem);
     }
-    const bool allocated = alloc_tres_ && !fields_[*alloc_tres_].empty();
-    const std::size_t tres = allocated || !req_tres_ ? *alloc_tres_ : *req_tres_;
-    const std::optional<Tres> parsed = ParseTres(fields_[tres], columns_[tres], problem);
-    if (parsed) {
-      r.gpus = parsed->gpus.value_or(0);
-      r.gpu_models = parsed->gpu_types;
-      r.cpu_milli = parsed->cpus * 1000;
-      r.memory_mib = parsed->memory_mib;
+    if (tres) {
+      SetGpus(*tres, r, problem);
+      r.cpu_milli = tres->cpus * 1000;
+      r.memory_mib = tres->memory_mib;
     }
     if (r.cpu_milli == 0 && ncpus_) {  // no TRES string: the allocation's CPU count
       const std::optional<std::int64_t> cpus =
@@ -496,6 +489,31 @@ class SacctSource final : public JobSource {
     r.tenant = Tenant();
     if (qos_) {
       r.priority_class = fields_[*qos_];
+    }
+  }
+
+  // GPUs, and their types as the models the job accepts; a MIG type (gres/gpu:a100_1g.10gb)
+  // makes a MIG job of one instance with the profile's memory.
+  static void SetGpus(const Tres& tres, JobRequest& r, FieldError& problem) {
+    r.gpus = tres.gpus.value_or(0);
+    for (const std::string& type : tres.gpu_types) {
+      const std::optional<MigTypeName> mig = SplitMigTypeName(type);
+      if (!mig) {
+        r.gpu_models.push_back(type);
+        continue;
+      }
+      if (r.gpus != 1 || tres.gpu_types.size() != 1) {
+        problem.Set(kReasonBadValue,
+                    fmt::format("gres/gpu:{}: expected one MIG instance alone, found {} GPUs "
+                                "(a job of several MIG instances is not modelled)",
+                                type, r.gpus));
+        return;
+      }
+      r.sharing = GpuSharing::kMig;
+      r.gpu_memory_gb = mig->memory_gb;
+      if (!mig->model.empty()) {
+        r.gpu_models.push_back(mig->model);
+      }
     }
   }
 
@@ -602,7 +620,7 @@ class SacctSource final : public JobSource {
         }
         tres.cpus = *cpus;
       } else if (key == "mem") {
-        const std::optional<std::int64_t> mib = MemoryMib(value);
+        const std::optional<std::int64_t> mib = SizeMib(value);
         if (!mib) {
           bad("a size with K, M, G or T");
           return std::nullopt;
@@ -671,7 +689,7 @@ TraceFormat SacctFormat() {
           {
               {.name = "columns",
                .default_value = "auto",
-               .doc = "auto: the first line is the header (it starts with JobID); 'xdmod' or "
+               .doc = "auto: the first line is the header (one field is JobID); 'xdmod' or "
                       "'hb-jobinfo': the field lists of those headerless dumps; or the sacct "
                       "--format field list, comma-separated"},
               {.name = "delimiter",

@@ -167,20 +167,49 @@ TEST_F(ImportFleetCliTest, PublishedSlurmTestSuiteConfigs) {
   // 7.17.3 binds GPUs to cores 8-15, which the nodes of 7.17.1's slurm.conf (8 CPUs) lack: it
   // belongs with another slurm.conf of Slurm's test suite, not copied.
   const std::string other = SharedConfig("slurm/schedmd-test7.17.3-gres.conf");
-  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
-                                 "untyped=H100-SXM -o -",
-                                 conf, other))
-                .err,
-            other + ":8: Cores=8,9,10,11,12,13,14,15: core 8 is beyond node test_node0's 8 CPUs\n");
+  EXPECT_EQ(
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
+                           "untyped=H100-SXM -o -",
+                           conf, other))
+          .err,
+      other + ":8: Cores=8,9,10,11,12,13,14,15: core 15 is beyond node test_node0's 8 CPUs\n");
   const std::string invalid = SharedConfig("slurm/schedmd-test7.17.7-gres.conf");
   EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map "
                                  "untyped=H100-SXM -o -",
                                  conf, invalid))
                 .err,
-            invalid + ":4: Cores=[0-10000]: core 8 is beyond node test_node0's 8 CPUs\n");
+            invalid + ":4: Cores=[0-10000]: core 10000 is beyond node test_node0's 8 CPUs\n");
   const std::string example = SharedConfig("slurm/schedmd-slurm.conf.example");
   EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", example)).err,
             example + ": no node with GPUs (no NodeName line with a gpu Gres)\n");
+}
+
+TEST_F(ImportFleetCliTest, SlurmDetailsOfRealConfigs) {
+  // Bracket lists with commas in a partition, the default partition's DefaultTime, maps matched
+  // by normalized name (and an unused one noted), two groups whose names would collide.
+  const std::string conf = Write("slurm.conf", R"(NodeName=h100-[01-02,04] Gres=gpu:H100:8
+PartitionName=debug Nodes=h100-[01-02,04] DefaultTime=10
+PartitionName=gpu Nodes=h100-[01-02,04] Default=yes
+NodeName=gpu1 CfgTRES=cpu=64,mem=512G,gres/gpu:a100=4
+NodeName=gpu2 CfgTRES=cpu=64,mem=512G,gres/gpu:a100=4
+NodeName=gpu3 CfgTRES=cpu=32,mem=256G,gres/gpu:a100=4
+NodeName=gpu4 CfgTRES=cpu=32,mem=256G,gres/gpu:a100=4
+)");
+  const CommandResult r = Fleetsim(fmt::format(
+      "import-fleet --from slurm '{}' --map h100=H100-NVL --map A100=A100-40GB --map m60=T4 -o "
+      "'{}' --parameters-out '{}'",
+      conf, Out("fleet.json"), Out("parameters.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json fleet = nlohmann::json::parse(ReadFile(Out("fleet.json")));
+  ASSERT_EQ(fleet["pools"].size(), 3U);
+  EXPECT_EQ(fleet["pools"][0]["nodes"], 3);
+  EXPECT_EQ(fleet["pools"][0]["template"], "h100-nvl-pairs");
+  EXPECT_EQ(fleet["pools"][1]["name"], "gpu");
+  EXPECT_EQ(fleet["pools"][2]["name"], "gpu-2");
+  EXPECT_EQ(fleet["pools"][2]["memory_gb"], 256);
+  EXPECT_NE(r.out.find("--map m60=T4: no GPU of type 'm60' was read"), std::string::npos) << r.out;
+  // gpu is the default partition and says no DefaultTime: backfill keeps its own default.
+  EXPECT_FALSE(nlohmann::json::parse(ReadFile(Out("parameters.json"))).contains("backfill"));
 }
 
 TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
@@ -228,7 +257,19 @@ TEST_F(ImportFleetCliTest, BadInputNamesFileAndLineAndWritesNothing) {
   EXPECT_EQ(ImportError("NodeName=n[3-1] Gres=gpu:h100:8\n", ""),
             "slurm.conf:1: NodeName: host list 'n[3-1]': range '3-1' runs backwards");
   EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:eight\n", ""),
-            "slurm.conf:1: Gres 'gpu:h100:eight': expected gpu[:TYPE]:COUNT with a whole COUNT");
+            "slurm.conf:1: Gres 'gpu:h100:eight': expected gpu[:TYPE]:COUNT with a whole COUNT up "
+            "to 7168");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:1g.10gb:2147483629\n", ""),
+            "slurm.conf:1: Gres 'gpu:1g.10gb:2147483629': expected gpu[:TYPE]:COUNT with a whole "
+            "COUNT up to 7168");
+  EXPECT_EQ(
+      ImportError("NodeName=n[1-4] Gres=gpu:h100:8\nNodeName=n4 Gres=gpu:h100:8 CPUs=32\n", ""),
+      "slurm.conf:2: node n4 is defined already, at slurm.conf:1");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8 CPUs=64x\n", ""),
+            "slurm.conf:1: CPUs: expected a number, found '64x'");
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8 CPUs=8\n",
+                        "NodeName=n1 Name=gpu Type=h100 File=/dev/nvidia[0-7] Cores=\n"),
+            "gres.conf:1: Cores: expected core indexes like [0-3] or 0,1,2, found ''");
   EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100x:8\n", ""),
             "slurm.conf:1: unknown GPU type 'h100x', did you mean 'H100'?; give its catalog "
             "model with --map h100x=MODEL (`fleetsim list gpus`)");
@@ -374,17 +415,80 @@ status:
             "'1g.10gb', '1g.10gb+me', '1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
 }
 
+// ---- KAI ----
+
+TEST_F(ImportFleetCliTest, KaiQueuesBecomeTheScenariosTenants) {
+  const std::string queues = SharedConfig("kai/two-queue-oscillation-queues.yaml");
+  const CommandResult r =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o '{}'", queues, Out("tenants.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("two-queue-oscillation-queues.yaml: 3 tenants (kai)"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(Out("tenants.json"))).dump(),
+            R"([{"limit_gpus":-1,"name":"training-department","over_quota_weight":1.0,)"
+            R"("priority":0,"quota_gpus":0},{"limit_gpus":-1,"name":"team-a",)"
+            R"("over_quota_weight":1.0,"parent":"training-department","priority":100,)"
+            R"("quota_gpus":0},{"limit_gpus":-1,"name":"team-b","over_quota_weight":1.0,)"
+            R"("parent":"training-department","priority":100,"quota_gpus":0}])");
+  const CommandResult limited =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o '{}'",
+                           SharedConfig("kai/limited-queue.yaml"), Out("limited.json")));
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  const nlohmann::json tenants = nlohmann::json::parse(ReadFile(Out("limited.json")));
+  EXPECT_EQ(tenants[0]["quota_gpus"], -1);
+  EXPECT_EQ(tenants[1]["quota_gpus"], 1);
+  EXPECT_EQ(tenants[1]["limit_gpus"], 1);
+  EXPECT_EQ(Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
+                                 SharedConfig("kai/default-queues.yaml")))
+                .exit_code,
+            0);
+  // A scenario takes the file as its tenants, and runs KAI's queues with them.
+  Write("s.json", R"({"format_version": 1, "name": "kai", "fleet": {"gpus": 16},
+    "tenants": "tenants.json",
+    "policy": {"name": "fair-share", "params": {"queues": "kai"}},
+    "jobs": [{"id": "a", "tenant": "team-a", "gpus": 8, "duration_s": 600},
+             {"id": "b", "tenant": "team-b", "gpus": 8, "duration_s": 600}]})");
+  const CommandResult run = Fleetsim(fmt::format("run '{}'", Out("s.json")));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
+TEST_F(ImportFleetCliTest, OtherKindsAreNotKaiQueues) {
+  for (const auto& [file, kind] :
+       {std::pair{"kai/kueueviz-01-cluster-queues.yaml", "ClusterQueue"},
+        std::pair{"kai/two-queue-oscillation-jobs.yaml", "Pod"},
+        std::pair{"kai/scheduling.run.ai_queues-crd.yaml", "CustomResourceDefinition"}}) {
+    const std::string path = SharedConfig(file);
+    const CommandResult r = Fleetsim(fmt::format("import-fleet --from kai '{}' -o -", path));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, fmt::format("{}: expected KAI Queue objects (apiVersion scheduling.run.ai/v2, "
+                                 "kind Queue), found kind '{}'\n",
+                                 path, kind));
+  }
+  const CommandResult fraction =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
+                           Write("q.yaml",
+                                 "kind: Queue\nmetadata: {name: q}\nspec:\n  resources:\n    gpu: "
+                                 "{quota: 0.5}\n")));
+  EXPECT_EQ(fraction.err, Out("q.yaml") +
+                              ": queue 'q': spec.resources.gpu.quota: expected a "
+                              "whole number in [-1, 1000000], found '0.5'\n");
+}
+
 TEST_F(ImportFleetCliTest, UsageErrors) {
   const CommandResult from = Fleetsim("import-fleet --from slurn x.conf -o -");
   EXPECT_EQ(from.exit_code, 2);
   EXPECT_EQ(from.err,
             "fleetsim import-fleet: unknown --from 'slurn', did you mean 'slurm'? (sources: "
-            "'slurm', 'kubernetes')\n");
+            "'slurm', 'kubernetes', 'kai')\n");
   const CommandResult map = Fleetsim("import-fleet --from slurm x.conf --map h100 -o -");
   EXPECT_EQ(map.exit_code, 2);
   EXPECT_EQ(map.err,
             "fleetsim import-fleet: --map: expected TYPE=MODEL (e.g. m60=T4, untyped=H100-SXM), "
             "found 'h100'\n");
+  const CommandResult same =
+      Fleetsim("import-fleet --from slurm x.conf -o f.json --parameters-out f.json");
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_EQ(same.err,
+            "fleetsim import-fleet: --parameters-out and -o name the same output 'f.json'\n");
   const CommandResult missing = Fleetsim("import-fleet --from slurm none.conf -o -");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("none.conf"), std::string::npos);

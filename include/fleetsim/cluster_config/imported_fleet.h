@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,7 @@ class FleetBuilder {
   bool empty() const { return pools_.empty(); }
 
  private:
-  Status ResolveModel(const NodeGroup& group, const GpuModel*& model) const;
+  Status ResolveModel(const NodeGroup& group, const GpuModel*& model);
   std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node);
   std::string UniquePoolName(const std::string& name) const;
 
@@ -75,6 +76,7 @@ class FleetBuilder {
   nlohmann::ordered_json pools_ = nlohmann::ordered_json::array();
   nlohmann::ordered_json templates_ = nlohmann::ordered_json::array();
   std::vector<std::string> notes_;
+  std::set<std::string> used_maps_;  // --map types a group resolved with
 };
 
 // A pool name for nodes named `names` (not empty): their common prefix without trailing digits,

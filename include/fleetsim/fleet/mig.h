@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleetsim/core/status.h"
@@ -70,5 +71,17 @@ struct LayoutCheck {
   Status status;  // an invalid-input error when the layout cannot be placed
 };
 LayoutCheck PlaceLayout(const GpuModel& model, const std::map<std::string, int>& layout);
+
+// A MIG instance as Slurm and Kubernetes name one: "a100_3g.20gb" (a GRES type: model, '_',
+// profile), "3g.20gb", "1g.10gb+me", "NVIDIA-A100-SXM4-40GB-MIG-1g.5gb" (a product label).
+struct MigTypeName {
+  std::string model;    // "" when the name has none
+  std::string profile;  // "3g.20gb"
+  int memory_gb = 0;    // 20
+};
+
+// The model and profile of a name that ends in a MIG profile ("<g>g.<m>gb", optionally "+me"),
+// after '_' or "-MIG-" or alone; nullopt for any other name.
+std::optional<MigTypeName> SplitMigTypeName(std::string_view name);
 
 }  // namespace fleetsim

@@ -99,5 +99,26 @@ TEST_F(FleetFileTest, AnInlineCatalogExtendsTheBuiltInOne) {
             "did you mean 'H100-SXM'?\n");
 }
 
+TEST_F(FleetFileTest, TenantsMayComeFromAFileToo) {
+  Write("work/queues.json", R"([{"name": "dept", "quota_gpus": 4},
+                               {"name": "team-a", "parent": "dept", "priority": 100}])");
+  Write("work/s.json", R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8},
+                           "tenants": "queues.json",
+                           "jobs": [{"id": "j", "gpus": 1, "duration_s": 5}]})");
+  const LoadResult r = LoadScenarioFile("work/s.json", BuiltinPolicies(), {.files = &files_});
+  ASSERT_TRUE(r.scenario) << Messages(r);
+  ASSERT_EQ(r.scenario->tenants.size(), 2U);
+  EXPECT_EQ(r.scenario->tenants[1].parent, "dept");
+  Write("work/bad.json", R"([{"name": "team-a", "parent": "dpt"}])");
+  Write("work/s.json", R"({"format_version": 1, "name": "t", "fleet": {"gpus": 8},
+                           "tenants": "bad.json",
+                           "jobs": [{"id": "j", "gpus": 1, "duration_s": 5}]})");
+  const LoadResult bad = LoadScenarioFile("work/s.json", BuiltinPolicies(), {.files = &files_});
+  EXPECT_FALSE(bad.scenario);
+  EXPECT_EQ(Messages(bad),
+            "s.json: /tenants: error: work/bad.json: /0/parent: unknown parent tenant 'dpt' "
+            "(tenants: 'team-a')\n");
+}
+
 }  // namespace
 }  // namespace fleetsim

@@ -1,0 +1,122 @@
+// KAI Scheduler queues to tenants (see kai_queues.h).
+#include "fleetsim/cluster_config/kai_queues.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <optional>
+
+#include "cluster_config/yaml_documents.h"
+
+namespace fleetsim {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+constexpr double kMaxGpus = 1'000'000;
+
+// A whole number in [low, high] read from `node` (absent: `absent`), or the error.
+Status Whole(const YAML::Node& node, const std::string& where, const std::string& field, double low,
+             double high, std::optional<double> absent, std::int64_t& value) {
+  if (!node) {
+    if (!absent) {
+      return Status::InvalidInput(fmt::format("{}: expected {}", where, field));
+    }
+    value = static_cast<std::int64_t>(*absent);
+    return Status::Ok();
+  }
+  const std::optional<double> number = YamlNumber(node);
+  if (!number || *number != std::floor(*number) || *number < low || *number > high) {
+    return Status::InvalidInput(
+        fmt::format("{}: {}: expected a whole number in [{}, {}], found "
+                    "'{}'",
+                    where, field, low, high, YamlText(node)));
+  }
+  value = static_cast<std::int64_t>(*number);
+  return Status::Ok();
+}
+
+Status ReadQueue(const YAML::Node& queue, const std::string& where, ordered_json& tenant,
+                 std::vector<std::string>& notes) {
+  const std::string name = YamlText(queue["metadata"]["name"]);
+  if (name.empty()) {
+    return Status::InvalidInput(where + ": expected metadata.name");
+  }
+  const std::string& at = where;
+  const YAML::Node spec = queue["spec"];
+  const YAML::Node gpu = spec ? spec["resources"]["gpu"] : YAML::Node();
+  std::int64_t quota = 0;
+  std::int64_t limit = -1;
+  std::int64_t priority = 0;
+  if (Status status = Whole(gpu ? gpu["quota"] : YAML::Node(), at, "spec.resources.gpu.quota", -1,
+                            kMaxGpus, 0.0, quota);
+      !status.ok()) {
+    return status;
+  }
+  if (Status status = Whole(gpu ? gpu["limit"] : YAML::Node(), at, "spec.resources.gpu.limit", -1,
+                            kMaxGpus, -1.0, limit);
+      !status.ok()) {
+    return status;
+  }
+  const std::optional<double> weight =
+      gpu && gpu["overQuotaWeight"] ? YamlNumber(gpu["overQuotaWeight"]) : std::optional(1.0);
+  if (!weight || *weight < 0 || *weight > 1e9) {
+    return Status::InvalidInput(fmt::format(
+        "{}: spec.resources.gpu.overQuotaWeight: expected a number in [0, 1000000000], found '{}'",
+        at, YamlText(gpu["overQuotaWeight"])));
+  }
+  if (Status status = Whole(spec ? spec["priority"] : YAML::Node(), at, "spec.priority", 0,
+                            1'000'000, 0.0, priority);
+      !status.ok()) {
+    return status;
+  }
+  if (limit == 0) {
+    notes.push_back(at + ": limit 0 (no GPUs at all) is not a fleetsim limit; taken as 1");
+    limit = 1;
+  }
+  tenant = ordered_json{{"name", name}};
+  if (const std::string parent = spec ? YamlText(spec["parentQueue"]) : ""; !parent.empty()) {
+    tenant["parent"] = parent;
+  }
+  tenant["quota_gpus"] = quota;
+  tenant["over_quota_weight"] = *weight;
+  tenant["limit_gpus"] = limit;
+  tenant["priority"] = priority;
+  return Status::Ok();
+}
+
+}  // namespace
+
+KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
+  KaiImport result;
+  std::vector<YAML::Node> docs;
+  result.status = LoadYamlDocuments(files != nullptr ? *files : DiskFileSystem(), path, docs);
+  if (!result.status.ok()) {
+    return result;
+  }
+  std::vector<KindObject> queues;
+  result.status =
+      ObjectsOfKind(docs, path, "Queue", "queue",
+                    "KAI Queue objects (apiVersion scheduling.run.ai/v2, kind Queue)", queues);
+  for (const auto& [queue, where] : queues) {
+    if (!result.status.ok()) {
+      break;
+    }
+    ordered_json tenant;
+    result.status = ReadQueue(queue, where, tenant, result.notes);
+    result.tenants.push_back(std::move(tenant));
+  }
+  if (result.status.ok() && result.tenants.empty()) {
+    result.status = Status::InvalidInput(path + ": no KAI Queue");
+  }
+  if (result.status.ok()) {
+    result.notes.push_back(
+        "CPU and memory quotas, displayName and preemptMinRuntime are not "
+        "modelled; GPU quota, over-quota weight, limit and priority are");
+  }
+  return result;
+}
+
+}  // namespace fleetsim
