@@ -74,11 +74,12 @@ Imported ImportFrom(const ImportFleetArgs& args, const Catalog& catalog, GpuType
     if (!queues.status.ok()) {
       return {std::move(queues.status), "", "", {}, {}};
     }
-    return {Status::Ok(),
-            queues.tenants.dump(2) + "\n",
-            Counted(queues.tenants.size(), "tenant"),
-            {},
-            std::move(queues.notes)};
+    return {
+        Status::Ok(),
+        queues.tenants.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n",
+        Counted(queues.tenants.size(), "tenant"),
+        {},
+        std::move(queues.notes)};
   }
   if (args.from == "kubernetes") {
     KubernetesImportOptions options;
@@ -147,9 +148,12 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
   }
   std::vector<std::pair<std::string, std::string>> files = {{args.output, imported.text}};
   if (!args.parameters_output.empty()) {
-    files.emplace_back(args.parameters_output, imported.parameters.is_null()
-                                                   ? std::string("{}\n")
-                                                   : imported.parameters.dump(2) + "\n");
+    files.emplace_back(args.parameters_output,
+                       imported.parameters.is_null()
+                           ? std::string("{}\n")
+                           : imported.parameters.dump(
+                                 2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+                                 "\n");
   }
   if (Status status = WriteAll(files, out); !status.ok()) {
     fmt::print(err, "fleetsim: cannot write the output: {}\n", status.message());
@@ -162,7 +166,8 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
   }
   if (!imported.parameters.is_null()) {
     for (const auto& [policy, values] : imported.parameters.items()) {
-      fmt::print(summary, "{}: parameters for '{}': {}\n", args.input, policy, values.dump());
+      fmt::print(summary, "{}: parameters for '{}': {}\n", args.input, policy,
+                 values.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
     }
   }
   return ToInt(ExitStatus::kOk);

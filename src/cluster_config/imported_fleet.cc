@@ -261,6 +261,9 @@ std::string CommonNamePrefix(const std::vector<std::string>& names) {
   return prefix.empty() ? names.front() : prefix;
 }
 
-std::string FleetFileText(const ImportedFleet& imported) { return imported.fleet.dump(2) + "\n"; }
+std::string FleetFileText(const ImportedFleet& imported) {
+  // Names read from a configuration are its bytes: invalid UTF-8 is written as U+FFFD.
+  return imported.fleet.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace fleetsim

@@ -87,9 +87,7 @@ Status ReadQueue(const YAML::Node& queue, const std::string& where, ordered_json
   return Status::Ok();
 }
 
-}  // namespace
-
-KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
+KaiImport ReadQueues(const std::string& path, const FileSystem* files) {
   KaiImport result;
   std::vector<YAML::Node> docs;
   result.status = LoadYamlDocuments(files != nullptr ? *files : DiskFileSystem(), path, docs);
@@ -117,6 +115,18 @@ KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
         "modelled; GPU quota, over-quota weight, limit and priority are");
   }
   return result;
+}
+
+}  // namespace
+
+KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
+  try {
+    return ReadQueues(path, files);
+  } catch (const YAML::Exception& error) {
+    KaiImport failed;
+    failed.status = UnexpectedYamlStructure(path, error);
+    return failed;
+  }
 }
 
 }  // namespace fleetsim

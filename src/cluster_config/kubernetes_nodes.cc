@@ -97,7 +97,11 @@ class KubernetesImporter {
 
   KubernetesImport Import(const std::string& path) {
     KubernetesImport result;
-    result.status = Run(path, result.fleet);
+    try {
+      result.status = Run(path, result.fleet);
+    } catch (const YAML::Exception& error) {
+      result.status = UnexpectedYamlStructure(path, error);
+    }
     return result;
   }
 

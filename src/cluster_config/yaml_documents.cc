@@ -5,14 +5,54 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
+
+#include "json/json_text.h"
 
 namespace fleetsim {
+
+namespace {
+
+// A JSON value as the YAML node yaml-cpp would have read (scalars as their text).
+YAML::Node FromJson(const nlohmann::json& value) {
+  if (value.is_object()) {
+    YAML::Node map(YAML::NodeType::Map);
+    for (const auto& [key, item] : value.items()) {
+      map[key] = FromJson(item);
+    }
+    return map;
+  }
+  if (value.is_array()) {
+    YAML::Node sequence(YAML::NodeType::Sequence);
+    for (const nlohmann::json& item : value) {
+      sequence.push_back(FromJson(item));
+    }
+    return sequence;
+  }
+  if (value.is_null()) {
+    return YAML::Node(YAML::NodeType::Null);
+  }
+  return YAML::Node(value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+}  // namespace
 
 Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
                          std::vector<YAML::Node>& docs) {
   std::string text;
   if (Status status = files.ReadFile(path, text); !status.ok()) {
     return status;
+  }
+  // JSON (kubectl's -o json) is read by nlohmann/json: yaml-cpp 0.7 can run without bound on
+  // some malformed flow collections (found by the cluster_config fuzz target).
+  if (const std::size_t first = text.find_first_not_of(" \t\r\n");
+      first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
+    nlohmann::json json;
+    if (Status status = ParseJsonText(text, path, json); !status.ok()) {
+      return status;
+    }
+    docs = {FromJson(json)};
+    return Status::Ok();
   }
   try {
     docs = YAML::LoadAll(text);
@@ -21,6 +61,10 @@ Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
         fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   return Status::Ok();
+}
+
+Status UnexpectedYamlStructure(const std::string& path, const YAML::Exception& error) {
+  return Status::InvalidInput(fmt::format("{}: unexpected structure: {}", path, error.msg));
 }
 
 std::string YamlText(const YAML::Node& node) {

@@ -15,9 +15,16 @@
 
 namespace fleetsim {
 
-// Every document of the file; a parse error is "file:line:column: message".
+// Every document of the file; a parse error is "file:line:column: message". A file whose first
+// character is '{' or '[' is JSON, read with nlohmann/json (one document).
 Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
                          std::vector<YAML::Node>& docs);
+
+// What a yaml-cpp exception raised while reading the objects of `path` means: an object whose
+// shape is not the one expected (a map where a scalar should be, ...): "FILE: unexpected
+// structure: MESSAGE". yaml-cpp throws on some lookups into nodes of the wrong kind; the
+// importers catch it at their entry and report it with this.
+Status UnexpectedYamlStructure(const std::string& path, const YAML::Exception& error);
 
 // A scalar's text, or "" when absent or not a scalar.
 std::string YamlText(const YAML::Node& node);

@@ -212,6 +212,23 @@ NodeName=gpu4 CfgTRES=cpu=32,mem=256G,gres/gpu:a100=4
   EXPECT_FALSE(nlohmann::json::parse(ReadFile(Out("parameters.json"))).contains("backfill"));
 }
 
+// Found by the cluster_config fuzz target: a node name that is not UTF-8 once crashed the JSON
+// writer; it is written with U+FFFD, and the fleet loads.
+TEST_F(ImportFleetCliTest, NamesThatAreNotUtf8AreWrittenReplaced) {
+  const CommandResult r = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o '{}'",
+                                               Write("slurm.conf",
+                                                     "NodeName=n\xad"
+                                                     "1 Gres=gpu:h100:8\n"),
+                                               Out("fleet.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(Out("fleet.json")))["pools"][0]["name"],
+            "n\xef\xbf\xbd"
+            "1");
+  Write("s.json", R"({"format_version": 1, "name": "u", "fleet": "fleet.json",
+                      "jobs": [{"id": "a", "gpus": 8, "duration_s": 60}]})");
+  EXPECT_EQ(Fleetsim(fmt::format("validate '{}'", Out("s.json"))).exit_code, 0);
+}
+
 TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
   const std::string conf = SharedConfig("slurm/pcluster-slurm_parallelcluster.conf");
   const CommandResult r = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", conf));
@@ -462,6 +479,16 @@ TEST_F(ImportFleetCliTest, OtherKindsAreNotKaiQueues) {
     EXPECT_EQ(r.err, fmt::format("{}: expected KAI Queue objects (apiVersion scheduling.run.ai/v2, "
                                  "kind Queue), found kind '{}'\n",
                                  path, kind));
+  }
+  // Found by the cluster_config fuzz target: yaml-cpp throws on a lookup into a scalar.
+  for (const char* from : {"kai", "kubernetes"}) {
+    const std::string path = Write(
+        "odd.yaml",
+        fmt::format("kind: {}\nmetadata: x\n", from == std::string("kai") ? "Queue" : "Node"));
+    const CommandResult odd = Fleetsim(fmt::format("import-fleet --from {} '{}' -o -", from, path));
+    EXPECT_EQ(odd.exit_code, 1);
+    EXPECT_EQ(odd.err,
+              path + ": unexpected structure: operator[] call on a scalar (key: \"name\")\n");
   }
   const CommandResult fraction =
       Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
