@@ -23,12 +23,7 @@ using testing::ReadFile;
 using testing::SourcePath;
 
 std::string SharedConfig(const std::string& relative) {
-  const std::string path = SourcePath("../shared/traces/configs/" + relative);
-  if (!fs::exists(path)) {
-    ADD_FAILURE() << "the shared traces are not here: " << path
-                  << " (../shared is part of the test setup)";
-  }
-  return path;
+  return testing::SharedTracePath("configs/" + relative);
 }
 
 class ImportFleetCliTest : public ::testing::Test {

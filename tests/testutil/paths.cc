@@ -27,6 +27,15 @@ std::vector<std::string> FilesIn(const std::string& relative_dir, const std::str
   return files;
 }
 
+std::string SharedTracePath(const std::string& relative) {
+  const std::string path = SourcePath("../shared/traces/" + relative);
+  if (!std::filesystem::exists(path)) {
+    ADD_FAILURE() << "the shared traces are not here: " << path
+                  << " (../shared is part of the test setup)";
+  }
+  return path;
+}
+
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   EXPECT_TRUE(in.good()) << "cannot read " << path;

@@ -12,6 +12,9 @@ namespace fleetsim::testing {
 std::string SourcePath(const std::string& relative);
 // A fixture under tests/data/.
 std::string DataPath(const std::string& relative);
+// A file under ../shared/traces/ (beside the project); fails the current test (and carries on)
+// when it is not there.
+std::string SharedTracePath(const std::string& relative);
 // All files in a source directory with the given extension, sorted.
 std::vector<std::string> FilesIn(const std::string& relative_dir, const std::string& extension);
 // Reads a whole file; fails the current test if it cannot.

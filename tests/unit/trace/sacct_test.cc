@@ -32,12 +32,7 @@ bool HasNote(const ReadResult& result, const std::string& text) {
 }
 
 std::string SharedSacct(const std::string& name) {
-  const std::string path = testing::SourcePath("../shared/traces/configs/sacct/" + name);
-  if (!std::filesystem::exists(path)) {
-    ADD_FAILURE() << "the shared traces are not here: " << path
-                  << " (../shared is part of the test setup)";
-  }
-  return path;
+  return testing::SharedTracePath("configs/sacct/" + name);
 }
 
 class SacctTest : public testing::TraceFileTest {
