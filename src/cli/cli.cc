@@ -16,6 +16,7 @@
 
 #include "cli/bound_command.h"
 #include "cli/exit_status.h"
+#include "cli/export_command.h"
 #include "cli/fill_command.h"
 #include "cli/import_fleet_command.h"
 #include "cli/plan_command.h"
@@ -272,6 +273,9 @@ class Cli {
     ImportFleetArgs import_fleet;
     CLI::App* import_fleet_cmd = AddImportFleetCommand(app, import_fleet);
 
+    ExportArgs export_args;
+    CLI::App* export_cmd = AddExportCommand(app, export_args);
+
     BoundArgs bound;
     CLI::App* bound_cmd = app.add_subcommand(
         "bound",
@@ -431,6 +435,9 @@ class Cli {
     }
     if (import_fleet_cmd->parsed()) {
       return RunImportFleetCommand(import_fleet, *catalog_, out_, err_);
+    }
+    if (export_cmd->parsed()) {
+      return RunExportCommand(export_args, registry_, *catalog_, out_, err_);
     }
     if (bench_cmd->parsed()) {
       return Bench(bench);

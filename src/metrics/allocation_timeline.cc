@@ -20,12 +20,13 @@ void AllocationTimeline::OnRunStarted(const RunStarted& event) {
   node_first_gpu_.assign(nodes, 0);
   node_gpus_.assign(nodes, 0);
   down_since_.assign(nodes, kTimeNever);
+  down_cause_.assign(nodes, NodeDownCause::kReleased);
   for (NodeId node = 0; node < nodes; ++node) {
     const NodeAtStart& at_start = event.nodes[node];
     node_first_gpu_[node] = at_start.first_gpu;
     node_gpus_[node] = static_cast<std::int64_t>(at_start.end_gpu - at_start.first_gpu);
     if (at_start.down) {
-      down_since_[node] = event.time;
+      down_since_[node] = event.time;  // released (autoscaling): down_cause_'s default
     }
   }
 }
@@ -62,6 +63,7 @@ void AllocationTimeline::OnJobSegmentEnded(const JobSegmentEnded& event) {
 void AllocationTimeline::OnNodeWentDown(const NodeWentDown& event) {
   if (down_since_[event.node] == kTimeNever) {
     down_since_[event.node] = event.time;
+    down_cause_[event.node] = event.cause;
   }
 }
 
@@ -77,7 +79,8 @@ void AllocationTimeline::CloseDownSpan(NodeId node, SimTime time) {
     data_.down.push_back({.start = down_since_[node],
                           .end = time,
                           .first_gpu = node_first_gpu_[node],
-                          .gpus = node_gpus_[node]});
+                          .gpus = node_gpus_[node],
+                          .cause = down_cause_[node]});
   }
   down_since_[node] = kTimeNever;
 }

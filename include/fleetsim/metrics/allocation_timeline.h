@@ -50,12 +50,14 @@ struct BusyPiece {
   double gpus = 0;
 };
 
-// During [start, end) the node holding GPUs first_gpu .. first_gpu + gpus - 1 was down.
+// During [start, end) the node holding GPUs first_gpu .. first_gpu + gpus - 1 was down, for
+// `cause` (a node down when the run started is an autoscaled pool's released node: kReleased).
 struct DownSpan {
   SimTime start = 0;
   SimTime end = 0;
   GpuId first_gpu = 0;
   std::int64_t gpus = 0;
+  NodeDownCause cause = NodeDownCause::kReleased;
 };
 
 // What an AllocationTimeline recorded over one run. Plain data (a RunReport carries it).
@@ -112,9 +114,10 @@ class AllocationTimeline final : public SimulationObserver {
   void CloseDownSpan(NodeId node, SimTime time);
 
   bool any_submitted_ = false;
-  std::vector<GpuId> node_first_gpu_;    // by node
-  std::vector<std::int64_t> node_gpus_;  // by node
-  std::vector<SimTime> down_since_;      // by node; kTimeNever while up
+  std::vector<GpuId> node_first_gpu_;      // by node
+  std::vector<std::int64_t> node_gpus_;    // by node
+  std::vector<SimTime> down_since_;        // by node; kTimeNever while up
+  std::vector<NodeDownCause> down_cause_;  // by node, while down
   AllocationTimelineData data_;
 };
 
