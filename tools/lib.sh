@@ -18,10 +18,11 @@ FLEETSIM_DEBIAN_PACKAGES=(
 # its runtime libraries (sanitizers, libFuzzer) build the ci-sanitize preset and the fuzz targets
 # (tests/fuzz); Slurm and munge run the private cluster of tools/slurm-local that
 # tests/cli/sweep_slurm_cli_test.cc submits a sweep to; pytest and pandas run the Python module's
-# tests (python/tests), whose results come back as DataFrames.
+# tests (python/tests), whose results come back as DataFrames; prometheus brings promtool, which
+# loads `fleetsim export --dcgm` output into a TSDB (tests/cli/export_cli_test.cc).
 FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev
                         slurmctld slurmd slurm-client munge
-                        python3-pytest python3-pandas)
+                        python3-pytest python3-pandas prometheus)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the

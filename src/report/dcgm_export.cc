@@ -25,7 +25,7 @@ struct Change {
 
 // One GPU at one sample.
 struct Sample {
-  double util = 0;  // percent
+  double share = 0;  // of the GPU held by jobs, in [0, 1]
   std::int64_t memory = 0;
   bool down = false;
   bool failed = false;
@@ -95,7 +95,7 @@ std::vector<Sample> SampleGpu(const std::vector<Change>& changes, const GpuModel
     }
     const std::int64_t share = std::clamp<std::int64_t>(now.share, 0, kMicro);
     const std::int64_t memory = std::max<std::int64_t>(now.memory, 0);
-    out.push_back({.util = std::round(100.0 * static_cast<double>(share) / kMicro),
+    out.push_back({.share = static_cast<double>(share) / kMicro,
                    .memory = model == nullptr ? memory : std::min(memory, capacity),
                    .down = now.down > 0,
                    .failed = now.failures > 0});
@@ -226,8 +226,9 @@ std::string DcgmExport(const RunReport& report, const Workload& workload, const 
                                 options.interval_s * kMillisPerSecond, count));
   }
   std::string out;
-  WriteFamily(out, {"DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %)."}, labels, samples, options,
-              [](std::size_t, const Sample& s) { return fmt::format("{}", s.util); });
+  WriteFamily(
+      out, {"DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %)."}, labels, samples, options,
+      [](std::size_t, const Sample& s) { return fmt::format("{}", std::round(100 * s.share)); });
   WriteFamily(out, {"DCGM_FI_DEV_FB_USED", "Framebuffer memory used (in MiB)."}, labels, samples,
               options, [](std::size_t, const Sample& s) { return fmt::format("{}", s.memory); });
   WriteFamily(out, {"DCGM_FI_DEV_POWER_USAGE", "Power draw (in W)."}, labels, samples, options,
@@ -236,9 +237,9 @@ std::string DcgmExport(const RunReport& report, const Workload& workload, const 
                 if (model == nullptr || !model->tdp_w) {
                   return "";
                 }
-                const double active = s.util / 100.0;
                 const double watts =
-                    s.down ? 0 : *model->tdp_w * (kIdlePowerShare + (1 - kIdlePowerShare) * active);
+                    s.down ? 0
+                           : *model->tdp_w * (kIdlePowerShare + (1 - kIdlePowerShare) * s.share);
                 return fmt::format("{:.6f}", watts);
               });
   WriteFamily(out, {"DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered."}, labels,

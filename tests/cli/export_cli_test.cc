@@ -260,6 +260,66 @@ TEST_F(ExportCliTest, DcgmExportLoadsIntoPrometheusWithTheValuesExpected) {
   EXPECT_EQ(dump.find(R"(modelName="NVIDIA A100-SXM4-80GB"} 79 )"), std::string::npos);
 }
 
+// The metric names `text` uses: every DCGM_FI_... word.
+std::set<std::string> DcgmNamesIn(const std::string& text) {
+  std::set<std::string> names;
+  for (std::size_t at = text.find("DCGM_FI_"); at != std::string::npos;
+       at = text.find("DCGM_FI_", at + 1)) {
+    const std::size_t end = text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789", at);
+    names.insert(text.substr(at, end - at));
+  }
+  return names;
+}
+
+TEST_F(ExportCliTest, TheGrafanaDashboardQueriesOnlyWhatTheExportWrites) {
+  const std::string scenario = DataPath("export/mig-export.json");
+  const std::string run_dir = RunInto(scenario);
+  ASSERT_EQ(Fleetsim(fmt::format("export '{}' --scenario '{}' --dcgm '{}' --interval 1h", run_dir,
+                                 scenario, Out("dcgm.prom")))
+                .exit_code,
+            0);
+  std::set<std::string> written;
+  std::stringstream in(ReadFile(Out("dcgm.prom")));
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("# TYPE ")) {
+      written.insert(line.substr(7, line.find(' ', 7) - 7));
+    }
+  }
+  EXPECT_EQ(written.size(), 4U);
+
+  const nlohmann::json dashboard =
+      nlohmann::json::parse(ReadFile(SourcePath("tools/grafana/fleetsim-dcgm-dashboard.json")));
+  std::set<std::string> queried;
+  std::set<std::string> titles;
+  for (const nlohmann::json& panel : dashboard.at("panels")) {
+    titles.insert(panel.at("title").get<std::string>());
+    EXPECT_EQ(panel.at("datasource"), "$datasource") << panel.at("title");
+    ASSERT_FALSE(panel.at("targets").empty()) << panel.at("title");
+    for (const nlohmann::json& target : panel.at("targets")) {
+      const std::set<std::string> names = DcgmNamesIn(target.at("expr").get<std::string>());
+      EXPECT_FALSE(names.empty()) << target.at("expr");
+      queried.insert(names.begin(), names.end());
+    }
+  }
+  bool datasource_variable = false;
+  for (const nlohmann::json& variable : dashboard.at("templating").at("list")) {
+    datasource_variable = datasource_variable || (variable.at("name") == "datasource" &&
+                                                  variable.at("type") == "datasource");
+    const std::set<std::string> names = DcgmNamesIn(variable.value("query", ""));
+    queried.insert(names.begin(), names.end());
+  }
+  EXPECT_TRUE(datasource_variable);
+  for (const std::string& name : queried) {
+    EXPECT_EQ(written.count(name), 1U) << name << " is queried but not exported";
+  }
+  EXPECT_EQ(queried, written) << "every exported metric has a panel";
+  // NVIDIA's dashboard's panels for the metrics the export writes are all there.
+  for (const char* title :
+       {"GPU Power Usage", "GPU Power Total", "GPU Utilization", "GPU Framebuffer Mem Used"}) {
+    EXPECT_EQ(titles.count(title), 1U) << title;
+  }
+}
+
 TEST_F(ExportCliTest, ExportsAreDeterministic) {
   const std::string scenario = DataPath("export/mig-export.json");
   const std::string run_dir = RunInto(scenario);

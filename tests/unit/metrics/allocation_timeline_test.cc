@@ -73,9 +73,10 @@ class Feed {
       }
     }
   }
-  void NodeDown(SimTime t, NodeId node, SimTime back_at) {
+  void NodeDown(SimTime t, NodeId node, SimTime back_at,
+                NodeDownCause cause = NodeDownCause::kHardwareFailure) {
     for (SimulationObserver* o : Observers()) {
-      o->OnNodeWentDown({t, node, 0, NodeDownCause::kHardwareFailure, back_at});
+      o->OnNodeWentDown({t, node, 0, cause, back_at});
     }
   }
   void NodeBack(SimTime t, NodeId node) {
@@ -293,11 +294,13 @@ TEST(AllocationTimelineTest, GpusOfDownNodesAreNotUp) {
   feed.NodeDown(kHour, 1, 2 * kHour);
   feed.EndSegment(2 * kHour, 0, 0, Holding({0, 1}, 2), SegmentEnd::kFinished, Useful(2 * kHour));
   feed.NodeBack(2 * kHour, 1);
-  feed.NodeDown(3 * kHour, 1, 5 * kHour);
+  feed.NodeDown(3 * kHour, 1, 5 * kHour, NodeDownCause::kSpotReclaim);
   feed.End(4 * kHour);
 
   const AllocationTimelineData& t = feed.timeline();
   ASSERT_EQ(t.down.size(), 2U);
+  EXPECT_EQ(t.down[0].cause, NodeDownCause::kHardwareFailure);
+  EXPECT_EQ(t.down[1].cause, NodeDownCause::kSpotReclaim);
   EXPECT_EQ(t.down[0].start, kHour);
   EXPECT_EQ(t.down[0].end, 2 * kHour);
   EXPECT_EQ(t.down[0].first_gpu, 2U);
