@@ -1,5 +1,5 @@
-"""Python policies in the fleetsim command: --policy-module on run, bench and sweep, and its
-errors (exit 3 with the traceback for a policy that raises; exit 1 for a module that cannot be
+"""Python policies in the fleetsim command: --policy-module on run, bench, sweep and export, and
+its errors (exit 3 with the traceback for a policy that raises; exit 1 for a module that cannot be
 loaded)."""
 import json
 import subprocess
@@ -48,6 +48,19 @@ def test_sweep_runs_python_policies_on_threads(tmp_path):
     assert sweep.returncode == 0, sweep.stderr
     results = (tmp_path / "o" / "results.csv").read_text()
     assert results.count("python-fifo") == 3 and results.count(",sjf,") == 3
+
+
+def test_export_reruns_a_python_policy_given_its_module(tmp_path):
+    run = fleetsim("run", TINY, "--policy-module", MODULE, "--policy", "sjf",
+                   "--out", tmp_path / "run")
+    assert run.returncode == 0, run.stderr
+    out = tmp_path / "jobs.sacct"
+    without = fleetsim("export", tmp_path / "run", "--scenario", TINY, "--sacct", out)
+    assert without.returncode == 1 and "--policy-module" in without.stderr and not out.exists()
+    exported = fleetsim("export", tmp_path / "run", "--scenario", TINY, "--sacct", out,
+                        "--policy-module", MODULE)
+    assert exported.returncode == 0, exported.stderr
+    assert out.read_text().startswith("JobID|User|Account|Partition|Submit|Start|End|")
 
 
 def test_a_policy_that_raises_exits_3_with_the_traceback(tmp_path):
