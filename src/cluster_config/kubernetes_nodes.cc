@@ -14,6 +14,7 @@
 #include "cluster_config/yaml_documents.h"
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/fleet/catalog_loader.h"
+#include "text/text_fields.h"
 
 namespace fleetsim {
 
@@ -28,38 +29,9 @@ constexpr const char* kReplicasLabel = "nvidia.com/gpu.replicas";
 constexpr const char* kPluginConfigLabel = "nvidia.com/device-plugin.config";
 constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 
-// A Kubernetes quantity ("12", "7910m", "87425380Ki", "64Gi", "500M", "1e3") as a number of
-// units; nullopt when it is not one.
-std::optional<double> Quantity(const std::string& text) {
-  static const std::vector<std::pair<std::string, double>> kSuffixes = {
-      {"Ki", 1024.0},       {"Mi", 1024.0 * 1024},
-      {"Gi", kBytesPerGib}, {"Ti", kBytesPerGib * 1024},
-      {"k", 1e3},           {"M", 1e6},
-      {"G", 1e9},           {"T", 1e12},
-      {"m", 1e-3}};
-  std::string number = text;
-  double scale = 1;
-  for (const auto& [suffix, factor] : kSuffixes) {
-    if (number.size() > suffix.size() && number.ends_with(suffix)) {
-      number.resize(number.size() - suffix.size());
-      scale = factor;
-      break;
-    }
-  }
-  if (number.empty() || number.find_first_not_of("0123456789.eE+-") != std::string::npos) {
-    return std::nullopt;
-  }
-  char* end = nullptr;
-  const double value = std::strtod(number.c_str(), &end);
-  if (end != number.c_str() + number.size() || !std::isfinite(value) || value < 0) {
-    return std::nullopt;
-  }
-  return value * scale;
-}
-
 // A count resource or label ("8"): a whole number, or nullopt.
 std::optional<std::int64_t> WholeCount(const std::string& text) {
-  const std::optional<double> value = Quantity(text);
+  const std::optional<double> value = KubernetesQuantity(text);
   if (!value || *value != std::floor(*value) || *value > 1e9) {
     return std::nullopt;
   }
@@ -182,7 +154,7 @@ class KubernetesImporter {
 
   static Status ReadHost(const YAML::Node& allocatable, const std::string& where, GpuNode& node) {
     if (const std::string cpu = YamlText(allocatable["cpu"]); !cpu.empty()) {
-      node.cpu_cores = Quantity(cpu);
+      node.cpu_cores = KubernetesQuantity(cpu);
       if (!node.cpu_cores) {
         return Status::InvalidInput(fmt::format(
             "{}: status.allocatable.cpu: expected a quantity such as 12 or 7910m, found '{}'",
@@ -190,7 +162,7 @@ class KubernetesImporter {
       }
     }
     if (const std::string memory = YamlText(allocatable["memory"]); !memory.empty()) {
-      const std::optional<double> bytes = Quantity(memory);
+      const std::optional<double> bytes = KubernetesQuantity(memory);
       if (!bytes) {
         return Status::InvalidInput(fmt::format(
             "{}: status.allocatable.memory: expected a quantity such as 87425380Ki or 64Gi, "

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "fleetsim/core/diagnostics.h"
+#include "job_json/request_words.h"
 
 namespace fleetsim {
 
@@ -127,6 +128,49 @@ class FieldReader {
 
   void Absorb(const FieldReader& child) { clean_ = clean_ && child.clean_; }
 
+  // "gres" or "resources": the request in a scheduler's words, which sets the fields it covers
+  // (FieldsSetByGres, FieldsSetByResources); those may not be given beside it.
+  void RequestWords(JobRequest& r) {
+    const bool gres = object_.contains("gres");
+    if (!gres && !object_.contains("resources")) {
+      return;
+    }
+    const std::string key = gres ? "gres" : "resources";
+    if (gres && object_.contains("resources")) {
+      Fail("resources", "expected either 'gres' or 'resources', found both");
+      return;
+    }
+    bool beside = false;
+    for (const std::string& field : gres ? FieldsSetByGres() : FieldsSetByResources()) {
+      if (object_.contains(field)) {
+        Fail(field, fmt::format("expected no '{}' beside '{}', which sets it, found {}", field, key,
+                                Shown(object_.at(field))));
+        beside = true;
+      }
+    }
+    if (beside) {
+      return;
+    }
+    std::optional<std::string> problem;
+    if (gres) {
+      const auto text = check_.String(object_, path_, key, false);
+      if (!text) {
+        clean_ = false;
+        return;
+      }
+      problem = ApplyGres(*text, r);
+    } else {
+      const auto requests = ResourceRequests(key);
+      if (!requests) {
+        return;
+      }
+      problem = ApplyResources(*requests, r);
+    }
+    if (problem) {
+      Fail(key, *problem);
+    }
+  }
+
  private:
   // Stores a value that was read; a missing value is a failure when the key was there or needed.
   template <typename T, typename U>
@@ -136,6 +180,31 @@ class FieldReader {
     } else if (required || object_.contains(key)) {
       clean_ = false;
     }
+  }
+
+  // The object at `key` as resource requests: values are integers or quantity strings.
+  std::optional<std::vector<ResourceRequest>> ResourceRequests(const std::string& key) {
+    const json* object = check_.Object(object_, path_, key, false);
+    if (object == nullptr) {
+      clean_ = false;
+      return std::nullopt;
+    }
+    std::vector<ResourceRequest> requests;
+    for (const auto& [name, value] : object->items()) {
+      if (value.is_number_integer()) {
+        requests.push_back({name, value.dump()});
+      } else if (value.is_string()) {
+        requests.push_back({name, value.get<std::string>()});
+      } else {
+        check_.Error(ChildPath(ChildPath(path_, key), name),
+                     fmt::format("expected a quantity (an integer, or a string such as "
+                                 "\"64Gi\"), found {}",
+                                 Shown(value)));
+        clean_ = false;
+        return std::nullopt;
+      }
+    }
+    return requests;
   }
 
   void Fail(const std::string& key, const std::string& message) {
@@ -174,6 +243,7 @@ void ReadRequest(FieldReader& in, JobRequest& r) {
   in.Seconds("restart_cost_s", kTimeRange, false, r.restart_cost);
   in.Seconds("walltime_s", kTimeRange, false, r.walltime_estimate);
   in.Seconds("deadline_s", kTimeRange, false, r.deadline);
+  in.RequestWords(r);
 }
 
 void ReadDemand(const json& object, JsonChecker& check, FieldReader& parent,
@@ -220,6 +290,20 @@ ordered_json NumberValue(double value) {
   return value;
 }
 
+// "cpu=8,nvidia.com/gpu=2" as {"cpu": 8, "nvidia.com/gpu": 2}: whole numbers as integers,
+// other quantities as strings.
+ordered_json ResourcesToJson(const std::string& text) {
+  ordered_json out = ordered_json::object();
+  for (const ResourceRequest& request :
+       SplitResources(text).value_or(std::vector<ResourceRequest>{})) {
+    const bool whole = !request.value.empty() && request.value.size() <= 15 &&
+                       request.value.find_first_not_of("0123456789") == std::string::npos;
+    out[request.name] =
+        whole ? ordered_json(std::stoll(request.value)) : ordered_json(request.value);
+  }
+  return out;
+}
+
 ordered_json DemandToJson(const DemandCurve& curve) {
   ordered_json out;
   out["step_s"] = SecondsValue(curve.step);
@@ -239,6 +323,8 @@ const std::vector<std::string>& JobObjectKeys() {
                                                 "priority_class",
                                                 "priority",
                                                 "kind",
+                                                "gres",
+                                                "resources",
                                                 "gpus",
                                                 "max_gpus",
                                                 "pow2_block",
@@ -306,9 +392,9 @@ ordered_json JobToJson(const Job& job) {
   ordered_json out;
   out["id"] = r.id;
   out["submit_s"] = SecondsValue(r.submit);
-  const auto put = [&out](const char* key, const auto& value, const auto& fallback,
-                          const ordered_json& shown) {
-    if (value != fallback) {
+  const auto put = [&out, &r](const char* key, const auto& value, const auto& fallback,
+                              const ordered_json& shown) {
+    if (value != fallback && !SetByRequestWords(r, key)) {
       out[key] = shown;
     }
   };
@@ -316,7 +402,13 @@ ordered_json JobToJson(const Job& job) {
   put("priority_class", r.priority_class, d.priority_class, r.priority_class);
   put("priority", r.priority, d.priority, r.priority);
   put("kind", r.kind, d.kind, JobKindName(r.kind));
-  out["gpus"] = r.gpus;
+  if (!r.gres.empty()) {
+    out["gres"] = r.gres;
+  } else if (!r.resources.empty()) {
+    out["resources"] = ResourcesToJson(r.resources);
+  } else {
+    out["gpus"] = r.gpus;
+  }
   put("max_gpus", r.max_gpus, d.max_gpus, r.max_gpus);
   put("pow2_block", r.pow2_block, d.pow2_block, r.pow2_block);
   put("gpu_models", r.gpu_models, d.gpu_models, r.gpu_models);

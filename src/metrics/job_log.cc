@@ -39,6 +39,8 @@ void JobLog::OnRunStarted(const RunStarted& event) {
     row.sharing = request.sharing;
     row.cpu_milli = request.cpu_milli;
     row.memory_mib = request.memory_mib;
+    row.gres = request.gres;
+    row.resources = request.resources;
   }
 }
 

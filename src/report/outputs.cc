@@ -274,6 +274,10 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   }
   fmt::format_to(Appender(out), ",{},{},{},{},{},", row.gpus, row.max_gpus,
                  GpuSharingName(row.sharing), row.cpu_milli, row.memory_mib);
+  AppendCsvField(out, row.gres);
+  out += ',';
+  AppendCsvField(out, row.resources);
+  out += ',';
   if (row.started) {
     fmt::format_to(Appender(out), "{},{},", row.gpus_allocated, row.gpu_share);
     AppendCsvField(out, row.gpu_models);
@@ -294,7 +298,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
 std::string JobsCsv(const RunReport& report) {
   std::string out =
       "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-      "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,preemptions,"
+      "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,domains,"
+      "preemptions,"
       "interruptions,lost_gpu_hours,useful_gpu_hours,useful_work_gpu_hours,state,reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {

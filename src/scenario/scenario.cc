@@ -391,7 +391,8 @@ class ScenarioParser {
     const std::size_t k =
         static_cast<std::size_t>(std::find(models.begin(), models.end(), unknown) - models.begin());
     check_.Error(
-        ChildPath(ChildPath(path, "gpu_models"), k),
+        job.request.gres.empty() ? ChildPath(ChildPath(path, "gpu_models"), k)
+                                 : ChildPath(path, "gres"),
         fmt::format("unknown GPU model '{}'{}", unknown, EffectiveCatalog().SuggestGpu(unknown)));
   }
 

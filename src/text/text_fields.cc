@@ -6,6 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace fleetsim {
 
@@ -193,6 +196,34 @@ std::optional<std::int64_t> SizeMib(std::string_view text) {
     return std::nullopt;
   }
   return static_cast<std::int64_t>(std::ceil(*value * scale));
+}
+
+std::optional<double> KubernetesQuantity(std::string_view text) {
+  constexpr double kGib = 1024.0 * 1024.0 * 1024.0;
+  static const std::vector<std::pair<std::string_view, double>> kSuffixes = {
+      {"Ki", 1024.0}, {"Mi", 1024.0 * 1024},
+      {"Gi", kGib},   {"Ti", kGib * 1024},
+      {"k", 1e3},     {"M", 1e6},
+      {"G", 1e9},     {"T", 1e12},
+      {"m", 1e-3}};
+  std::string number(text);
+  double scale = 1;
+  for (const auto& [suffix, factor] : kSuffixes) {
+    if (number.size() > suffix.size() && number.ends_with(suffix)) {
+      number.resize(number.size() - suffix.size());
+      scale = factor;
+      break;
+    }
+  }
+  if (number.empty() || number.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+    return std::nullopt;
+  }
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size() || !std::isfinite(value) || value < 0) {
+    return std::nullopt;
+  }
+  return value * scale;
 }
 
 }  // namespace fleetsim

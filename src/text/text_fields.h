@@ -69,4 +69,8 @@ std::string AsciiLower(std::string_view text);
 // rounded up; nullopt when it is not one.
 std::optional<std::int64_t> SizeMib(std::string_view text);
 
+// A Kubernetes quantity ("12", "7910m", "87425380Ki", "64Gi", "500M", "1e3") as a number of
+// units (bytes for memory, cores for CPU); nullopt when it is not one or is negative.
+std::optional<double> KubernetesQuantity(std::string_view text);
+
 }  // namespace fleetsim

@@ -93,7 +93,8 @@ class RowStream {
     std::string unknown;
     if (!catalog_->CanonicalizeGpuModels(job.request.gpu_models, unknown)) {
       error = RowError{path_, source_->line(), kReasonUnknownGpuModel,
-                       fmt::format("field 'gpu_models': unknown GPU model '{}'{}", unknown,
+                       fmt::format("field '{}': unknown GPU model '{}'{}",
+                                   job.request.gres.empty() ? "gpu_models" : "gres", unknown,
                                    catalog_->SuggestGpu(unknown))};
       return false;
     }

@@ -1,7 +1,7 @@
-// The native CSV format: a header naming the columns (any order; only id, submit_s, gpus and one
-// of duration_s or work_gpu_hours are required), then one job per row, an empty cell meaning the
-// field's default. One table of columns drives both the reader and the writer, so the two
-// cannot drift apart.
+// The native CSV format: a header naming the columns (any order; only id, submit_s, one of gpus,
+// gres or resources, and one of duration_s or work_gpu_hours are required), then one job per row,
+// an empty cell meaning the field's default. One table of columns drives both the reader and the
+// writer, so the two cannot drift apart.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/trace/native.h"
 #include "job_json/job_json.h"
+#include "job_json/request_words.h"
 #include "text/csv.h"
 #include "text/line_reader.h"
 #include "trace/fields.h"
@@ -214,6 +215,8 @@ const std::vector<Column>& Columns() {
       {"priority_class", &ReadText<&R::priority_class>, &Write<&R::priority_class>},
       {"priority", &ReadInt<&R::priority, 1, kMaxPriority>, &Write<&R::priority>},
       {"kind", &ReadName<JobKind, &R::kind, &ParseJobKind, &JobKindNames>, &Write<&R::kind>},
+      {"gres", &ReadText<&R::gres>, &Write<&R::gres>},
+      {"resources", &ReadText<&R::resources>, &Write<&R::resources>},
       {"gpus", &ReadInt<&R::gpus, 0, kMaxJobGpus>, &WriteGpus},
       {"max_gpus", &ReadInt<&R::max_gpus, 0, kMaxJobGpus>, &Write<&R::max_gpus>},
       {"pow2_block", &ReadBool<&R::pow2_block>, &Write<&R::pow2_block>},
@@ -266,7 +269,7 @@ class CsvSource final : public JobSource {
 
   // Reads and checks the header. Fails with the error ("path: ..." or "path:line: ...").
   Status ReadHeader() {
-    if (Status status = ReadCsvHeader(lines_, {"id", "submit_s", "gpus"}, header_); !status.ok()) {
+    if (Status status = ReadCsvHeader(lines_, {"id", "submit_s"}, header_); !status.ok()) {
       return status;
     }
     return FindColumns().Within(fmt::format("{}:{}", lines_.path(), lines_.line_number()));
@@ -282,6 +285,9 @@ class CsvSource final : public JobSource {
       if (!IsBlank(cells_[i])) {
         columns_[i]->read(cells_[i], columns_[i]->name, job, problem);
       }
+    }
+    if (problem.ok()) {
+      ApplyRequestWords(job.request, problem);
     }
     return FinishRow(job, problem, lines_.path(), lines_.line_number(), error);
   }
@@ -306,6 +312,12 @@ class CsvSource final : public JobSource {
       return Status::InvalidInput(fmt::format("unknown column{} {}", unknown.size() == 1 ? "" : "s",
                                               fmt::join(unknown, ", ")));
     }
+    if (!header_.Find("gpus") && !header_.Find("gres") && !header_.Find("resources")) {
+      return Status::InvalidInput(
+          fmt::format("expected a header with a 'gpus', 'gres' or 'resources' column, found "
+                      "columns {}",
+                      QuotedList(header_.names())));
+    }
     if (!header_.Find("duration_s") && !header_.Find("work_gpu_hours")) {
       return Status::InvalidInput(
           fmt::format("expected a header with a 'duration_s' or 'work_gpu_hours' column, "
@@ -313,6 +325,44 @@ class CsvSource final : public JobSource {
                       QuotedList(header_.names())));
     }
     return Status::Ok();
+  }
+
+  // A `gres` or `resources` cell read as the request it is (request_words.h); the columns it
+  // sets must then be empty.
+  void ApplyRequestWords(JobRequest& r, FieldError& problem) const {
+    if (r.gres.empty() && r.resources.empty()) {
+      return;
+    }
+    const std::string key = r.gres.empty() ? "resources" : "gres";
+    if (!r.gres.empty() && !r.resources.empty()) {
+      problem.Set(kReasonBadValue,
+                  "column 'resources': expected either 'gres' or 'resources', "
+                  "found both");
+      return;
+    }
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      if (!IsBlank(cells_[i]) && SetByRequestWords(r, columns_[i]->name)) {
+        problem.Set(kReasonBadValue,
+                    fmt::format("column '{}': expected it empty beside '{}', which sets it, "
+                                "found '{}'",
+                                columns_[i]->name, key, cells_[i]));
+        return;
+      }
+    }
+    const std::string words = r.gres.empty() ? r.resources : r.gres;
+    r.gres.clear();
+    r.resources.clear();
+    std::optional<std::string> failure;
+    if (key == "gres") {
+      failure = ApplyGres(words, r);
+    } else if (const auto requests = SplitResources(words)) {
+      failure = ApplyResources(*requests, r);
+    } else {
+      failure = fmt::format("expected name=value entries separated by ',', found '{}'", words);
+    }
+    if (failure) {
+      problem.Set(kReasonBadValue, fmt::format("column '{}': {}", key, *failure));
+    }
   }
 
   LineReader lines_;
@@ -359,7 +409,8 @@ void CsvJobWriter::Write(const Job& job) {
   std::string row;
   for (std::size_t i = 0; i < Columns().size(); ++i) {
     row += i == 0 ? "" : ",";
-    row += QuoteCsv(Columns()[i].write(job));
+    const Column& column = Columns()[i];
+    row += QuoteCsv(SetByRequestWords(job.request, column.name) ? "" : column.write(job));
   }
   out_ << row << '\n';
 }

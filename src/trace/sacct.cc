@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "fleetsim/core/diagnostics.h"
-#include "fleetsim/fleet/mig.h"
+#include "job_json/request_words.h"
 #include "text/line_reader.h"
 #include "text/utc_time.h"
 #include "trace/fields.h"
@@ -493,27 +493,10 @@ class SacctSource final : public JobSource {
   }
 
   // GPUs, and their types as the models the job accepts; a MIG type (gres/gpu:a100_1g.10gb)
-  // makes a MIG job of one instance with the profile's memory.
+  // makes a MIG job of one instance with the profile's memory (SetGpusOfTypes).
   static void SetGpus(const Tres& tres, JobRequest& r, FieldError& problem) {
-    r.gpus = tres.gpus.value_or(0);
-    for (const std::string& type : tres.gpu_types) {
-      const std::optional<MigTypeName> mig = SplitMigTypeName(type);
-      if (!mig) {
-        r.gpu_models.push_back(type);
-        continue;
-      }
-      if (r.gpus != 1 || tres.gpu_types.size() != 1) {
-        problem.Set(kReasonBadValue,
-                    fmt::format("gres/gpu:{}: expected one MIG instance alone, found {} GPUs "
-                                "(a job of several MIG instances is not modelled)",
-                                type, r.gpus));
-        return;
-      }
-      r.sharing = GpuSharing::kMig;
-      r.gpu_memory_gb = mig->memory_gb;
-      if (!mig->model.empty()) {
-        r.gpu_models.push_back(mig->model);
-      }
+    if (const auto failure = SetGpusOfTypes(tres.gpus.value_or(0), tres.gpu_types, r)) {
+      problem.Set(kReasonBadValue, fmt::format("gres/gpu: {}", *failure));
     }
   }
 

@@ -71,10 +71,10 @@ TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   const std::string jobs = ReadFile(out + "/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
             "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-            "sharing,cpu_milli,memory_mib,gpus_allocated,gpu_share,gpu_models,domains,"
-            "preemptions,interruptions,lost_gpu_hours,useful_gpu_hours,useful_work_gpu_hours,state,"
-            "reason");
-  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,0,0,0.000000,"
+            "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,"
+            "domains,preemptions,interruptions,lost_gpu_hours,useful_gpu_hours,"
+            "useful_work_gpu_hours,state,reason");
+  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,,,0,0,0.000000,"
                       "0.000000,0.000000,rejected,"
                       "needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
@@ -374,6 +374,57 @@ TEST_F(CliTest, StaticMigLayoutsAreCheckedAgainstTheGeometry) {
   const CommandResult ok =
       Fleetsim(fmt::format("validate '{}'", testing::DataPath("fleet/h100-4g-3g.json")));
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// The same workload asked for in Slurm and Kubernetes words and in the job model's fields runs
+// the same under every policy; jobs.csv shows the words back.
+TEST_F(CliTest, RequestsInSchedulerWordsRunAsTheirFields) {
+  const std::string words = testing::DataPath("request-words/words.json");
+  const std::string fields = testing::DataPath("request-words/fields.json");
+  for (const std::string policy : {"fifo", "backfill", "constraint-aware"}) {
+    const CommandResult a = Fleetsim(
+        fmt::format("run '{}' --policy {} --out '{}/words-{}'", words, policy, dir_, policy));
+    const CommandResult b = Fleetsim(
+        fmt::format("run '{}' --policy {} --out '{}/fields-{}'", fields, policy, dir_, policy));
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(a.out, b.out) << policy;
+    std::string jobs = ReadFile(dir_ + "/words-" + policy + "/jobs.csv");
+    for (const std::string shown : {",gpu:h100:8,,", ",,\"cpu=16,memory=64Gi,nvidia.com/gpu=2\",",
+                                    ",,nvidia.com/mig-3g.40gb=1,", ",gpu:a100_4g.40gb:1,,",
+                                    ",gpu:4,,", ",gpu:h100:16,,", ",,cpu=8,"}) {
+      const std::size_t at = jobs.find(shown);
+      ASSERT_NE(at, std::string::npos) << shown << "\n" << jobs;
+      jobs.replace(at, shown.size(), ",,,");
+    }
+    EXPECT_EQ(jobs, ReadFile(dir_ + "/fields-" + policy + "/jobs.csv")) << policy;
+  }
+}
+
+TEST_F(CliTest, RequestWordsAreCheckedWhereTheyAreWritten) {
+  const std::string bad = Write("bad-words.json", R"({
+  "format_version": 1,
+  "name": "bad-words",
+  "fleet": {"pools": [{"name": "h100", "template": "hgx-h100", "nodes": 1}]},
+  "jobs": [
+    {"id": "a", "gres": "gpu:h900:8", "duration_s": 10},
+    {"id": "b", "gres": "gpu:h100:8", "gpus": 8, "duration_s": 10},
+    {"id": "c", "resources": {"nvidia.com/gpus": 1}, "duration_s": 10}
+  ]
+})");
+  const CommandResult r = Fleetsim(fmt::format("validate '{}'", bad));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(bad + ": /jobs/0/gres: error: unknown GPU model 'h900'"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(bad + ": /jobs/1/gpus: error: expected no 'gpus' beside 'gres', which "
+                             "sets it, found 8"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(bad + ": /jobs/2/resources: error: expected nvidia.com/gpu, "
+                             "nvidia.com/mig-<profile>, cpu or memory, found 'nvidia.com/gpus', "
+                             "did you mean 'nvidia.com/gpu'?"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST_F(CliTest, FleetDescribesPoolsDomainsAndCost) {

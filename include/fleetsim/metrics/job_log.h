@@ -28,8 +28,10 @@ struct JobRecordRow {
   std::int64_t max_gpus = 0;  // requested maximum (MaxGpus(): equal to gpus for a fixed size)
   std::int64_t cpu_milli = 0;
   std::int64_t memory_mib = 0;
-  SimTime start = 0;  // when first started
-  SimTime end = 0;    // when ended
+  std::string gres;       // the request as a Slurm GRES, when it was given so (JobRequest::gres)
+  std::string resources;  // the request as Kubernetes resources (JobRequest::resources)
+  SimTime start = 0;      // when first started
+  SimTime end = 0;        // when ended
   // What the job held last (PlacementSummary at its latest start or resize).
   std::int64_t gpus_allocated = 0;  // GPUs held whole or in part
   double gpu_share = 0;

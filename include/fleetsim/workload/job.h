@@ -78,6 +78,12 @@ struct JobRequest {
   std::int64_t cpu_milli = 0;   // host CPU for the whole job, in thousandths of a core
   std::int64_t memory_mib = 0;  // host memory for the whole job
 
+  // The request as the user wrote it, when it was given in a scheduler's words rather than in the
+  // fields above (which it then sets): a Slurm GRES ("gpu:h100:8") or Kubernetes resources
+  // ("nvidia.com/gpu=2,cpu=8"). Empty otherwise; at most one of the two is set.
+  std::string gres;
+  std::string resources;
+
   bool preemptible = false;
   bool spot_eligible = true;
   SimDuration checkpoint_interval = 0;  // 0 = never checkpoints

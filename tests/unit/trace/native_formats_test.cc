@@ -303,30 +303,87 @@ TEST(CsvReaderTest, TheHeaderMustNameKnownColumnsOnce) {
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gpus,gpus,duration_s\n"),
             "open: FILE:1: column 'gpus' appears twice in the header");
   EXPECT_EQ(OnlyRow("csv", "id,duration_s\n"),
-            "open: FILE:1: expected a header with the columns 'submit_s', 'gpus', found columns "
-            "'id', 'duration_s'");
+            "open: FILE:1: expected a header with the column 'submit_s', found columns 'id', "
+            "'duration_s'");
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,duration_s\n"),
+            "open: FILE:1: expected a header with a 'gpus', 'gres' or 'resources' column, found "
+            "columns 'id', 'submit_s', 'duration_s'");
   EXPECT_EQ(OnlyRow("csv", "\n\nid,\"submit_s\n"),
             "open: FILE:3: header: field 2 has an opening quote but no closing quote");
 }
 
 TEST(CsvReaderTest, AFileWithoutAHeaderIsAnOpenError) {
   const std::string empty =
-      "open: FILE: empty file: expected a header line with the columns 'id', 'submit_s', 'gpus'";
+      "open: FILE: empty file: expected a header line with the columns 'id', 'submit_s'";
   EXPECT_EQ(OnlyRow("csv", ""), empty);
   EXPECT_EQ(OnlyRow("csv", "\n \r\n"), empty);
 }
 
+TEST(CsvReaderTest, ReadsRequestsInSlurmAndKubernetesWords) {
+  EXPECT_EQ(Rows("csv",
+                 "id,submit_s,gres,resources,gpus,duration_s\n"
+                 "a,0,gpu:h100:8,,,60\n"
+                 "b,0,,\"cpu=8,nvidia.com/gpu=2\",,60\n"
+                 "c,0,,,4,60\n"),
+            (std::vector<std::string>{
+                R"(2: {"id":"a","submit_s":0,"gres":"gpu:h100:8","duration_s":60})",
+                R"(3: {"id":"b","submit_s":0,"resources":{"cpu":8,"nvidia.com/gpu":2},)"
+                R"("duration_s":60})",
+                R"(4: {"id":"c","submit_s":0,"gpus":4,"duration_s":60})"}));
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,duration_s\na,0,gpu:1g.10gb,60\n"),
+            R"(2: {"id":"a","submit_s":0,"gres":"gpu:1g.10gb","duration_s":60})");
+}
+
+TEST(CsvReaderTest, RequestWordsMustStandAlone) {
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,gpus,duration_s\na,0,gpu:h100:8,8,60\n"),
+            "2: invalid value: FILE:2: column 'gpus': expected it empty beside 'gres', which "
+            "sets it, found '8'");
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,resources,duration_s\na,0,gpu,cpu=1,60\n"),
+            "2: invalid value: FILE:2: column 'resources': expected either 'gres' or "
+            "'resources', found both");
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,resources,duration_s\na,0,nvidia.com/gpu,60\n"),
+            "2: invalid value: FILE:2: column 'resources': expected name=value entries "
+            "separated by ',', found 'nvidia.com/gpu'");
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,duration_s\na,0,gpu:0,60\n"),
+            "2: invalid value: FILE:2: column 'gres': expected a GPU request as "
+            "gpu[:TYPE][:COUNT] (one GRES, count >= 1), found 'gpu:0'");
+}
+
+TEST(CsvWriterTest, RequestWordsReadBackUnchanged) {
+  Job gres = SimpleJob("a", 0, 1, 60'000);
+  gres.request.gres = "gpu:a100_3g.20gb:1";
+  gres.request.gpus = 1;
+  gres.request.sharing = GpuSharing::kMig;
+  gres.request.gpu_memory_gb = 20;
+  gres.request.gpu_models = {"A100-80GB", "A100-40GB"};  // as the catalog expands "a100"
+  Job resources = SimpleJob("b", 0, 2, 60'000);
+  resources.request.resources = "memory=64Gi,nvidia.com/gpu=2";
+  resources.request.memory_mib = 65536;
+  const std::string csv = Csv({gres, resources});
+  EXPECT_EQ(Rows("csv", csv),
+            (std::vector<std::string>{
+                R"(2: {"id":"a","submit_s":0,"gres":"gpu:a100_3g.20gb:1","duration_s":60})",
+                R"(3: {"id":"b","submit_s":0,"resources":{"memory":"64Gi","nvidia.com/gpu":2},)"
+                R"("duration_s":60})"}));
+  EXPECT_EQ(Rows("jsonl", Jsonl({gres, resources})),
+            (std::vector<std::string>{
+                R"(1: {"id":"a","submit_s":0,"gres":"gpu:a100_3g.20gb:1","duration_s":60})",
+                R"(2: {"id":"b","submit_s":0,"resources":{"memory":"64Gi","nvidia.com/gpu":2},)"
+                R"("duration_s":60})"}));
+}
+
 TEST(CsvWriterTest, WritesEveryColumnInDocumentedOrder) {
   const std::string header =
-      "id,submit_s,tenant,priority_class,priority,kind,gpus,max_gpus,pow2_block,gpu_models,"
+      "id,submit_s,tenant,priority_class,priority,kind,gres,resources,gpus,max_gpus,pow2_block,"
+      "gpu_models,"
       "nvlink,sharing,gpu_milli,gpu_memory_gb,cpu_milli,memory_mib,preemptible,spot_eligible,"
       "checkpoint_interval_s,checkpoint_cost_s,checkpoint_sharded,restart_cost_s,walltime_s,"
       "deadline_s,demand_step_s,demand_gpus,demand_swap_cap,duration_s,work_gpu_hours\n";
   EXPECT_EQ(Csv({}), header);
   EXPECT_EQ(Csv({SimpleJob("a", 1'500, 8, 60'000), FullJob()}),
             header +
-                "a,1.5,,,,,8,,,,,,,,,,,,,,,,,,,,,60,\n"
-                "serve-3,60.5,\"search, \"\"west\"\"\",LS,5,realtime-inference,1,1,true,"
+                "a,1.5,,,,,,,8,,,,,,,,,,,,,,,,,,,,,60,\n"
+                "serve-3,60.5,\"search, \"\"west\"\"\",LS,5,realtime-inference,,,1,1,true,"
                 "A100-80GB|H100-SXM,required,mig,500,19.5,4000,16384,true,false,900,30.25,"
                 "false,90.5,86400,90000.001,3600,0|1|1,1,,2.5\n");
 }

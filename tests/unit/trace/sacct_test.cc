@@ -153,8 +153,8 @@ TEST_F(SacctTest, HeaderInAnyOrderHeterogeneousJobsMigTypesAndCpuRowsPassedFirst
   EXPECT_EQ(FirstError("JobID|Submit|Start|End|AllocTRES\n"
                        "2|2024-03-01T08:00:00|2024-03-01T08:00:00|2024-03-01T09:00:00|"
                        "cpu=1,gres/gpu:a100_1g.10gb=2\n"),
-            "FILE:2: gres/gpu:a100_1g.10gb: expected one MIG instance alone, found 2 GPUs (a job "
-            "of several MIG instances is not modelled)");
+            "FILE:2: gres/gpu: expected one MIG instance alone, found 2 GPUs of types "
+            "'a100_1g.10gb'");
   EXPECT_EQ(FirstError("JobID|Submit|jobid\n"), "FILE: the column 'jobid' is named twice");
 }
 
