@@ -36,9 +36,8 @@ struct RunFacts {
   std::uint64_t seed = 0;
 };
 
-std::string TypeName(const nlohmann::json& value) {
-  return value.is_null() ? "null" : value.dump();
-}
+// A JSON value as an error message quotes it.
+std::string Shown(const nlohmann::json& value) { return value.dump(); }
 
 // The value at `pointer` of `summary`, checked by `is`; a failure names the file and pointer.
 std::optional<Failure> Expect(const nlohmann::json& summary, const std::string& file,
@@ -50,7 +49,7 @@ std::optional<Failure> Expect(const nlohmann::json& summary, const std::string& 
   }
   if (!(summary.at(at).*is)()) {
     return Failure{fmt::format("{}: {}: expected {}, found {}", file, pointer, expected,
-                               TypeName(summary.at(at)))};
+                               Shown(summary.at(at)))};
   }
   return std::nullopt;
 }
@@ -80,8 +79,16 @@ std::optional<Failure> ReadRunFacts(const std::string& file, const PolicyRegistr
   facts.seed = summary["seed"].get<std::uint64_t>();
   PolicyLoad policy = ParsePolicyChoice(summary["policy"].dump(), file, registry);
   if (!policy.policy) {
-    return Failure{fmt::format("{}{}", policy.diagnostics.Format(file),
-                               "(a policy written in Python needs its --policy-module)")};
+    const nlohmann::json& asked = summary["policy"];
+    const bool unknown = !asked.contains("name") || !asked["name"].is_string() ||
+                         registry.Find(asked["name"].get<std::string>()) == nullptr;
+    std::string message = policy.diagnostics.Format(file);
+    if (unknown) {
+      message += "(a policy written in Python needs its --policy-module)";
+    } else if (message.ends_with('\n')) {
+      message.pop_back();
+    }
+    return Failure{message};
   }
   facts.policy = *policy.policy;
   return std::nullopt;

@@ -174,31 +174,35 @@ struct RowContext {
   SimTime run_end = 0;
 };
 
-std::string Row(const RowContext& c, const JobRecordRow& row, const JobRequest& request,
-                const std::optional<LastPlacement>& held) {
-  const std::string when_started = SacctTimestamp(c.epoch + WholeSeconds(row.start));
+// Start, End and Elapsed as sacct shows a job in `row`'s final state.
+struct RowTimes {
   std::string start = "Unknown";
   std::string end = "Unknown";
   std::int64_t elapsed = 0;
+};
+
+RowTimes TimesOf(const RowContext& c, const JobRecordRow& row) {
+  RowTimes times;
+  const auto when = [&](SimTime time) { return SacctTimestamp(c.epoch + WholeSeconds(time)); };
   if (row.state == FinalState::kCompleted) {
-    start = when_started;
-    end = SacctTimestamp(c.epoch + WholeSeconds(row.end));
-    elapsed = WholeSeconds(row.end) - WholeSeconds(row.start);
+    times = {when(row.start), when(row.end), WholeSeconds(row.end) - WholeSeconds(row.start)};
   } else if (row.state == FinalState::kRunning) {
-    start = when_started;
-    elapsed = WholeSeconds(c.run_end) - WholeSeconds(row.start);
+    times.start = when(row.start);
+    times.elapsed = WholeSeconds(c.run_end) - WholeSeconds(row.start);
   } else if (row.state == FinalState::kRejected) {
-    start = "None";
-    end = SacctTimestamp(c.epoch + WholeSeconds(row.submit));
+    times = {"None", when(row.submit), 0};
   }
+  return times;
+}
+
+std::string Row(const RowContext& c, const JobRecordRow& row, const JobRequest& request,
+                const std::optional<LastPlacement>& held) {
+  const RowTimes times = TimesOf(c, row);
   const bool holds = held && row.started && !held->gpus.empty();
   const auto types = holds ? HeldTypes(c.hosts, request, *held)
                            : std::vector<std::pair<std::string, std::int64_t>>{};
   const std::int64_t nodes = holds ? NodesOf(c.hosts, held->gpus) : 1;
-  const std::string alloc =
-      row.started
-          ? Tres(request, holds ? static_cast<std::int64_t>(held->gpus.size()) : 0, nodes, types)
-          : "";
+  const std::int64_t gpus_held = holds ? static_cast<std::int64_t>(held->gpus.size()) : 0;
   std::vector<std::pair<std::string, std::int64_t>> asked = types;
   if (!holds && request.gpu_models.size() == 1 && request.sharing != GpuSharing::kMig) {
     asked = {{Lower(request.gpu_models.front()), request.gpus}};
@@ -206,8 +210,9 @@ std::string Row(const RowContext& c, const JobRecordRow& row, const JobRequest& 
   const std::string tenant = Field(row.tenant);
   return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n", row.id, tenant, tenant,
                      PartitionOf(c.fleet, c.hosts, held),
-                     SacctTimestamp(c.epoch + WholeSeconds(row.submit)), start, end,
-                     SlurmElapsed(elapsed), Timelimit(request), alloc,
+                     SacctTimestamp(c.epoch + WholeSeconds(row.submit)), times.start, times.end,
+                     SlurmElapsed(times.elapsed), Timelimit(request),
+                     row.started ? Tres(request, gpus_held, nodes, types) : "",
                      Tres(request, request.gpus, nodes, asked), SlurmState(row.state),
                      holds ? HostListOf(c.hosts, held->gpus) : "None assigned");
 }
