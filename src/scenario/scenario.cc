@@ -285,12 +285,47 @@ class ScenarioParser {
     }
     s.policy.name = name;
     s.policy.params = DefaultParams(*info);
-    if (const json* params = check_.Object(*policy, "/policy", "params", false)) {
+    if (const auto it = policy->find("params"); it != policy->end() && it->is_string()) {
+      ParsePolicyParamsFile(it->get<std::string>(), *info, s);
+    } else if (const json* params = check_.Object(*policy, "/policy", "params", false)) {
       ParsePolicyParams(*params, *info, s.policy.params);
     }
   }
 
-  void ParsePolicyParams(const json& params, const PolicyInfo& info, PolicyParams& out) {
+  // "params": "FILE": parameters by policy name in a file of their own (as `fleetsim import-fleet
+  // --parameters-out` writes them, {"fair-share": {...}, "backfill": {...}}), relative to the
+  // scenario file; the entry of the scenario's policy is read as if written in place.
+  void ParsePolicyParamsFile(const std::string& file, const PolicyInfo& info, Scenario& s) {
+    ParseSectionFile(
+        "policy/params", file, [&s, &info](ScenarioParser& parser, const json& by_policy) {
+          if (!by_policy.is_object()) {
+            return fmt::format(
+                "expected an object of parameters by policy name, "
+                "found {}",
+                Shown(by_policy));
+          }
+          const auto entry = by_policy.find(info.name);
+          if (entry != by_policy.end() && !entry->is_object()) {
+            return fmt::format("/{}: expected an object of parameters, found {}", info.name,
+                               Shown(*entry));
+          }
+          if (entry == by_policy.end()) {
+            std::vector<std::string> names;
+            for (const auto& item : by_policy.items()) {
+              names.push_back(item.key());
+            }
+            return fmt::format("expected parameters for policy '{}', found {}", info.name,
+                               names.empty() ? "none" : "those of " + QuotedList(names));
+          }
+          parser.ParsePolicyParams(*entry, info, s.policy.params,
+                                   ChildPath("/policy/params", info.name));
+          return std::string();
+        });
+  }
+
+  // Reads `params` (found at `at`) into `out`.
+  void ParsePolicyParams(const json& params, const PolicyInfo& info, PolicyParams& out,
+                         const std::string& at = "/policy/params") {
     std::vector<std::string> known;
     for (const ParamSpec& spec : info.params) {
       known.push_back(spec.name);
@@ -298,7 +333,7 @@ class ScenarioParser {
     for (const auto& item : params.items()) {
       if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
         const std::string allowed = known.empty() ? "it has none" : "it has " + QuotedList(known);
-        check_.Error(ChildPath("/policy/params", item.key()),
+        check_.Error(ChildPath(at, item.key()),
                      fmt::format("policy '{}' has no parameter '{}'{} ({})", info.name, item.key(),
                                  DidYouMean(item.key(), known), allowed));
       }
@@ -308,7 +343,7 @@ class ScenarioParser {
       if (it == params.end()) {
         continue;
       }
-      const std::string where = ChildPath("/policy/params", spec.name);
+      const std::string where = ChildPath(at, spec.name);
       switch (spec.type) {
         case ParamType::kInt:
           if (const auto v = check_.IntValue(

@@ -112,6 +112,65 @@ TEST_F(ImportFleetCliTest, AnImportedFleetSimulatesAsTheHandWrittenOne) {
             R"("weight_job_size":500,"weight_qos":10000}})");
 }
 
+// A scenario takes the scheduler parameters slurm.conf gave by naming the file: its policy's
+// entry runs exactly as the same values written in place, and the file's problems are reported.
+TEST_F(ImportFleetCliTest, AScenarioUsesTheImportedSchedulerParameters) {
+  const std::string conf = DataPath("cluster-configs/slurm/cluster.slurm.conf");
+  const std::string gres = DataPath("cluster-configs/slurm/cluster.gres.conf");
+  ASSERT_EQ(Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' --map a100=A100-80GB "
+                                 "-o '{}' --parameters-out '{}'",
+                                 conf, gres, Out("fleet.json"), Out("parameters.json")))
+                .exit_code,
+            0);
+  const nlohmann::json parameters = nlohmann::json::parse(ReadFile(Out("parameters.json")));
+  nlohmann::json scenario =
+      nlohmann::json::parse(ReadFile(DataPath("cluster-configs/slurm/cluster.scenario.json")));
+  scenario["fleet"] = "fleet.json";
+  for (const std::string policy : {"fair-share", "backfill"}) {
+    scenario["policy"] = {{"name", policy}, {"params", parameters[policy]}};
+    Write("inline.json", scenario.dump(1));
+    scenario["policy"]["params"] = "parameters.json";
+    Write("file.json", scenario.dump(1));
+    const CommandResult a =
+        Fleetsim(fmt::format("run '{}' --out '{}'", Out("inline.json"), Out("inline-" + policy)));
+    const CommandResult b =
+        Fleetsim(fmt::format("run '{}' --out '{}'", Out("file.json"), Out("file-" + policy)));
+    ASSERT_EQ(a.exit_code, 0) << a.err;
+    ASSERT_EQ(b.exit_code, 0) << b.err;
+    EXPECT_EQ(FilesUnder(Out("inline-" + policy)), FilesUnder(Out("file-" + policy))) << policy;
+    EXPECT_NE(ReadFile(Out("file-" + policy + "/summary.json"))
+                  .find(policy == "backfill" ? "\"window_s\": 172800" : "\"weight_qos\": 10000"),
+              std::string::npos);
+  }
+
+  scenario["policy"] = {{"name", "fifo"}, {"params", "parameters.json"}};
+  Write("fifo.json", scenario.dump(1));
+  CommandResult r = Fleetsim(fmt::format("validate '{}'", Out("fifo.json")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, fmt::format("{}: /policy/params: error: {}: expected parameters for policy "
+                               "'fifo', found those of 'backfill', 'fair-share'\n",
+                               Out("fifo.json"), Out("parameters.json")));
+  Write("bad-parameters.json", R"({"backfill": {"window_s": -1, "windw": 3}})");
+  scenario["policy"] = {{"name", "backfill"}, {"params", "bad-parameters.json"}};
+  Write("bad.json", scenario.dump(1));
+  r = Fleetsim(fmt::format("validate '{}'", Out("bad.json")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(fmt::format("{}: /policy/params: error: {}: /backfill/windw: policy "
+                                   "'backfill' has no parameter 'windw'",
+                                   Out("bad.json"), Out("bad-parameters.json"))),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(fmt::format("{}: /policy/params: error: {}: /backfill/window_s: expected",
+                                   Out("bad.json"), Out("bad-parameters.json"))),
+            std::string::npos)
+      << r.err;
+  scenario["policy"]["params"] = "missing.json";
+  Write("missing.json.scenario", scenario.dump(1));
+  r = Fleetsim(fmt::format("validate '{}'", Out("missing.json.scenario")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("/policy/params: error: "), std::string::npos) << r.err;
+}
+
 TEST_F(ImportFleetCliTest, PublishedParallelClusterQueue) {
   const std::string conf = SharedConfig("slurm/pcluster-gpu_partition.conf");
   const std::string gres = SharedConfig("slurm/pcluster-gpu_gres.conf");
