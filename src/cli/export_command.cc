@@ -18,6 +18,9 @@
 #include "fleetsim/report/sacct_export.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
+#include "json/json_checker.h"
+#include "json/json_text.h"
+#include "text/utc_time.h"
 
 namespace fleetsim::cli {
 
@@ -60,12 +63,13 @@ std::optional<Failure> ReadRunFacts(const std::string& file, const PolicyRegistr
   if (const Status status = DiskFileSystem().ReadFile(file, text); !status.ok()) {
     return Failure{status.message()};
   }
-  const nlohmann::json summary = nlohmann::json::parse(text, nullptr, false);
-  if (summary.is_discarded() || !summary.is_object()) {
-    return Failure{
-        fmt::format("{}: expected the JSON object 'fleetsim run --out' writes, found "
-                    "something else",
-                    file)};
+  nlohmann::json summary;
+  if (const Status status = ParseJsonText(text, file, summary); !status.ok()) {
+    return Failure{status.message()};
+  }
+  if (!summary.is_object()) {
+    return Failure{fmt::format("{}: expected the JSON object 'fleetsim run --out' writes, found {}",
+                               file, Shown(summary))};
   }
   for (const auto& [pointer, is, expected] :
        {std::tuple{"/scenario/name", &nlohmann::json::is_string, "a string"},
@@ -149,9 +153,10 @@ std::optional<Failure> Rerun(const ExportArgs& args, const Scenario& scenario,
   options.record_timeline = true;
   RunOutcome outcome = RunScenario(scenario, registry, facts.policy, options);
   if (!outcome.status.ok()) {
-    return Failure{fmt::format("fleetsim: scenario '{}', policy '{}', seed {}: {}", scenario.name,
-                               facts.policy.name, facts.seed, outcome.status.message()),
-                   ExitStatus::kPolicyError};
+    return Failure{
+        fmt::format("fleetsim export: scenario '{}', policy '{}', seed {}: {}", scenario.name,
+                    facts.policy.name, facts.seed, outcome.status.message()),
+        ExitStatus::kPolicyError};
   }
   const std::string jobs_file = (std::filesystem::path(args.run_dir) / "jobs.csv").string();
   std::string jobs;
@@ -172,7 +177,7 @@ std::optional<Failure> Rerun(const ExportArgs& args, const Scenario& scenario,
 std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& registry,
                               const Catalog& catalog, std::ostream& err,
                               std::vector<std::pair<std::string, std::string>>& files) {
-  const std::optional<std::int64_t> epoch = ParseEpoch(args.epoch);
+  const std::optional<std::int64_t> epoch = ParseUtcTimestamp(args.epoch, 'T');
   if (!epoch) {
     return Failure{fmt::format("fleetsim export: --epoch: expected a UTC time as "
                                "YYYY-MM-DDTHH:MM:SS, found '{}'",
@@ -217,34 +222,6 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
 }
 
 }  // namespace
-
-std::optional<std::int64_t> ParseEpoch(const std::string& text) {
-  int year = 0;
-  unsigned month = 0;
-  unsigned day = 0;
-  int hour = 0;
-  int minute = 0;
-  int second = 0;
-  const auto number = [&](std::size_t at, std::size_t digits, auto& value) {
-    const char* begin = text.data() + at;
-    const auto [end, error] = std::from_chars(begin, begin + digits, value);
-    return error == std::errc() && end == begin + digits;
-  };
-  const bool shaped = text.size() == 19 && text[4] == '-' && text[7] == '-' && text[10] == 'T' &&
-                      text[13] == ':' && text[16] == ':';
-  if (!shaped || !number(0, 4, year) || !number(5, 2, month) || !number(8, 2, day) ||
-      !number(11, 2, hour) || !number(14, 2, minute) || !number(17, 2, second) || hour > 23 ||
-      minute > 59 || second > 59) {
-    return std::nullopt;
-  }
-  const std::chrono::year_month_day date{std::chrono::year(year), std::chrono::month(month),
-                                         std::chrono::day(day)};
-  if (!date.ok()) {
-    return std::nullopt;
-  }
-  const auto days = std::chrono::sys_days(date).time_since_epoch().count();
-  return static_cast<std::int64_t>(days) * 86400 + hour * 3600 + minute * 60 + second;
-}
 
 std::optional<std::int64_t> ParseInterval(const std::string& text) {
   std::int64_t value = 0;
@@ -291,7 +268,8 @@ int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, con
     fmt::print(err, "fleetsim export: nothing to write: give --sacct FILE, --dcgm FILE or both\n");
     return ToInt(ExitStatus::kUsage);
   }
-  if (args.sacct == args.dcgm) {
+  if (std::filesystem::weakly_canonical(args.sacct) ==
+      std::filesystem::weakly_canonical(args.dcgm)) {
     fmt::print(err, "fleetsim export: --sacct and --dcgm name the same file '{}'\n", args.sacct);
     return ToInt(ExitStatus::kUsage);
   }

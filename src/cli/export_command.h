@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -31,9 +32,6 @@ CLI::App* AddExportCommand(CLI::App& app, ExportArgs& args);
 // (all or none); returns the exit status.
 int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, const Catalog& catalog,
                      std::ostream& out, std::ostream& err);
-
-// "YYYY-MM-DDTHH:MM:SS" (UTC) as seconds since 1970; nullopt for anything else.
-std::optional<std::int64_t> ParseEpoch(const std::string& text);
 
 // A positive whole number of seconds, minutes, hours or days ("90", "90s", "5m", "1h", "1d") as
 // seconds; nullopt for anything else.

@@ -128,46 +128,27 @@ class FieldReader {
 
   void Absorb(const FieldReader& child) { clean_ = clean_ && child.clean_; }
 
-  // "gres" or "resources": the request in a scheduler's words, which sets the fields it covers
-  // (FieldsSetByGres, FieldsSetByResources); those may not be given beside it.
+  // "gres" or "resources": the request in a scheduler's words (ApplyRequestWords).
   void RequestWords(JobRequest& r) {
-    const bool gres = object_.contains("gres");
-    if (!gres && !object_.contains("resources")) {
-      return;
-    }
-    const std::string key = gres ? "gres" : "resources";
-    if (gres && object_.contains("resources")) {
-      Fail("resources", "expected either 'gres' or 'resources', found both");
-      return;
-    }
-    bool beside = false;
-    for (const std::string& field : gres ? FieldsSetByGres() : FieldsSetByResources()) {
-      if (object_.contains(field)) {
-        Fail(field, fmt::format("expected no '{}' beside '{}', which sets it, found {}", field, key,
-                                Shown(object_.at(field))));
-        beside = true;
-      }
-    }
-    if (beside) {
-      return;
-    }
-    std::optional<std::string> problem;
-    if (gres) {
-      const auto text = check_.String(object_, path_, key, false);
-      if (!text) {
+    GivenRequestWords given;
+    if (object_.contains("gres")) {
+      given.gres = check_.String(object_, path_, "gres", false);
+      if (!given.gres) {
         clean_ = false;
         return;
       }
-      problem = ApplyGres(*text, r);
-    } else {
-      const auto requests = ResourceRequests(key);
-      if (!requests) {
+    }
+    if (object_.contains("resources")) {
+      given.resources = ResourceRequests("resources");
+      if (!given.resources) {
         return;
       }
-      problem = ApplyResources(*requests, r);
     }
-    if (problem) {
-      Fail(key, *problem);
+    for (const auto& [key, value] : object_.items()) {
+      given.fields.emplace_back(key, Shown(value));
+    }
+    for (const RequestWordsProblem& problem : ApplyRequestWords(given, r)) {
+      Fail(problem.field, problem.message);
     }
   }
 
@@ -260,6 +241,7 @@ void ReadDemand(const json& object, JsonChecker& check, FieldReader& parent,
 void ReadTruth(FieldReader& in, JobTruth& t) {
   in.Seconds("duration_s", kPositiveTimeRange, false, t.duration);
   in.Real("work_gpu_hours", {0, kMaxWorkGpuHours, true}, t.work_gpu_hours);
+  in.Text("recorded_state", false, t.recorded_state);
 }
 
 // "demand.gpus" -> "/demand/gpus" under `path`.
@@ -345,7 +327,8 @@ const std::vector<std::string>& JobObjectKeys() {
                                                 "deadline_s",
                                                 "demand",
                                                 "duration_s",
-                                                "work_gpu_hours"};
+                                                "work_gpu_hours",
+                                                "recorded_state"};
   return keys;
 }
 
@@ -437,6 +420,9 @@ ordered_json JobToJson(const Job& job) {
   }
   if (job.truth.work_gpu_hours != 0) {
     out["work_gpu_hours"] = NumberValue(job.truth.work_gpu_hours);
+  }
+  if (!job.truth.recorded_state.empty()) {
+    out["recorded_state"] = job.truth.recorded_state;
   }
   return out;
 }

@@ -235,8 +235,39 @@ std::optional<std::string> ApplyResources(const std::vector<ResourceRequest>& re
   }
   r.cpu_milli = tally.cpu_milli.value_or(0);
   r.memory_mib = tally.memory_mib.value_or(0);
-  r.resources = JoinResources(requests);
+  std::vector<ResourceRequest> by_name = requests;  // one text whatever order they came in
+  std::sort(by_name.begin(), by_name.end(),
+            [](const ResourceRequest& a, const ResourceRequest& b) { return a.name < b.name; });
+  r.resources = JoinResources(by_name);
   return std::nullopt;
+}
+
+std::vector<RequestWordsProblem> ApplyRequestWords(const GivenRequestWords& given, JobRequest& r) {
+  if (!given.gres && !given.resources) {
+    return {};
+  }
+  if (given.gres && given.resources) {
+    return {{"resources", "expected either 'gres' or 'resources', found both"}};
+  }
+  const std::string key = given.gres ? "gres" : "resources";
+  std::vector<RequestWordsProblem> problems;
+  for (const auto& [field, shown] : given.fields) {
+    const auto& taken = given.gres ? FieldsSetByGres() : FieldsSetByResources();
+    if (std::find(taken.begin(), taken.end(), field) != taken.end()) {
+      problems.push_back(
+          {field, fmt::format("expected no '{}' beside '{}', which sets it, found {}", field, key,
+                              shown)});
+    }
+  }
+  if (!problems.empty()) {
+    return problems;
+  }
+  const std::optional<std::string> problem =
+      given.gres ? ApplyGres(*given.gres, r) : ApplyResources(*given.resources, r);
+  if (problem) {
+    return {{key, *problem}};
+  }
+  return {};
 }
 
 std::optional<std::vector<ResourceRequest>> SplitResources(std::string_view text) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fleetsim/workload/job.h"
@@ -47,10 +48,31 @@ struct ResourceRequest {
 
 // Kubernetes resource requests: "nvidia.com/gpu" (whole GPUs), "nvidia.com/mig-<profile>" (one
 // MIG instance), "cpu" and "memory" (quantities, for the whole job). At least one GPU resource or
-// "cpu" must be given. Sets the fields and `r.resources` ("name=value" joined by ','). Returns the
+// "cpu" must be given. Sets the fields and `r.resources` ("name=value" joined by ',', in name
+// order, so that the text does not depend on the order the input gave them in). Returns the
 // problem or nullopt.
 std::optional<std::string> ApplyResources(const std::vector<ResourceRequest>& requests,
                                           JobRequest& r);
+
+// The words one job gave, as a reader found them: the "gres" text, the "resources" requests (each
+// absent when not given), and every other field it gave, with the value as the format shows it.
+struct GivenRequestWords {
+  std::optional<std::string> gres;
+  std::optional<std::vector<ResourceRequest>> resources;
+  std::vector<std::pair<std::string, std::string>> fields;  // (name, value shown)
+};
+
+// A problem with the words: the field it concerns ("gres", "resources" or one they set) and
+// what is wrong ("expected ..., found ...").
+struct RequestWordsProblem {
+  std::string field;
+  std::string message;
+};
+
+// The rules every reader applies: at most one of gres and resources; none of the fields they
+// set beside them (a problem for each); then the words read into `r` (ApplyGres,
+// ApplyResources). Empty when the job gave no words or they were read.
+std::vector<RequestWordsProblem> ApplyRequestWords(const GivenRequestWords& given, JobRequest& r);
 
 // The requests of a `resources` text as ApplyResources writes it ("nvidia.com/gpu=2,cpu=8");
 // nullopt when an entry is not "name=value".

@@ -167,7 +167,8 @@ std::uint64_t Fnv1a(const std::string& text, std::uint64_t hash) {
 }  // namespace
 
 std::int64_t DcgmSampleCount(const RunReport& report, std::int64_t interval_s) {
-  return report.timeline->window_end / (interval_s * kMillisPerSecond) + 1;
+  const SimTime end = report.timeline->window_end;
+  return end <= 0 ? 1 : (end - 1) / (interval_s * kMillisPerSecond) + 1;
 }
 
 Status CheckDcgmExportSize(const RunReport& report, std::int64_t interval_s) {
@@ -176,14 +177,15 @@ Status CheckDcgmExportSize(const RunReport& report, std::int64_t interval_s) {
   if (samples <= kMaxDcgmPoints / gpus) {
     return Status::Ok();
   }
-  const std::int64_t fit = kMaxDcgmPoints / gpus - 1;
-  const std::int64_t end_s =
-      (report.timeline->window_end + kMillisPerSecond - 1) / kMillisPerSecond;
+  // The fewest milliseconds between samples that keep (end - 1) / interval + 1 within the limit.
+  const SimTime end = report.timeline->window_end;
+  const std::int64_t max_samples = kMaxDcgmPoints / gpus;  // >= 1: fleets hold <= 10^6 GPUs
+  const std::int64_t fitting_ms = (end - 1) / max_samples + 1;
   return Status::InvalidInput(fmt::format(
       "--dcgm: {} samples of {} GPUs (every {} s over {} s) is more than {} samples x GPUs; use "
-      "a larger --interval{}",
-      samples, gpus, interval_s, end_s, kMaxDcgmPoints,
-      fit > 0 ? fmt::format(", at least {}s", (end_s + fit - 1) / fit) : ""));
+      "a larger --interval, at least {}s",
+      samples, gpus, interval_s, (end + kMillisPerSecond - 1) / kMillisPerSecond, kMaxDcgmPoints,
+      (fitting_ms + kMillisPerSecond - 1) / kMillisPerSecond));
 }
 
 std::string NvidiaProductName(const GpuModel& model) {

@@ -62,10 +62,10 @@ FleetHosts HostsOf(const FleetSpec& fleet) {
   std::set<std::string> prefixes;
   for (std::size_t p = 0; p < fleet.pools.size(); ++p) {
     const PoolSpec& pool = fleet.pools[p];
-    std::string prefix = HostPrefix(pool.name);
-    if (!prefixes.insert(prefix).second) {
-      prefix = fmt::format("{}p{}-", prefix, p);
-      prefixes.insert(prefix);
+    const std::string base = HostPrefix(pool.name);
+    std::string prefix = base;
+    for (std::size_t k = p; !prefixes.insert(prefix).second; ++k) {
+      prefix = fmt::format("{}p{}-", base, k);  // a name taken: the pool's index, then on
     }
     AddPool(out, prefix, pool.nodes, pool.node.gpus_per_node, p, &pool.gpu);
   }

@@ -42,7 +42,6 @@ const char* const kSelfCheckScript = R"(<script>
 </script>
 )";
 
-
 }  // namespace
 
 const char* const kReportStyle = R"(
@@ -129,7 +128,6 @@ std::string Signed(double v, int decimals) {
   return (v > 0 ? "+" : "−") + text;
 }
 
-
 std::string HtmlEscape(const std::string& text) {
   std::string out;
   out.reserve(text.size());
@@ -177,8 +175,8 @@ void Svg::Line(double x1, double y1, double x2, double y2, std::string_view css_
 void Svg::Path(const std::string& d, std::string_view stroke, std::string_view css_class,
                const std::string& title) {
   ++paths_;
-  body_ += fmt::format(R"(<path d="{}" stroke="{}" class="{}"><title>{}</title></path>)", d,
-                       stroke, css_class, HtmlEscape(title));
+  body_ += fmt::format(R"(<path d="{}" stroke="{}" class="{}"><title>{}</title></path>)", d, stroke,
+                       css_class, HtmlEscape(title));
 }
 
 void Svg::Text(double x, double y, const std::string& text, std::string_view anchor,

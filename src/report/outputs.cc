@@ -287,6 +287,8 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   }
   fmt::format_to(Appender(out), ",{},{},{:.6f},{:.6f},{:.6f},", row.preemptions, row.interruptions,
                  row.lost_gpu_hours, row.useful_gpu_hours, row.useful_work_gpu_hours);
+  AppendCsvField(out, row.recorded_state);
+  out += ',';
   out += FinalStateName(row.state);
   out += ',';
   AppendCsvField(out, row.reason);
@@ -300,7 +302,8 @@ std::string JobsCsv(const RunReport& report) {
       "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
       "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,domains,"
       "preemptions,"
-      "interruptions,lost_gpu_hours,useful_gpu_hours,useful_work_gpu_hours,state,reason\n";
+      "interruptions,lost_gpu_hours,useful_gpu_hours,useful_work_gpu_hours,recorded_state,state,"
+      "reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);
   for (const JobRecordRow& row : report.jobs) {
     AppendJobRow(out, row);

@@ -13,6 +13,8 @@
 #include <optional>
 
 #include "fleetsim/report/fleet_hosts.h"
+#include "text/text_fields.h"
+#include "text/utc_time.h"
 
 namespace fleetsim {
 
@@ -31,13 +33,6 @@ std::string Field(const std::string& text) {
     }
   }
   return out;
-}
-
-std::string Lower(std::string text) {
-  for (char& c : text) {
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return text;
 }
 
 std::int64_t WholeSeconds(SimTime time) { return time / kMillisPerSecond; }
@@ -164,7 +159,7 @@ std::string Timelimit(const JobRequest& request) {
   if (request.walltime_estimate <= 0) {
     return "UNLIMITED";
   }
-  return SlurmElapsed((request.walltime_estimate + kMillisPerSecond - 1) / kMillisPerSecond);
+  return FormatSlurmDuration((request.walltime_estimate + kMillisPerSecond - 1) / kMillisPerSecond);
 }
 
 struct RowContext {
@@ -183,7 +178,9 @@ struct RowTimes {
 
 RowTimes TimesOf(const RowContext& c, const JobRecordRow& row) {
   RowTimes times;
-  const auto when = [&](SimTime time) { return SacctTimestamp(c.epoch + WholeSeconds(time)); };
+  const auto when = [&](SimTime time) {
+    return FormatUtcTimestamp(c.epoch + WholeSeconds(time), 'T');
+  };
   if (row.state == FinalState::kCompleted) {
     times = {when(row.start), when(row.end), WholeSeconds(row.end) - WholeSeconds(row.start)};
   } else if (row.state == FinalState::kRunning) {
@@ -195,49 +192,54 @@ RowTimes TimesOf(const RowContext& c, const JobRecordRow& row) {
   return times;
 }
 
+// The GRES types a job asked for (ReqTRES): those it holds when they add up to its request (an
+// elastic job may hold more: one type is scaled to the request, several are left out); for a
+// job that holds nothing, the model it named, if exactly one.
+std::vector<std::pair<std::string, std::int64_t>> AskedTypes(
+    const JobRequest& request, const std::vector<std::pair<std::string, std::int64_t>>& held) {
+  if (held.empty()) {
+    if (request.gpu_models.size() == 1 && request.sharing != GpuSharing::kMig) {
+      return {{AsciiLower(request.gpu_models.front()), request.gpus}};
+    }
+    return {};
+  }
+  std::int64_t count = 0;
+  for (const auto& [type, gpus] : held) {
+    count += gpus;
+  }
+  if (count == request.gpus) {
+    return held;
+  }
+  return held.size() == 1
+             ? std::vector<std::pair<std::string, std::int64_t>>{{held.front().first, request.gpus}}
+             : std::vector<std::pair<std::string, std::int64_t>>{};
+}
+
 std::string Row(const RowContext& c, const JobRecordRow& row, const JobRequest& request,
                 const std::optional<LastPlacement>& held) {
   const RowTimes times = TimesOf(c, row);
-  const bool holds = held && row.started && !held->gpus.empty();
+  // Only a job that ran to the end or still runs has an allocation; a job preempted back into
+  // the queue has none, whatever it held before.
+  const bool allocated = row.state == FinalState::kCompleted || row.state == FinalState::kRunning;
+  const bool holds = allocated && held && !held->gpus.empty();
   const auto types = holds ? HeldTypes(c.hosts, request, *held)
                            : std::vector<std::pair<std::string, std::int64_t>>{};
   const std::int64_t nodes = holds ? NodesOf(c.hosts, held->gpus) : 1;
   const std::int64_t gpus_held = holds ? static_cast<std::int64_t>(held->gpus.size()) : 0;
-  std::vector<std::pair<std::string, std::int64_t>> asked = types;
-  if (!holds && request.gpu_models.size() == 1 && request.sharing != GpuSharing::kMig) {
-    asked = {{Lower(request.gpu_models.front()), request.gpus}};
-  }
+  std::vector<std::pair<std::string, std::int64_t>> asked = AskedTypes(request, types);
   const std::string tenant = Field(row.tenant);
   return fmt::format("{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n", row.id, tenant, tenant,
                      PartitionOf(c.fleet, c.hosts, held),
-                     SacctTimestamp(c.epoch + WholeSeconds(row.submit)), times.start, times.end,
-                     SlurmElapsed(times.elapsed), Timelimit(request),
-                     row.started ? Tres(request, gpus_held, nodes, types) : "",
+                     FormatUtcTimestamp(c.epoch + WholeSeconds(row.submit), 'T'), times.start,
+                     times.end, FormatSlurmDuration(times.elapsed), Timelimit(request),
+                     allocated ? Tres(request, gpus_held, nodes, types) : "",
                      Tres(request, request.gpus, nodes, asked), SlurmState(row.state),
                      holds ? HostListOf(c.hosts, held->gpus) : "None assigned");
 }
 
 }  // namespace
 
-std::string SacctTimestamp(std::int64_t unix_seconds) {
-  using namespace std::chrono;
-  const sys_seconds time{seconds(unix_seconds)};
-  const sys_days day = floor<days>(time);
-  const year_month_day date{day};
-  const hh_mm_ss clock{time - day};
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", static_cast<int>(date.year()),
-                     static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                     clock.hours().count(), clock.minutes().count(), clock.seconds().count());
-}
-
-std::string SlurmElapsed(std::int64_t seconds) {
-  const std::int64_t days = seconds / 86400;
-  const std::string clock =
-      fmt::format("{:02}:{:02}:{:02}", seconds % 86400 / 3600, seconds % 3600 / 60, seconds % 60);
-  return days > 0 ? fmt::format("{}-{}", days, clock) : clock;
-}
-
-std::string GresTypeOf(const GpuModel& model) { return Lower(model.name); }
+std::string GresTypeOf(const GpuModel& model) { return AsciiLower(model.name); }
 
 std::string SacctExport(const RunReport& report, const Workload& workload, const FleetSpec& fleet,
                         std::int64_t epoch) {

@@ -77,6 +77,7 @@ struct ScenarioRun::State {
     report.jobs_generated = GeneratedJobCount(scenario);
     report.workload_fingerprint = WorkloadFingerprint(built.workload);
     report.workload_notes = std::move(built.notes);
+    recorded_states = RecordedStates(built.workload);
     built = {};  // the simulation has its own copy of the jobs
     simulation.AddObserver(&metrics);
     simulation.AddObserver(&accounting);
@@ -88,6 +89,19 @@ struct ScenarioRun::State {
     if (run_options.record_timeline) {
       simulation.AddObserver(&timeline);
     }
+  }
+
+  // Each job's recorded state, or nothing when no job has one.
+  static std::vector<std::string> RecordedStates(const Workload& workload) {
+    std::vector<std::string> states;
+    for (std::size_t i = 0; i < workload.jobs.size(); ++i) {
+      const std::string& state = workload.jobs[i].truth.recorded_state;
+      if (!state.empty()) {
+        states.resize(workload.jobs.size());
+        states[i] = state;
+      }
+    }
+    return states;
   }
 
   static std::unique_ptr<Policy> MakePolicy(const PolicyRegistry& registry,
@@ -103,6 +117,7 @@ struct ScenarioRun::State {
   Organization tenants;
   RunOptions options;
   RunReport report;
+  std::vector<std::string> recorded_states;  // by job; empty when no job has one
   Status status;
   bool finished = false;
   RunMetrics metrics;
@@ -156,6 +171,9 @@ RunOutcome ScenarioRun::Finish() {
   for (JobIndex job = 0; job < report.jobs.size(); ++job) {
     report.jobs[job].useful_gpu_hours = s.accounting.UsefulGpuHours(job);
     report.jobs[job].useful_work_gpu_hours = s.accounting.UsefulWorkGpuHours(job);
+    if (job < s.recorded_states.size()) {
+      report.jobs[job].recorded_state = std::move(s.recorded_states[job]);
+    }
   }
   report.tenant_fairness = TenantFairness(report.jobs, s.tenants);
   if (s.options.record_timeline) {

@@ -285,10 +285,19 @@ class ScenarioParser {
     }
     s.policy.name = name;
     s.policy.params = DefaultParams(*info);
-    if (const auto it = policy->find("params"); it != policy->end() && it->is_string()) {
-      ParsePolicyParamsFile(it->get<std::string>(), *info, s);
-    } else if (const json* params = check_.Object(*policy, "/policy", "params", false)) {
+    const auto params = policy->find("params");
+    if (params == policy->end()) {
+      return;
+    }
+    if (params->is_string()) {
+      ParsePolicyParamsFile(params->get<std::string>(), *info, s);
+    } else if (params->is_object()) {
       ParsePolicyParams(*params, *info, s.policy.params);
+    } else {
+      check_.Error("/policy/params",
+                   fmt::format("expected an object of parameters or the path of a parameters "
+                               "file, found {}",
+                               Shown(*params)));
     }
   }
 

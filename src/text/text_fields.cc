@@ -206,11 +206,11 @@ std::optional<double> KubernetesQuantity(std::string_view text) {
       {"k", 1e3},     {"M", 1e6},
       {"G", 1e9},     {"T", 1e12},
       {"m", 1e-3}};
-  std::string number(text);
+  std::string_view number = text;
   double scale = 1;
   for (const auto& [suffix, factor] : kSuffixes) {
     if (number.size() > suffix.size() && number.ends_with(suffix)) {
-      number.resize(number.size() - suffix.size());
+      number.remove_suffix(suffix.size());
       scale = factor;
       break;
     }
@@ -218,9 +218,13 @@ std::optional<double> KubernetesQuantity(std::string_view text) {
   if (number.empty() || number.find_first_not_of("0123456789.eE+-") != std::string::npos) {
     return std::nullopt;
   }
-  char* end = nullptr;
-  const double value = std::strtod(number.c_str(), &end);
-  if (end != number.c_str() + number.size() || !std::isfinite(value) || value < 0) {
+  if (number.front() == '+') {
+    number.remove_prefix(1);  // from_chars takes no '+'
+  }
+  double value = 0;
+  const char* end = number.data() + number.size();
+  const auto [stop, error] = std::from_chars(number.data(), end, value);
+  if (error != std::errc() || stop != end || !std::isfinite(value * scale) || value < 0) {
     return std::nullopt;
   }
   return value * scale;

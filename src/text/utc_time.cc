@@ -170,4 +170,11 @@ std::int64_t MidnightUtc(std::int64_t seconds) {
   return seconds - ((seconds % kSecondsPerDay) + kSecondsPerDay) % kSecondsPerDay;
 }
 
+std::string FormatSlurmDuration(std::int64_t seconds) {
+  const std::int64_t days = seconds / kSecondsPerDay;
+  const std::string clock = fmt::format("{:02}:{:02}:{:02}", seconds % kSecondsPerDay / 3600,
+                                        seconds % 3600 / 60, seconds % 60);
+  return days > 0 ? fmt::format("{}-{}", days, clock) : clock;
+}
+
 }  // namespace fleetsim

@@ -23,6 +23,10 @@ std::string FormatUtcTimestamp(std::int64_t seconds, char separator = ' ');
 // hours at most 23 after a day count).
 std::optional<std::int64_t> ParseSlurmDuration(std::string_view text);
 
+// Whole seconds (>= 0) as Slurm writes an elapsed time or time limit, "[D-]HH:MM:SS"; what
+// ParseSlurmDuration reads back.
+std::string FormatSlurmDuration(std::int64_t seconds);
+
 // The start (midnight UTC) of the day holding `seconds` since 1970.
 std::int64_t MidnightUtc(std::int64_t seconds);
 

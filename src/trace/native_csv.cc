@@ -157,6 +157,11 @@ void ReadWork(std::string_view cell, std::string_view column, Job& job, FieldErr
   }
 }
 
+void ReadRecordedState(std::string_view cell, std::string_view /*column*/, Job& job,
+                       FieldError& /*error*/) {
+  job.truth.recorded_state = std::string(cell);
+}
+
 // --- cell writers ---
 
 std::string Text(const std::string& value) { return value; }
@@ -204,6 +209,7 @@ std::string WriteDuration(const Job& job) {
 std::string WriteWork(const Job& job) {
   return job.truth.work_gpu_hours != 0 ? Text(job.truth.work_gpu_hours) : "";
 }
+std::string WriteRecordedState(const Job& job) { return job.truth.recorded_state; }
 
 // Every native column in documented order.
 const std::vector<Column>& Columns() {
@@ -243,6 +249,7 @@ const std::vector<Column>& Columns() {
       {"demand_swap_cap", &ReadDemandSwapCap, &WriteDemandSwapCap},
       {"duration_s", &ReadDuration, &WriteDuration},
       {"work_gpu_hours", &ReadWork, &WriteWork},
+      {"recorded_state", &ReadRecordedState, &WriteRecordedState},
   };
   return columns;
 }
@@ -327,41 +334,37 @@ class CsvSource final : public JobSource {
     return Status::Ok();
   }
 
-  // A `gres` or `resources` cell read as the request it is (request_words.h); the columns it
+  // A `gres` or `resources` cell read as the request it is (ApplyRequestWords); the columns it
   // sets must then be empty.
   void ApplyRequestWords(JobRequest& r, FieldError& problem) const {
     if (r.gres.empty() && r.resources.empty()) {
       return;
     }
-    const std::string key = r.gres.empty() ? "resources" : "gres";
-    if (!r.gres.empty() && !r.resources.empty()) {
-      problem.Set(kReasonBadValue,
-                  "column 'resources': expected either 'gres' or 'resources', "
-                  "found both");
-      return;
+    GivenRequestWords given;
+    if (!r.gres.empty()) {
+      given.gres = r.gres;
     }
-    for (std::size_t i = 0; i < cells_.size(); ++i) {
-      if (!IsBlank(cells_[i]) && SetByRequestWords(r, columns_[i]->name)) {
+    if (!r.resources.empty()) {
+      given.resources = SplitResources(r.resources);
+      if (!given.resources) {
         problem.Set(kReasonBadValue,
-                    fmt::format("column '{}': expected it empty beside '{}', which sets it, "
-                                "found '{}'",
-                                columns_[i]->name, key, cells_[i]));
+                    fmt::format("column 'resources': expected name=value entries separated by "
+                                "',', found '{}'",
+                                r.resources));
         return;
       }
     }
-    const std::string words = r.gres.empty() ? r.resources : r.gres;
+    for (std::size_t i = 0; i < cells_.size(); ++i) {
+      if (!IsBlank(cells_[i])) {
+        given.fields.emplace_back(columns_[i]->name, fmt::format("'{}'", cells_[i]));
+      }
+    }
     r.gres.clear();
     r.resources.clear();
-    std::optional<std::string> failure;
-    if (key == "gres") {
-      failure = ApplyGres(words, r);
-    } else if (const auto requests = SplitResources(words)) {
-      failure = ApplyResources(*requests, r);
-    } else {
-      failure = fmt::format("expected name=value entries separated by ',', found '{}'", words);
-    }
-    if (failure) {
-      problem.Set(kReasonBadValue, fmt::format("column '{}': {}", key, *failure));
+    const std::vector<RequestWordsProblem> problems = fleetsim::ApplyRequestWords(given, r);
+    if (!problems.empty()) {
+      problem.Set(kReasonBadValue,
+                  fmt::format("column '{}': {}", problems.front().field, problems.front().message));
     }
   }
 

@@ -450,6 +450,7 @@ class SacctSource final : public JobSource {
     }
     ran_zero_ = false;
     FillJob(tres, job, problem);
+    job.truth.recorded_state = state_;
     return true;
   }
 

@@ -276,7 +276,11 @@ bool FitJob(const NodeFitter& fitter, bool drop_above_max, Job& job, FitCounts& 
   }
   max_gpus = std::min(max_gpus, fitter.Clamped(block));
   max_gpus = max_gpus > gpus ? max_gpus : 0;
-  counts.resized += gpus != r.gpus || max_gpus != r.max_gpus ? 1 : 0;
+  if (gpus != r.gpus || max_gpus != r.max_gpus) {
+    ++counts.resized;
+    r.gres.clear();  // the words asked for the old size: the fields now say what it asks for
+    r.resources.clear();
+  }
   r.gpus = gpus;
   r.max_gpus = max_gpus;
   if (r.demand) {
@@ -329,9 +333,9 @@ TransformReport Apply(const Replicate& replicate, Workload& workload) {
       workload.jobs.push_back(std::move(copy));
     }
   }
-  std::string note = fmt::format("{} copies of each of {} jobs ({} jobs), copy k submitted k x {} later",
-                                 replicate.copies, originals, workload.jobs.size(),
-                                 Seconds(replicate.offset));
+  std::string note =
+      fmt::format("{} copies of each of {} jobs ({} jobs), copy k submitted k x {} later",
+                  replicate.copies, originals, workload.jobs.size(), Seconds(replicate.offset));
   if (clamped > 0) {
     note += fmt::format("; {} would have passed {} and were set to it", clamped, Seconds(latest));
   }
@@ -378,10 +382,10 @@ TransformReport Apply(const WalltimeModel& model, Rng& rng, Workload& workload) 
   }
   static constexpr const char* kModels[] = {"exact run times", "run times x factor",
                                             "lognormal errors"};
-  std::string note = fmt::format("set the walltime estimates of {} jobs from {}{}", set,
-                                 kModels[static_cast<int>(model.estimate)],
-                                 model.round_to_common_limits ? ", rounded up to common limits"
-                                                              : "");
+  std::string note =
+      fmt::format("set the walltime estimates of {} jobs from {}{}", set,
+                  kModels[static_cast<int>(model.estimate)],
+                  model.round_to_common_limits ? ", rounded up to common limits" : "");
   if (work_only > 0) {
     note += fmt::format("; {} jobs given as work have no run time and kept theirs", work_only);
   }
@@ -404,8 +408,8 @@ bool JobPredicate::Matches(const Job& job) const {
 }
 
 const char* TransformName(const TransformSpec& transform) {
-  static constexpr const char* kNames[] = {"window", "scale_arrivals", "sample",
-                                           "shuffle", "assign", "fit_to_nodes",
+  static constexpr const char* kNames[] = {"window",    "scale_arrivals", "sample",
+                                           "shuffle",   "assign",         "fit_to_nodes",
                                            "replicate", "walltime_model"};
   static_assert(std::size(kNames) == std::variant_size_v<TransformSpec>);
   return kNames[transform.index()];

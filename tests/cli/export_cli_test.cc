@@ -30,8 +30,6 @@ using testing::DataPath;
 using testing::ReadFile;
 using testing::SourcePath;
 
-constexpr std::int64_t kDefaultEpoch = 1767225600;  // 2026-01-01T00:00:00Z
-
 class ExportCliTest : public ::testing::Test {
  public:  // the helpers below share them
   void SetUp() override { dir_ = testing::FreshTempDir(); }
@@ -230,9 +228,10 @@ TEST_F(ExportCliTest, DcgmExportLoadsIntoPrometheusWithTheValuesExpected) {
   fs::create_directories(Out("tsdb/wal"));  // `tsdb dump` reads the WAL too
   const std::string dump = Promtool(*this, fmt::format("tsdb dump '{}'", Out("tsdb")));
 
-  // 32 GPUs x 4 metrics, each sampled every 600 s over the 172,800 s run: 289 samples.
+  // 32 GPUs x 4 metrics, each sampled every 600 s before the end of the 172,800 s run: 288
+  // samples.
   const std::size_t samples = static_cast<std::size_t>(std::count(dump.begin(), dump.end(), '\n'));
-  EXPECT_EQ(samples, 32U * 4U * 289U);
+  EXPECT_EQ(samples, 32U * 4U * 288U);
   std::set<std::string> series;
   std::stringstream in(dump);
   for (std::string line; std::getline(in, line);) {
@@ -340,6 +339,12 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
   const std::string run_dir = RunInto(scenario);
   const std::string ok = fmt::format("'{}' --scenario '{}'", run_dir, scenario);
 
+  const CommandResult same =
+      Fleetsim(fmt::format("export {} --sacct '{}' --dcgm '{}/./out.x'", ok, Out("out.x"), dir_));
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_NE(same.err.find("--sacct and --dcgm name the same file"), std::string::npos) << same.err;
+  EXPECT_FALSE(fs::exists(Out("out.x")));
+
   const CommandResult nothing = Fleetsim("export " + ok);
   EXPECT_EQ(nothing.exit_code, 2);
   EXPECT_NE(nothing.err.find("nothing to write: give --sacct FILE, --dcgm FILE or both"),
@@ -353,7 +358,7 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
             std::string::npos);
   EXPECT_NE(ExportError(ok + " --interval 5x", 2).find("found '5x'"), std::string::npos);
   EXPECT_NE(ExportError(ok + " --interval 1s", 2)
-                .find("--dcgm: 172801 samples of 32 GPUs (every 1 s over 172800 s) is more than "
+                .find("--dcgm: 172800 samples of 32 GPUs (every 1 s over 172800 s) is more than "
                       "1000000 samples x GPUs; use a larger --interval, at least 6s"),
             std::string::npos);
   EXPECT_NE(ExportError(fmt::format("'{}' --scenario '{}'", run_dir,
@@ -392,8 +397,11 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
                                               "found \"one\""),
             std::string::npos);
   std::ofstream(run_dir + "/summary.json") << "{\"scenario\": ";
+  EXPECT_NE(ExportError(ok, 1).find(run_dir + "/summary.json:1:14: invalid JSON: "),
+            std::string::npos);
+  std::ofstream(run_dir + "/summary.json") << "[1, 2]";
   EXPECT_NE(ExportError(ok, 1).find("summary.json: expected the JSON object 'fleetsim run --out' "
-                                    "writes"),
+                                    "writes, found [1,2]"),
             std::string::npos);
 
   fs::remove(run_dir + "/summary.json");

@@ -25,7 +25,7 @@ Job& AddJob(Workload& workload, const std::string& id, double submit_s, std::int
 Job& AddWorkJob(Workload& workload, const std::string& id, double submit_s, std::int64_t gpus,
                 double work_gpu_hours) {
   Job& job = AddJob(workload, id, submit_s, gpus, 0);
-  job.truth = {.duration = 0, .work_gpu_hours = work_gpu_hours};
+  job.truth = {.duration = 0, .work_gpu_hours = work_gpu_hours, .recorded_state = ""};
   return job;
 }
 
@@ -121,7 +121,9 @@ void MakeService(Rng& rng, Job& job) {
   for (int step = 0; step < 6; ++step) {
     r.demand->gpus.push_back(UniformInt(rng, 0, 4));
   }
-  job.truth = {.duration = SecondsToTime(UniformReal(rng, 1200, 7200)), .work_gpu_hours = 0};
+  job.truth = {.duration = SecondsToTime(UniformReal(rng, 1200, 7200)),
+               .work_gpu_hours = 0,
+               .recorded_state = ""};
 }
 
 void AddLifecycle(Rng& rng, Job& job) {
@@ -190,6 +192,7 @@ Job EveryFieldJob() {
   r.deadline = 90'000'001;
   r.demand = DemandCurve{3'600'000, {0, 1, 1}, 1};
   job.truth.work_gpu_hours = 2.5;
+  job.truth.recorded_state = "TIMEOUT";
   return job;
 }
 

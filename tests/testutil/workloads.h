@@ -20,7 +20,8 @@ Job& AddWorkJob(Workload& workload, const std::string& id, double submit_s, std:
                 double work_gpu_hours);
 
 // One real-time service job ("serve-3", submitted at 60.5 s, tenant "search") with every field of
-// its request away from its default and work (2.5 GPU-hours) as its truth: for the readers and
+// its request away from its default and work (2.5 GPU-hours, recorded state TIMEOUT) as its
+// truth: for the readers and
 // writers of every job format, so a field one of them forgets shows in a round trip.
 Job EveryFieldJob();
 

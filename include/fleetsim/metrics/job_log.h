@@ -48,6 +48,9 @@ struct JobRecordRow {
   // runner.
   double useful_work_gpu_hours = 0;
   std::string reason;  // why the job was rejected, or why it is unfinished
+  // How the job ended where its trace was recorded (JobTruth::recorded_state); filled by the
+  // runner.
+  std::string recorded_state;
   JobKind kind = JobKind::kUnspecified;
   GpuSharing sharing = GpuSharing::kNone;
   FinalState state = FinalState::kNotSubmitted;

@@ -16,8 +16,8 @@
 
 namespace fleetsim {
 
-// The most samples x GPUs an export writes (four lines of about 200 bytes each per sample and
-// GPU: some 800 MB at the limit).
+// The most samples x GPUs an export writes (four lines of about 175 bytes each per sample and
+// GPU: some 700 MB at the limit).
 inline constexpr std::int64_t kMaxDcgmPoints = 1'000'000;
 // What an up GPU that no job holds draws, as a share of its TDP.
 inline constexpr double kIdlePowerShare = 0.1;
@@ -30,7 +30,9 @@ struct DcgmExportOptions {
   std::int64_t interval_s = 60;  // between samples, > 0
 };
 
-// Samples per GPU: one at every multiple of the interval from 0 to the end of the run.
+// Samples per GPU: one at every multiple of the interval from 0 to before the end of the run
+// (at the end itself every job's last segment and every outage is closed, which a scrape of the
+// cluster would not see); one when the run is empty.
 std::int64_t DcgmSampleCount(const RunReport& report, std::int64_t interval_s);
 
 // OK, or why the export would be too large (more than kMaxDcgmPoints), with the smallest

@@ -38,7 +38,8 @@ struct FleetHosts {
 };
 
 // The hosts and GPUs of `fleet` (which must outlive the result: models point into it). Two pools
-// whose names read the same once lower-cased get the pool's index after the name ("a-p2-001").
+// whose names read the same once lower-cased get the pool's index after the name ("a-p2-001"),
+// or the next free index when that name is taken too.
 FleetHosts HostsOf(const FleetSpec& fleet);
 
 // The hosts holding `gpus` as a Slurm host list: hosts of one prefix in ranges,

@@ -37,8 +37,8 @@ struct HtmlReportOptions {
 };
 
 // `reports` in scenario-major, policy-minor order: the runs of one scenario are contiguous (the
-// same scenario name, SameScenario). A policy keeps its colour across the page (by name, in order of
-// first appearance); a scenario without a baseline run shows no deltas.
+// same scenario name, SameScenario). A policy keeps its colour across the page (by name, in order
+// of first appearance); a scenario without a baseline run shows no deltas.
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options);
 
 }  // namespace fleetsim

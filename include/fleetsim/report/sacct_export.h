@@ -13,12 +13,6 @@
 
 namespace fleetsim {
 
-// Seconds since 1970-01-01 UTC as "YYYY-MM-DDTHH:MM:SS" (sacct's form).
-std::string SacctTimestamp(std::int64_t unix_seconds);
-
-// Whole seconds as Slurm's elapsed time, "[D-]HH:MM:SS".
-std::string SlurmElapsed(std::int64_t seconds);
-
 // The catalog model as a Slurm GRES type: its name lower-cased ("h100-sxm"), which the sacct
 // importer resolves to that model exactly.
 std::string GresTypeOf(const GpuModel& model);

@@ -104,6 +104,11 @@ struct JobRequest {
 struct JobTruth {
   SimDuration duration = 0;   // run time once started, whatever it lands on
   double work_gpu_hours = 0;  // work in GPU-hours of the reference GPU (speed model)
+  // How the job ended on the cluster its trace recorded, in that scheduler's words (sacct's
+  // State: COMPLETED, TIMEOUT, CANCELLED, FAILED, NODE_FAIL...); "" when the trace does not say.
+  // History, not a request: the simulation does not act on it; jobs.csv shows it beside the
+  // simulated state.
+  std::string recorded_state;
 };
 
 struct Job {

@@ -25,7 +25,8 @@ constexpr char kFullJobText[] =
     R"("preemptible":true,"spot_eligible":false,"checkpoint_interval_s":900,)"
     R"("checkpoint_cost_s":30.25,"checkpoint_sharded":false,"restart_cost_s":90.5,)"
     R"("walltime_s":86400,"deadline_s":90000.001,)"
-    R"("demand":{"step_s":3600,"gpus":[0,1,1],"swap_cap":1},"work_gpu_hours":2.5})";
+    R"("demand":{"step_s":3600,"gpus":[0,1,1],"swap_cap":1},"work_gpu_hours":2.5,)"
+    R"("recorded_state":"TIMEOUT"})";
 
 Job MinimalJob() {
   Job job;
@@ -52,7 +53,7 @@ TEST(JobToJsonTest, LeavesFieldsAtTheirDefaultOut) {
 
 TEST(JobToJsonTest, WritesTheTruthTheJobHas) {
   Job job = MinimalJob();
-  job.truth = {0, 3.0};
+  job.truth = {0, 3.0, ""};
   job.request.gpu_memory_gb = 80;
   EXPECT_EQ(JobToJson(job).dump(),
             R"({"id":"a","submit_s":0,"gpus":1,"gpu_memory_gb":80,"work_gpu_hours":3})");

@@ -82,6 +82,9 @@ TEST(ResourcesTest, ReadsGpusMigInstancesCpuAndMemory) {
   EXPECT_EQ(Resources({{"cpu", "500m"}, {"memory", "64Gi"}, {"nvidia.com/gpu", "8"}}),
             "gpus=8 sharing=none mem=0 cpu_milli=500 memory_mib=65536 "
             "words=cpu=500m,memory=64Gi,nvidia.com/gpu=8");
+  EXPECT_EQ(Resources({{"nvidia.com/gpu", "8"}, {"memory", "64Gi"}}),
+            "gpus=8 sharing=none mem=0 cpu_milli=0 memory_mib=65536 "
+            "words=memory=64Gi,nvidia.com/gpu=8");
   EXPECT_EQ(Resources({{"cpu", "8"}}),
             "gpus=0 sharing=none mem=0 cpu_milli=8000 memory_mib=0 words=cpu=8");
 }

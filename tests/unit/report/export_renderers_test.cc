@@ -11,6 +11,7 @@
 #include "fleetsim/report/fleet_hosts.h"
 #include "fleetsim/report/sacct_export.h"
 #include "testutil/fleets.h"
+#include "text/utc_time.h"
 
 namespace fleetsim {
 namespace {
@@ -35,6 +36,21 @@ TEST(FleetHostsTest, NodesAreNamedByPoolAndNumber) {
   EXPECT_EQ(hosts.gpus[25].model->name, "A100-80GB");
 }
 
+TEST(FleetHostsTest, EveryNodeHasItsOwnNameWhateverThePoolsAreCalled) {
+  // "x-p2" is the name the third pool would take: it moves on to "x-p3".
+  const FleetSpec fleet =
+      FleetOf({CatalogPool("hgx-h100", 2, "x"), CatalogPool("hgx-h100", 2, "x-p2"),
+               CatalogPool("hgx-h100", 2, "X"), CatalogPool("hgx-h100", 2, "x P2")});
+  const FleetHosts hosts = HostsOf(fleet);
+  std::set<std::string> names;
+  for (const HostName& host : hosts.hosts) {
+    names.insert(host.Text());
+  }
+  EXPECT_EQ(names.size(), hosts.hosts.size());
+  EXPECT_EQ(hosts.hosts[4].Text(), "x-p3-001");
+  EXPECT_EQ(hosts.hosts[6].Text(), "x-p2-p3-001");
+}
+
 TEST(FleetHostsTest, ABareFleetIsOneNode) {
   const FleetHosts hosts = HostsOf(FleetSpec{.gpus = 12, .pools = {}});
   ASSERT_EQ(hosts.hosts.size(), 1U);
@@ -55,12 +71,15 @@ TEST(FleetHostsTest, HostListsRangeOverNumbers) {
 }
 
 TEST(SacctExportTest, TimesAndDurationsAreSlurms) {
-  EXPECT_EQ(SacctTimestamp(1767225600), "2026-01-01T00:00:00");
-  EXPECT_EQ(SacctTimestamp(951827696), "2000-02-29T12:34:56");
-  EXPECT_EQ(SlurmElapsed(0), "00:00:00");
-  EXPECT_EQ(SlurmElapsed(86399), "23:59:59");
-  EXPECT_EQ(SlurmElapsed(90061), "1-01:01:01");
-  EXPECT_EQ(SlurmElapsed(100 * 86400), "100-00:00:00");
+  EXPECT_EQ(FormatUtcTimestamp(1767225600, 'T'), "2026-01-01T00:00:00");
+  EXPECT_EQ(FormatUtcTimestamp(951827696, 'T'), "2000-02-29T12:34:56");
+  EXPECT_EQ(FormatSlurmDuration(0), "00:00:00");
+  EXPECT_EQ(FormatSlurmDuration(86399), "23:59:59");
+  EXPECT_EQ(FormatSlurmDuration(90061), "1-01:01:01");
+  EXPECT_EQ(FormatSlurmDuration(100 * 86400), "100-00:00:00");
+  for (const std::int64_t seconds : {0, 59, 3600, 86399, 90061, 8'640'000}) {
+    EXPECT_EQ(ParseSlurmDuration(FormatSlurmDuration(seconds)), seconds);
+  }
 }
 
 TEST(SacctExportTest, GresTypesAreCatalogNamesLowerCased) {
@@ -124,7 +143,8 @@ TEST(DcgmExportTest, ABareFleetHasNoPowerAndNoModel) {
   EXPECT_NE(text.find("DCGM_FI_DEV_GPU_UTIL" + gpu0 + " 100 1000\n"), std::string::npos) << text;
   EXPECT_NE(text.find("DCGM_FI_DEV_GPU_UTIL" + gpu0 + " 0 1060\n"), std::string::npos);
   EXPECT_NE(text.find("DCGM_FI_DEV_FB_USED" + gpu0 + " 10240 1000\n"), std::string::npos);
-  EXPECT_NE(text.find("DCGM_FI_DEV_XID_ERRORS" + gpu0 + " 0 1120\n"), std::string::npos);
+  EXPECT_NE(text.find("DCGM_FI_DEV_XID_ERRORS" + gpu0 + " 0 1060\n"), std::string::npos);
+  EXPECT_EQ(text.find(" 1120\n"), std::string::npos) << "no sample at the end of the run";
   EXPECT_EQ(text.find("DCGM_FI_DEV_POWER_USAGE{"), std::string::npos) << "no TDP, no power";
   EXPECT_NE(text.find("# TYPE DCGM_FI_DEV_POWER_USAGE gauge\n"), std::string::npos);
   EXPECT_TRUE(text.ends_with("# EOF\n"));
@@ -134,10 +154,10 @@ TEST(DcgmExportTest, TooManySamplesAreRefusedWithAnIntervalThatFits) {
   RunReport report = BareReport();
   report.timeline->fleet_gpus = 1000;
   report.timeline->window_end = 86400 * kMillisPerSecond;
-  EXPECT_EQ(DcgmSampleCount(report, 60), 1441);
+  EXPECT_EQ(DcgmSampleCount(report, 60), 1440);  // 0, 60, ..., 86340: before the end
   const Status status = CheckDcgmExportSize(report, 60);
   EXPECT_EQ(status.message(),
-            "--dcgm: 1441 samples of 1000 GPUs (every 60 s over 86400 s) is more than 1000000 "
+            "--dcgm: 1440 samples of 1000 GPUs (every 60 s over 86400 s) is more than 1000000 "
             "samples x GPUs; use a larger --interval, at least 87s");
   EXPECT_TRUE(CheckDcgmExportSize(report, 87).ok());
   EXPECT_FALSE(CheckDcgmExportSize(report, 86).ok());

@@ -332,11 +332,16 @@ TEST(CsvReaderTest, ReadsRequestsInSlurmAndKubernetesWords) {
                 R"(4: {"id":"c","submit_s":0,"gpus":4,"duration_s":60})"}));
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,duration_s\na,0,gpu:1g.10gb,60\n"),
             R"(2: {"id":"a","submit_s":0,"gres":"gpu:1g.10gb","duration_s":60})");
+  // Resources in any order are one request, kept in name order as JSON keeps them.
+  const std::string unsorted =
+      OnlyRow("csv", "id,submit_s,resources,duration_s\na,0,\"nvidia.com/gpu=2,cpu=8\",60\n");
+  EXPECT_EQ(unsorted, R"(2: {"id":"a","submit_s":0,"resources":{"cpu":8,"nvidia.com/gpu":2},)"
+                      R"("duration_s":60})");
 }
 
 TEST(CsvReaderTest, RequestWordsMustStandAlone) {
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,gpus,duration_s\na,0,gpu:h100:8,8,60\n"),
-            "2: invalid value: FILE:2: column 'gpus': expected it empty beside 'gres', which "
+            "2: invalid value: FILE:2: column 'gpus': expected no 'gpus' beside 'gres', which "
             "sets it, found '8'");
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gres,resources,duration_s\na,0,gpu,cpu=1,60\n"),
             "2: invalid value: FILE:2: column 'resources': expected either 'gres' or "
@@ -375,17 +380,17 @@ TEST(CsvWriterTest, RequestWordsReadBackUnchanged) {
 TEST(CsvWriterTest, WritesEveryColumnInDocumentedOrder) {
   const std::string header =
       "id,submit_s,tenant,priority_class,priority,kind,gres,resources,gpus,max_gpus,pow2_block,"
-      "gpu_models,"
-      "nvlink,sharing,gpu_milli,gpu_memory_gb,cpu_milli,memory_mib,preemptible,spot_eligible,"
-      "checkpoint_interval_s,checkpoint_cost_s,checkpoint_sharded,restart_cost_s,walltime_s,"
-      "deadline_s,demand_step_s,demand_gpus,demand_swap_cap,duration_s,work_gpu_hours\n";
+      "gpu_models,nvlink,sharing,gpu_milli,gpu_memory_gb,cpu_milli,memory_mib,preemptible,"
+      "spot_eligible,checkpoint_interval_s,checkpoint_cost_s,checkpoint_sharded,restart_cost_s,"
+      "walltime_s,deadline_s,demand_step_s,demand_gpus,demand_swap_cap,duration_s,"
+      "work_gpu_hours,recorded_state\n";
   EXPECT_EQ(Csv({}), header);
   EXPECT_EQ(Csv({SimpleJob("a", 1'500, 8, 60'000), FullJob()}),
             header +
-                "a,1.5,,,,,,,8,,,,,,,,,,,,,,,,,,,,,60,\n"
+                "a,1.5,,,,,,,8,,,,,,,,,,,,,,,,,,,,,60,,\n"
                 "serve-3,60.5,\"search, \"\"west\"\"\",LS,5,realtime-inference,,,1,1,true,"
                 "A100-80GB|H100-SXM,required,mig,500,19.5,4000,16384,true,false,900,30.25,"
-                "false,90.5,86400,90000.001,3600,0|1|1,1,,2.5\n");
+                "false,90.5,86400,90000.001,3600,0|1|1,1,,2.5,TIMEOUT\n");
 }
 
 TEST(CsvWriterTest, TheColumnsAreTheJsonKeysWithTheDemandSpreadOut) {

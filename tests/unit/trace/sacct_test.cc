@@ -66,6 +66,11 @@ TEST_F(SacctTest, MapsEveryColumnOfTheFixture) {
   EXPECT_EQ(result.jobs[2].request.gpu_models.size(), 0U);     // ReqTRES, untyped
   EXPECT_EQ(result.jobs[3].truth.duration, kMillisPerSecond);  // ran 0 s: 1 s
   EXPECT_EQ(result.jobs[3].request.memory_mib, 1024 * 1024);
+  std::vector<std::string> states;
+  for (const Job& job : result.jobs) {
+    states.push_back(job.truth.recorded_state);
+  }
+  EXPECT_EQ(states, (std::vector<std::string>{"COMPLETED", "TIMEOUT", "FAILED", "NODE_FAIL"}));
   EXPECT_TRUE(HasNote(result, "jobs by final state: COMPLETED 1, FAILED 1, NODE_FAIL 1, TIMEOUT 1"))
       << ::testing::PrintToString(result.notes);
   for (const char* passed :

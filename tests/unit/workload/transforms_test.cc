@@ -249,7 +249,7 @@ TEST(AssignFieldsTest, PredicatesOnTenantClassAndKind) {
 
 TEST(AssignFieldsTest, JobsGivenAsWorkNeverMatchADurationRange) {
   Workload w = Spaced(1);
-  w.jobs[0].truth = {.duration = 0, .work_gpu_hours = 2};
+  w.jobs[0].truth = {.duration = 0, .work_gpu_hours = 2, .recorded_state = ""};
   AssignFields assign;
   assign.rules.push_back({.when = {.duration = DurationBounds{}}, .set = {.tenant = "t"}});
   Apply(assign, w);
@@ -340,6 +340,17 @@ TEST(FitToNodesTest, PhillySizesOntoEightGpuNodes) {
             (Sizes{3, 5, 8, 16}));
 }
 
+TEST(FitToNodesTest, AResizedJobNoLongerCarriesTheWordsOfItsOldSize) {
+  Workload w;
+  w.jobs = {MakeJob("resized", 0, 3), MakeJob("kept", 0, 8)};
+  w.jobs[0].request.gres = "gpu:3";
+  w.jobs[1].request.resources = "nvidia.com/gpu=8";
+  Apply(FitToNodes{.gpus_per_node = 8}, w);
+  EXPECT_EQ(w.jobs[0].request.gpus, 4);
+  EXPECT_EQ(w.jobs[0].request.gres, "");
+  EXPECT_EQ(w.jobs[1].request.resources, "nvidia.com/gpu=8");
+}
+
 TEST(FitToNodesTest, SmallJobsRoundUpNoFurtherThanANode) {
   EXPECT_EQ(FittedSizes({.gpus_per_node = 6}, {3, 5, 7}), (Sizes{4, 6, 12}));
 }
@@ -424,13 +435,14 @@ TEST(ReplicateTest, CopiesEveryJobWithDistinctIdsAndOffsets) {
   w.jobs[1].request.deadline = SecondsToTime(100);
   const TransformReport r = Apply(Replicate{.copies = 3, .offset = SecondsToTime(1000)}, w);
   EXPECT_EQ(Ids(w), (std::vector<std::string>{"j0", "j1", "j0.r1", "j1.r1", "j0.r2", "j1.r2"}));
-  EXPECT_EQ(Submits(w), (std::vector<SimTime>{0, SecondsToTime(10), SecondsToTime(1000),
-                                              SecondsToTime(1010), SecondsToTime(2000),
-                                              SecondsToTime(2010)}));
+  EXPECT_EQ(Submits(w),
+            (std::vector<SimTime>{0, SecondsToTime(10), SecondsToTime(1000), SecondsToTime(1010),
+                                  SecondsToTime(2000), SecondsToTime(2010)}));
   EXPECT_EQ(w.jobs[5].request.deadline, SecondsToTime(2100)) << "the deadline keeps its slack";
   EXPECT_EQ(w.jobs[4].truth.duration, w.jobs[0].truth.duration);
-  EXPECT_EQ(r.notes, (std::vector<std::string>{
-                         "3 copies of each of 2 jobs (6 jobs), copy k submitted k x 1000 s later"}));
+  EXPECT_EQ(r.notes,
+            (std::vector<std::string>{
+                "3 copies of each of 2 jobs (6 jobs), copy k submitted k x 1000 s later"}));
   EXPECT_EQ(Problems(w), "");
 }
 
@@ -466,8 +478,9 @@ TEST(WalltimeModelTest, ExactAndFactorOnJobsWithoutAnEstimate) {
   const TransformReport r =
       Apply(WalltimeModel{.estimate = WalltimeEstimate::kFactor, .factor = 1.5, .all = true}, w);
   EXPECT_EQ(Estimates(w), (std::vector<SimDuration>{SecondsToTime(90), SecondsToTime(90)}));
-  EXPECT_EQ(r.notes, (std::vector<std::string>{
-                         "set the walltime estimates of 2 jobs from run times x factor"}));
+  EXPECT_EQ(
+      r.notes,
+      (std::vector<std::string>{"set the walltime estimates of 2 jobs from run times x factor"}));
 }
 
 TEST(WalltimeModelTest, RoundsUpToCommonLimitsThenWholeDays) {
