@@ -92,8 +92,23 @@ Imported ImportFrom(const ImportFleetArgs& args, const Catalog& catalog, GpuType
   SlurmImportOptions options;
   options.types = std::move(types);
   options.catalog = &catalog;
+  options.topology = args.topology;
   SlurmImport imported = ImportSlurmFleet(args.input, args.gres, options);
   return FromFleet(std::move(imported.fleet), std::move(imported.status));
+}
+
+// The first option given that the source does not read, or "".
+std::string OptionNotFor(const ImportFleetArgs& args) {
+  if (args.from != "slurm" && !args.gres.empty()) {
+    return "--gres";
+  }
+  if (args.from != "slurm" && !args.topology.empty()) {
+    return "--topology";
+  }
+  if (args.from != "kubernetes" && !args.sharing.empty()) {
+    return "--sharing";
+  }
+  return "";
 }
 
 }  // namespace
@@ -109,6 +124,9 @@ CLI::App* AddImportFleetCommand(CLI::App& app, ImportFleetArgs& args) {
       ->required();
   command->add_option("input", args.input, "The configuration file")->required();
   command->add_option("--gres", args.gres, "slurm: the cluster's gres.conf");
+  command->add_option("--topology", args.topology,
+                      "slurm: the cluster's topology.conf (topology/block: NVLink blocks become "
+                      "domains and racks; topology/tree: checked, not modelled)");
   command->add_option("--sharing", args.sharing,
                       "kubernetes: the NVIDIA device plugin's config (or its ConfigMap), for "
                       "time-slicing replicas");
@@ -129,6 +147,11 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
   if (std::find(kSources.begin(), kSources.end(), args.from) == kSources.end()) {
     fmt::print(err, "fleetsim import-fleet: unknown --from '{}'{} (sources: {})\n", args.from,
                DidYouMean(args.from, kSources), QuotedList(kSources));
+    return ToInt(ExitStatus::kUsage);
+  }
+  if (const std::string misplaced = OptionNotFor(args); !misplaced.empty()) {
+    fmt::print(err, "fleetsim import-fleet: {} is read only with --from {}, not --from {}\n",
+               misplaced, misplaced == "--sharing" ? "kubernetes" : "slurm", args.from);
     return ToInt(ExitStatus::kUsage);
   }
   if (args.parameters_output == args.output) {

@@ -16,6 +16,7 @@ struct ImportFleetArgs {
   std::string from;  // "slurm", "kubernetes" or "kai"
   std::string input;
   std::string gres;               // slurm: gres.conf, optional
+  std::string topology;           // slurm: topology.conf, optional
   std::string sharing;            // kubernetes: the device plugin's sharing config, optional
   std::vector<std::string> maps;  // "TYPE=MODEL"
   std::string output;             // the fleet file, or "-" for stdout

@@ -119,19 +119,79 @@ Status FleetBuilder::ResolveModel(const NodeGroup& group, const GpuModel*& model
                   group.where, group.gpu_type, QuotedList(ModelNames(family)), group.gpu_type));
 }
 
-std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_per_node) {
+int FleetBuilder::LargestDomain(const GpuModel& model) const {
+  int largest = 0;
   for (const NodeTemplate& node : catalog_.node_templates) {
-    if (node.gpu == model.name && node.gpus_per_node == gpus_per_node) {
+    if (node.gpu == model.name && node.nodes_per_domain() > 1) {
+      largest = std::max(largest, node.nvlink_domain_gpus);
+    }
+  }
+  return largest;
+}
+
+// The nodes of one NVLink domain in a block of `block_nodes` nodes: the block, or the largest
+// divisor of it whose GPUs fit in the model's largest domain.
+std::int64_t FleetBuilder::DomainNodes(const GpuModel& model, std::int64_t gpus_per_node,
+                                       std::int64_t block_nodes) const {
+  std::int64_t nodes = std::max<std::int64_t>(
+      1, std::min(block_nodes, LargestDomain(model) / std::max<std::int64_t>(gpus_per_node, 1)));
+  while (nodes > 1 && block_nodes % nodes != 0) {
+    --nodes;
+  }
+  return nodes;
+}
+
+std::string FleetBuilder::CatalogTemplate(const GpuModel& model, std::int64_t gpus_per_node,
+                                          std::int64_t block_nodes) const {
+  for (const NodeTemplate& node : catalog_.node_templates) {
+    if (node.gpu != model.name || node.gpus_per_node != gpus_per_node) {
+      continue;
+    }
+    const bool fits =
+        block_nodes == 0 || (node.nvlink_domain_gpus ==
+                                 gpus_per_node * DomainNodes(model, gpus_per_node, block_nodes) &&
+                             (block_nodes == 1 || node.nodes_per_rack == block_nodes));
+    if (fits) {
       return node.name;
     }
   }
-  const std::string name = fmt::format("{}-{}-x{}", source_, AsciiLower(model.name), gpus_per_node);
+  return "";
+}
+
+void FleetBuilder::NoteOnce(std::string note) {
+  if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) {
+    notes_.push_back(std::move(note));
+  }
+}
+
+std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_per_node,
+                                      std::int64_t block_nodes) {
+  if (block_nodes > 1 && DomainNodes(model, gpus_per_node, block_nodes) < block_nodes) {
+    NoteOnce(fmt::format(
+        "blocks of {} nodes of {} x {} ({} GPUs) are more than its largest NVLink domain ({} "
+        "GPUs): each block taken as domains of {} nodes",
+        block_nodes, gpus_per_node, model.name, block_nodes * gpus_per_node, LargestDomain(model),
+        DomainNodes(model, gpus_per_node, block_nodes)));
+  }
+  if (std::string found = CatalogTemplate(model, gpus_per_node, block_nodes); !found.empty()) {
+    return found;
+  }
+  const std::int64_t domain_nodes =
+      block_nodes == 0 ? 1 : DomainNodes(model, gpus_per_node, block_nodes);
+  const std::int64_t domain = model.nvlink_gbs > 0 ? gpus_per_node * domain_nodes : 1;
+  const bool rack_from_block = block_nodes > 1;
+  const std::int64_t rack = rack_from_block ? block_nodes : kAssumedNodesPerRack;
+  std::string name = fmt::format("{}-{}-x{}", source_, AsciiLower(model.name), gpus_per_node);
+  if (block_nodes > 0) {
+    name +=
+        fmt::format("-nvl{}{}", domain,
+                    rack_from_block && rack != domain_nodes ? fmt::format("-rack{}", rack) : "");
+  }
   for (const auto& made : templates_) {
     if (made["name"] == name) {
       return name;
     }
   }
-  const std::int64_t domain = model.nvlink_gbs > 0 ? gpus_per_node : 1;
   templates_.push_back(
       ordered_json{{"name", name},
                    {"description", fmt::format("{} x {} per node, made by the {} importer",
@@ -139,11 +199,13 @@ std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_p
                    {"gpu", model.name},
                    {"gpus_per_node", gpus_per_node},
                    {"nvlink_domain_gpus", domain},
-                   {"nodes_per_rack", kAssumedNodesPerRack}});
+                   {"nodes_per_rack", rack}});
   notes_.push_back(fmt::format(
-      "node template '{}' made ({} x {} per node; NVLink domain {} GPU{}, {} nodes per rack: "
-      "assumed)",
-      name, gpus_per_node, model.name, domain, domain == 1 ? "" : "s", kAssumedNodesPerRack));
+      "node template '{}' made ({} x {} per node; NVLink domain {} GPU{}{}; {} nodes per rack: "
+      "{})",
+      name, gpus_per_node, model.name, domain, domain == 1 ? "" : "s",
+      domain_nodes > 1 ? fmt::format(" over {} nodes", domain_nodes) : "", rack,
+      rack_from_block ? "a topology block" : "assumed"));
   return name;
 }
 
@@ -159,42 +221,68 @@ std::string FleetBuilder::UniquePoolName(const std::string& name) const {
   return unique;
 }
 
+ordered_json FleetBuilder::Pool(const NodeGroup& group, const std::string& name, std::int64_t nodes,
+                                const std::string& node_template) const {
+  ordered_json pool = {
+      {"name", UniquePoolName(name)}, {"template", node_template}, {"nodes", nodes}};
+  const auto number = [](double value) {
+    const auto whole = static_cast<std::int64_t>(value);
+    return static_cast<double>(whole) == value ? ordered_json(whole) : ordered_json(value);
+  };
+  if (group.cpu_cores) {
+    pool["cpu_cores"] = number(*group.cpu_cores);
+  }
+  if (group.memory_gb) {
+    pool["memory_gb"] = number(*group.memory_gb);
+  }
+  return pool;
+}
+
+std::vector<FleetBuilder::Part> FleetBuilder::Parts(const NodeGroup& group, const GpuModel& model) {
+  if (group.nodes_by_block_size.empty()) {
+    return {{"", group.nodes, 0}};
+  }
+  if (LargestDomain(model) == 0) {
+    NoteOnce(
+        fmt::format("{}: {}'s NVLink stays within a node (no catalog template spans nodes), so the "
+                    "topology's blocks leave its pools as they are",
+                    group.where, model.name));
+    return {{"", group.nodes, 0}};
+  }
+  std::vector<Part> parts;
+  for (const auto& [size, nodes] : group.nodes_by_block_size) {
+    const std::string suffix = size == 0 ? "-no-block" : fmt::format("-blocks-of-{}", size);
+    parts.push_back({group.nodes_by_block_size.size() == 1 ? "" : suffix, nodes,
+                     std::max<std::int64_t>(size, 1)});
+  }
+  return parts;
+}
+
 Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added) {
   const GpuModel* model = nullptr;
   if (Status status = ResolveModel(group, model); !status.ok()) {
     return status;
   }
-  const auto pool = [&](const std::string& name, const std::string& node_template) {
-    ordered_json p = {
-        {"name", UniquePoolName(name)}, {"template", node_template}, {"nodes", group.nodes}};
-    const auto number = [](double value) {
-      const auto whole = static_cast<std::int64_t>(value);
-      return static_cast<double>(whole) == value ? ordered_json(whole) : ordered_json(value);
-    };
-    if (group.cpu_cores) {
-      p["cpu_cores"] = number(*group.cpu_cores);
-    }
-    if (group.memory_gb) {
-      p["memory_gb"] = number(*group.memory_gb);
-    }
-    return p;
-  };
-  const bool both = group.whole_gpus > 0 && !group.mig_instances.empty();
-  if (group.whole_gpus > 0) {
-    pools_.push_back(pool(group.name, TemplateFor(*model, group.whole_gpus)));
-    added.push_back(pools_.back()["name"]);
+  if (Status status = CheckMigProfiles(group, *model); !status.ok()) {
+    return status;
   }
-  if (group.mig_instances.empty()) {
-    return Status::Ok();
+  for (const Part& part : Parts(group, *model)) {
+    if (Status status = AddPart(group, *model, part, added); !status.ok()) {
+      return status;
+    }
   }
+  return Status::Ok();
+}
+
+Status FleetBuilder::CheckMigProfiles(const NodeGroup& group, const GpuModel& model) const {
   for (const auto& [profile, count] : group.mig_instances) {
-    if (model->FindMigProfile(profile) == nullptr) {
+    if (model.FindMigProfile(profile) == nullptr) {
       std::vector<std::string> profiles;
-      for (const MigProfile& known : model->mig_profiles) {
+      for (const MigProfile& known : model.mig_profiles) {
         profiles.push_back(known.name);
       }
       return Status::InvalidInput(fmt::format(
-          "{}: {} has no MIG profile '{}'{}", group.where, model->name, profile,
+          "{}: {} has no MIG profile '{}'{}", group.where, model.name, profile,
           profiles.empty() ? " (it has no MIG)" : " (its profiles: " + QuotedList(profiles) + ")"));
     }
   }
@@ -208,26 +296,40 @@ Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added
                     "1,024 GPUs",
                     group.where, instances, kMaxMigInstancesPerNode));
   }
-  const auto split = SplitOverGpus(*model, group.mig_instances, group.mig_gpus);
+  return Status::Ok();
+}
+
+Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, const Part& part,
+                             std::vector<std::string>& added) {
+  const std::string name = group.name + part.suffix;
+  const bool both = group.whole_gpus > 0 && !group.mig_instances.empty();
+  if (group.whole_gpus > 0) {
+    pools_.push_back(
+        Pool(group, name, part.nodes, TemplateFor(model, group.whole_gpus, part.block_nodes)));
+    added.push_back(pools_.back()["name"]);
+  }
+  if (group.mig_instances.empty()) {
+    return Status::Ok();
+  }
+  const auto split = SplitOverGpus(model, group.mig_instances, group.mig_gpus);
   if (!split) {
     return Status::InvalidInput(fmt::format(
         "{}: the MIG instances {} per node cannot be laid out the same way on {} {} GPUs",
         group.where, InstancesText(group.mig_instances),
-        group.mig_gpus ? std::to_string(*group.mig_gpus) : "whole", model->name));
+        group.mig_gpus ? std::to_string(*group.mig_gpus) : "whole", model.name));
   }
-  ordered_json p = pool(both ? group.name + "-mig" : group.name, TemplateFor(*model, split->first));
+  ordered_json pool = Pool(group, both ? name + "-mig" : name, part.nodes,
+                           TemplateFor(model, split->first, part.block_nodes));
   ordered_json layout = ordered_json::object();
   for (const auto& [profile, count] : split->second) {
     layout[profile] = count;
   }
-  p["mig"] = ordered_json{{"static", layout}};
-  pools_.push_back(std::move(p));
+  pool["mig"] = ordered_json{{"static", layout}};
+  pools_.push_back(std::move(pool));
   added.push_back(pools_.back()["name"]);
-  notes_.push_back(
-      fmt::format("{}: MIG instances {} per node taken as {} GPU{} per node, each "
-                  "with {}",
-                  group.where, InstancesText(group.mig_instances), split->first,
-                  split->first == 1 ? "" : "s", layout.dump()));
+  NoteOnce(fmt::format("{}: MIG instances {} per node taken as {} GPU{} per node, each with {}",
+                       group.where, InstancesText(group.mig_instances), split->first,
+                       split->first == 1 ? "" : "s", layout.dump()));
   return Status::Ok();
 }
 

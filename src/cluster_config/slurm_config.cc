@@ -12,6 +12,7 @@
 
 #include "cluster_config/config_lines.h"
 #include "cluster_config/hostlist.h"
+#include "cluster_config/slurm_topology.h"
 #include "fleetsim/core/diagnostics.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/mig.h"
@@ -100,8 +101,10 @@ class SlurmImporter {
       : files_(options.files != nullptr ? *options.files : DiskFileSystem()),
         builder_(catalog, options.types, "slurm") {}
 
-  SlurmImport Import(const std::string& slurm_conf, const std::string& gres_conf) {
+  SlurmImport Import(const std::string& slurm_conf, const std::string& gres_conf,
+                     const std::string& topology_conf) {
     SlurmImport result;
+    topology_conf_ = topology_conf;
     result.status = Run(slurm_conf, gres_conf, result.fleet);
     return result;
   }
@@ -122,6 +125,9 @@ class SlurmImporter {
       if (Status status = ReadGresConf(gres_conf); !status.ok()) {
         return status;
       }
+    }
+    if (Status status = ReadTopology(); !status.ok()) {
+      return status;
     }
     if (Status status = ReadPartitions(conf); !status.ok()) {
       return status;
@@ -632,6 +638,10 @@ class SlurmImporter {
         return status;
       }
       const auto index = static_cast<std::size_t>(&node - nodes_.data());
+      if (const auto blocks = nodes_by_block_size_.find(index);
+          blocks != nodes_by_block_size_.end()) {
+        group.nodes_by_block_size = blocks->second;
+      }
       if (Status status = builder_.Add(group, pools_of_node_[index]); !status.ok()) {
         return status;
       }
@@ -666,6 +676,108 @@ class SlurmImporter {
       } else if (!kUsed.contains(name)) {
         unmodelled_.insert("NodeName " + name);
       }
+    }
+  }
+
+  // ---- topology.conf ----
+
+  // Reads --topology: its blocks' sizes by NodeName line; a switch tree is checked and noted.
+  Status ReadTopology() {
+    if (topology_conf_.empty()) {
+      return Status::Ok();
+    }
+    SlurmTopology topology;
+    if (Status status = ReadSlurmTopology(files_, topology_conf_, topology); !status.ok()) {
+      return status;
+    }
+    for (const std::string& field : topology.ignored) {
+      unmodelled_.insert("topology.conf " + field);
+    }
+    for (const TopologyGroup& group : topology.groups) {
+      std::size_t line = 0;
+      if (Status status = OneNodeLine(group, topology.blocks, line); !status.ok()) {
+        return status;
+      }
+      if (topology.blocks) {
+        nodes_by_block_size_[line][static_cast<std::int64_t>(group.hosts.size())] +=
+            static_cast<std::int64_t>(group.hosts.size());
+      }
+    }
+    if (topology.blocks) {
+      AddNodesInNoBlock();
+      NoteBlocks(topology);
+    } else {
+      notes_.push_back(fmt::format(
+          "{}: a switch tree of {} switches, {} of them leaves, read and checked; switches are "
+          "not modelled (a template's nodes_per_rack gives racks)",
+          topology_conf_, topology.switches, topology.groups.size()));
+    }
+    return Status::Ok();
+  }
+
+  // The NodeName line of a block's or leaf switch's hosts: every host defined, and (a block is
+  // an NVLink domain of one kind of node) a block's hosts all of one line.
+  Status OneNodeLine(const TopologyGroup& group, bool block, std::size_t& line) const {
+    for (const std::string& host : group.hosts) {
+      const auto at = host_line_.find(host);
+      if (at == host_line_.end()) {
+        return Status::InvalidInput(
+            fmt::format("{}: {} '{}' has host {}, which no NodeName line of slurm.conf defines",
+                        group.where, block ? "block" : "switch", group.name, host));
+      }
+      if (block && &host != &group.hosts.front() && at->second != line) {
+        return Status::InvalidInput(fmt::format(
+            "{}: block '{}' has hosts of two NodeName lines ({} at {}, {} at {}); an NVLink "
+            "block is one kind of node",
+            group.where, group.name, group.hosts.front(), nodes_[line].line->where(), host,
+            nodes_[at->second].line->where()));
+      }
+      line = at->second;
+    }
+    return Status::Ok();
+  }
+
+  // Each line's nodes in no block, as blocks of size 0.
+  void AddNodesInNoBlock() {
+    for (std::size_t line = 0; line < nodes_.size(); ++line) {
+      std::map<std::int64_t, std::int64_t>& sizes = nodes_by_block_size_[line];
+      std::int64_t in_blocks = 0;
+      for (const auto& [size, nodes] : sizes) {
+        in_blocks += nodes;
+      }
+      const auto all = static_cast<std::int64_t>(nodes_[line].hosts.size());
+      if (in_blocks < all) {
+        sizes[0] = all - in_blocks;
+      }
+    }
+  }
+
+  void NoteBlocks(const SlurmTopology& topology) {
+    std::map<std::int64_t, std::int64_t> blocks_of_size;
+    for (const TopologyGroup& group : topology.groups) {
+      ++blocks_of_size[static_cast<std::int64_t>(group.hosts.size())];
+    }
+    std::vector<std::string> counts;
+    for (const auto& [size, n] : blocks_of_size) {
+      counts.push_back(fmt::format("{} of {} node{}", n, size, size == 1 ? "" : "s"));
+    }
+    notes_.push_back(fmt::format("{}: {} block{} ({}){}", topology_conf_, topology.groups.size(),
+                                 topology.groups.size() == 1 ? "" : "s", fmt::join(counts, ", "),
+                                 topology.block_sizes.empty()
+                                     ? ""
+                                     : fmt::format("; BlockSizes {} (job placement levels, not "
+                                                   "modelled)",
+                                                   fmt::join(topology.block_sizes, ","))));
+  }
+
+  void NoteTopologyPlugin(const ConfigLine& line, const ConfigField& field) {
+    const std::string plugin = AsciiLower(field.value);
+    if (plugin != "topology/block" && plugin != "topology/tree") {
+      unmodelled_.insert(field.key);
+    } else if (topology_conf_.empty()) {
+      notes_.push_back(fmt::format(
+          "{}: {}={}: give its topology.conf with --topology to read its {}", line.where(),
+          field.key, field.value, plugin == "topology/block" ? "NVLink blocks" : "switches"));
     }
   }
 
@@ -887,6 +999,10 @@ class SlurmImporter {
     if (name == "schedulerparameters") {
       return SchedulerParameters(line, field, backfill);
     }
+    if (name == "topologyplugin") {
+      NoteTopologyPlugin(line, field);
+      return Status::Ok();
+    }
     if (name == "priorityweightpartition" || name == "priorityweightassoc" ||
         name == "priorityweighttres" || name == "prioritytype") {
       unmodelled_.insert(field.key);
@@ -937,8 +1053,11 @@ class SlurmImporter {
 
   const FileSystem& files_;
   FleetBuilder builder_;
+  std::string topology_conf_;  // --topology: "" when not given
   std::vector<NodeLine> nodes_;
   std::map<std::string, std::size_t> host_line_;  // host -> index in nodes_
+  // By index in nodes_: block size in nodes -> the line's nodes in blocks of it (0: no block).
+  std::map<std::size_t, std::map<std::int64_t, std::int64_t>> nodes_by_block_size_;
   std::map<std::string, std::vector<std::string>> node_sets_;
   std::map<std::string, std::vector<GresEntry>> gres_by_host_;
   std::vector<std::pair<std::string, std::vector<std::string>>> partitions_;
@@ -958,7 +1077,7 @@ SlurmImport ImportSlurmFleet(const std::string& slurm_conf, const std::string& g
                              const SlurmImportOptions& options) {
   const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
   const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
-  return SlurmImporter(catalog, options).Import(slurm_conf, gres_conf);
+  return SlurmImporter(catalog, options).Import(slurm_conf, gres_conf, options.topology);
 }
 
 }  // namespace fleetsim

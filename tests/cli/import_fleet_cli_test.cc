@@ -375,6 +375,122 @@ TEST_F(ImportFleetCliTest, BadInputNamesFileAndLineAndWritesNothing) {
             "--map h100=H200x: unknown GPU model 'H200x', did you mean 'H200'?");
 }
 
+// ---- topology.conf ----
+
+// NVLink blocks become domains and racks: a full NVL72 rack takes the catalog's template, NVL36
+// halves a template made for them, nodes in no block NVLink within the node; H100 nodes (whose
+// NVLink never spans nodes) keep their pool. The fleet is the hand-written one, and it runs.
+TEST_F(ImportFleetCliTest, TopologyBlocksBecomeNvlinkDomains) {
+  const CommandResult r = Fleetsim(
+      fmt::format("import-fleet --from slurm '{}' --topology '{}' -o '{}'",
+                  DataPath("cluster-configs/slurm/gb200-blocks.slurm.conf"),
+                  DataPath("cluster-configs/slurm/gb200-blocks.topology.conf"), Out("fleet.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(
+      nlohmann::json::parse(ReadFile(Out("fleet.json"))),
+      nlohmann::json::parse(ReadFile(DataPath("cluster-configs/slurm/gb200-blocks.fleet.json"))));
+  EXPECT_NE(r.out.find("gb200-blocks.topology.conf: 4 blocks (1 of 4 nodes, 2 of 9 nodes, 1 of "
+                       "18 nodes); BlockSizes 4,8,16 (job placement levels, not modelled)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("gb200-blocks.slurm.conf:5: H100-SXM's NVLink stays within a node (no "
+                       "catalog template spans nodes), so the topology's blocks leave its pools "
+                       "as they are"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("node template 'slurm-gb200-x4-nvl36' made (4 x GB200 per node; NVLink "
+                       "domain 36 GPUs over 9 nodes; 9 nodes per rack: a topology block)"),
+            std::string::npos)
+      << r.out;
+  // A block larger than NVL72 is a rack of NVL72 domains.
+  const CommandResult big =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --topology '{}' -o -",
+                           Write("big.conf", "NodeName=gb[1-36] Gres=gpu:gb200:4\n"),
+                           Write("big-topology.conf", "BlockName=big Nodes=gb[1-36]\n")));
+  ASSERT_EQ(big.exit_code, 0) << big.err;
+  const nlohmann::json made = nlohmann::json::parse(big.out)["catalog"]["node_templates"][0];
+  EXPECT_EQ(made["name"], "slurm-gb200-x4-nvl72-rack36");
+  EXPECT_EQ(made["nvlink_domain_gpus"], 72);
+  EXPECT_EQ(made["nodes_per_rack"], 36);
+  EXPECT_NE(big.err.find("blocks of 36 nodes of 4 x GB200 (144 GPUs) are more than its largest "
+                         "NVLink domain (72 GPUs): each block taken as domains of 18 nodes"),
+            std::string::npos)
+      << big.err;
+  Write("s.json", R"({"format_version": 1, "name": "blocks", "fleet": "fleet.json",
+                      "jobs": [{"id": "a", "gpus": 72, "duration_s": 60},
+                               {"id": "b", "gpus": 36, "duration_s": 60}]})");
+  const CommandResult run = Fleetsim(
+      fmt::format("run '{}' --policy constraint-aware --out '{}'", Out("s.json"), Out("run")));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+}
+
+// Azure CycleCloud's published topology files, on the hand-made slurm.conf of their 72 hosts:
+// four blocks of 18 GB200 nodes are four NVL72 racks; the switch tree is read and checked.
+TEST_F(ImportFleetCliTest, PublishedAzureTopologies) {
+  const std::string conf = DataPath("cluster-configs/slurm/azure-gb200.slurm.conf");
+  const std::string blocks = SharedConfig("slurm/azure-block_topology.conf");
+  const CommandResult r = Fleetsim(fmt::format(
+      "import-fleet --from slurm '{}' --topology '{}' -o '{}'", conf, blocks, Out("fleet.json")));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json fleet = nlohmann::json::parse(ReadFile(Out("fleet.json")));
+  EXPECT_EQ(fleet.dump(),
+            R"({"pools":[{"name":"hpcbench-hpc-1-72","nodes":72,"template":"gb200-nvl72"}]})");
+  EXPECT_NE(r.out.find(blocks + ": 4 blocks (4 of 18 nodes); BlockSizes 1"), std::string::npos)
+      << r.out;
+
+  const std::string tree = SharedConfig("slurm/azure-tree_topology.conf");
+  const CommandResult t =
+      Fleetsim(fmt::format("import-fleet --from slurm '{}' --topology '{}' -o -", conf, tree));
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_EQ(nlohmann::json::parse(t.out), fleet);
+  EXPECT_NE(t.err.find(tree + ": a switch tree of 6 switches, 5 of them leaves, read and "
+                              "checked; switches are not modelled"),
+            std::string::npos)
+      << t.err;
+  EXPECT_NE(t.err.find("not modelled, so not imported: ClusterName"), std::string::npos);
+
+  const CommandResult none = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", conf));
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_NE(none.err.find("azure-gb200.slurm.conf:5: TopologyPlugin=topology/block: give its "
+                          "topology.conf with --topology to read its NVLink blocks"),
+            std::string::npos)
+      << none.err;
+}
+
+TEST_F(ImportFleetCliTest, BadTopologiesNameFileAndLine) {
+  const std::string conf =
+      "NodeName=gb[1-4] Gres=gpu:gb200:4\nNodeName=x[1-2] Gres=gpu:gb200:4 "
+      "CPUs=8\nNodeName=cpu1\n";
+  EXPECT_EQ(
+      ImportError(conf, "",
+                  "--topology '" + Write("topology.conf", "BlockName=b Nodes=gb[1-5]\n") + "'"),
+      "topology.conf:1: block 'b' has host gb5, which no NodeName line of slurm.conf "
+      "defines");
+  EXPECT_EQ(
+      ImportError(conf, "",
+                  "--topology '" + Write("topology.conf", "BlockName=b Nodes=gb[1-4],x1\n") + "'"),
+      "topology.conf:1: block 'b' has hosts of two NodeName lines (gb1 at slurm.conf:1, x1 "
+      "at slurm.conf:2); an NVLink block is one kind of node");
+  EXPECT_EQ(
+      ImportError(conf, "",
+                  "--topology '" +
+                      Write("topology.conf", "BlockName=b Nodes=gb[1-4]\nBlockSizes=2,3\n") + "'"),
+      "topology.conf:2: BlockSizes: 3 follows 2, but each size must be the first (2) times "
+      "a power of two, larger than the one before");
+  EXPECT_EQ(ImportError(conf, "", "--topology '" + Out("none.conf") + "'").find("none.conf"), 0U);
+  const CommandResult kubernetes =
+      Fleetsim("import-fleet --from kubernetes nodes.json --topology topology.conf -o -");
+  EXPECT_EQ(kubernetes.exit_code, 2);
+  EXPECT_EQ(kubernetes.err,
+            "fleetsim import-fleet: --topology is read only with --from slurm, not --from "
+            "kubernetes\n");
+  const CommandResult kai = Fleetsim("import-fleet --from kai q.yaml --sharing s.yaml -o -");
+  EXPECT_EQ(kai.exit_code, 2);
+  EXPECT_EQ(kai.err,
+            "fleetsim import-fleet: --sharing is read only with --from kubernetes, not --from "
+            "kai\n");
+}
+
 // ---- Kubernetes ----
 
 TEST_F(ImportFleetCliTest, AnImportedNodeListSimulatesAsTheHandWrittenFleet) {

@@ -1,8 +1,9 @@
 // Fuzz target: the cluster configuration importers (import-fleet): the input read as a slurm.conf,
-// and, when it is JSON (its first character '{' or '['), as a Kubernetes node list and as KAI
-// queues. YAML is not fed to them: yaml-cpp 0.7 runs without bound on some malformed flow
-// collections (docs/robustness.md). Whatever the input, an import either fails with a message or
-// gives a fleet (or tenants) a scenario loads without error.
+// as the topology.conf of a fixed slurm.conf of GB200 and H100 nodes, and, when it is JSON (its
+// first character '{' or '['), as a Kubernetes node list and as KAI queues. YAML is not fed to
+// them: yaml-cpp 0.7 runs without bound on some malformed flow collections (docs/robustness.md).
+// Whatever the input, an import either fails with a message or gives a fleet (or tenants) a
+// scenario loads without error.
 #include <string>
 
 #include "fleetsim/cluster_config/kai_queues.h"
@@ -30,6 +31,11 @@ void CheckLoads(const std::string& section, const std::string& json_text) {
   }
 }
 
+// Hosts a fuzzed topology.conf may place: GB200 nodes, whose NVLink blocks make domains, and H100.
+constexpr const char* kTopologySlurmConf =
+    "NodeName=gb[01-38] Gres=gpu:gb200:4\nNodeName=h100-[1-4] Gres=gpu:h100:8\n"
+    "NodeName=hpcbench-hpc-[1-72] Gres=gpu:gb200:4\n";
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -37,6 +43,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   SlurmImportOptions slurm;
   slurm.types = {{kUntypedGpu, "H100-SXM"}, {"a100", "A100-80GB"}, {"v100", "V100-32GB"}};
   if (const SlurmImport imported = ImportSlurmFleet(slurm_conf, "", slurm); imported.status.ok()) {
+    CheckLoads("fleet", FleetFileText(imported.fleet));
+  }
+  SlurmImportOptions with_topology;
+  with_topology.topology = slurm_conf;
+  static const std::string companion =
+      fuzz::ProcessFolder("cluster_config", "slurm.conf", kTopologySlurmConf) + "/slurm.conf";
+  if (const SlurmImport imported = ImportSlurmFleet(companion, "", with_topology);
+      imported.status.ok()) {
     CheckLoads("fleet", FleetFileText(imported.fleet));
   }
   const std::string text = fuzz::AsText(data, size);

@@ -40,6 +40,10 @@ struct NodeGroup {
   std::optional<int> mig_gpus;               // the GPUs they are on, when the source says
   std::optional<double> cpu_cores;           // per node
   std::optional<double> memory_gb;           // per node
+  // When a topology gave NVLink blocks (Slurm's topology/block): block size in nodes -> how
+  // many of the group's nodes are in blocks of that size (size 0: in no block). Empty: no
+  // topology, each node's template from the catalog.
+  std::map<std::int64_t, std::int64_t> nodes_by_block_size;
 };
 
 struct ImportedFleet {
@@ -55,8 +59,12 @@ class FleetBuilder {
   FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source);
 
   // Adds the group's pools: one of whole GPUs, one of MIG GPUs with their static layout (on
-  // group.mig_gpus GPUs, else the fewest GPUs per node that hold the instances). A pool name
-  // taken already gets "-2", "-3"... Fails with the problem at group.where.
+  // group.mig_gpus GPUs, else the fewest GPUs per node that hold the instances). When the model's
+  // NVLink spans nodes (a catalog template says so) and the group has blocks, that is done for
+  // each block size, the block an NVLink domain and a rack (pools named "-nvl72" by domain GPUs
+  // when there are several); a block larger than the model's largest catalog domain is split
+  // into domains that fit. A pool name taken already gets "-2", "-3"... Fails with the problem
+  // at group.where.
   // `added` gains the names of the pools made.
   Status Add(const NodeGroup& group, std::vector<std::string>& added);
 
@@ -66,9 +74,29 @@ class FleetBuilder {
   bool empty() const { return pools_.empty(); }
 
  private:
+  // Nodes of a group that share one template: all of them, or those in blocks of one size.
+  struct Part {
+    std::string suffix;  // of the pool names: "" or "-nvl72"
+    std::int64_t nodes = 0;
+    std::int64_t block_nodes = 0;  // 0: no topology; else nodes per block (1: in no block)
+  };
+
   Status ResolveModel(const NodeGroup& group, const GpuModel*& model);
-  std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node);
+  Status CheckMigProfiles(const NodeGroup& group, const GpuModel& model) const;
+  std::vector<Part> Parts(const NodeGroup& group, const GpuModel& model);
+  Status AddPart(const NodeGroup& group, const GpuModel& model, const Part& part,
+                 std::vector<std::string>& added);
+  nlohmann::ordered_json Pool(const NodeGroup& group, const std::string& name, std::int64_t nodes,
+                              const std::string& node_template) const;
+  std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node,
+                          std::int64_t block_nodes);
+  std::string CatalogTemplate(const GpuModel& model, std::int64_t gpus_per_node,
+                              std::int64_t block_nodes) const;
+  int LargestDomain(const GpuModel& model) const;  // 0: its NVLink stays within a node
+  std::int64_t DomainNodes(const GpuModel& model, std::int64_t gpus_per_node,
+                           std::int64_t block_nodes) const;
   std::string UniquePoolName(const std::string& name) const;
+  void NoteOnce(std::string note);
 
   const Catalog& catalog_;
   GpuTypeMap types_;

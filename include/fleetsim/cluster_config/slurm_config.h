@@ -1,7 +1,8 @@
 // A fleet and scheduler parameters from a Slurm cluster's configuration: slurm.conf (NodeName,
 // NodeSet and PartitionName lines, include files, PriorityWeight*/PriorityDecayHalfLife and the
 // other multifactor settings, SchedulerParameters=bf_*) and, optionally, gres.conf (Name=gpu
-// lines: Type, File, Count, NodeName). docs/cluster-configs.md gives the mapping. Every line is
+// lines: Type, File, Count, NodeName) and topology.conf (slurm_topology.h: NVLink blocks become
+// domains and racks). docs/cluster-configs.md gives the mapping. Every line is
 // accounted for: what is modelled is used, what is not is named in a note, what is malformed is
 // an error at file:line. Thread-compatible.
 #pragma once
@@ -17,6 +18,7 @@ namespace fleetsim {
 
 struct SlurmImportOptions {
   GpuTypeMap types;
+  std::string topology;               // topology.conf (topology/block or tree); "": none
   const Catalog* catalog = nullptr;   // nullptr: the built-in catalog
   const FileSystem* files = nullptr;  // nullptr: the disk
 };
