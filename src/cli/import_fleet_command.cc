@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
+#include <utility>
 
 #include "cli/exit_status.h"
 #include "fleetsim/cluster_config/kai_queues.h"
@@ -97,18 +99,19 @@ Imported ImportFrom(const ImportFleetArgs& args, const Catalog& catalog, GpuType
   return FromFleet(std::move(imported.fleet), std::move(imported.status));
 }
 
-// The first option given that the source does not read, or "".
-std::string OptionNotFor(const ImportFleetArgs& args) {
-  if (args.from != "slurm" && !args.gres.empty()) {
-    return "--gres";
+// The first option given that the source does not read, with the source that reads it; "" when
+// every option given is the source's.
+std::pair<std::string, std::string> OptionNotFor(const ImportFleetArgs& args) {
+  const std::vector<std::tuple<std::string, const std::string*, std::string>> options = {
+      {"--gres", &args.gres, "slurm"},
+      {"--topology", &args.topology, "slurm"},
+      {"--sharing", &args.sharing, "kubernetes"}};
+  for (const auto& [option, value, source] : options) {
+    if (!value->empty() && args.from != source) {
+      return {option, source};
+    }
   }
-  if (args.from != "slurm" && !args.topology.empty()) {
-    return "--topology";
-  }
-  if (args.from != "kubernetes" && !args.sharing.empty()) {
-    return "--sharing";
-  }
-  return "";
+  return {"", ""};
 }
 
 }  // namespace
@@ -149,9 +152,9 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                DidYouMean(args.from, kSources), QuotedList(kSources));
     return ToInt(ExitStatus::kUsage);
   }
-  if (const std::string misplaced = OptionNotFor(args); !misplaced.empty()) {
+  if (const auto [option, source] = OptionNotFor(args); !option.empty()) {
     fmt::print(err, "fleetsim import-fleet: {} is read only with --from {}, not --from {}\n",
-               misplaced, misplaced == "--sharing" ? "kubernetes" : "slurm", args.from);
+               option, source, args.from);
     return ToInt(ExitStatus::kUsage);
   }
   if (args.parameters_output == args.output) {

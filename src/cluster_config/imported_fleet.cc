@@ -129,28 +129,34 @@ int FleetBuilder::LargestDomain(const GpuModel& model) const {
   return largest;
 }
 
-// The nodes of one NVLink domain in a block of `block_nodes` nodes: the block, or the largest
-// divisor of it whose GPUs fit in the model's largest domain.
-std::int64_t FleetBuilder::DomainNodes(const GpuModel& model, std::int64_t gpus_per_node,
-                                       std::int64_t block_nodes) const {
-  std::int64_t nodes = std::max<std::int64_t>(
-      1, std::min(block_nodes, LargestDomain(model) / std::max<std::int64_t>(gpus_per_node, 1)));
-  while (nodes > 1 && block_nodes % nodes != 0) {
-    --nodes;
+FleetBuilder::Shape FleetBuilder::ShapeOf(const GpuModel& model, std::int64_t gpus_per_node,
+                                          const Part& part) const {
+  if (part.block_nodes == 0) {
+    return {.gpus_per_node = gpus_per_node, .nodes = part.nodes};
   }
-  return nodes;
+  // The largest divisor of the block whose GPUs fit in the model's largest domain.
+  std::int64_t domain_nodes = std::max<std::int64_t>(
+      1,
+      std::min(part.block_nodes, LargestDomain(model) / std::max<std::int64_t>(gpus_per_node, 1)));
+  while (domain_nodes > 1 && part.block_nodes % domain_nodes != 0) {
+    --domain_nodes;
+  }
+  return {.gpus_per_node = gpus_per_node,
+          .nodes = part.nodes,
+          .domain_nodes = domain_nodes,
+          .rack_nodes = part.block_nodes > 1 ? part.block_nodes : 0};
 }
 
-std::string FleetBuilder::CatalogTemplate(const GpuModel& model, std::int64_t gpus_per_node,
-                                          std::int64_t block_nodes) const {
+std::string FleetBuilder::CatalogTemplate(const GpuModel& model, const Shape& shape) const {
   for (const NodeTemplate& node : catalog_.node_templates) {
-    if (node.gpu != model.name || node.gpus_per_node != gpus_per_node) {
+    if (node.gpu != model.name || node.gpus_per_node != shape.gpus_per_node) {
       continue;
     }
     const bool fits =
-        block_nodes == 0 || (node.nvlink_domain_gpus ==
-                                 gpus_per_node * DomainNodes(model, gpus_per_node, block_nodes) &&
-                             (block_nodes == 1 || node.nodes_per_rack == block_nodes));
+        shape.domain_nodes == 0
+            ? shape.nodes % node.nodes_per_domain() == 0  // no topology: whole domains
+            : node.nvlink_domain_gpus == shape.gpus_per_node * shape.domain_nodes &&
+                  (shape.rack_nodes == 0 || node.nodes_per_rack == shape.rack_nodes);
     if (fits) {
       return node.name;
     }
@@ -165,27 +171,32 @@ void FleetBuilder::NoteOnce(std::string note) {
 }
 
 std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_per_node,
-                                      std::int64_t block_nodes) {
-  if (block_nodes > 1 && DomainNodes(model, gpus_per_node, block_nodes) < block_nodes) {
+                                      const Part& part) {
+  const Shape shape = ShapeOf(model, gpus_per_node, part);
+  if (shape.rack_nodes > 0 && shape.domain_nodes < shape.rack_nodes) {
     NoteOnce(fmt::format(
         "blocks of {} nodes of {} x {} ({} GPUs) are more than its largest NVLink domain ({} "
-        "GPUs): each block taken as domains of {} nodes",
-        block_nodes, gpus_per_node, model.name, block_nodes * gpus_per_node, LargestDomain(model),
-        DomainNodes(model, gpus_per_node, block_nodes)));
+        "GPUs): each block taken as NVLink domains of {} node{}",
+        shape.rack_nodes, gpus_per_node, model.name, shape.rack_nodes * gpus_per_node,
+        LargestDomain(model), shape.domain_nodes, shape.domain_nodes == 1 ? "" : "s"));
   }
-  if (std::string found = CatalogTemplate(model, gpus_per_node, block_nodes); !found.empty()) {
+  if (std::string found = CatalogTemplate(model, shape); !found.empty()) {
     return found;
   }
-  const std::int64_t domain_nodes =
-      block_nodes == 0 ? 1 : DomainNodes(model, gpus_per_node, block_nodes);
+  if (shape.domain_nodes == 0 && LargestDomain(model) > 0) {
+    NoteOnce(fmt::format(
+        "{} nodes of {} x {} are not whole NVLink domains of a catalog template: NVLink taken "
+        "within the node (a topology.conf of blocks, --topology, says which nodes share one)",
+        shape.nodes, gpus_per_node, model.name));
+  }
+  const std::int64_t domain_nodes = std::max<std::int64_t>(shape.domain_nodes, 1);
   const std::int64_t domain = model.nvlink_gbs > 0 ? gpus_per_node * domain_nodes : 1;
-  const bool rack_from_block = block_nodes > 1;
-  const std::int64_t rack = rack_from_block ? block_nodes : kAssumedNodesPerRack;
+  const std::int64_t rack = shape.rack_nodes > 0 ? shape.rack_nodes : kAssumedNodesPerRack;
   std::string name = fmt::format("{}-{}-x{}", source_, AsciiLower(model.name), gpus_per_node);
-  if (block_nodes > 0) {
-    name +=
-        fmt::format("-nvl{}{}", domain,
-                    rack_from_block && rack != domain_nodes ? fmt::format("-rack{}", rack) : "");
+  if (shape.domain_nodes > 0) {
+    name += fmt::format(
+        "-nvl{}{}", domain,
+        rack != domain_nodes && shape.rack_nodes > 0 ? fmt::format("-rack{}", rack) : "");
   }
   for (const auto& made : templates_) {
     if (made["name"] == name) {
@@ -205,7 +216,7 @@ std::string FleetBuilder::TemplateFor(const GpuModel& model, std::int64_t gpus_p
       "{})",
       name, gpus_per_node, model.name, domain, domain == 1 ? "" : "s",
       domain_nodes > 1 ? fmt::format(" over {} nodes", domain_nodes) : "", rack,
-      rack_from_block ? "a topology block" : "assumed"));
+      shape.rack_nodes > 0 ? "a topology block" : "assumed"));
   return name;
 }
 
@@ -304,8 +315,7 @@ Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, cons
   const std::string name = group.name + part.suffix;
   const bool both = group.whole_gpus > 0 && !group.mig_instances.empty();
   if (group.whole_gpus > 0) {
-    pools_.push_back(
-        Pool(group, name, part.nodes, TemplateFor(model, group.whole_gpus, part.block_nodes)));
+    pools_.push_back(Pool(group, name, part.nodes, TemplateFor(model, group.whole_gpus, part)));
     added.push_back(pools_.back()["name"]);
   }
   if (group.mig_instances.empty()) {
@@ -318,8 +328,8 @@ Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, cons
         group.where, InstancesText(group.mig_instances),
         group.mig_gpus ? std::to_string(*group.mig_gpus) : "whole", model.name));
   }
-  ordered_json pool = Pool(group, both ? name + "-mig" : name, part.nodes,
-                           TemplateFor(model, split->first, part.block_nodes));
+  ordered_json pool =
+      Pool(group, both ? name + "-mig" : name, part.nodes, TemplateFor(model, split->first, part));
   ordered_json layout = ordered_json::object();
   for (const auto& [profile, count] : split->second) {
     layout[profile] = count;

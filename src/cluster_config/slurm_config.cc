@@ -690,20 +690,19 @@ class SlurmImporter {
     if (Status status = ReadSlurmTopology(files_, topology_conf_, topology); !status.ok()) {
       return status;
     }
+    topology_blocks_ = topology.blocks;
     for (const std::string& field : topology.ignored) {
       unmodelled_.insert("topology.conf " + field);
     }
-    for (const TopologyGroup& group : topology.groups) {
-      std::size_t line = 0;
-      if (Status status = OneNodeLine(group, topology.blocks, line); !status.ok()) {
-        return status;
-      }
-      if (topology.blocks) {
-        nodes_by_block_size_[line][static_cast<std::int64_t>(group.hosts.size())] +=
-            static_cast<std::int64_t>(group.hosts.size());
-      }
-    }
     if (topology.blocks) {
+      for (const TopologyGroup& group : topology.groups) {
+        std::size_t line = 0;
+        if (Status status = BlockLine(group, line); !status.ok()) {
+          return status;
+        }
+        const auto size = static_cast<std::int64_t>(group.hosts.size());
+        nodes_by_block_size_[line][size] += size;
+      }
       AddNodesInNoBlock();
       NoteBlocks(topology);
     } else {
@@ -715,17 +714,17 @@ class SlurmImporter {
     return Status::Ok();
   }
 
-  // The NodeName line of a block's or leaf switch's hosts: every host defined, and (a block is
-  // an NVLink domain of one kind of node) a block's hosts all of one line.
-  Status OneNodeLine(const TopologyGroup& group, bool block, std::size_t& line) const {
+  // The NodeName line (index in nodes_) of a block's hosts: every host defined, and all of one
+  // line, as a block is an NVLink domain of one kind of node.
+  Status BlockLine(const TopologyGroup& group, std::size_t& line) const {
     for (const std::string& host : group.hosts) {
       const auto at = host_line_.find(host);
       if (at == host_line_.end()) {
         return Status::InvalidInput(
-            fmt::format("{}: {} '{}' has host {}, which no NodeName line of slurm.conf defines",
-                        group.where, block ? "block" : "switch", group.name, host));
+            fmt::format("{}: block '{}' has host {}, which no NodeName line of slurm.conf defines",
+                        group.where, group.name, host));
       }
-      if (block && &host != &group.hosts.front() && at->second != line) {
+      if (&host != &group.hosts.front() && at->second != line) {
         return Status::InvalidInput(fmt::format(
             "{}: block '{}' has hosts of two NodeName lines ({} at {}, {} at {}); an NVLink "
             "block is one kind of node",
@@ -774,10 +773,14 @@ class SlurmImporter {
     const std::string plugin = AsciiLower(field.value);
     if (plugin != "topology/block" && plugin != "topology/tree") {
       unmodelled_.insert(field.key);
-    } else if (topology_conf_.empty()) {
+    } else if (!topology_blocks_) {
       notes_.push_back(fmt::format(
           "{}: {}={}: give its topology.conf with --topology to read its {}", line.where(),
           field.key, field.value, plugin == "topology/block" ? "NVLink blocks" : "switches"));
+    } else if (*topology_blocks_ != (plugin == "topology/block")) {
+      notes_.push_back(fmt::format("{}: {}={}, but the --topology file has {}: read as such",
+                                   line.where(), field.key, field.value,
+                                   *topology_blocks_ ? "blocks" : "switches"));
     }
   }
 
@@ -1053,7 +1056,8 @@ class SlurmImporter {
 
   const FileSystem& files_;
   FleetBuilder builder_;
-  std::string topology_conf_;  // --topology: "" when not given
+  std::string topology_conf_;            // --topology: "" when not given
+  std::optional<bool> topology_blocks_;  // once read: whether it has blocks (else switches)
   std::vector<NodeLine> nodes_;
   std::map<std::string, std::size_t> host_line_;  // host -> index in nodes_
   // By index in nodes_: block size in nodes -> the line's nodes in blocks of it (0: no block).

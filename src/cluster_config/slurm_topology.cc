@@ -16,8 +16,9 @@ namespace fleetsim {
 
 namespace {
 
-// The largest block size BlockSizes may give: more nodes than a host list may name is no block.
-constexpr std::int64_t kMaxBlockSize = static_cast<std::int64_t>(kMaxHostListHosts);
+// The most nodes a block may hold: a block is a rack, and a node template's rack holds at most
+// 10,000 nodes (docs/fleet-model.md).
+constexpr std::int64_t kMaxBlockSize = 10'000;
 
 class TopologyReader {
  public:
@@ -144,27 +145,47 @@ class TopologyReader {
     }
     ParentSwitch parent{line.where(), {}};
     if (Status status = ExpandHostList(switches->value, parent.children); !status.ok()) {
-      return status.Within(line.where() + ": Switches");
+      return status.Within(line.where() + ": " + switches->key);
+    }
+    if (Status status = CountNames(line, parent.children.size()); !status.ok()) {
+      return status;
     }
     parents_.emplace(line.fields.front().value, std::move(parent));
     return Status::Ok();
   }
 
-  // A block or leaf switch of the hosts `nodes` names; a host belongs to one at most.
+  // Host and switch names in all, against a cap for the whole file.
+  Status CountNames(const ConfigLine& line, std::size_t names) {
+    names_ += names;
+    if (names_ > kMaxHostListHosts) {
+      return Status::InvalidInput(
+          fmt::format("{}: more than {} host and switch names in the topology", line.where(),
+                      kMaxHostListHosts));
+    }
+    return Status::Ok();
+  }
+
+  // A block or leaf switch of the hosts `nodes` names. A host is in one block at most, and a
+  // block holds at most kMaxBlockSize hosts; Slurm lets a host hang from several leaf switches.
   Status AddGroup(const ConfigLine& line, const ConfigField& nodes) {
     TopologyGroup group{line.fields.front().value, line.where(), {}};
     if (Status status = ExpandHostList(nodes.value, group.hosts); !status.ok()) {
       return status.Within(line.where() + ": " + nodes.key);
     }
-    hosts_ += group.hosts.size();
-    if (hosts_ > kMaxHostListHosts) {
-      return Status::InvalidInput(
-          fmt::format("{}: more than {} hosts in the topology", line.where(), kMaxHostListHosts));
+    if (Status status = CountNames(line, group.hosts.size()); !status.ok()) {
+      return status;
     }
-    for (const std::string& host : group.hosts) {
-      if (const auto [it, fresh] = host_at_.emplace(host, line.where()); !fresh) {
+    if (topology_.blocks) {
+      if (static_cast<std::int64_t>(group.hosts.size()) > kMaxBlockSize) {
         return Status::InvalidInput(
-            fmt::format("{}: host {} is placed already, at {}", line.where(), host, it->second));
+            fmt::format("{}: block '{}' has {} hosts, more than the {} a rack may hold",
+                        line.where(), group.name, group.hosts.size(), kMaxBlockSize));
+      }
+      for (const std::string& host : group.hosts) {
+        if (const auto [it, fresh] = block_of_host_.emplace(host, line.where()); !fresh) {
+          return Status::InvalidInput(fmt::format("{}: host {} is in a block already, at {}",
+                                                  line.where(), host, it->second));
+        }
       }
     }
     topology_.groups.push_back(std::move(group));
@@ -224,7 +245,7 @@ class TopologyReader {
         }
       }
     }
-    std::map<std::string, int> state;  // 1: on the path being walked, 2: done
+    std::map<std::string, WalkState> state;
     for (const auto& [name, parent] : parents_) {
       if (Status status = WalkBelow(name, state); !status.ok()) {
         return status;
@@ -233,23 +254,35 @@ class TopologyReader {
     return Status::Ok();
   }
 
-  Status WalkBelow(const std::string& name, std::map<std::string, int>& state) const {
-    const auto parent = parents_.find(name);
-    if (parent == parents_.end() || state[name] == 2) {
-      return Status::Ok();
-    }
-    state[name] = 1;
-    for (const std::string& child : parent->second.children) {
-      if (state[child] == 1) {
+  enum class WalkState { kUnseen, kOnPath, kDone };
+
+  // Depth first from `top`, with a stack of its own (a tree may be deep): a switch met again
+  // while on the path from `top` is a cycle.
+  Status WalkBelow(const std::string& top, std::map<std::string, WalkState>& state) const {
+    std::vector<std::pair<const std::string*, std::size_t>> path;  // switch, next child
+    const auto enter = [&](const std::string& name) {
+      if (parents_.contains(name) && state[name] == WalkState::kUnseen) {
+        state[name] = WalkState::kOnPath;
+        path.emplace_back(&name, 0);
+      }
+    };
+    enter(top);
+    while (!path.empty()) {
+      auto& [name, next] = path.back();
+      const ParentSwitch& parent = parents_.at(*name);
+      if (next == parent.children.size()) {
+        state[*name] = WalkState::kDone;
+        path.pop_back();
+        continue;
+      }
+      const std::string& child = parent.children[next++];
+      if (state[child] == WalkState::kOnPath) {
         return Status::InvalidInput(fmt::format(
             "{}: switch {} names switch '{}', which is {} (a switch tree has no cycles)",
-            parent->second.where, name, child, child == name ? "itself" : "above it already"));
+            parent.where, *name, child, child == *name ? "itself" : "above it already"));
       }
-      if (Status status = WalkBelow(child, state); !status.ok()) {
-        return status;
-      }
+      enter(child);
     }
-    state[name] = 2;
     return Status::Ok();
   }
 
@@ -261,12 +294,12 @@ class TopologyReader {
   }
 
   SlurmTopology& topology_;
-  std::string form_where_;                      // the first line: it sets blocks or switches
-  std::string block_sizes_where_;               // the BlockSizes line
-  std::map<std::string, std::string> name_at_;  // block or switch name -> where defined
-  std::map<std::string, std::string> host_at_;  // host -> where its group is defined
+  std::string form_where_;                            // the first line: it sets blocks or switches
+  std::string block_sizes_where_;                     // the BlockSizes line
+  std::map<std::string, std::string> name_at_;        // block or switch name -> where defined
+  std::map<std::string, std::string> block_of_host_;  // host -> where its block is defined
   std::map<std::string, ParentSwitch> parents_;
-  std::size_t hosts_ = 0;
+  std::size_t names_ = 0;  // host and switch names read
 };
 
 }  // namespace
@@ -284,16 +317,6 @@ Status ReadSlurmTopology(const FileSystem& files, const std::string& path,
   }
   topology = SlurmTopology{};
   return TopologyReader(topology).Read(path, text);
-}
-
-std::map<std::string, std::size_t> GroupOfHost(const SlurmTopology& topology) {
-  std::map<std::string, std::size_t> group_of;
-  for (std::size_t i = 0; i < topology.groups.size(); ++i) {
-    for (const std::string& host : topology.groups[i].hosts) {
-      group_of.emplace(host, i);
-    }
-  }
-  return group_of;
 }
 
 }  // namespace fleetsim

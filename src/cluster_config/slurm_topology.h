@@ -2,13 +2,13 @@
 // one BlockSizes= line: the blocks are the NVLink domains of GB200-style racks) and topology/tree
 // (SwitchName=NAME with Nodes= for a leaf switch or Switches= for one above). Read for the
 // slurm.conf importer's --topology (docs/cluster-configs.md). Slurm's rules are checked: one
-// form per file, a host in at most one block or leaf switch, a switch with Nodes= or Switches=
-// but not both, no switch its own ancestor, BlockSizes each the first times a power of two.
+// form per file, a host in at most one block, a switch with Nodes= or Switches= but not both,
+// every switch named defined and none its own ancestor, one BlockSizes line, each size the
+// first times a power of two. A block holds at most 10,000 hosts (a rack's most).
 // Internal to the cluster_config module. Thread-compatible.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -33,10 +33,8 @@ struct SlurmTopology {
 };
 
 // Reads the topology.conf at `path` and its includes. Fails at file:line on anything Slurm
-// would refuse, on an include that cannot be read, and past kMaxHostListHosts hosts in all.
+// would refuse, on an include that cannot be read, and past kMaxHostListHosts host and switch
+// names in all.
 Status ReadSlurmTopology(const FileSystem& files, const std::string& path, SlurmTopology& topology);
-
-// The group of each host, by index in topology.groups.
-std::map<std::string, std::size_t> GroupOfHost(const SlurmTopology& topology);
 
 }  // namespace fleetsim

@@ -402,26 +402,31 @@ TEST_F(ImportFleetCliTest, TopologyBlocksBecomeNvlinkDomains) {
                        "domain 36 GPUs over 9 nodes; 9 nodes per rack: a topology block)"),
             std::string::npos)
       << r.out;
-  // A block larger than NVL72 is a rack of NVL72 domains.
-  const CommandResult big =
-      Fleetsim(fmt::format("import-fleet --from slurm '{}' --topology '{}' -o -",
-                           Write("big.conf", "NodeName=gb[1-36] Gres=gpu:gb200:4\n"),
-                           Write("big-topology.conf", "BlockName=big Nodes=gb[1-36]\n")));
-  ASSERT_EQ(big.exit_code, 0) << big.err;
-  const nlohmann::json made = nlohmann::json::parse(big.out)["catalog"]["node_templates"][0];
-  EXPECT_EQ(made["name"], "slurm-gb200-x4-nvl72-rack36");
-  EXPECT_EQ(made["nvlink_domain_gpus"], 72);
-  EXPECT_EQ(made["nodes_per_rack"], 36);
-  EXPECT_NE(big.err.find("blocks of 36 nodes of 4 x GB200 (144 GPUs) are more than its largest "
-                         "NVLink domain (72 GPUs): each block taken as domains of 18 nodes"),
-            std::string::npos)
-      << big.err;
   Write("s.json", R"({"format_version": 1, "name": "blocks", "fleet": "fleet.json",
                       "jobs": [{"id": "a", "gpus": 72, "duration_s": 60},
                                {"id": "b", "gpus": 36, "duration_s": 60}]})");
   const CommandResult run = Fleetsim(
       fmt::format("run '{}' --policy constraint-aware --out '{}'", Out("s.json"), Out("run")));
   EXPECT_EQ(run.exit_code, 0) << run.err;
+
+  // A block larger than NVL72 is a rack of NVL72 domains, and that fleet runs too.
+  const CommandResult big = Fleetsim(
+      fmt::format("import-fleet --from slurm '{}' --topology '{}' -o '{}'",
+                  Write("big.conf", "NodeName=gb[1-36] Gres=gpu:gb200:4\n"),
+                  Write("big-topology.conf", "BlockName=big Nodes=gb[1-36]\n"), Out("fleet.json")));
+  ASSERT_EQ(big.exit_code, 0) << big.err;
+  const nlohmann::json made =
+      nlohmann::json::parse(ReadFile(Out("fleet.json")))["catalog"]["node_templates"][0];
+  EXPECT_EQ(made["name"], "slurm-gb200-x4-nvl72-rack36");
+  EXPECT_EQ(made["nvlink_domain_gpus"], 72);
+  EXPECT_EQ(made["nodes_per_rack"], 36);
+  EXPECT_NE(big.out.find("blocks of 36 nodes of 4 x GB200 (144 GPUs) are more than its largest "
+                         "NVLink domain (72 GPUs): each block taken as NVLink domains of 18 "
+                         "nodes"),
+            std::string::npos)
+      << big.out;
+  EXPECT_EQ(Fleetsim(fmt::format("run '{}' --out '{}'", Out("s.json"), Out("run-big"))).exit_code,
+            0);
 }
 
 // Azure CycleCloud's published topology files, on the hand-made slurm.conf of their 72 hosts:
@@ -448,6 +453,26 @@ TEST_F(ImportFleetCliTest, PublishedAzureTopologies) {
             std::string::npos)
       << t.err;
   EXPECT_NE(t.err.find("not modelled, so not imported: ClusterName"), std::string::npos);
+  EXPECT_NE(t.err.find("azure-gb200.slurm.conf:5: TopologyPlugin=topology/block, but the "
+                       "--topology file has switches: read as such"),
+            std::string::npos)
+      << t.err;
+
+  // GB200 nodes that are not whole NVL72 racks, and no blocks to say which share NVLink: the
+  // NVLink of each node, and the fleet loads.
+  const CommandResult odd = Fleetsim(fmt::format(
+      "import-fleet --from slurm '{}' --topology '{}' -o '{}'",
+      Write("odd.conf", "NodeName=hpcbench-hpc-[1-50] Gres=gpu:gb200:4\n"), tree, Out("odd.json")));
+  ASSERT_EQ(odd.exit_code, 0) << odd.err;
+  EXPECT_EQ(nlohmann::json::parse(ReadFile(Out("odd.json")))["pools"][0]["template"],
+            "slurm-gb200-x4");
+  EXPECT_NE(odd.out.find("50 nodes of 4 x GB200 are not whole NVLink domains of a catalog "
+                         "template: NVLink taken within the node"),
+            std::string::npos)
+      << odd.out;
+  Write("odd-scenario.json", R"({"format_version": 1, "name": "odd", "fleet": "odd.json",
+                                 "jobs": [{"id": "a", "gpus": 4, "duration_s": 60}]})");
+  EXPECT_EQ(Fleetsim(fmt::format("fleet '{}'", Out("odd-scenario.json"))).exit_code, 0);
 
   const CommandResult none = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", conf));
   ASSERT_EQ(none.exit_code, 0) << none.err;

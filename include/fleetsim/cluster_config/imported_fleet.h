@@ -59,12 +59,13 @@ class FleetBuilder {
   FleetBuilder(const Catalog& catalog, GpuTypeMap types, std::string source);
 
   // Adds the group's pools: one of whole GPUs, one of MIG GPUs with their static layout (on
-  // group.mig_gpus GPUs, else the fewest GPUs per node that hold the instances). When the model's
+  // group.mig_gpus GPUs, else the fewest GPUs per node that hold the instances). A catalog
+  // template is used when one fits (whole NVLink domains), else one is made. When the model's
   // NVLink spans nodes (a catalog template says so) and the group has blocks, that is done for
-  // each block size, the block an NVLink domain and a rack (pools named "-nvl72" by domain GPUs
+  // each block size, the block an NVLink domain and a rack (pools "-blocks-of-N" and "-no-block"
   // when there are several); a block larger than the model's largest catalog domain is split
-  // into domains that fit. A pool name taken already gets "-2", "-3"... Fails with the problem
-  // at group.where.
+  // into the largest domains that divide it. A pool name taken already gets "-2", "-3"... Fails
+  // with the problem at group.where.
   // `added` gains the names of the pools made.
   Status Add(const NodeGroup& group, std::vector<std::string>& added);
 
@@ -76,9 +77,16 @@ class FleetBuilder {
  private:
   // Nodes of a group that share one template: all of them, or those in blocks of one size.
   struct Part {
-    std::string suffix;  // of the pool names: "" or "-nvl72"
+    std::string suffix;  // of the pool names: "", "-blocks-of-18" or "-no-block"
     std::int64_t nodes = 0;
-    std::int64_t block_nodes = 0;  // 0: no topology; else nodes per block (1: in no block)
+    std::int64_t block_nodes = 0;  // 0: no topology; else nodes per block, 1 for nodes in none
+  };
+  // What a part's template must be.
+  struct Shape {
+    std::int64_t gpus_per_node = 0;
+    std::int64_t nodes = 0;         // in the pool: a catalog template's domains must divide it
+    std::int64_t domain_nodes = 0;  // 0: no topology (the catalog's first fitting template)
+    std::int64_t rack_nodes = 0;    // 0: not from a block
   };
 
   Status ResolveModel(const NodeGroup& group, const GpuModel*& model);
@@ -88,13 +96,10 @@ class FleetBuilder {
                  std::vector<std::string>& added);
   nlohmann::ordered_json Pool(const NodeGroup& group, const std::string& name, std::int64_t nodes,
                               const std::string& node_template) const;
-  std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node,
-                          std::int64_t block_nodes);
-  std::string CatalogTemplate(const GpuModel& model, std::int64_t gpus_per_node,
-                              std::int64_t block_nodes) const;
+  std::string TemplateFor(const GpuModel& model, std::int64_t gpus_per_node, const Part& part);
+  Shape ShapeOf(const GpuModel& model, std::int64_t gpus_per_node, const Part& part) const;
+  std::string CatalogTemplate(const GpuModel& model, const Shape& shape) const;
   int LargestDomain(const GpuModel& model) const;  // 0: its NVLink stays within a node
-  std::int64_t DomainNodes(const GpuModel& model, std::int64_t gpus_per_node,
-                           std::int64_t block_nodes) const;
   std::string UniquePoolName(const std::string& name) const;
   void NoteOnce(std::string note);
 

@@ -2,6 +2,7 @@
 // CycleCloud files read whole, and each rule Slurm enforces refused at file:line.
 #include "cluster_config/slurm_topology.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,7 +40,13 @@ TEST_F(SlurmTopologyTest, BlocksWithTheirHostsAndSizes) {
   EXPECT_EQ(topology_.groups[0].hosts.size(), 18U);
   EXPECT_EQ(topology_.groups[1].hosts.front(), "gb19");
   EXPECT_EQ(topology_.block_sizes, (std::vector<std::int64_t>{9, 18, 36}));
-  EXPECT_EQ(GroupOfHost(topology_).at("gb20"), 1U);
+}
+
+TEST_F(SlurmTopologyTest, IncludesAreReadInPlace) {
+  ASSERT_TRUE(files_.WriteFile("rack2.conf", "BlockName=b2 Nodes=gb[19-27]\n").ok());
+  ASSERT_TRUE(Read("BlockName=b1 Nodes=gb[01-18]\ninclude rack2.conf\nBlockSizes=9\n").ok());
+  ASSERT_EQ(topology_.groups.size(), 2U);
+  EXPECT_EQ(topology_.groups[1].where, "rack2.conf:1");
 }
 
 TEST_F(SlurmTopologyTest, SwitchTreesKeepTheirLeaves) {
@@ -51,6 +58,24 @@ TEST_F(SlurmTopologyTest, SwitchTreesKeepTheirLeaves) {
   EXPECT_EQ(topology_.groups[1].hosts, (std::vector<std::string>{"n5", "n6"}));
   EXPECT_EQ(topology_.switches, 3);
   EXPECT_EQ(topology_.ignored, (std::vector<std::string>{"SwitchName LinkSpeed"}));
+  // Slurm lets a host hang from two leaf switches (it warns); so does the reader.
+  ASSERT_TRUE(Read("SwitchName=s0 Nodes=n[1-2]\nSwitchName=s1 Nodes=n[2-3]\n").ok());
+  EXPECT_EQ(topology_.groups.size(), 2U);
+}
+
+// A switch chain far deeper than any real tree is walked without recursion.
+TEST_F(SlurmTopologyTest, DeepSwitchChainsAreWalkedWithoutRecursion) {
+  std::string text = "SwitchName=leaf Nodes=n1\n";
+  constexpr int kLevels = 50'000;
+  for (int i = 0; i < kLevels; ++i) {
+    text +=
+        fmt::format("SwitchName=s{} Switches={}\n", i, i == 0 ? "leaf" : fmt::format("s{}", i - 1));
+  }
+  ASSERT_TRUE(Read(text).ok());
+  EXPECT_EQ(topology_.switches, kLevels + 1);
+  EXPECT_EQ(Error(text + "SwitchName=loop Switches=s49999,loop2\nSwitchName=loop2 Switches=loop\n"),
+            "topology.conf:50003: switch loop2 names switch 'loop', which is above it already (a "
+            "switch tree has no cycles)");
 }
 
 TEST_F(SlurmTopologyTest, ThePublishedAzureFiles) {
@@ -70,7 +95,11 @@ TEST_F(SlurmTopologyTest, ThePublishedAzureFiles) {
   EXPECT_FALSE(topology_.blocks);
   EXPECT_EQ(topology_.groups.size(), 5U);
   EXPECT_EQ(topology_.switches, 6);
-  EXPECT_EQ(GroupOfHost(topology_).size(), 16U);
+  std::size_t hosts = 0;
+  for (const TopologyGroup& group : topology_.groups) {
+    hosts += group.hosts.size();
+  }
+  EXPECT_EQ(hosts, 16U);
 }
 
 TEST_F(SlurmTopologyTest, SlurmsRulesAreEnforced) {
@@ -78,7 +107,9 @@ TEST_F(SlurmTopologyTest, SlurmsRulesAreEnforced) {
             "topology.conf:2: a SwitchName line in a topology.conf of blocks (from "
             "topology.conf:1): a file is for one plugin, topology/block or topology/tree");
   EXPECT_EQ(Error("BlockName=b1 Nodes=n[1-2]\nBlockName=b2 Nodes=n[2-3]\n"),
-            "topology.conf:2: host n2 is placed already, at topology.conf:1");
+            "topology.conf:2: host n2 is in a block already, at topology.conf:1");
+  EXPECT_EQ(Error("BlockName=b1 Nodes=n[1-10001]\n"),
+            "topology.conf:1: block 'b1' has 10001 hosts, more than the 10000 a rack may hold");
   EXPECT_EQ(Error("BlockName=b1 Nodes=n1\nBlockName=b1 Nodes=n2\n"),
             "topology.conf:2: BlockName 'b1' is defined already, at topology.conf:1");
   EXPECT_EQ(Error("BlockName=b1\n"), "topology.conf:1: expected Nodes= beside BlockName");
@@ -93,8 +124,11 @@ TEST_F(SlurmTopologyTest, SlurmsRulesAreEnforced) {
             "topology.conf:2: BlockSizes: 4 follows 4, but each size must be the first (4) "
             "times a power of two, larger than the one before");
   EXPECT_EQ(Error("BlockName=b1 Nodes=n1\nBlockSizes=0\n"),
-            "topology.conf:2: BlockSizes: expected whole numbers of nodes in [1, 1000000] "
+            "topology.conf:2: BlockSizes: expected whole numbers of nodes in [1, 10000] "
             "separated by commas, found '0'");
+  EXPECT_EQ(Error("BlockName=b1 Nodes=n1\nBlockSizes=20000\n"),
+            "topology.conf:2: BlockSizes: expected whole numbers of nodes in [1, 10000] "
+            "separated by commas, found '20000'");
   EXPECT_EQ(Error("BlockSizes=1\nBlockName=b1 Nodes=n1\nBlockSizes=2\n"),
             "topology.conf:3: a second BlockSizes line (the first is at topology.conf:1)");
   EXPECT_EQ(Error("SwitchName=s0 Nodes=n1 Switches=s1\nSwitchName=s1 Nodes=n2\n"),
@@ -122,9 +156,9 @@ TEST_F(SlurmTopologyTest, SlurmsRulesAreEnforced) {
             "its lines)");
 }
 
-TEST_F(SlurmTopologyTest, HostsAreCappedPerFile) {
-  EXPECT_EQ(Error("BlockName=b1 Nodes=n[1-600000]\nBlockName=b2 Nodes=m[1-600000]\n"),
-            "topology.conf:2: more than 1000000 hosts in the topology");
+TEST_F(SlurmTopologyTest, NamesAreCappedPerFile) {
+  EXPECT_EQ(Error("SwitchName=s0 Nodes=n[1-600000]\nSwitchName=top Switches=m[1-600000]\n"),
+            "topology.conf:2: more than 1000000 host and switch names in the topology");
 }
 
 }  // namespace
