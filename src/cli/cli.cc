@@ -29,6 +29,7 @@
 #include "fleetsim/report/bench_report.h"
 #include "fleetsim/report/bound_figures.h"
 #include "fleetsim/report/catalog_tables.h"
+#include "fleetsim/report/compare_report.h"
 #include "fleetsim/report/fleet_summary.h"
 #include "fleetsim/report/html_report.h"
 #include "fleetsim/report/output_sink.h"
@@ -77,6 +78,7 @@ struct BenchArgs {
   std::string out_dir;
   std::string published_file;
   std::string bounds_file;
+  std::string check_file;  // --check: goldens to compare the results with; "" when not given
   bool strict = false;
   bool check_invariants = false;
 };
@@ -85,6 +87,10 @@ struct CompareArgs {
   std::string baseline;
   std::string current;
   std::vector<std::string> tolerances;  // "X" or "METRIC=X"; parsed by ParseTolerances
+  std::string format = "text";          // a CompareFormatNames() entry
+  std::string output;                   // the report's file; "" for stdout
+  bool only_drift = false;
+  bool strict = false;
 };
 
 struct ValidateArgs {
@@ -211,6 +217,9 @@ class Cli {
         ->allow_extra_args(false)
         ->delimiter(',');
     bench_cmd->add_option("--json", bench.json_file, "Write the results as JSON to this file");
+    bench_cmd->add_option("--check", bench.check_file,
+                          "Compare the results with these goldens (as 'fleetsim compare "
+                          "--strict' does) and exit 5 on drift");
     bench_cmd->add_option("--html", bench.html_file,
                           "Write a self-contained HTML report with charts to this file");
     bench_cmd->add_option("-o,--out", bench.out_dir,
@@ -241,6 +250,15 @@ class Cli {
                      "Relative tolerance X (0.01, 1e-6 or 1%) for every metric, or METRIC=X "
                      "for one (repeatable). Default: exact")
         ->allow_extra_args(false);
+    compare_cmd->add_option("--format", compare.format,
+                            "The report's form: text (default), json, junit or markdown");
+    compare_cmd->add_option("-o,--output", compare.output,
+                            "Write the report to this file (the summary line still goes to "
+                            "stdout). Default: stdout");
+    compare_cmd->add_flag("--only-drift", compare.only_drift,
+                          "List only the differences that are drift (counts stay whole)");
+    compare_cmd->add_flag("--strict", compare.strict,
+                          "Results and metrics only in the current file are drift, not additions");
 
     FillArgs fill;
     CLI::App* fill_cmd = app.add_subcommand(
@@ -893,6 +911,14 @@ class Cli {
       fmt::print(err_, "fleetsim: --tolerance: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
+    const std::optional<CompareFormat> format = CompareFormatNamed(args.format);
+    if (!format) {
+      fmt::print(err_, "fleetsim: --format: unknown report format '{}'{} (formats: {})\n",
+                 args.format, DidYouMean(args.format, CompareFormatNames()),
+                 QuotedList(CompareFormatNames()));
+      return ToInt(ExitStatus::kUsage);
+    }
+    options.strict = args.strict;
     const CompareOutcome outcome = CompareResultFiles(args.baseline, args.current, options);
     if (!outcome.errors.empty()) {
       fmt::print(err_, "{}", outcome.errors);
@@ -904,7 +930,20 @@ class Cli {
       }
       return ToInt(ExitStatus::kUsage);
     }
-    fmt::print(out_, "{}", outcome.report);
+    const std::string report = CompareReport(outcome, *format, args.only_drift);
+    if (args.output.empty()) {
+      fmt::print(out_, "{}", report);
+    } else {
+      StagedFile file(args.output);
+      if (file.ok()) {
+        file.stream() << report;
+      }
+      if (const Status status = file.ok() ? file.Commit() : file.status(); !status.ok()) {
+        fmt::print(err_, "fleetsim: cannot write the output: {}\n", status.message());
+        return ToInt(ExitStatus::kOutputError);
+      }
+      fmt::print(out_, "{}\n", CompareSummaryLine(outcome));
+    }
     return ToInt(outcome.drift() ? ExitStatus::kDrift : ExitStatus::kOk);
   }
 
@@ -1017,7 +1056,32 @@ class Cli {
         status != ToInt(ExitStatus::kOk)) {
       return status;
     }
-    return BatchStatus(batch);
+    if (const int status = BatchStatus(batch); status != ToInt(ExitStatus::kOk)) {
+      return status;
+    }
+    return args.check_file.empty() ? ToInt(ExitStatus::kOk)
+                                   : CheckAgainst(args.check_file, batch.reports, bound_figures);
+  }
+
+  // `bench --check GOLDEN`: this run's results (as --json writes them) against the goldens,
+  // exactly and strictly; the report after the tables.
+  int CheckAgainst(const std::string& golden, const std::vector<RunReport>& reports,
+                   const BoundFigures* bounds) {
+    std::string golden_text;
+    if (const Status status = DiskFileSystem().ReadFile(golden, golden_text); !status.ok()) {
+      fmt::print(err_, "fleetsim: --check: {}\n", status.message());
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    CompareOptions strict;
+    strict.strict = true;
+    const CompareOutcome outcome =
+        CompareResults(golden_text, golden, BenchJson(reports, bounds), "this run", strict);
+    if (!outcome.errors.empty()) {
+      fmt::print(err_, "{}", outcome.errors);
+      return ToInt(ExitStatus::kInvalidInput);
+    }
+    fmt::print(out_, "\n{}", CompareReport(outcome, CompareFormat::kText, false));
+    return ToInt(outcome.drift() ? ExitStatus::kDrift : ExitStatus::kOk);
   }
 
   // --json, --html and --out, all staged first: a failure leaves none of them half-written.

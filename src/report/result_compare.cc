@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -171,38 +172,9 @@ long double Exact(const json& value) {
   return static_cast<long double>(value.get<double>());
 }
 
-// "+0.004 (+0.509%)": current − baseline, exact for integers, and relative to the baseline.
-std::string DescribeDifference(const json& baseline, const json& current, double difference) {
-  std::string text;
-  const long double exact = Exact(current) - Exact(baseline);
-  if (baseline.is_number_integer() && current.is_number_integer() && std::fabs(exact) < 9e18L) {
-    text = fmt::format("{:+}", static_cast<std::int64_t>(exact));
-  } else {
-    text = fmt::format("{:+.6g}", difference);
-  }
-  const double base = baseline.get<double>();
-  if (base != 0 && std::isfinite(difference)) {
-    text += fmt::format(" ({:+.3g}%)", difference / std::fabs(base) * 100);
-  }
-  return text;
-}
-
 std::string FormatTolerance(double tolerance) { return fmt::format("{}", tolerance); }
 
-// ---- The report ----
-
-struct Row {
-  std::string policy;
-  std::string metric;
-  std::string change;  // "0.786 -> 0.79"
-  std::string detail;  // the difference, or facts about a lone result
-  std::string status;  // "beyond tolerance (exact)", "drift: seeds differ", ...
-};
-
-struct Block {
-  std::string scenario;
-  std::vector<Row> rows;
-};
+// ---- The comparison ----
 
 class Comparison {
  public:
@@ -228,7 +200,6 @@ class Comparison {
       }
     }
     for (const std::string& scenario : scenarios) {
-      block_ = {scenario, {}};
       for (const Entry& b : baseline.entries) {
         if (b.scenario != scenario) {
           continue;
@@ -245,35 +216,7 @@ class Comparison {
           LoneResult(c, DiffKind::kResultOnlyInCurrent);
         }
       }
-      if (!block_.rows.empty()) {
-        blocks_.push_back(std::move(block_));
-      }
     }
-  }
-
-  std::string Render() const {
-    std::size_t policy_width = 0;
-    std::size_t metric_width = 0;
-    std::size_t change_width = 0;
-    std::size_t detail_width = 0;
-    for (const Block& block : blocks_) {
-      for (const Row& row : block.rows) {
-        policy_width = std::max(policy_width, row.policy.size());
-        metric_width = std::max(metric_width, row.metric.size());
-        change_width = std::max(change_width, row.change.size());
-        detail_width = std::max(detail_width, row.detail.size());
-      }
-    }
-    std::string text;
-    for (const Block& block : blocks_) {
-      text += block.scenario + "\n";
-      for (const Row& row : block.rows) {
-        text += fmt::format("  {:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", row.policy, policy_width,
-                            row.metric, metric_width, row.change, change_width, row.detail,
-                            detail_width, row.status);
-      }
-    }
-    return text;
   }
 
  private:
@@ -282,48 +225,44 @@ class Comparison {
     return it == options_.metric_tolerances.end() ? options_.tolerance : it->second;
   }
 
-  // A drift entry; CompareValues fills in the numbers of a kValue one.
-  static ResultDiff Diff(const Entry& entry, std::string metric, DiffKind kind,
-                         std::string baseline, std::string current) {
-    ResultDiff diff;
-    diff.scenario = entry.scenario;
-    diff.policy = entry.policy;
-    diff.metric = std::move(metric);
-    diff.kind = kind;
-    diff.baseline = std::move(baseline);
-    diff.current = std::move(current);
-    return diff;
+  // A check of `entry`; CompareValues fills in the numbers of a kValue one.
+  static ResultDiff Check(const Entry& entry, std::string metric, DiffKind kind,
+                          std::string baseline, std::string current) {
+    ResultDiff check;
+    check.scenario = entry.scenario;
+    check.policy = entry.policy;
+    check.seed = entry.seed;
+    check.metric = std::move(metric);
+    check.kind = kind;
+    check.baseline = std::move(baseline);
+    check.current = std::move(current);
+    return check;
   }
 
-  void Add(ResultDiff diff, Row row) {
-    outcome_.diffs.push_back(std::move(diff));
-    block_.rows.push_back(std::move(row));
+  // What is only in the current file is an addition, not drift, unless strict.
+  void Add(ResultDiff check) {
+    const bool added = check.kind == DiffKind::kResultOnlyInCurrent ||
+                       check.kind == DiffKind::kMetricOnlyInCurrent;
+    if (added && !options_.strict) {
+      check.addition = true;
+      check.beyond = false;
+      ++outcome_.additions;
+    }
+    outcome_.checks.push_back(std::move(check));
   }
 
   void LoneResult(const Entry& entry, DiffKind kind) {
     const bool in_baseline = kind == DiffKind::kResultOnlyInBaseline;
     (in_baseline ? outcome_.results_only_in_baseline : outcome_.results_only_in_current)++;
-    const std::string where = in_baseline ? "baseline" : "current";
-    Add(Diff(entry, "", kind, "", ""),
-        {.policy = entry.policy,
-         .metric = "(result)",
-         .change = in_baseline ? "present -> absent" : "absent -> present",
-         .detail = fmt::format("seed {}, {} metric{}", entry.seed, entry.metrics.size(),
-                               entry.metrics.size() == 1 ? "" : "s"),
-         .status = fmt::format("drift: result only in the {}", where)});
+    Add(Check(entry, "", kind, "", ""));
   }
 
   void CompareEntries(const Entry& baseline, const Entry& current) {
     ++outcome_.results_compared;
     if (baseline.seed != current.seed) {
       ++outcome_.seeds_differ;
-      Add(Diff(baseline, "seed", DiffKind::kSeed, fmt::format("{}", baseline.seed),
-               fmt::format("{}", current.seed)),
-          {.policy = baseline.policy,
-           .metric = "seed",
-           .change = fmt::format("{} -> {}", baseline.seed, current.seed),
-           .detail = "",
-           .status = "drift: seeds differ"});
+      Add(Check(baseline, "seed", DiffKind::kSeed, fmt::format("{}", baseline.seed),
+                fmt::format("{}", current.seed)));
     }
     std::set<std::string> names;
     for (const Entry* entry : {&baseline, &current}) {
@@ -337,16 +276,12 @@ class Comparison {
       if (b == baseline.metrics.end() || c == current.metrics.end()) {
         const bool in_baseline = c == current.metrics.end();
         const json& value = in_baseline ? b->second : c->second;
-        ++outcome_.metrics_beyond;
-        Add(Diff(baseline, name,
-                 in_baseline ? DiffKind::kMetricOnlyInBaseline : DiffKind::kMetricOnlyInCurrent,
-                 in_baseline ? value.dump() : "", in_baseline ? "" : value.dump()),
-            {.policy = baseline.policy,
-             .metric = name,
-             .change = in_baseline ? value.dump() + " -> absent" : "absent -> " + value.dump(),
-             .detail = "",
-             .status = fmt::format("drift: metric only in the {}",
-                                   in_baseline ? "baseline" : "current")});
+        if (in_baseline || options_.strict) {
+          ++outcome_.metrics_beyond;
+        }
+        Add(Check(baseline, name,
+                  in_baseline ? DiffKind::kMetricOnlyInBaseline : DiffKind::kMetricOnlyInCurrent,
+                  in_baseline ? value.dump() : "", in_baseline ? "" : value.dump()));
         continue;
       }
       CompareValues(baseline, name, b->second, c->second);
@@ -354,82 +289,31 @@ class Comparison {
   }
 
   void CompareValues(const Entry& entry, const std::string& name, const json& b, const json& c) {
-    if (b.is_null() && c.is_null()) {
+    ResultDiff check = Check(entry, name, DiffKind::kValue, b.dump(), c.dump());
+    if ((b.is_null() && c.is_null()) || (!b.is_null() && !c.is_null() && SameNumber(b, c))) {
+      check.kind = DiffKind::kSame;
+      check.beyond = false;
+      Add(std::move(check));
       return;
     }
-    ResultDiff diff = Diff(entry, name, DiffKind::kValue, b.dump(), c.dump());
-    Row row{.policy = entry.policy,
-            .metric = name,
-            .change = fmt::format("{} -> {}", b.dump(), c.dump()),
-            .detail = "",
-            .status = ""};
     if (b.is_null() || c.is_null()) {
       ++outcome_.metrics_beyond;
-      diff.kind = DiffKind::kNullVsNumber;
-      row.status = "drift: null vs number";
-      Add(std::move(diff), std::move(row));
-      return;
-    }
-    if (SameNumber(b, c)) {
+      check.kind = DiffKind::kNullVsNumber;
+      Add(std::move(check));
       return;
     }
     const double tolerance = ToleranceFor(name);
-    diff.difference = static_cast<double>(Exact(c) - Exact(b));
-    diff.allowed = AllowedDifference(b.get<double>(), c.get<double>(), tolerance);
+    check.difference = static_cast<double>(Exact(c) - Exact(b));
+    check.allowed = AllowedDifference(b.get<double>(), c.get<double>(), tolerance);
     // Exact means any difference, even one a double cannot show (integers beyond 2^53).
-    diff.beyond = tolerance == 0 || !(std::fabs(diff.difference) <= diff.allowed);
-    row.detail = DescribeDifference(b, c, diff.difference);
-    if (tolerance == 0) {
-      row.status = "beyond tolerance (exact)";
-    } else {
-      row.status =
-          fmt::format("{} tolerance (±{:.6g})", diff.beyond ? "beyond" : "within", diff.allowed);
-    }
-    ++(diff.beyond ? outcome_.metrics_beyond : outcome_.metrics_within);
-    Add(std::move(diff), std::move(row));
+    check.beyond = tolerance == 0 || !(std::fabs(check.difference) <= check.allowed);
+    ++(check.beyond ? outcome_.metrics_beyond : outcome_.metrics_within);
+    Add(std::move(check));
   }
 
   const CompareOptions& options_;
   CompareOutcome& outcome_;
-  Block block_;
-  std::vector<Block> blocks_;
 };
-
-std::string Plural(std::size_t n, const char* one, const char* many) {
-  return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-std::string SummaryLine(const CompareOutcome& o) {
-  std::string line = Plural(o.results_compared, "result compared", "results compared");
-  if (o.diffs.empty()) {
-    return line + ", identical\n";
-  }
-  line += ", " + Plural(o.metrics_beyond, "metric differs beyond tolerance",
-                        "metrics differ beyond tolerance");
-  if (o.metrics_within > 0) {
-    line += fmt::format(" ({} within tolerance)", o.metrics_within);
-  }
-  if (o.seeds_differ > 0) {
-    line += ", " + Plural(o.seeds_differ, "seed differs", "seeds differ");
-  }
-  if (o.results_only_in_baseline > 0) {
-    line += ", " + Plural(o.results_only_in_baseline, "result only in the baseline",
-                          "results only in the baseline");
-  }
-  if (o.results_only_in_current > 0) {
-    line += ", " + Plural(o.results_only_in_current, "result only in the current",
-                          "results only in the current");
-  }
-  return line + "\n";
-}
-
-std::string DescribeFile(const std::string& name, const ResultFile& file) {
-  std::string facts = Plural(file.entries.size(), "result", "results");
-  if (!file.fleetsim_version.empty()) {
-    facts = fmt::format("fleetsim {}, {}", file.fleetsim_version, facts);
-  }
-  return fmt::format("{} ({})", name, facts);
-}
 
 std::string DescribeTolerances(const CompareOptions& options) {
   std::string text =
@@ -508,6 +392,18 @@ Status ParseTolerances(const std::vector<std::string>& args, CompareOptions& opt
   return Status::Ok();
 }
 
+std::vector<ResultDiff> CompareOutcome::diffs() const {
+  std::vector<ResultDiff> differing;
+  std::copy_if(checks.begin(), checks.end(), std::back_inserter(differing),
+               [](const ResultDiff& check) { return check.kind != DiffKind::kSame; });
+  return differing;
+}
+
+bool CompareOutcome::drift() const {
+  return std::any_of(checks.begin(), checks.end(),
+                     [](const ResultDiff& check) { return check.beyond; });
+}
+
 double AllowedDifference(double baseline, double current, double tolerance) {
   return tolerance * std::max({std::fabs(baseline), std::fabs(current), 1.0});
 }
@@ -527,16 +423,11 @@ CompareOutcome CompareResults(const std::string& baseline_text, const std::strin
   if (!outcome.usage_errors.empty()) {
     return outcome;
   }
-  Comparison comparison(options, outcome);
-  comparison.Run(*baseline, *current);
-  outcome.report = fmt::format("baseline: {}\ncurrent:  {}\ntolerance: {}\n\n",
-                               DescribeFile(baseline_name, *baseline),
-                               DescribeFile(current_name, *current), DescribeTolerances(options));
-  const std::string body = comparison.Render();
-  if (!body.empty()) {
-    outcome.report += body + "\n";
-  }
-  outcome.report += SummaryLine(outcome);
+  outcome.baseline = {baseline_name, baseline->fleetsim_version, baseline->entries.size()};
+  outcome.current = {current_name, current->fleetsim_version, current->entries.size()};
+  outcome.tolerance = DescribeTolerances(options);
+  outcome.strict = options.strict;
+  Comparison(options, outcome).Run(*baseline, *current);
   return outcome;
 }
 

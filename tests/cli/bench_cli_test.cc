@@ -127,11 +127,42 @@ TEST_F(BenchCliTest, ResultsMatchTheGoldensExactly) {
     const CommandResult bench =
         Fleetsim(fmt::format("bench '{}' --json '{}'", SourcePath(suite), current));
     ASSERT_EQ(bench.exit_code, 0) << bench.err;
-    const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", SourcePath(golden), current));
+    const CommandResult r =
+        Fleetsim(fmt::format("compare --strict '{}' '{}'", SourcePath(golden), current));
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err
                               << "\nIf this change is meant to move the results, run "
                                  "tools/update-goldens (docs/regression.md).";
   }
+}
+
+// `bench --check GOLDEN`: the run and the strict comparison in one step.
+TEST_F(BenchCliTest, CheckComparesWithGoldensInOneStep) {
+  const std::string scenario = SourcePath("scenarios/benchmark/01-training-heavy.json");
+  const std::string golden = dir_ + "/golden.json";
+  ASSERT_EQ(Fleetsim(fmt::format("bench '{}' --policy fifo,backfill --json '{}'", scenario, golden))
+                .exit_code,
+            0);
+  const CommandResult same =
+      Fleetsim(fmt::format("bench '{}' --policy fifo,backfill --check '{}'", scenario, golden));
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_NE(same.out.find("2 results compared, identical\n"), std::string::npos) << same.out;
+  // A policy the goldens lack is drift here (--strict), and so is a changed value.
+  const CommandResult more = Fleetsim(
+      fmt::format("bench '{}' --policy fifo,backfill,first-fit --check '{}'", scenario, golden));
+  EXPECT_EQ(more.exit_code, 5) << more.out;
+  EXPECT_NE(more.out.find("01-training-heavy  first-fit  seed "), std::string::npos) << more.out;
+  EXPECT_NE(more.out.find("drift: result only in the current"), std::string::npos) << more.out;
+  nlohmann::json altered = nlohmann::json::parse(testing::ReadFile(golden));
+  altered["results"][0]["metrics"]["jobs_completed"] = -1;
+  std::ofstream(golden) << altered.dump(1);
+  const CommandResult drift =
+      Fleetsim(fmt::format("bench '{}' --policy fifo,backfill --check '{}'", scenario, golden));
+  EXPECT_EQ(drift.exit_code, 5) << drift.out;
+  EXPECT_NE(drift.out.find("01-training-heavy  fifo  seed "), std::string::npos) << drift.out;
+  const CommandResult missing =
+      Fleetsim(fmt::format("bench '{}' --policy fifo --check '{}'", scenario, dir_ + "/none.json"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("fleetsim: --check: "), std::string::npos) << missing.err;
 }
 
 TEST_F(BenchCliTest, RerunsAreByteIdentical) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "testutil/command.h"
 #include "testutil/paths.h"
@@ -75,9 +76,9 @@ TEST_F(CompareCliTest, AnAlteredResultExitsFiveAndNamesWhatDrifted) {
   const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", golden_, altered));
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
   EXPECT_EQ(r.err, "");
-  EXPECT_NE(r.out.find("\n01-training-heavy\n"
-                       "  fifo  utilization  0.786 -> 0.79  +0.004 (+0.509%)  "
-                       "beyond tolerance (exact)\n"
+  // Each line stands alone: scenario, policy, seed, metric, values, change, verdict.
+  EXPECT_NE(r.out.find("\n01-training-heavy  fifo  seed 7  utilization  0.786 -> 0.79  "
+                       "+0.004 (+0.509%)  beyond tolerance (exact)\n"
                        "\n"
                        "2 results compared, 1 metric differs beyond tolerance\n"),
             std::string::npos)
@@ -91,8 +92,8 @@ TEST_F(CompareCliTest, ATolerancePassesSmallDifferencesButListsThem) {
     const CommandResult r =
         Fleetsim(fmt::format("compare {} '{}' '{}'", tolerance, golden_, altered));
     EXPECT_EQ(r.exit_code, 0) << tolerance << "\n" << r.out << r.err;
-    EXPECT_NE(r.out.find("  fifo  utilization  0.786 -> 0.79  +0.004 (+0.509%)  "
-                         "within tolerance (±0.01)\n"),
+    EXPECT_NE(r.out.find("01-training-heavy  fifo  seed 7  utilization  0.786 -> 0.79  "
+                         "+0.004 (+0.509%)  within tolerance (±0.01)\n"),
               std::string::npos)
         << tolerance << "\n"
         << r.out;
@@ -115,11 +116,119 @@ TEST_F(CompareCliTest, AMissingResultIsDrift) {
                  "cost_usd": null}}]})");
   const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}' -t 0.5", golden_, one));
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
-  EXPECT_NE(r.out.find("  constraint-aware  (result)  present -> absent  seed 7, 4 metrics  "
-                       "drift: result only in the baseline\n"),
+  EXPECT_NE(r.out.find("01-training-heavy  constraint-aware  seed 7  (result)  present -> "
+                       "absent  drift: result only in the baseline\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find(fmt::format("current:  {} (1 result)\n", one)), std::string::npos) << r.out;
+}
+
+// A policy or metric only the current results have is an addition: listed, not drift, unless
+// --strict.
+TEST_F(CompareCliTest, AdditionsAreNotDriftUnlessStrict) {
+  nlohmann::json added = nlohmann::json::parse(Results("0.786"));
+  added["results"].push_back(nlohmann::json::parse(
+      R"({"scenario": "01-training-heavy", "policy": "my-policy", "seed": 7,
+          "metrics": {"utilization": 0.9}})"));
+  added["results"][0]["metrics"]["goodput"] = 0.5;
+  const std::string current = Write("added.json", added.dump(1));
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", golden_, current));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("01-training-heavy  fifo       seed 7  goodput   absent -> 0.5      "
+                       "added: metric only in the current\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("01-training-heavy  my-policy  seed 7  (result)  absent -> present  "
+                       "added: result only in the current\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2 results compared, 0 metrics differ beyond tolerance, 1 result only in "
+                       "the current, 1 metric only in the current (additions, not drift without "
+                       "--strict)\n"),
+            std::string::npos)
+      << r.out;
+  const CommandResult strict =
+      Fleetsim(fmt::format("compare --strict '{}' '{}'", golden_, current));
+  EXPECT_EQ(strict.exit_code, 5) << strict.out;
+  EXPECT_NE(strict.out.find("drift: result only in the current"), std::string::npos);
+  EXPECT_NE(strict.out.find("drift: metric only in the current"), std::string::npos);
+  // --only-drift leaves the additions out of the list, not out of the summary.
+  const CommandResult only =
+      Fleetsim(fmt::format("compare --only-drift '{}' '{}'", golden_, current));
+  EXPECT_EQ(only.exit_code, 0);
+  EXPECT_EQ(only.out.find("added:"), std::string::npos) << only.out;
+  EXPECT_NE(only.out.find("1 result only in the current"), std::string::npos) << only.out;
+}
+
+// --only-drift lists what fails: a difference within tolerance is left out.
+TEST_F(CompareCliTest, OnlyDriftListsWhatFails) {
+  nlohmann::json altered = nlohmann::json::parse(Results("0.79"));
+  altered["results"][1]["metrics"]["jobs_completed"] = 10;
+  const std::string current = Write("altered.json", altered.dump(1));
+  const CommandResult r =
+      Fleetsim(fmt::format("compare --only-drift -t utilization=0.01 '{}' '{}'", golden_, current));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_EQ(r.out.find("utilization  0.786 -> 0.79"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(1 within tolerance)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("01-training-heavy  constraint-aware  seed 7  jobs_completed  9 -> 10  "
+                       "+1 (+11.1%)  beyond tolerance (exact)\n"),
+            std::string::npos)
+      << r.out;
+}
+
+// The machine-readable forms: JSON with exact values, JUnit XML that parses (one test case per
+// scenario x policy x metric, a failure for each drift), Markdown for a pull request; -o writes
+// the report to a file and prints the summary line.
+TEST_F(CompareCliTest, ReportFormatsForCi) {
+  const std::string altered = Write("altered.json", Results("0.7860000000000001"));
+  const CommandResult json =
+      Fleetsim(fmt::format("compare --format json '{}' '{}'", golden_, altered));
+  EXPECT_EQ(json.exit_code, 5) << json.err;
+  const nlohmann::json report = nlohmann::json::parse(json.out);
+  EXPECT_EQ(report["drift"], true);
+  EXPECT_EQ(report["summary"]["results_compared"], 2);
+  ASSERT_EQ(report["differences"].size(), 1U);
+  const nlohmann::json& d = report["differences"][0];
+  EXPECT_EQ(d["scenario"], "01-training-heavy");
+  EXPECT_EQ(d["policy"], "fifo");
+  EXPECT_EQ(d["seed"], 7);
+  EXPECT_EQ(d["metric"], "utilization");
+  EXPECT_EQ(d["kind"], "value");
+  EXPECT_EQ(d["status"], "drift");
+  EXPECT_EQ(d["current"].get<double>(), 0.7860000000000001);  // exact
+  // The text shows as many digits as tell the two values apart.
+  EXPECT_NE(Fleetsim(fmt::format("compare '{}' '{}'", golden_, altered))
+                .out.find("0.786 -> 0.7860000000000001"),
+            std::string::npos);
+
+  const CommandResult junit = Fleetsim(
+      fmt::format("compare --format junit -o '{}/junit.xml' '{}' '{}'", dir_, golden_, altered));
+  EXPECT_EQ(junit.exit_code, 5) << junit.err;
+  EXPECT_EQ(junit.out, "2 results compared, 1 metric differs beyond tolerance\n");
+  const CommandResult parsed = testing::RunCommand(
+      fmt::format("python3 -c \"import xml.etree.ElementTree as E; r = E.parse('{}/junit.xml')"
+                  ".getroot(); print(r.get('tests'), r.get('failures'), "
+                  "[c.get('classname') + ':' + c.get('name') for c in r.iter('testcase') "
+                  "if c.find('failure') is not None])\"",
+                  dir_),
+      dir_);
+  EXPECT_EQ(parsed.out, "8 1 ['01-training-heavy.fifo:utilization']\n") << parsed.err;
+
+  const CommandResult markdown =
+      Fleetsim(fmt::format("compare --format markdown '{}' '{}'", golden_, altered));
+  EXPECT_NE(markdown.out.find("### fleetsim compare: drift\n"), std::string::npos) << markdown.out;
+  EXPECT_NE(markdown.out.find("| 01-training-heavy | fifo | 7 | utilization | 0.786 → "
+                              "0.7860000000000001 | +1.11022e-16 (+1.41e-14%) | beyond tolerance "
+                              "(exact) |\n"),
+            std::string::npos)
+      << markdown.out;
+
+  const CommandResult bad =
+      Fleetsim(fmt::format("compare --format xml '{}' '{}'", golden_, altered));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_EQ(bad.err,
+            "fleetsim: --format: unknown report format 'xml' (formats: 'text', 'json', "
+            "'junit', 'markdown')\n");
 }
 
 TEST_F(CompareCliTest, AMissingFileExitsOneNamingIt) {

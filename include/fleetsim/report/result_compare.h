@@ -3,14 +3,16 @@
 // (tests/golden/benchmark.json). Results are matched by (scenario, policy); metrics are compared
 // generically, by name, so the metric set may grow. Exact by default, since runs are
 // deterministic; a relative tolerance (with an absolute floor near zero) may be given for every
-// metric and overridden per metric. Semantics, the report format and how to update the goldens on
-// purpose: docs/regression.md.
+// metric and overridden per metric. Results and metrics only the current file has are additions,
+// not drift, unless strict. The outcome lists every check; compare_report.h writes it as text,
+// JSON, JUnit or Markdown. Semantics and how to update the goldens on purpose: docs/regression.md.
 //
 // Pure functions of their inputs (CompareResultFiles only reads the two files); value types;
 // thread-compatible.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,6 +27,9 @@ struct CompareOptions {
   double tolerance = 0;
   // Per-metric tolerances, replacing `tolerance` for that metric; 0 makes one metric exact.
   std::map<std::string, double> metric_tolerances;
+  // A result or metric only in the current file (a policy or metric added) is drift too, not
+  // only reported as an addition.
+  bool strict = false;
 };
 
 // Parses the values of every `--tolerance` argument into `options`: "X" sets the tolerance of
@@ -39,26 +44,37 @@ Status ParseTolerances(const std::vector<std::string>& args, CompareOptions& opt
 double AllowedDifference(double baseline, double current, double tolerance);
 
 enum class DiffKind {
+  kSame,                  // equal numbers, or null in both: not a difference
   kValue,                 // both numbers, different; `beyond` says whether beyond tolerance
   kNullVsNumber,          // null in one file, a number in the other (always drift)
   kMetricOnlyInBaseline,  // the metric is missing from the current result (always drift)
-  kMetricOnlyInCurrent,   // the metric is new in the current result (always drift)
+  kMetricOnlyInCurrent,   // the metric is new in the current result (an addition)
   kSeed,                  // the two results ran with different seeds (always drift)
   kResultOnlyInBaseline,  // no current result for this (scenario, policy) (always drift)
-  kResultOnlyInCurrent,   // no baseline result for this (scenario, policy) (always drift)
+  kResultOnlyInCurrent,   // no baseline result for this (scenario, policy) (an addition)
 };
 
-// One difference between the files, as listed in the report.
+// One check of the comparison: a metric of a result both files have, a seed, or a result only
+// one file has.
 struct ResultDiff {
   std::string scenario;
   std::string policy;
-  std::string metric;  // "seed" for kSeed; "" for a whole result
+  std::uint64_t seed = 0;  // the baseline's (the current's for a result only in the current)
+  std::string metric;      // "seed" for kSeed; "" for a whole result
   DiffKind kind = DiffKind::kValue;
   std::string baseline;  // the value as JSON text ("0.786", "null"); "" when absent
   std::string current;
   double difference = 0;  // current − baseline (kValue only)
   double allowed = 0;     // AllowedDifference(...) (kValue only); 0 when exact
-  bool beyond = true;     // drift; false only for a kValue within tolerance
+  bool beyond = true;     // drift; false for kSame, a kValue within tolerance, an addition
+  bool addition = false;  // kResultOnlyInCurrent or kMetricOnlyInCurrent without strict
+};
+
+// A result file's facts, for report headers.
+struct CompareFileFacts {
+  std::string name;
+  std::string fleetsim_version;  // "" when absent
+  std::size_t results = 0;
 };
 
 struct CompareOutcome {
@@ -71,22 +87,27 @@ struct CompareOutcome {
   // has (a misspelt name would otherwise be silently ignored). Nothing was compared either.
   std::vector<std::string> usage_errors;
 
-  std::vector<ResultDiff> diffs;     // in report order: by scenario, then policy, then metric
+  CompareFileFacts baseline;
+  CompareFileFacts current;
+  std::string tolerance;  // the tolerances in words: "exact (any difference is drift)", ...
+  bool strict = false;
+
+  // Every check, in report order: by scenario (the baseline's order, then the current's), then
+  // policy, then metric; identical metrics included (kSame), for JUnit's passing test cases.
+  std::vector<ResultDiff> checks;
   std::size_t results_compared = 0;  // (scenario, policy) pairs present in both files
   std::size_t metrics_beyond = 0;    // kValue beyond tolerance, kNullVsNumber, kMetricOnlyIn*
   std::size_t metrics_within = 0;    // kValue within tolerance
   std::size_t seeds_differ = 0;
   std::size_t results_only_in_baseline = 0;
   std::size_t results_only_in_current = 0;
-  // The readable diff (docs/regression.md#reading-a-drift-report), ending with the summary line
-  // "N results compared, identical" or "N results compared, M metrics differ beyond tolerance...".
-  std::string report;
+  std::size_t additions = 0;  // results and metrics only in the current, when not strict
 
   bool ok() const { return errors.empty() && usage_errors.empty(); }
+  // The checks that are not kSame.
+  std::vector<ResultDiff> diffs() const;
   // True when anything differs beyond tolerance (the `compare` command then exits 5).
-  bool drift() const {
-    return metrics_beyond + seeds_differ + results_only_in_baseline + results_only_in_current > 0;
-  }
+  bool drift() const;
 };
 
 // Compares two result documents given as text; the names are used in messages and the report.

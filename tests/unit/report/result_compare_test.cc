@@ -1,5 +1,6 @@
 // CompareResults: identical files pass; every kind of drift (an altered metric, a result or a
-// metric in one file only, null against a number, another seed) fails and is named; tolerances
+// metric missing from the current file, null against a number, another seed) fails and is named,
+// and what only the current file has is an addition unless strict; tolerances
 // (relative, per metric, the absolute floor near zero) on both sides of their boundary; bad
 // files are reported with the file, the JSON path and every problem at once; the report's exact
 // text.
@@ -9,6 +10,8 @@
 
 #include <cmath>
 #include <nlohmann/json.hpp>
+
+#include "fleetsim/report/compare_report.h"
 
 namespace fleetsim {
 namespace {
@@ -40,6 +43,10 @@ CompareOutcome Compare(const json& baseline, const json& current,
   return CompareResults(baseline.dump(2), "golden.json", current.dump(2), "current.json", options);
 }
 
+std::string Text(const CompareOutcome& outcome) {
+  return CompareReport(outcome, CompareFormat::kText, false);
+}
+
 CompareOptions Tolerance(const std::vector<std::string>& args) {
   CompareOptions options;
   EXPECT_EQ(ParseTolerances(args, options).message(), "");
@@ -50,9 +57,9 @@ TEST(ResultCompareTest, IdenticalFilesPass) {
   const CompareOutcome o = Compare(Golden(), Golden());
   ASSERT_TRUE(o.ok()) << o.errors;
   EXPECT_FALSE(o.drift());
-  EXPECT_TRUE(o.diffs.empty());
+  EXPECT_TRUE(o.diffs().empty());
   EXPECT_EQ(o.results_compared, 2u);
-  EXPECT_EQ(o.report,
+  EXPECT_EQ(Text(o),
             "baseline: golden.json (fleetsim 0.1.0, 2 results)\n"
             "current:  current.json (fleetsim 0.1.0, 2 results)\n"
             "tolerance: exact (any difference is drift)\n"
@@ -68,8 +75,8 @@ TEST(ResultCompareTest, ResultOrderFormattingAndVersionDoNotMatter) {
   current["fleetsim_version"] = "0.2.0";
   const CompareOutcome o = Compare(Golden(), current);
   ASSERT_TRUE(o.ok()) << o.errors;
-  EXPECT_FALSE(o.drift()) << o.report;
-  EXPECT_NE(o.report.find("current:  current.json (fleetsim 0.2.0, 2 results)"), std::string::npos);
+  EXPECT_FALSE(o.drift()) << Text(o);
+  EXPECT_NE(Text(o).find("current:  current.json (fleetsim 0.2.0, 2 results)"), std::string::npos);
 }
 
 TEST(ResultCompareTest, OneAlteredMetricFailsAndIsNamed) {
@@ -78,8 +85,8 @@ TEST(ResultCompareTest, OneAlteredMetricFailsAndIsNamed) {
   const CompareOutcome o = Compare(Golden(), current);
   ASSERT_TRUE(o.ok()) << o.errors;
   EXPECT_TRUE(o.drift());
-  ASSERT_EQ(o.diffs.size(), 1u);
-  const ResultDiff& d = o.diffs[0];
+  ASSERT_EQ(o.diffs().size(), 1u);
+  const ResultDiff d = o.diffs()[0];
   EXPECT_EQ(d.scenario, "01-training-heavy");
   EXPECT_EQ(d.policy, "fifo");
   EXPECT_EQ(d.metric, "utilization");
@@ -89,13 +96,13 @@ TEST(ResultCompareTest, OneAlteredMetricFailsAndIsNamed) {
   EXPECT_DOUBLE_EQ(d.difference, 0.79 - 0.786);
   EXPECT_TRUE(d.beyond);
   EXPECT_EQ(o.metrics_beyond, 1u);
-  EXPECT_EQ(o.report,
+  EXPECT_EQ(Text(o),
             "baseline: golden.json (fleetsim 0.1.0, 2 results)\n"
             "current:  current.json (fleetsim 0.1.0, 2 results)\n"
             "tolerance: exact (any difference is drift)\n"
             "\n"
-            "01-training-heavy\n"
-            "  fifo  utilization  0.786 -> 0.79  +0.004 (+0.509%)  beyond tolerance (exact)\n"
+            "01-training-heavy  fifo  seed 7  utilization  0.786 -> 0.79  +0.004 (+0.509%)  "
+            "beyond tolerance (exact)\n"
             "\n"
             "2 results compared, 1 metric differs beyond tolerance\n");
 }
@@ -105,8 +112,8 @@ TEST(ResultCompareTest, ExactMeansBitForBit) {
   Metric(current, 0, "utilization") = std::nextafter(0.786, 1.0);
   const CompareOutcome o = Compare(Golden(), current);
   EXPECT_TRUE(o.drift());
-  ASSERT_EQ(o.diffs.size(), 1u);
-  EXPECT_EQ(o.diffs[0].current, "0.7860000000000001");
+  ASSERT_EQ(o.diffs().size(), 1u);
+  EXPECT_EQ(o.diffs()[0].current, "0.7860000000000001");
   // Integers are compared as integers, even where doubles cannot tell them apart.
   json big = Golden();
   Metric(big, 0, "jobs_total") = 9007199254740993u;  // 2^53 + 1
@@ -114,12 +121,12 @@ TEST(ResultCompareTest, ExactMeansBitForBit) {
   Metric(bigger, 0, "jobs_total") = 9007199254740992u;
   const CompareOutcome b = Compare(big, bigger);
   EXPECT_TRUE(b.drift());
-  EXPECT_NE(b.report.find("9007199254740993 -> 9007199254740992  -1 (-1.11e-14%)"),
+  EXPECT_NE(Text(b).find("9007199254740993 -> 9007199254740992  -1 (-1.11e-14%)"),
             std::string::npos)
-      << b.report;
+      << Text(b);
 }
 
-TEST(ResultCompareTest, ResultsOnlyInOneFileAreDrift) {
+TEST(ResultCompareTest, AResultOnlyInTheBaselineIsDriftOneOnlyInTheCurrentAnAddition) {
   json current = Golden();
   current["results"].erase(1);  // backfill gone
   current["results"].push_back(json::parse(R"({"scenario": "02-mixed-control",
@@ -130,37 +137,43 @@ TEST(ResultCompareTest, ResultsOnlyInOneFileAreDrift) {
   EXPECT_EQ(o.results_compared, 1u);
   EXPECT_EQ(o.results_only_in_baseline, 1u);
   EXPECT_EQ(o.results_only_in_current, 1u);
-  ASSERT_EQ(o.diffs.size(), 2u);
-  EXPECT_EQ(o.diffs[0].kind, DiffKind::kResultOnlyInBaseline);
-  EXPECT_EQ(o.diffs[0].policy, "backfill");
-  EXPECT_EQ(o.diffs[1].kind, DiffKind::kResultOnlyInCurrent);
-  EXPECT_EQ(o.diffs[1].scenario, "02-mixed-control");
-  EXPECT_EQ(o.report.substr(o.report.find("\n\n") + 2),
-            "01-training-heavy\n"
-            "  backfill  (result)  present -> absent  seed 7, 6 metrics  "
+  ASSERT_EQ(o.diffs().size(), 2u);
+  EXPECT_EQ(o.diffs()[0].kind, DiffKind::kResultOnlyInBaseline);
+  EXPECT_EQ(o.diffs()[0].policy, "backfill");
+  EXPECT_EQ(o.diffs()[1].kind, DiffKind::kResultOnlyInCurrent);
+  EXPECT_EQ(o.diffs()[1].scenario, "02-mixed-control");
+  EXPECT_EQ(Text(o).substr(Text(o).find("\n\n") + 2),
+            "01-training-heavy  backfill  seed 7  (result)  present -> absent  "
             "drift: result only in the baseline\n"
-            "02-mixed-control\n"
-            "  fifo      (result)  absent -> present  seed 3, 1 metric   "
-            "drift: result only in the current\n"
+            "02-mixed-control   fifo      seed 3  (result)  absent -> present  "
+            "added: result only in the current\n"
             "\n"
             "1 result compared, 0 metrics differ beyond tolerance, 1 result only in the "
-            "baseline, 1 result only in the current\n");
+            "baseline, 1 result only in the current (additions, not drift without --strict)\n");
+  // With strict, the result only in the current is drift too.
+  CompareOptions strict;
+  strict.strict = true;
+  const CompareOutcome s = Compare(Golden(), current, strict);
+  EXPECT_EQ(s.additions, 0u);
+  EXPECT_TRUE(s.diffs()[1].beyond);
 }
 
-TEST(ResultCompareTest, MetricsOnlyInOneFileAreDrift) {
+TEST(ResultCompareTest, AMetricOnlyInTheBaselineIsDriftOneOnlyInTheCurrentAnAddition) {
   json current = Golden();
   Metric(current, 0, "goodput") = 0.5;
   current["results"][1]["metrics"].erase("wait_p99_s");
   const CompareOutcome o = Compare(Golden(), current);
   EXPECT_TRUE(o.drift());
-  ASSERT_EQ(o.diffs.size(), 2u);
-  EXPECT_EQ(o.diffs[0].kind, DiffKind::kMetricOnlyInCurrent);
-  EXPECT_EQ(o.diffs[0].metric, "goodput");
-  EXPECT_EQ(o.diffs[0].current, "0.5");
-  EXPECT_EQ(o.diffs[1].kind, DiffKind::kMetricOnlyInBaseline);
-  EXPECT_EQ(o.diffs[1].policy, "backfill");
-  EXPECT_EQ(o.diffs[1].metric, "wait_p99_s");
-  EXPECT_EQ(o.metrics_beyond, 2u);
+  ASSERT_EQ(o.diffs().size(), 2u);
+  EXPECT_EQ(o.diffs()[0].kind, DiffKind::kMetricOnlyInCurrent);
+  EXPECT_EQ(o.diffs()[0].metric, "goodput");
+  EXPECT_EQ(o.diffs()[0].current, "0.5");
+  EXPECT_EQ(o.diffs()[1].kind, DiffKind::kMetricOnlyInBaseline);
+  EXPECT_EQ(o.diffs()[1].policy, "backfill");
+  EXPECT_EQ(o.diffs()[1].metric, "wait_p99_s");
+  EXPECT_EQ(o.metrics_beyond, 1u);  // the missing one; the new one is an addition
+  EXPECT_EQ(o.additions, 1u);
+  EXPECT_FALSE(o.diffs()[0].beyond);
   // A tolerance does not excuse a missing metric.
   EXPECT_TRUE(Compare(Golden(), current, Tolerance({"0.5"})).drift());
 }
@@ -170,11 +183,12 @@ TEST(ResultCompareTest, NullAgainstANumberIsDriftWhateverTheTolerance) {
   Metric(current, 0, "cost_usd") = 0;
   const CompareOutcome o = Compare(Golden(), current, Tolerance({"1"}));
   EXPECT_TRUE(o.drift());
-  ASSERT_EQ(o.diffs.size(), 1u);
-  EXPECT_EQ(o.diffs[0].kind, DiffKind::kNullVsNumber);
-  EXPECT_NE(o.report.find("  fifo  cost_usd  null -> 0    drift: null vs number\n"),
+  ASSERT_EQ(o.diffs().size(), 1u);
+  EXPECT_EQ(o.diffs()[0].kind, DiffKind::kNullVsNumber);
+  EXPECT_NE(Text(o).find("01-training-heavy  fifo  seed 7  cost_usd  null -> 0  drift: null vs "
+                         "number\n"),
             std::string::npos)
-      << o.report;
+      << Text(o);
 }
 
 TEST(ResultCompareTest, ADifferentSeedIsDrift) {
@@ -183,14 +197,14 @@ TEST(ResultCompareTest, ADifferentSeedIsDrift) {
   const CompareOutcome o = Compare(Golden(), current, Tolerance({"1"}));
   EXPECT_TRUE(o.drift());
   EXPECT_EQ(o.seeds_differ, 1u);
-  ASSERT_EQ(o.diffs.size(), 1u);
-  EXPECT_EQ(o.diffs[0].kind, DiffKind::kSeed);
-  EXPECT_EQ(o.diffs[0].metric, "seed");
-  EXPECT_EQ(o.diffs[0].baseline, "7");
-  EXPECT_EQ(o.diffs[0].current, "8");
-  EXPECT_NE(o.report.find("2 results compared, 0 metrics differ beyond tolerance, 1 seed differs"),
+  ASSERT_EQ(o.diffs().size(), 1u);
+  EXPECT_EQ(o.diffs()[0].kind, DiffKind::kSeed);
+  EXPECT_EQ(o.diffs()[0].metric, "seed");
+  EXPECT_EQ(o.diffs()[0].baseline, "7");
+  EXPECT_EQ(o.diffs()[0].current, "8");
+  EXPECT_NE(Text(o).find("2 results compared, 0 metrics differ beyond tolerance, 1 seed differs"),
             std::string::npos)
-      << o.report;
+      << Text(o);
 }
 
 TEST(ResultCompareTest, RelativeToleranceBoundaryOnBothSides) {
@@ -200,24 +214,24 @@ TEST(ResultCompareTest, RelativeToleranceBoundaryOnBothSides) {
   Metric(current, 0, "priority_weighted_output") = 400.0;
   // Allowed: tolerance × max(|300|, |400|) = 0.25 × 400 = 100, exactly the difference.
   const CompareOutcome within = Compare(baseline, current, Tolerance({"0.25"}));
-  EXPECT_FALSE(within.drift()) << within.report;
-  ASSERT_EQ(within.diffs.size(), 1u);
-  EXPECT_FALSE(within.diffs[0].beyond);
-  EXPECT_EQ(within.diffs[0].allowed, 100.0);
+  EXPECT_FALSE(within.drift()) << Text(within);
+  ASSERT_EQ(within.diffs().size(), 1u);
+  EXPECT_FALSE(within.diffs()[0].beyond);
+  EXPECT_EQ(within.diffs()[0].allowed, 100.0);
   EXPECT_EQ(within.metrics_within, 1u);
-  EXPECT_NE(within.report.find("300.0 -> 400.0  +100 (+33.3%)  within tolerance (±100)"),
+  EXPECT_NE(Text(within).find("300 -> 400  +100 (+33.3%)  within tolerance (±100)"),
             std::string::npos)
-      << within.report;
-  EXPECT_NE(within.report.find("2 results compared, 0 metrics differ beyond tolerance "
-                               "(1 within tolerance)\n"),
+      << Text(within);
+  EXPECT_NE(Text(within).find("2 results compared, 0 metrics differ beyond tolerance "
+                              "(1 within tolerance)\n"),
             std::string::npos)
-      << within.report;
+      << Text(within);
   EXPECT_TRUE(Compare(current, baseline, Tolerance({"25%"})).ok());
   EXPECT_FALSE(Compare(current, baseline, Tolerance({"25%"})).drift());  // symmetric
 
   const CompareOutcome beyond = Compare(baseline, current, Tolerance({"0.2499"}));
   EXPECT_TRUE(beyond.drift());
-  EXPECT_NE(beyond.report.find("beyond tolerance (±99.96)"), std::string::npos) << beyond.report;
+  EXPECT_NE(Text(beyond).find("beyond tolerance (±99.96)"), std::string::npos) << Text(beyond);
 }
 
 TEST(ResultCompareTest, PerMetricToleranceOverridesTheDefault) {
@@ -229,26 +243,26 @@ TEST(ResultCompareTest, PerMetricToleranceOverridesTheDefault) {
   EXPECT_TRUE(o.drift());
   EXPECT_EQ(o.metrics_within, 1u);
   EXPECT_EQ(o.metrics_beyond, 1u);
-  ASSERT_EQ(o.diffs.size(), 2u);
-  EXPECT_FALSE(o.diffs[0].beyond);  // utilization
-  EXPECT_TRUE(o.diffs[1].beyond);   // wait_p99_s
-  EXPECT_NE(o.report.find("tolerance: exact (any difference is drift); per metric: "
-                          "utilization 0.01\n"),
+  ASSERT_EQ(o.diffs().size(), 2u);
+  EXPECT_FALSE(o.diffs()[0].beyond);  // utilization
+  EXPECT_TRUE(o.diffs()[1].beyond);   // wait_p99_s
+  EXPECT_NE(Text(o).find("tolerance: exact (any difference is drift); per metric: "
+                         "utilization 0.01\n"),
             std::string::npos)
-      << o.report;
+      << Text(o);
   // Both covered.
   EXPECT_FALSE(
       Compare(Golden(), current, Tolerance({"utilization=0.01", "wait_p99_s=1e-3"})).drift());
   // A default for all, but one metric kept exact.
   o = Compare(Golden(), current, Tolerance({"0.01", "wait_p99_s=0"}));
   EXPECT_TRUE(o.drift());
-  ASSERT_EQ(o.diffs.size(), 2u);
-  EXPECT_FALSE(o.diffs[0].beyond);
-  EXPECT_TRUE(o.diffs[1].beyond);
-  EXPECT_NE(o.report.find("tolerance: relative 0.01 (absolute 0.01 for values below 1 in "
-                          "magnitude); per metric: wait_p99_s exact\n"),
+  ASSERT_EQ(o.diffs().size(), 2u);
+  EXPECT_FALSE(o.diffs()[0].beyond);
+  EXPECT_TRUE(o.diffs()[1].beyond);
+  EXPECT_NE(Text(o).find("tolerance: relative 0.01 (absolute 0.01 for values below 1 in "
+                         "magnitude); per metric: wait_p99_s exact\n"),
             std::string::npos)
-      << o.report;
+      << Text(o);
 }
 
 TEST(ResultCompareTest, NearZeroTheToleranceIsAbsolute) {
@@ -269,8 +283,8 @@ TEST(ResultCompareTest, NearZeroTheToleranceIsAbsolute) {
   const CompareOutcome o = Compare(baseline, off, Tolerance({"0.01"}));
   EXPECT_TRUE(o.drift());
   // No percentage relative to a zero baseline.
-  EXPECT_NE(o.report.find("0.0 -> 0.02  +0.02  beyond tolerance (±0.01)"), std::string::npos)
-      << o.report;
+  EXPECT_NE(Text(o).find("0 -> 0.02  +0.02  beyond tolerance (±0.01)"), std::string::npos)
+      << Text(o);
 }
 
 TEST(ResultCompareTest, ParseTolerancesAcceptsNumbersPercentagesAndMetrics) {
@@ -307,7 +321,7 @@ TEST(ResultCompareTest, ToleranceForAMetricNeitherFileHasIsAUsageError) {
                 "--tolerance: 'seed' is not a metric; seeds are identities and must always match",
                 "--tolerance: no metric 'utilisation' in either file, did you mean "
                 "'utilization'?"}));
-  EXPECT_TRUE(o.report.empty());
+  EXPECT_TRUE(o.checks.empty());
 }
 
 TEST(ResultCompareTest, NotJsonNamesTheFileAndPosition) {
@@ -315,7 +329,7 @@ TEST(ResultCompareTest, NotJsonNamesTheFileAndPosition) {
       CompareResults(Golden().dump(), "golden.json", "{\n  \"results\": [,\n", "current.json", {});
   EXPECT_FALSE(o.ok());
   EXPECT_EQ(o.errors.rfind("current.json:2:15: invalid JSON: ", 0), 0u) << o.errors;
-  EXPECT_TRUE(o.report.empty());
+  EXPECT_TRUE(o.checks.empty());
 }
 
 TEST(ResultCompareTest, WrongShapeReportsEveryProblemWithItsPath) {
@@ -344,7 +358,7 @@ TEST(ResultCompareTest, WrongShapeReportsEveryProblemWithItsPath) {
             "and policy 'fifo' (the first is /results/0); each pair may appear once\n"
             "current.json: /results/0/metrics: error: expected an object, found []\n");
   EXPECT_FALSE(o.drift());
-  EXPECT_TRUE(o.report.empty());
+  EXPECT_TRUE(o.checks.empty());
 }
 
 TEST(ResultCompareTest, WrongTopLevelShapes) {
@@ -375,7 +389,7 @@ TEST(ResultCompareTest, OnlyFormatVersionOneIsRead) {
             "fleetsim reads format_version 1\n");
 }
 
-TEST(ResultCompareTest, ReportGroupsByScenarioAndAlignsColumns) {
+TEST(ResultCompareTest, ReportLinesStandAloneInAlignedColumns) {
   json baseline = Golden();
   baseline["results"].push_back(json::parse(R"({"scenario": "06-scale-test",
       "policy": "constraint-aware", "seed": 11,
@@ -387,21 +401,19 @@ TEST(ResultCompareTest, ReportGroupsByScenarioAndAlignsColumns) {
   Metric(current, 2, "cost_usd") = nullptr;
   const CompareOutcome o = Compare(baseline, current, Tolerance({"jobs_completed=0.2"}));
   ASSERT_TRUE(o.ok()) << o.errors;
-  EXPECT_EQ(o.report,
+  EXPECT_EQ(Text(o),
             "baseline: golden.json (fleetsim 0.1.0, 3 results)\n"
             "current:  current.json (fleetsim 0.1.0, 3 results)\n"
             "tolerance: exact (any difference is drift); per metric: jobs_completed 0.2\n"
             "\n"
-            "01-training-heavy\n"
-            "  fifo              utilization     0.786 -> 0.79  +0.004 (+0.509%)  "
-            "beyond tolerance (exact)\n"
-            "  backfill          jobs_completed  9 -> 10        +1 (+11.1%)       "
-            "within tolerance (±2)\n"
-            "06-scale-test\n"
-            "  constraint-aware  cost_usd        12.5 -> null                     "
-            "drift: null vs number\n"
-            "  constraint-aware  jobs_completed  27 -> 28       +1 (+3.7%)        "
-            "within tolerance (±5.6)\n"
+            "01-training-heavy  fifo              seed 7   utilization     0.786 -> 0.79  "
+            "+0.004 (+0.509%)  beyond tolerance (exact)\n"
+            "01-training-heavy  backfill          seed 7   jobs_completed  9 -> 10        "
+            "+1 (+11.1%)       within tolerance (±2)\n"
+            "06-scale-test      constraint-aware  seed 11  cost_usd        12.5 -> null   "
+            "                  drift: null vs number\n"
+            "06-scale-test      constraint-aware  seed 11  jobs_completed  27 -> 28       "
+            "+1 (+3.7%)        within tolerance (±5.6)\n"
             "\n"
             "3 results compared, 2 metrics differ beyond tolerance (2 within tolerance)\n");
 }
