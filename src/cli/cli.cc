@@ -91,6 +91,7 @@ struct CompareArgs {
   std::string output;                   // the report's file; "" for stdout
   bool only_drift = false;
   bool strict = false;
+  bool seeds = false;
 };
 
 struct ValidateArgs {
@@ -240,7 +241,9 @@ class Cli {
 
     CompareArgs compare;
     CLI::App* compare_cmd = app.add_subcommand(
-        "compare", "Compare two 'fleetsim bench --json' result files; exit 5 on drift");
+        "compare",
+        "Compare two result sets (bench --json files, sweep results.json, run --out folders); "
+        "exit 5 on drift");
     compare_cmd->add_option("baseline", compare.baseline, "Baseline results (the goldens)")
         ->required();
     compare_cmd->add_option("current", compare.current, "Results to check against the baseline")
@@ -254,11 +257,14 @@ class Cli {
                             "The report's form: text (default), json, junit or markdown");
     compare_cmd->add_option("-o,--output", compare.output,
                             "Write the report to this file (the summary line still goes to "
-                            "stdout). Default: stdout");
+                            "stdout); '-' is stdout. Default: stdout");
     compare_cmd->add_flag("--only-drift", compare.only_drift,
                           "List only the differences that are drift (counts stay whole)");
     compare_cmd->add_flag("--strict", compare.strict,
                           "Results and metrics only in the current file are drift, not additions");
+    compare_cmd->add_flag("--seeds", compare.seeds,
+                          "Pair the seeds of each scenario x policy x axes: drift only when a "
+                          "metric's mean difference has a 95% interval beyond the tolerance");
 
     FillArgs fill;
     CLI::App* fill_cmd = app.add_subcommand(
@@ -919,6 +925,7 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     options.strict = args.strict;
+    options.seeds = args.seeds;
     const CompareOutcome outcome = CompareResultFiles(args.baseline, args.current, options);
     if (!outcome.errors.empty()) {
       fmt::print(err_, "{}", outcome.errors);
@@ -931,7 +938,7 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     const std::string report = CompareReport(outcome, *format, args.only_drift);
-    if (args.output.empty()) {
+    if (args.output.empty() || args.output == "-") {
       fmt::print(out_, "{}", report);
     } else {
       StagedFile file(args.output);
@@ -1004,6 +1011,10 @@ class Cli {
       fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
+    std::optional<std::string> golden;  // --check's goldens, read and checked before any run
+    if (!args.check_file.empty() && !(golden = ReadGoldens(args.check_file))) {
+      return ToInt(ExitStatus::kInvalidInput);
+    }
     const std::vector<std::string> paths =
         args.paths.empty() ? std::vector<std::string>{kDefaultBenchDirectory} : args.paths;
     const auto files = BenchFiles(paths);
@@ -1059,27 +1070,35 @@ class Cli {
     if (const int status = BatchStatus(batch); status != ToInt(ExitStatus::kOk)) {
       return status;
     }
-    return args.check_file.empty() ? ToInt(ExitStatus::kOk)
-                                   : CheckAgainst(args.check_file, batch.reports, bound_figures);
+    return golden ? CheckAgainst(args.check_file, *golden, batch.reports, bound_figures)
+                  : ToInt(ExitStatus::kOk);
+  }
+
+  // `bench --check GOLDEN`: the goldens' text, once they read as a result file; nullopt (the
+  // problem on stderr) when they do not.
+  std::optional<std::string> ReadGoldens(const std::string& path) {
+    std::string text;
+    if (const Status status = DiskFileSystem().ReadFile(path, text); !status.ok()) {
+      fmt::print(err_, "fleetsim: --check: {}\n", status.message());
+      return std::nullopt;
+    }
+    const std::string no_results = R"({"format_version": 1, "results": []})";
+    if (const CompareOutcome read = CompareResults(text, path, no_results, "", {});
+        !read.errors.empty()) {
+      fmt::print(err_, "{}", read.errors);
+      return std::nullopt;
+    }
+    return text;
   }
 
   // `bench --check GOLDEN`: this run's results (as --json writes them) against the goldens,
   // exactly and strictly; the report after the tables.
-  int CheckAgainst(const std::string& golden, const std::vector<RunReport>& reports,
-                   const BoundFigures* bounds) {
-    std::string golden_text;
-    if (const Status status = DiskFileSystem().ReadFile(golden, golden_text); !status.ok()) {
-      fmt::print(err_, "fleetsim: --check: {}\n", status.message());
-      return ToInt(ExitStatus::kInvalidInput);
-    }
+  int CheckAgainst(const std::string& golden, const std::string& golden_text,
+                   const std::vector<RunReport>& reports, const BoundFigures* bounds) {
     CompareOptions strict;
     strict.strict = true;
     const CompareOutcome outcome =
         CompareResults(golden_text, golden, BenchJson(reports, bounds), "this run", strict);
-    if (!outcome.errors.empty()) {
-      fmt::print(err_, "{}", outcome.errors);
-      return ToInt(ExitStatus::kInvalidInput);
-    }
     fmt::print(out_, "\n{}", CompareReport(outcome, CompareFormat::kText, false));
     return ToInt(outcome.drift() ? ExitStatus::kDrift : ExitStatus::kOk);
   }

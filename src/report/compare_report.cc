@@ -47,8 +47,13 @@ std::string Shown(const std::string& text, const std::string& other_text) {
   return ShownNumber(ParsedValue(text), ParsedValue(other_text));
 }
 
-// "+0.004 (+0.509%)": current − baseline, exact for integers, and relative to the baseline.
+// "+0.004 (+0.509%)": current − baseline, exact for integers, and relative to the baseline; for
+// a paired mean, "+0.004 (95% CI +0.001 to +0.007)".
 std::string DescribeDifference(const ResultDiff& check) {
+  if (check.kind == DiffKind::kPairedMean) {
+    return fmt::format("{:+.6g} (95% CI {:+.6g} to {:+.6g})", check.difference, check.ci_low,
+                       check.ci_high);
+  }
   const json baseline = ParsedValue(check.baseline);
   const json current = ParsedValue(check.current);
   std::string text;
@@ -93,6 +98,13 @@ std::string Verdict(const ResultDiff& check) {
       return "drift: result only in the baseline";
     case DiffKind::kResultOnlyInCurrent:
       return added_or_drift + ": result only in the current";
+    case DiffKind::kPairedMean:
+      if (check.allowed == 0) {
+        return check.beyond ? "beyond tolerance (interval excludes 0)"
+                            : "within tolerance (interval includes 0)";
+      }
+      return fmt::format("{} tolerance (interval {} ±{:.6g})", check.beyond ? "beyond" : "within",
+                         check.beyond ? "beyond" : "meets", check.allowed);
   }
   return "";
 }
@@ -114,16 +126,34 @@ std::string Change(const ResultDiff& check, const std::string& arrow) {
 }
 
 struct Row {
-  std::string scenario, policy, seed, metric, change, detail, verdict;
+  std::string scenario, policy, axes, seed, metric, change, detail, verdict;
 };
 
+// "seed 7", or "20 seeds" for a cell of paired seeds.
+std::string SeedText(const ResultDiff& check) {
+  return check.pairs > 0 ? fmt::format("{} seeds", check.pairs)
+                         : fmt::format("seed {}", check.seed);
+}
+
+// Text on one line: control characters (a newline in a name) shown as '?'.
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      c = '?';
+    }
+  }
+  return text;
+}
+
 Row RowOf(const ResultDiff& check, const std::string& arrow) {
-  return {check.scenario,
-          check.policy,
-          fmt::format("seed {}", check.seed),
-          check.metric.empty() ? "(result)" : check.metric,
+  const bool numeric = check.kind == DiffKind::kValue || check.kind == DiffKind::kPairedMean;
+  return {OneLine(check.scenario),
+          OneLine(check.policy),
+          OneLine(check.axes),
+          SeedText(check),
+          check.metric.empty() ? "(result)" : OneLine(check.metric),
           Change(check, arrow),
-          check.kind == DiffKind::kValue ? DescribeDifference(check) : "",
+          numeric ? DescribeDifference(check) : "",
           Verdict(check)};
 }
 
@@ -197,6 +227,8 @@ const char* KindName(DiffKind kind) {
       return "result_only_in_baseline";
     case DiffKind::kResultOnlyInCurrent:
       return "result_only_in_current";
+    case DiffKind::kPairedMean:
+      return "paired_mean";
   }
   return "";
 }
@@ -207,10 +239,16 @@ ordered_json FileJson(const CompareFileFacts& file) {
 }
 
 ordered_json DifferenceJson(const ResultDiff& check) {
-  ordered_json item = {{"scenario", check.scenario},
-                       {"policy", check.policy},
-                       {"seed", check.seed},
-                       {"kind", KindName(check.kind)}};
+  ordered_json item = {{"scenario", check.scenario}, {"policy", check.policy}};
+  if (!check.axes.empty()) {
+    item["axes"] = check.axes;
+  }
+  if (check.pairs > 0) {
+    item["seeds"] = check.pairs;
+  } else {
+    item["seed"] = check.seed;
+  }
+  item["kind"] = KindName(check.kind);
   if (!check.metric.empty()) {
     item["metric"] = check.metric;
   }
@@ -220,9 +258,13 @@ ordered_json DifferenceJson(const ResultDiff& check) {
   if (!check.current.empty()) {
     item["current"] = ordered_json::parse(check.current);
   }
-  if (check.kind == DiffKind::kValue) {
+  if (check.kind == DiffKind::kValue || check.kind == DiffKind::kPairedMean) {
     item["difference"] = check.difference;
     item["allowed"] = check.allowed;
+  }
+  if (check.kind == DiffKind::kPairedMean) {
+    item["ci_low"] = check.ci_low;
+    item["ci_high"] = check.ci_high;
   }
   item["status"] = check.addition ? "added" : (check.beyond ? "drift" : "within");
   return item;
@@ -269,8 +311,10 @@ std::string Xml(const std::string& text) {
 
 std::string TestCase(const ResultDiff& check) {
   const Row row = RowOf(check, " -> ");
-  std::string text = fmt::format("    <testcase classname=\"{}.{}\" name=\"{}\"",
-                                 Xml(check.scenario), Xml(check.policy), Xml(row.metric));
+  const std::string axes = check.axes.empty() ? "" : "[" + check.axes + "]";
+  std::string text =
+      fmt::format("    <testcase classname=\"{}.{}{}\" name=\"{}\"", Xml(check.scenario),
+                  Xml(check.policy), Xml(axes), Xml(row.metric));
   if (check.kind == DiffKind::kSame) {
     return text + "/>\n";
   }
@@ -330,7 +374,7 @@ std::string Cell(const std::string& text) {
 
 std::string MarkdownReport(const CompareOutcome& outcome, bool only_drift) {
   std::string text = fmt::format(
-      "### fleetsim compare: {}\n\n{}\n\nBaseline `{}` · current `{}` · tolerance: {}\n",
+      "### fleetsim compare: {}\n\n{}\n\nBaseline {} · current {} · tolerance: {}\n",
       outcome.drift() ? "drift" : "no drift", CompareSummaryLine(outcome),
       Cell(DescribeFile(outcome.baseline)), Cell(DescribeFile(outcome.current)), outcome.tolerance);
   std::size_t listed = 0;
@@ -349,9 +393,10 @@ std::string MarkdownReport(const CompareOutcome& outcome, bool only_drift) {
           "|---|---|---|---|---|---|---|\n";
     }
     const Row row = RowOf(check, " → ");
-    text += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", Cell(row.scenario),
-                        Cell(row.policy), check.seed, Cell(row.metric), Cell(row.change),
-                        Cell(row.detail), Cell(row.verdict));
+    const std::string policy = row.axes.empty() ? row.policy : row.policy + " (" + row.axes + ")";
+    text += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", Cell(row.scenario), Cell(policy),
+                        Cell(row.seed), Cell(row.metric), Cell(row.change), Cell(row.detail),
+                        Cell(row.verdict));
   }
   if (left_out > 0) {
     text += fmt::format("\n…and {} more (the text or JSON report lists every one)\n", left_out);

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@
 #include <utility>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/sample_stats.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
 
@@ -52,6 +54,7 @@ std::optional<double> ParseToleranceValue(const std::string& text) {
 struct Entry {
   std::string scenario;
   std::string policy;
+  std::string axes;  // a sweep's axes but policy and seed, "name=value, ..."; "" elsewhere
   std::uint64_t seed = 0;
   std::map<std::string, json> metrics;  // numbers or nulls, by name
 };
@@ -61,9 +64,38 @@ struct ResultFile {
   std::vector<Entry> entries;    // in file order
 };
 
-void ReadEntry(const json& item, const std::string& path, JsonChecker& checker,
-               std::vector<Entry>& entries,
-               std::map<std::pair<std::string, std::string>, std::string>& first_path) {
+// What identifies a result within a file, for the duplicate check.
+using EntryId = std::tuple<std::string, std::string, std::string, std::uint64_t>;
+
+// `metrics` (numbers or nulls) into `entry`; a value of another type is an error at its path.
+bool ReadMetrics(const json& metrics, const std::string& path, JsonChecker& checker, Entry& entry) {
+  bool ok = true;
+  for (const auto& [name, value] : metrics.items()) {
+    if (!value.is_number() && !value.is_null()) {
+      checker.Error(ChildPath(path, name),
+                    fmt::format("expected a number or null, found {}", Shown(value)));
+      ok = false;
+      continue;
+    }
+    entry.metrics.emplace(name, value);
+  }
+  return ok;
+}
+
+// A sweep run's axes as text: "name=value" (strings as written, other values as compact JSON).
+std::string AxesText(const json& axes) {
+  std::string text;
+  for (const auto& [name, value] : axes.items()) {
+    text += fmt::format("{}{}={}", text.empty() ? "" : ", ", name,
+                        value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  return text;
+}
+
+// One result of a bench file (`results`) or one run of a sweep's results.json (`runs`, whose
+// axes are part of its identity). A result identified twice is an error.
+void ReadEntry(const json& item, const std::string& path, bool sweep, JsonChecker& checker,
+               std::vector<Entry>& entries, std::map<EntryId, std::string>& first_path) {
   if (!item.is_object()) {
     checker.Error(path, fmt::format("expected an object with scenario, policy, seed and "
                                     "metrics, found {}",
@@ -74,26 +106,23 @@ void ReadEntry(const json& item, const std::string& path, JsonChecker& checker,
   const std::optional<std::string> policy = checker.String(item, path, "policy", true);
   const std::optional<std::uint64_t> seed = checker.Unsigned(item, path, "seed", true);
   const json* metrics = checker.Object(item, path, "metrics", true);
-  bool ok = scenario && policy && seed && metrics != nullptr;
+  const json* axes = sweep ? checker.Object(item, path, "axes", true) : nullptr;
   Entry entry;
+  bool ok = scenario && policy && seed && metrics != nullptr && (!sweep || axes != nullptr);
   if (metrics != nullptr) {
-    const std::string metrics_path = ChildPath(path, "metrics");
-    for (const auto& [name, value] : metrics->items()) {
-      if (!value.is_number() && !value.is_null()) {
-        checker.Error(ChildPath(metrics_path, name),
-                      fmt::format("expected a number or null, found {}", Shown(value)));
-        ok = false;
-        continue;
-      }
-      entry.metrics.emplace(name, value);
-    }
+    ok = ReadMetrics(*metrics, ChildPath(path, "metrics"), checker, entry) && ok;
   }
-  if (scenario && policy) {
-    const auto [it, inserted] = first_path.emplace(std::make_pair(*scenario, *policy), path);
-    if (!inserted) {
-      checker.Error(path, fmt::format("a second result for scenario '{}' and policy '{}' (the "
-                                      "first is {}); each pair may appear once",
-                                      *scenario, *policy, it->second));
+  if (scenario && policy && (!sweep || (seed && axes != nullptr))) {
+    // A bench file has one result per (scenario, policy); a sweep one run per point.
+    const std::string axes_text = axes != nullptr ? AxesText(*axes) : "";
+    const EntryId id{*scenario, *policy, axes_text, sweep ? *seed : 0};
+    if (const auto [it, inserted] = first_path.emplace(id, path); !inserted) {
+      checker.Error(path, sweep ? fmt::format("a second run for scenario '{}', policy '{}', "
+                                              "axes '{}' and seed {} (the first is {})",
+                                              *scenario, *policy, axes_text, *seed, it->second)
+                                : fmt::format("a second result for scenario '{}' and policy "
+                                              "'{}' (the first is {}); each pair may appear once",
+                                              *scenario, *policy, it->second));
       ok = false;
     }
   }
@@ -103,10 +132,12 @@ void ReadEntry(const json& item, const std::string& path, JsonChecker& checker,
   entry.scenario = *scenario;
   entry.policy = *policy;
   entry.seed = *seed;
+  entry.axes = axes != nullptr ? AxesText(*axes) : "";
   entries.push_back(std::move(entry));
 }
 
-// Parses and checks one result document; on failure appends its problems to `errors`.
+// Parses and checks one result document, a bench file (`results`) or a sweep's results.json
+// (`runs`); on failure appends its problems to `errors`.
 std::optional<ResultFile> ReadResultFile(const std::string& text, const std::string& name,
                                          std::string& errors) {
   json root;
@@ -117,9 +148,11 @@ std::optional<ResultFile> ReadResultFile(const std::string& text, const std::str
   Diagnostics diagnostics;
   JsonChecker checker(diagnostics);
   ResultFile file;
+  const bool sweep = root.is_object() && root.contains("runs");
   if (!root.is_object()) {
     checker.Error("", fmt::format("expected an object with format_version and results (as "
-                                  "written by 'fleetsim bench --json'), found {}",
+                                  "written by 'fleetsim bench --json') or runs (a sweep's "
+                                  "results.json), found {}",
                                   Shown(root)));
   } else if (const auto version = root.find("format_version"); version == root.end()) {
     checker.Error("", "missing required key 'format_version'");
@@ -130,10 +163,11 @@ std::optional<ResultFile> ReadResultFile(const std::string& text, const std::str
                               Shown(*version), kBenchFormatVersion));
   } else {
     file.fleetsim_version = checker.String(root, "", "fleetsim_version", false).value_or("");
-    if (const json* results = checker.Array(root, "", "results", true); results != nullptr) {
-      std::map<std::pair<std::string, std::string>, std::string> first_path;
+    const std::string key = sweep ? "runs" : "results";
+    if (const json* results = checker.Array(root, "", key, true); results != nullptr) {
+      std::map<EntryId, std::string> first_path;
       for (std::size_t i = 0; i < results->size(); ++i) {
-        ReadEntry((*results)[i], ChildPath("/results", i), checker, file.entries, first_path);
+        ReadEntry((*results)[i], ChildPath("/" + key, i), sweep, checker, file.entries, first_path);
       }
     }
   }
@@ -142,6 +176,114 @@ std::optional<ResultFile> ReadResultFile(const std::string& text, const std::str
     return std::nullopt;
   }
   return file;
+}
+
+// The numbers and nulls under `value`, by dotted path ("wait.p99_s"); other values left out.
+void FlattenMetrics(const json& value, const std::string& prefix,
+                    std::map<std::string, json>& metrics) {
+  if (value.is_object()) {
+    for (const auto& [name, child] : value.items()) {
+      FlattenMetrics(child, prefix.empty() ? name : prefix + "." + name, metrics);
+    }
+  } else if ((value.is_number() || value.is_null()) && !prefix.empty()) {
+    metrics.emplace(prefix, value);
+  }
+}
+
+// One run's summary.json: its scenario, policy, seed and every number under `metrics`.
+bool ReadSummary(const std::string& text, const std::string& name, std::string& errors,
+                 ResultFile& file) {
+  json root;
+  if (const Status status = ParseJsonText(text, name, root); !status.ok()) {
+    errors += status.message() + "\n";
+    return false;
+  }
+  Diagnostics diagnostics;
+  JsonChecker checker(diagnostics);
+  Entry entry;
+  const json* scenario = root.is_object() ? checker.Object(root, "", "scenario", true) : nullptr;
+  const json* policy = root.is_object() ? checker.Object(root, "", "policy", true) : nullptr;
+  const std::optional<std::uint64_t> seed =
+      root.is_object() ? checker.Unsigned(root, "", "seed", true) : std::nullopt;
+  const json* metrics = root.is_object() ? checker.Object(root, "", "metrics", true) : nullptr;
+  if (!root.is_object()) {
+    checker.Error("", fmt::format("expected a run's summary.json object, found {}", Shown(root)));
+  }
+  const std::optional<std::string> scenario_name =
+      scenario != nullptr ? checker.String(*scenario, "/scenario", "name", true) : std::nullopt;
+  const std::optional<std::string> policy_name =
+      policy != nullptr ? checker.String(*policy, "/policy", "name", true) : std::nullopt;
+  if (diagnostics.HasErrors() || !scenario_name || !policy_name || !seed || metrics == nullptr) {
+    errors += diagnostics.Format(name);
+    return false;
+  }
+  if (file.fleetsim_version.empty()) {
+    file.fleetsim_version = checker.String(root, "", "fleetsim_version", false).value_or("");
+  }
+  entry.scenario = *scenario_name;
+  entry.policy = *policy_name;
+  entry.seed = *seed;
+  FlattenMetrics(*metrics, "", entry.metrics);
+  file.entries.push_back(std::move(entry));
+  return true;
+}
+
+// A `fleetsim run --out` folder: every summary.json under it (DIR/summary.json,
+// DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json), in path order.
+std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& errors) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->path().filename() == "summary.json" && it->is_regular_file(error)) {
+      paths.push_back(it->path().string());
+    }
+  }
+  if (error || paths.empty()) {
+    errors += fmt::format("{}: {}\n", dir,
+                          error ? "cannot read the folder: " + error.message()
+                                : "no summary.json under it (expected a 'fleetsim run --out' "
+                                  "folder)");
+    return std::nullopt;
+  }
+  std::sort(paths.begin(), paths.end());
+  ResultFile file;
+  bool ok = true;
+  std::map<EntryId, std::string> first_path;
+  for (const std::string& path : paths) {
+    std::string text;
+    if (const Status read = DiskFileSystem().ReadFile(path, text); !read.ok()) {
+      errors += read.message() + "\n";
+      ok = false;
+    } else if (ReadSummary(text, path, errors, file)) {
+      const Entry& entry = file.entries.back();
+      const EntryId id{entry.scenario, entry.policy, "", entry.seed};
+      if (const auto [it, inserted] = first_path.emplace(id, path); !inserted) {
+        errors += fmt::format(
+            "{}: a second run of scenario '{}', policy '{}' and seed {} (the "
+            "first is {})\n",
+            path, entry.scenario, entry.policy, entry.seed, it->second);
+        ok = false;
+      }
+    } else {
+      ok = false;
+    }
+  }
+  return ok ? std::optional<ResultFile>(std::move(file)) : std::nullopt;
+}
+
+// A result file, or a run folder when `path` is a directory.
+std::optional<ResultFile> ReadResults(const std::string& path, std::string& errors) {
+  if (std::filesystem::is_directory(path)) {
+    return ReadRunFolder(path, errors);
+  }
+  std::string text;
+  if (const Status read = DiskFileSystem().ReadFile(path, text); !read.ok()) {
+    errors += read.message() + "\n";
+    return std::nullopt;
+  }
+  return ReadResultFile(text, path, errors);
 }
 
 // ---- Comparing values ----
@@ -176,50 +318,96 @@ std::string FormatTolerance(double tolerance) { return fmt::format("{}", toleran
 
 // ---- The comparison ----
 
+// What matches a result across the files: scenario, policy, a sweep's axes, and the seed when
+// a file holds several seeds of one (scenario, policy, axes).
+using MatchKey = std::tuple<std::string, std::string, std::string, std::uint64_t>;
+using CellKey = std::tuple<std::string, std::string, std::string>;
+
+CellKey CellOf(const Entry& e) { return {e.scenario, e.policy, e.axes}; }
+
+bool HasSeveralSeeds(const ResultFile& file) {
+  std::set<CellKey> cells;
+  return std::any_of(file.entries.begin(), file.entries.end(),
+                     [&](const Entry& e) { return !cells.insert(CellOf(e)).second; });
+}
+
+// Scenarios in the baseline's order, then those only the current file has, in its order.
+std::vector<std::string> ScenarioOrder(const ResultFile& baseline, const ResultFile& current) {
+  std::vector<std::string> scenarios;
+  for (const ResultFile* file : {&baseline, &current}) {
+    for (const Entry& e : file->entries) {
+      if (std::find(scenarios.begin(), scenarios.end(), e.scenario) == scenarios.end()) {
+        scenarios.push_back(e.scenario);
+      }
+    }
+  }
+  return scenarios;
+}
+
 class Comparison {
  public:
   Comparison(const CompareOptions& options, CompareOutcome& outcome)
       : options_(options), outcome_(outcome) {}
 
+  // Result by result: a metric's values compared under its tolerance.
   void Run(const ResultFile& baseline, const ResultFile& current) {
-    std::map<std::pair<std::string, std::string>, const Entry*> in_current;
+    const bool by_seed = HasSeveralSeeds(baseline) || HasSeveralSeeds(current);
+    const auto key = [by_seed](const Entry& e) {
+      return MatchKey{e.scenario, e.policy, e.axes, by_seed ? e.seed : 0};
+    };
+    std::map<MatchKey, const Entry*> in_current;
     for (const Entry& e : current.entries) {
-      in_current.emplace(std::make_pair(e.scenario, e.policy), &e);
+      in_current.emplace(key(e), &e);
     }
-    std::set<std::pair<std::string, std::string>> in_baseline;
+    std::set<MatchKey> in_baseline;
     for (const Entry& e : baseline.entries) {
-      in_baseline.emplace(e.scenario, e.policy);
+      in_baseline.insert(key(e));
     }
-    // Scenarios in the baseline's order, then those only the current file has, in its order.
-    std::vector<std::string> scenarios;
-    for (const ResultFile* file : {&baseline, &current}) {
-      for (const Entry& e : file->entries) {
-        if (std::find(scenarios.begin(), scenarios.end(), e.scenario) == scenarios.end()) {
-          scenarios.push_back(e.scenario);
-        }
-      }
-    }
-    for (const std::string& scenario : scenarios) {
+    for (const std::string& scenario : ScenarioOrder(baseline, current)) {
       for (const Entry& b : baseline.entries) {
-        if (b.scenario != scenario) {
-          continue;
-        }
-        const auto it = in_current.find({b.scenario, b.policy});
-        if (it == in_current.end()) {
-          LoneResult(b, DiffKind::kResultOnlyInBaseline);
-        } else {
-          CompareEntries(b, *it->second);
+        if (b.scenario == scenario) {
+          const auto it = in_current.find(key(b));
+          if (it == in_current.end()) {
+            LoneResult(b, DiffKind::kResultOnlyInBaseline);
+          } else {
+            CompareEntries(b, *it->second);
+          }
         }
       }
       for (const Entry& c : current.entries) {
-        if (c.scenario == scenario && in_baseline.count({c.scenario, c.policy}) == 0) {
+        if (c.scenario == scenario && !in_baseline.contains(key(c))) {
           LoneResult(c, DiffKind::kResultOnlyInCurrent);
         }
       }
     }
   }
 
+  // Cell by cell (scenario, policy, axes), seeds paired: a metric's mean difference over the
+  // seeds both files ran, with its 95 % interval against the tolerance.
+  void RunPaired(const ResultFile& baseline, const ResultFile& current) {
+    std::vector<CellKey> order;
+    std::map<CellKey, std::pair<SeedRuns, SeedRuns>> cells;
+    for (const ResultFile* file : {&baseline, &current}) {
+      for (const Entry& e : file->entries) {
+        auto [it, fresh] = cells.try_emplace(CellOf(e));
+        if (fresh) {
+          order.push_back(it->first);
+        }
+        (file == &baseline ? it->second.first : it->second.second).emplace(e.seed, &e);
+      }
+    }
+    for (const std::string& scenario : ScenarioOrder(baseline, current)) {
+      for (const CellKey& cell : order) {
+        if (std::get<0>(cell) == scenario) {
+          ComparePairedCell(cells.at(cell).first, cells.at(cell).second);
+        }
+      }
+    }
+  }
+
  private:
+  using SeedRuns = std::map<std::uint64_t, const Entry*>;
+
   double ToleranceFor(const std::string& metric) const {
     const auto it = options_.metric_tolerances.find(metric);
     return it == options_.metric_tolerances.end() ? options_.tolerance : it->second;
@@ -231,6 +419,7 @@ class Comparison {
     ResultDiff check;
     check.scenario = entry.scenario;
     check.policy = entry.policy;
+    check.axes = entry.axes;
     check.seed = entry.seed;
     check.metric = std::move(metric);
     check.kind = kind;
@@ -257,6 +446,30 @@ class Comparison {
     Add(Check(entry, "", kind, "", ""));
   }
 
+  // A metric one side lacks: drift when the current lacks it, else an addition.
+  void LoneMetric(const Entry& entry, const std::string& name, const json* baseline,
+                  const json* current, std::size_t pairs = 0) {
+    if (current == nullptr || options_.strict) {
+      ++outcome_.metrics_beyond;
+    }
+    ResultDiff check = Check(
+        entry, name,
+        current == nullptr ? DiffKind::kMetricOnlyInBaseline : DiffKind::kMetricOnlyInCurrent,
+        baseline != nullptr ? baseline->dump() : "", current != nullptr ? current->dump() : "");
+    check.pairs = pairs;
+    Add(std::move(check));
+  }
+
+  static std::set<std::string> MetricNames(const std::vector<const Entry*>& entries) {
+    std::set<std::string> names;
+    for (const Entry* entry : entries) {
+      for (const auto& item : entry->metrics) {
+        names.insert(item.first);
+      }
+    }
+    return names;
+  }
+
   void CompareEntries(const Entry& baseline, const Entry& current) {
     ++outcome_.results_compared;
     if (baseline.seed != current.seed) {
@@ -264,24 +477,12 @@ class Comparison {
       Add(Check(baseline, "seed", DiffKind::kSeed, fmt::format("{}", baseline.seed),
                 fmt::format("{}", current.seed)));
     }
-    std::set<std::string> names;
-    for (const Entry* entry : {&baseline, &current}) {
-      for (const auto& item : entry->metrics) {
-        names.insert(item.first);
-      }
-    }
-    for (const std::string& name : names) {
+    for (const std::string& name : MetricNames({&baseline, &current})) {
       const auto b = baseline.metrics.find(name);
       const auto c = current.metrics.find(name);
       if (b == baseline.metrics.end() || c == current.metrics.end()) {
-        const bool in_baseline = c == current.metrics.end();
-        const json& value = in_baseline ? b->second : c->second;
-        if (in_baseline || options_.strict) {
-          ++outcome_.metrics_beyond;
-        }
-        Add(Check(baseline, name,
-                  in_baseline ? DiffKind::kMetricOnlyInBaseline : DiffKind::kMetricOnlyInCurrent,
-                  in_baseline ? value.dump() : "", in_baseline ? "" : value.dump()));
+        LoneMetric(baseline, name, b == baseline.metrics.end() ? nullptr : &b->second,
+                   c == current.metrics.end() ? nullptr : &c->second);
         continue;
       }
       CompareValues(baseline, name, b->second, c->second);
@@ -307,6 +508,87 @@ class Comparison {
     check.allowed = AllowedDifference(b.get<double>(), c.get<double>(), tolerance);
     // Exact means any difference, even one a double cannot show (integers beyond 2^53).
     check.beyond = tolerance == 0 || !(std::fabs(check.difference) <= check.allowed);
+    ++(check.beyond ? outcome_.metrics_beyond : outcome_.metrics_within);
+    Add(std::move(check));
+  }
+
+  // One cell's seeds: those in one file alone are lone results; over the paired ones, each
+  // metric's differences. A single pair is compared as a single result is.
+  void ComparePairedCell(const SeedRuns& baseline, const SeedRuns& current) {
+    std::vector<const Entry*> base;
+    std::vector<const Entry*> cur;
+    for (const auto& [seed, entry] : baseline) {
+      const auto it = current.find(seed);
+      if (it == current.end()) {
+        LoneResult(*entry, DiffKind::kResultOnlyInBaseline);
+      } else {
+        base.push_back(entry);
+        cur.push_back(it->second);
+      }
+    }
+    for (const auto& [seed, entry] : current) {
+      if (!baseline.contains(seed)) {
+        LoneResult(*entry, DiffKind::kResultOnlyInCurrent);
+      }
+    }
+    if (base.size() <= 1) {
+      if (!base.empty()) {
+        CompareEntries(*base.front(), *cur.front());
+      }
+      return;
+    }
+    outcome_.results_compared += base.size();
+    std::vector<const Entry*> all = base;
+    all.insert(all.end(), cur.begin(), cur.end());
+    for (const std::string& name : MetricNames(all)) {
+      ComparePairedMetric(base, cur, name);
+    }
+  }
+
+  void ComparePairedMetric(const std::vector<const Entry*>& base,
+                           const std::vector<const Entry*>& cur, const std::string& name) {
+    std::vector<double> b_values;
+    std::vector<double> c_values;
+    std::vector<double> differences;
+    bool all_same = true;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      const auto b = base[i]->metrics.find(name);
+      const auto c = cur[i]->metrics.find(name);
+      if (b == base[i]->metrics.end() || c == cur[i]->metrics.end()) {
+        LoneMetric(*base[i], name, b == base[i]->metrics.end() ? nullptr : &b->second,
+                   c == cur[i]->metrics.end() ? nullptr : &c->second, base.size());
+        return;
+      }
+      if (b->second.is_null() != c->second.is_null()) {
+        CompareValues(*base[i], name, b->second, c->second);  // null against a number: drift
+        return;
+      }
+      if (!b->second.is_null()) {
+        all_same = all_same && SameNumber(b->second, c->second);
+        b_values.push_back(b->second.get<double>());
+        c_values.push_back(c->second.get<double>());
+        differences.push_back(static_cast<double>(Exact(c->second) - Exact(b->second)));
+      }
+    }
+    ResultDiff check = Check(*base.front(), name, DiffKind::kPairedMean, "", "");
+    check.pairs = base.size();
+    if (all_same) {
+      check.kind = DiffKind::kSame;
+      check.beyond = false;
+      Add(std::move(check));
+      return;
+    }
+    const SampleStats b = StatsOf(b_values);
+    const SampleStats c = StatsOf(c_values);
+    const SampleStats d = StatsOf(differences);
+    check.pairs = d.n;
+    check.baseline = json(*b.mean).dump();
+    check.current = json(*c.mean).dump();
+    check.difference = *d.mean;
+    check.ci_low = d.ci_low.value_or(*d.mean);
+    check.ci_high = d.ci_high.value_or(*d.mean);
+    check.allowed = AllowedDifference(*b.mean, *c.mean, ToleranceFor(name));
+    check.beyond = check.ci_low > check.allowed || check.ci_high < -check.allowed;
     ++(check.beyond ? outcome_.metrics_beyond : outcome_.metrics_within);
     Add(std::move(check));
   }
@@ -408,14 +690,13 @@ double AllowedDifference(double baseline, double current, double tolerance) {
   return tolerance * std::max({std::fabs(baseline), std::fabs(current), 1.0});
 }
 
-CompareOutcome CompareResults(const std::string& baseline_text, const std::string& baseline_name,
-                              const std::string& current_text, const std::string& current_name,
-                              const CompareOptions& options) {
-  CompareOutcome outcome;
-  const std::optional<ResultFile> baseline =
-      ReadResultFile(baseline_text, baseline_name, outcome.errors);
-  const std::optional<ResultFile> current =
-      ReadResultFile(current_text, current_name, outcome.errors);
+namespace {
+
+CompareOutcome CompareRead(const std::optional<ResultFile>& baseline,
+                           const std::string& baseline_name,
+                           const std::optional<ResultFile>& current,
+                           const std::string& current_name, const CompareOptions& options,
+                           CompareOutcome outcome) {
   if (!baseline || !current) {
     return outcome;
   }
@@ -427,30 +708,36 @@ CompareOutcome CompareResults(const std::string& baseline_text, const std::strin
   outcome.current = {current_name, current->fleetsim_version, current->entries.size()};
   outcome.tolerance = DescribeTolerances(options);
   outcome.strict = options.strict;
-  Comparison(options, outcome).Run(*baseline, *current);
+  outcome.seeds = options.seeds;
+  Comparison comparison(options, outcome);
+  if (options.seeds) {
+    comparison.RunPaired(*baseline, *current);
+  } else {
+    comparison.Run(*baseline, *current);
+  }
   return outcome;
+}
+
+}  // namespace
+
+CompareOutcome CompareResults(const std::string& baseline_text, const std::string& baseline_name,
+                              const std::string& current_text, const std::string& current_name,
+                              const CompareOptions& options) {
+  CompareOutcome outcome;
+  const std::optional<ResultFile> baseline =
+      ReadResultFile(baseline_text, baseline_name, outcome.errors);
+  const std::optional<ResultFile> current =
+      ReadResultFile(current_text, current_name, outcome.errors);
+  return CompareRead(baseline, baseline_name, current, current_name, options, std::move(outcome));
 }
 
 CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::string& current_path,
                                   const CompareOptions& options) {
-  std::string baseline_text;
-  std::string current_text;
-  const Status baseline_read = DiskFileSystem().ReadFile(baseline_path, baseline_text);
-  const Status current_read = DiskFileSystem().ReadFile(current_path, current_text);
-  if (!baseline_read.ok() || !current_read.ok()) {
-    // Report the readable file's own problems too, file by file.
-    CompareOutcome outcome;
-    for (const auto& [path, text, read] : {std::tuple(baseline_path, baseline_text, baseline_read),
-                                           std::tuple(current_path, current_text, current_read)}) {
-      if (!read.ok()) {
-        outcome.errors += read.message() + "\n";
-      } else {
-        ReadResultFile(text, path, outcome.errors);
-      }
-    }
-    return outcome;
-  }
-  return CompareResults(baseline_text, baseline_path, current_text, current_path, options);
+  CompareOutcome outcome;
+  // Both are read whatever the first gives: every problem of both is reported.
+  const std::optional<ResultFile> baseline = ReadResults(baseline_path, outcome.errors);
+  const std::optional<ResultFile> current = ReadResults(current_path, outcome.errors);
+  return CompareRead(baseline, baseline_path, current, current_path, options, std::move(outcome));
 }
 
 }  // namespace fleetsim

@@ -4,10 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -79,38 +77,6 @@ const std::string& MetricTextOf(const Outcome& outcome, std::size_t metric) {
 
 std::string OptionalText(std::optional<double> value) {
   return value ? fmt::format("{}", *value) : "";
-}
-
-SweepStats StatsOf(const std::vector<double>& values) {
-  SweepStats s{.n = values.size()};
-  if (values.empty()) {
-    return s;
-  }
-  // Summed as offsets from the first value, so equal values have exactly that mean and sd 0.
-  double offsets = 0;
-  double low = values[0];
-  double high = values[0];
-  for (const double v : values) {
-    offsets += v - values[0];
-    low = std::min(low, v);
-    high = std::max(high, v);
-  }
-  const double mean = values[0] + offsets / static_cast<double>(values.size());
-  s.mean = mean;
-  s.min = low;
-  s.max = high;
-  if (values.size() >= 2) {
-    double squares = 0;
-    for (const double v : values) {
-      squares += (v - mean) * (v - mean);
-    }
-    const double sd = std::sqrt(squares / static_cast<double>(values.size() - 1));
-    const double half = StudentT95(values.size()) * sd / std::sqrt(double(values.size()));
-    s.sd = sd;
-    s.ci_low = mean - half;
-    s.ci_high = mean + half;
-  }
-  return s;
 }
 
 std::string CellKey(const LayoutPoint& p) {
@@ -199,8 +165,8 @@ void Summarize(const SweepLayout& layout, const std::vector<Outcome>& outcomes,
 }
 
 std::string SummaryRows(const SweepLayout& layout, const SweepCell& cell) {
-  std::string prefix = fmt::format("{},{}", CsvField(cell.first->scenario),
-                                   CsvField(cell.first->policy));
+  std::string prefix =
+      fmt::format("{},{}", CsvField(cell.first->scenario), CsvField(cell.first->policy));
   for (const std::string& label : cell.first->labels) {
     prefix += "," + CsvField(label);
   }
@@ -209,9 +175,8 @@ std::string SummaryRows(const SweepLayout& layout, const SweepCell& cell) {
   for (std::size_t metric = 0; metric < names.size(); ++metric) {
     const SweepStats& d = cell.differences[metric];
     rows += fmt::format("{},{},{},{},{},{},{},{},{}\n", prefix, names[metric], cell.failed,
-                        StatsCells(cell.metrics[metric]),
-                        cell.paired ? layout.baseline_policy : "", d.n, OptionalText(d.mean),
-                        OptionalText(d.ci_low), OptionalText(d.ci_high));
+                        StatsCells(cell.metrics[metric]), cell.paired ? layout.baseline_policy : "",
+                        d.n, OptionalText(d.mean), OptionalText(d.ci_low), OptionalText(d.ci_high));
   }
   return rows;
 }
@@ -226,20 +191,6 @@ std::vector<SweepCell> SummarizeCells(const SweepLayout& layout, const SweepReco
     Summarize(layout, outcomes, baselines, cell);
   }
   return cells;
-}
-
-
-double StudentT95(std::size_t n) {
-  // Sweeps ask for the same few n again and again (one per seed count): each computed once.
-  static std::mutex mutex;
-  static std::map<std::size_t, double> cached;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const auto [it, inserted] = cached.try_emplace(n, 0.0);
-  if (inserted) {
-    const boost::math::students_t_distribution<double> t(static_cast<double>(n - 1));
-    it->second = boost::math::quantile(boost::math::complement(t, 0.025));
-  }
-  return it->second;
 }
 
 std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecords& records) {
@@ -303,19 +254,21 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
   for (const LayoutPoint& p : layout.points) {
     const Outcome outcome = OutcomeOf(p, records);
     out += p.index == 0 ? "\n  {\"point\": " : ",\n  {\"point\": ";
-    out += fmt::format("{}, \"run_id\": \"{}\", \"scenario\": {}, \"policy\": {}, \"seed\": {}, "
-                       "\"axes\": {{",
-                       p.index, p.id, JsonString(p.scenario), JsonString(p.policy), p.seed);
+    out += fmt::format(
+        "{}, \"run_id\": \"{}\", \"scenario\": {}, \"policy\": {}, \"seed\": {}, "
+        "\"axes\": {{",
+        p.index, p.id, JsonString(p.scenario), JsonString(p.policy), p.seed);
     for (std::size_t a = 0; a < layout.axes.size(); ++a) {
       out += a == 0 ? "" : ", ";
       out += JsonString(layout.axes[a]);
       out += ": ";
       out += JsonString(p.labels[a]);
     }
-    out += fmt::format("}}, \"status\": \"{}\", \"exit_status\": {}, \"error\": {}, "
-                       "\"metrics\": {{",
-                       SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
-                       JsonString(outcome.error));
+    out += fmt::format(
+        "}}, \"status\": \"{}\", \"exit_status\": {}, \"error\": {}, "
+        "\"metrics\": {{",
+        SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
+        JsonString(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
       const std::string& value = MetricTextOf(outcome, m);
       out += m == 0 ? "\"" : ", \"";

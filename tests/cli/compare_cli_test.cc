@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -168,7 +169,7 @@ TEST_F(CompareCliTest, OnlyDriftListsWhatFails) {
   const CommandResult r =
       Fleetsim(fmt::format("compare --only-drift -t utilization=0.01 '{}' '{}'", golden_, current));
   EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
-  EXPECT_EQ(r.out.find("utilization  0.786 -> 0.79"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("0.786 -> 0.79"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("(1 within tolerance)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("01-training-heavy  constraint-aware  seed 7  jobs_completed  9 -> 10  "
                        "+1 (+11.1%)  beyond tolerance (exact)\n"),
@@ -217,7 +218,7 @@ TEST_F(CompareCliTest, ReportFormatsForCi) {
   const CommandResult markdown =
       Fleetsim(fmt::format("compare --format markdown '{}' '{}'", golden_, altered));
   EXPECT_NE(markdown.out.find("### fleetsim compare: drift\n"), std::string::npos) << markdown.out;
-  EXPECT_NE(markdown.out.find("| 01-training-heavy | fifo | 7 | utilization | 0.786 → "
+  EXPECT_NE(markdown.out.find("| 01-training-heavy | fifo | seed 7 | utilization | 0.786 → "
                               "0.7860000000000001 | +1.11022e-16 (+1.41e-14%) | beyond tolerance "
                               "(exact) |\n"),
             std::string::npos)
@@ -229,6 +230,121 @@ TEST_F(CompareCliTest, ReportFormatsForCi) {
   EXPECT_EQ(bad.err,
             "fleetsim: --format: unknown report format 'xml' (formats: 'text', 'json', "
             "'junit', 'markdown')\n");
+}
+
+// ---- Sweeps and run folders ----
+
+// The small scenario of the sweep tests, under fifo; `median` is its job durations' median.
+std::string SmallScenario(int median) {
+  return fmt::format(R"({{"format_version": 1, "name": "small", "seed": 5,
+  "fleet": {{"pools": [{{"name": "h100", "template": "hgx-h100", "nodes": 2, "tier": "on-demand"}}]}},
+  "policy": {{"name": "fifo"}}, "run": {{"until_s": 86400}},
+  "generator": {{"jobs": 40, "mean_interarrival_s": 900,
+    "duration_s": {{"median": {}, "sigma": 1.0, "max": 36000}},
+    "gpus": {{"values": [1, 2, 4, 8], "weights": [40, 25, 20, 15]}},
+    "priority": {{"values": [1, 2, 4], "weights": [60, 30, 10]}}}}}})",
+                     median);
+}
+
+class CompareSweepCliTest : public CompareCliTest {
+ protected:
+  // Sweeps the small scenario (durations of `median`) over seeds first..last into DIR/name;
+  // the path of its results.json.
+  std::string Sweep(const std::string& name, int median, int first, int last) {
+    Write(name + "-base.json", SmallScenario(median));
+    Write(name + ".json", fmt::format(R"({{"format_version": 1, "kind": "sweep", "name": "{}",
+                          "base": "{}-base.json",
+                          "axes": [{{"name": "seed", "values": {{"first": {}, "last": {}}}}}]}})",
+                                      name, name, first, last));
+    const CommandResult r =
+        Fleetsim(fmt::format("sweep '{0}/{1}.json' --out '{0}/{1}' -j 2", dir_, name));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return dir_ + "/" + name + "/results.json";
+  }
+};
+
+// Sweep results are matched run by run, on scenario, policy, axes and seed.
+TEST_F(CompareSweepCliTest, SweepResultsAreComparedRunByRun) {
+  const std::string a = Sweep("a", 3600, 1, 3);
+  EXPECT_EQ(Fleetsim(fmt::format("compare '{}' '{}'", a, a)).exit_code, 0);
+  const std::string b = Sweep("b", 3600, 2, 4);
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", a, b));
+  EXPECT_EQ(r.exit_code, 5) << r.out << r.err;
+  EXPECT_NE(r.out.find("small  fifo  seed 1  (result)  present -> absent"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("small  fifo  seed 4  (result)  absent -> present"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("2 results compared, 0 metrics differ beyond tolerance, 1 result only in "
+                       "the baseline, 1 result only in the current"),
+            std::string::npos)
+      << r.out;
+}
+
+// --seeds: a reshuffle of the seeds (other seeds' runs, labelled 1..20) moves every run but not
+// the means beyond noise, and passes; durations 1.5 times longer are a real shift, and fail.
+TEST_F(CompareSweepCliTest, SeedsTellAShiftFromAReshuffle) {
+  const std::string base = Sweep("base", 3600, 1, 20);
+  nlohmann::json other = nlohmann::json::parse(testing::ReadFile(Sweep("other", 3600, 21, 40)));
+  for (nlohmann::json& run : other["runs"]) {
+    run["seed"] = run["seed"].get<int>() - 20;
+  }
+  const std::string reshuffled = Write("reshuffled.json", other.dump(1));
+  const std::string shifted = Sweep("shifted", 5400, 1, 20);
+
+  const CommandResult run_by_run =
+      Fleetsim(fmt::format("compare -t 0.02 '{}' '{}'", base, reshuffled));
+  EXPECT_EQ(run_by_run.exit_code, 5) << "run by run, a reshuffle moves results";
+
+  const CommandResult pass =
+      Fleetsim(fmt::format("compare --seeds -t 0.02 '{}' '{}'", base, reshuffled));
+  EXPECT_EQ(pass.exit_code, 0) << pass.out;
+  EXPECT_NE(pass.out.find("within tolerance (interval meets ±"), std::string::npos) << pass.out;
+
+  const CommandResult fail =
+      Fleetsim(fmt::format("compare --seeds -t 0.02 '{}' '{}'", base, shifted));
+  EXPECT_EQ(fail.exit_code, 5) << fail.out;
+  EXPECT_NE(fail.out.find("small  fifo  20 seeds  jct_mean_s"), std::string::npos) << fail.out;
+  EXPECT_NE(fail.out.find("beyond tolerance (interval beyond ±"), std::string::npos) << fail.out;
+
+  const nlohmann::json report = nlohmann::json::parse(
+      Fleetsim(fmt::format("compare --seeds --format json '{}' '{}'", base, shifted)).out);
+  const auto jct =
+      std::find_if(report["differences"].begin(), report["differences"].end(),
+                   [](const nlohmann::json& d) { return d["metric"] == "jct_mean_s"; });
+  ASSERT_NE(jct, report["differences"].end());
+  EXPECT_EQ((*jct)["kind"], "paired_mean");
+  EXPECT_EQ((*jct)["seeds"], 20);
+  EXPECT_GT((*jct)["ci_low"].get<double>(), 0.0);
+  EXPECT_EQ((*jct)["status"], "drift");
+}
+
+// Run folders (every summary.json under them) are compared as results are.
+TEST_F(CompareSweepCliTest, RunFoldersAreComparedByTheirSummaries) {
+  const std::string scenario = Write("small.json", SmallScenario(3600));
+  for (const char* out : {"a", "b"}) {
+    ASSERT_EQ(Fleetsim(fmt::format("run '{}' --policy fifo,backfill --seed 1-2 --out '{}/{}'",
+                                   scenario, dir_, out))
+                  .exit_code,
+              0);
+  }
+  const CommandResult same = Fleetsim(fmt::format("compare '{0}/a' '{0}/b' --format json", dir_));
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_EQ(nlohmann::json::parse(same.out)["summary"]["results_compared"], 4);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{}' --policy fifo --seed 3 --out '{}/c'", scenario, dir_))
+                .exit_code,
+            0);
+  const CommandResult other =
+      Fleetsim(fmt::format("compare '{0}/a/small/fifo/seed-1' '{0}/c'", dir_));
+  EXPECT_EQ(other.exit_code, 5) << other.out;
+  EXPECT_NE(other.out.find("drift: seeds differ"), std::string::npos) << other.out;
+  const CommandResult missing = Fleetsim(fmt::format("compare '{0}/a' '{0}/none'", dir_));
+  EXPECT_EQ(missing.exit_code, 1);
+  fs::create_directories(dir_ + "/empty");
+  const CommandResult empty = Fleetsim(fmt::format("compare '{0}/a' '{0}/empty'", dir_));
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_EQ(empty.err, dir_ +
+                           "/empty: no summary.json under it (expected a 'fleetsim run --out' "
+                           "folder)\n");
 }
 
 TEST_F(CompareCliTest, AMissingFileExitsOneNamingIt) {

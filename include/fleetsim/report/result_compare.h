@@ -1,6 +1,8 @@
-// Comparing two benchmark result files (`fleetsim bench --json`, format_version 1) for drift: the
-// engine of `fleetsim compare BASELINE CURRENT`, which CI runs against the checked-in goldens
-// (tests/golden/benchmark.json). Results are matched by (scenario, policy); metrics are compared
+// Comparing two sets of results for drift: bench files (`fleetsim bench --json`), sweep results
+// (results.json) or run folders (`fleetsim run --out`, every summary.json under it). The engine
+// of `fleetsim compare BASELINE CURRENT`, which CI runs against the checked-in goldens
+// (tests/golden/benchmark.json). Results are matched by scenario, policy, a sweep's axes, and
+// the seed when a file holds several seeds of one of those; metrics are compared
 // generically, by name, so the metric set may grow. Exact by default, since runs are
 // deterministic; a relative tolerance (with an absolute floor near zero) may be given for every
 // metric and overridden per metric. Results and metrics only the current file has are additions,
@@ -30,6 +32,9 @@ struct CompareOptions {
   // A result or metric only in the current file (a policy or metric added) is drift too, not
   // only reported as an addition.
   bool strict = false;
+  // Seeded results are compared cell by cell (scenario, policy, axes), seeds paired: drift only
+  // when a metric's mean difference has a 95 % interval wholly beyond the tolerance.
+  bool seeds = false;
 };
 
 // Parses the values of every `--tolerance` argument into `options`: "X" sets the tolerance of
@@ -52,6 +57,7 @@ enum class DiffKind {
   kSeed,                  // the two results ran with different seeds (always drift)
   kResultOnlyInBaseline,  // no current result for this (scenario, policy) (always drift)
   kResultOnlyInCurrent,   // no baseline result for this (scenario, policy) (an addition)
+  kPairedMean,            // --seeds: the mean of the paired differences over a cell's seeds
 };
 
 // One check of the comparison: a metric of a result both files have, a seed, or a result only
@@ -59,13 +65,17 @@ enum class DiffKind {
 struct ResultDiff {
   std::string scenario;
   std::string policy;
+  std::string axes;        // a sweep's axes but policy and seed, "name=value, ..."; "" elsewhere
   std::uint64_t seed = 0;  // the baseline's (the current's for a result only in the current)
+  std::size_t pairs = 0;   // kPairedMean (and a paired cell's other checks): seeds paired
   std::string metric;      // "seed" for kSeed; "" for a whole result
   DiffKind kind = DiffKind::kValue;
   std::string baseline;  // the value as JSON text ("0.786", "null"); "" when absent
   std::string current;
   double difference = 0;  // current − baseline (kValue only)
-  double allowed = 0;     // AllowedDifference(...) (kValue only); 0 when exact
+  double allowed = 0;     // AllowedDifference(...) (kValue, kPairedMean); 0 when exact
+  double ci_low = 0;      // kPairedMean: the 95 % interval of the mean difference
+  double ci_high = 0;
   bool beyond = true;     // drift; false for kSame, a kValue within tolerance, an addition
   bool addition = false;  // kResultOnlyInCurrent or kMetricOnlyInCurrent without strict
 };
@@ -91,11 +101,12 @@ struct CompareOutcome {
   CompareFileFacts current;
   std::string tolerance;  // the tolerances in words: "exact (any difference is drift)", ...
   bool strict = false;
+  bool seeds = false;
 
   // Every check, in report order: by scenario (the baseline's order, then the current's), then
   // policy, then metric; identical metrics included (kSame), for JUnit's passing test cases.
   std::vector<ResultDiff> checks;
-  std::size_t results_compared = 0;  // (scenario, policy) pairs present in both files
+  std::size_t results_compared = 0;  // results (runs) present in both files
   std::size_t metrics_beyond = 0;    // kValue beyond tolerance, kNullVsNumber, kMetricOnlyIn*
   std::size_t metrics_within = 0;    // kValue within tolerance
   std::size_t seeds_differ = 0;
@@ -115,7 +126,8 @@ CompareOutcome CompareResults(const std::string& baseline_text, const std::strin
                               const std::string& current_text, const std::string& current_name,
                               const CompareOptions& options);
 
-// Reads both files (a file that cannot be read is an error naming it) and compares them.
+// Reads both (a result file, or a run folder when a path is a directory; one that cannot be read
+// is an error naming it) and compares them.
 CompareOutcome CompareResultFiles(const std::string& baseline_path, const std::string& current_path,
                                   const CompareOptions& options);
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/core/sample_stats.h"
 #include "fleetsim/sweep/sweep_store.h"
 
 namespace fleetsim {
@@ -24,11 +25,8 @@ std::vector<std::size_t> MissingRuns(const SweepLayout& layout, const SweepRecor
 // Points whose run failed (invalid document, illegal decision, error), in point order.
 std::vector<std::size_t> FailedRuns(const SweepLayout& layout, const SweepRecords& records);
 
-// Mean, spread and 95 % interval of a metric over a cell's runs (sd and the interval need two).
-struct SweepStats {
-  std::size_t n = 0;
-  std::optional<double> mean{}, sd{}, ci_low{}, ci_high{}, min{}, max{};
-};
+// Mean, spread and 95 % interval of a metric over a cell's runs.
+using SweepStats = SampleStats;
 
 // One cell of the grid (every axis but the seed): its runs' statistics per metric of
 // SweepMetricNames(), and the paired difference against the baseline policy's matching cell.
@@ -36,8 +34,8 @@ struct SweepCell {
   const LayoutPoint* first = nullptr;  // scenario, policy and axis labels of the cell
   std::vector<const LayoutPoint*> points{};
   std::size_t failed = 0;
-  bool paired = false;                 // a cell of another policy than the baseline
-  std::vector<SweepStats> metrics{};   // per metric
+  bool paired = false;                    // a cell of another policy than the baseline
+  std::vector<SweepStats> metrics{};      // per metric
   std::vector<SweepStats> differences{};  // per metric: this - baseline, seed by seed
 };
 
@@ -47,8 +45,5 @@ std::vector<SweepCell> SummarizeCells(const SweepLayout& layout, const SweepReco
 std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records);
 std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records);
 std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records);
-
-// The two-sided 95 % Student's t quantile for `n` samples (n >= 2).
-double StudentT95(std::size_t n);
 
 }  // namespace fleetsim

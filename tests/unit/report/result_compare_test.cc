@@ -155,6 +155,7 @@ TEST(ResultCompareTest, AResultOnlyInTheBaselineIsDriftOneOnlyInTheCurrentAnAddi
   strict.strict = true;
   const CompareOutcome s = Compare(Golden(), current, strict);
   EXPECT_EQ(s.additions, 0u);
+  ASSERT_EQ(s.diffs().size(), 2u);
   EXPECT_TRUE(s.diffs()[1].beyond);
 }
 
@@ -367,7 +368,7 @@ TEST(ResultCompareTest, WrongTopLevelShapes) {
   };
   EXPECT_EQ(errors("[]"),
             "current.json: /: error: expected an object with format_version and results (as "
-            "written by 'fleetsim bench --json'), found []\n");
+            "written by 'fleetsim bench --json') or runs (a sweep's results.json), found []\n");
   EXPECT_EQ(errors(R"({"results": []})"),
             "current.json: /: error: missing required key 'format_version'\n");
   EXPECT_EQ(errors(R"({"format_version": 1})"),
