@@ -1,6 +1,11 @@
 // JobLog: the per-job record behind jobs.csv.
 #include "fleetsim/metrics/job_log.h"
 
+#include <algorithm>
+#include <string>
+
+#include "fleetsim/fleet/fleet_spec.h"
+
 namespace fleetsim {
 
 namespace {
@@ -24,6 +29,18 @@ std::string FinalStateName(FinalState state) {
 }
 
 void JobLog::OnRunStarted(const RunStarted& event) {
+  pool_names_.clear();
+  pool_tiers_.clear();
+  for (const PoolSpec& pool : event.pools) {
+    pool_names_.push_back(pool.name);
+    pool_tiers_.push_back(PriceTierName(pool.tier));
+  }
+  node_of_gpu_.assign(static_cast<std::size_t>(event.fleet_gpus), 0);
+  for (std::size_t node = 0; node < event.nodes.size(); ++node) {
+    for (GpuId gpu = event.nodes[node].first_gpu; gpu < event.nodes[node].end_gpu; ++gpu) {
+      node_of_gpu_[static_cast<std::size_t>(gpu)] = node;
+    }
+  }
   rows_.clear();
   rows_.reserve(event.jobs.size());
   for (const JobRequest& request : event.jobs) {
@@ -77,15 +94,40 @@ void JobLog::OnJobPreempted(const JobPreempted& event) {
 }
 
 void JobLog::OnJobSegmentEnded(const JobSegmentEnded& event) {
-  rows_[event.job].lost_gpu_hours +=
+  JobRecordRow& row = rows_[event.job];
+  row.lost_gpu_hours +=
       event.summary.gpu_share * static_cast<double>(event.account.lost) / kMillisPerHour;
+  row.run_time += event.time - event.start;
 }
 
-void JobLog::Describe(JobRecordRow& row, const PlacementSummary& summary) {
+void JobLog::Describe(JobRecordRow& row, const PlacementSummary& summary) const {
   row.gpus_allocated = static_cast<std::int64_t>(summary.gpus.size());
   row.gpu_share = summary.gpu_share;
   row.domains = summary.domains;
   row.gpu_models = summary.gpu_models;
+  row.pools.clear();
+  row.tiers.clear();
+  std::vector<std::string> tiers;
+  for (const auto& [pool, share] : summary.share_by_pool) {
+    if (pool_names_[pool].empty()) {
+      continue;  // a bare {"gpus": N} fleet's anonymous pool
+    }
+    row.pools += (row.pools.empty() ? "" : "|") + pool_names_[pool];
+    const std::string& tier = pool_tiers_[pool];
+    if (std::find(tiers.begin(), tiers.end(), tier) == tiers.end()) {
+      tiers.push_back(tier);
+      row.tiers += (row.tiers.empty() ? "" : "|") + tier;
+    }
+  }
+  row.nodes.clear();
+  std::size_t last = 0;
+  for (const GpuId gpu : summary.gpus) {  // ascending, so a node's GPUs are consecutive
+    const std::size_t node = node_of_gpu_[static_cast<std::size_t>(gpu)];
+    if (row.nodes.empty() || node != last) {
+      row.nodes += (row.nodes.empty() ? "" : " ") + std::to_string(node);
+      last = node;
+    }
+  }
 }
 
 void JobLog::OnJobFinished(const JobFinished& event) {

@@ -272,6 +272,10 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   if (row.started) {
     AppendSeconds(out, row.start - row.submit);
   }
+  out += ',';
+  if (row.started) {
+    AppendSeconds(out, row.run_time);
+  }
   fmt::format_to(Appender(out), ",{},{},{},{},{},", row.gpus, row.max_gpus,
                  GpuSharingName(row.sharing), row.cpu_milli, row.memory_mib);
   AppendCsvField(out, row.gres);
@@ -281,9 +285,14 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
   if (row.started) {
     fmt::format_to(Appender(out), "{},{},", row.gpus_allocated, row.gpu_share);
     AppendCsvField(out, row.gpu_models);
-    fmt::format_to(Appender(out), ",{}", row.domains);
+    fmt::format_to(Appender(out), ",{},", row.domains);
+    AppendCsvField(out, row.pools);
+    out += ',';
+    AppendCsvField(out, row.tiers);
+    out += ',';
+    out += row.nodes;
   } else {
-    out += ",,,";
+    out += ",,,,,,";
   }
   fmt::format_to(Appender(out), ",{},{},{:.6f},{:.6f},{:.6f},", row.preemptions, row.interruptions,
                  row.lost_gpu_hours, row.useful_gpu_hours, row.useful_work_gpu_hours);
@@ -299,9 +308,9 @@ void AppendJobRow(std::string& out, const JobRecordRow& row) {
 
 std::string JobsCsv(const RunReport& report) {
   std::string out =
-      "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-      "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,domains,"
-      "preemptions,"
+      "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,run_time_s,gpus,"
+      "max_gpus,sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,"
+      "domains,pools,tiers,nodes,preemptions,"
       "interruptions,lost_gpu_hours,useful_gpu_hours,useful_work_gpu_hours,recorded_state,state,"
       "reason\n";
   out.reserve(out.size() + report.jobs.size() * 128);

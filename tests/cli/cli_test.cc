@@ -70,12 +70,12 @@ TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   EXPECT_EQ(r.err, "");
   const std::string jobs = ReadFile(out + "/jobs.csv");
   EXPECT_EQ(jobs.substr(0, jobs.find('\n')),
-            "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-            "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,"
-            "domains,preemptions,interruptions,lost_gpu_hours,useful_gpu_hours,"
-            "useful_work_gpu_hours,recorded_state,state,reason");
-  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,16,16,none,0,0,,,,,,,0,0,0.000000,"
-                      "0.000000,0.000000,,rejected,"
+            "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,run_time_s,gpus,"
+            "max_gpus,sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,"
+            "gpu_models,domains,pools,tiers,nodes,preemptions,interruptions,lost_gpu_hours,"
+            "useful_gpu_hours,useful_work_gpu_hours,recorded_state,state,reason");
+  EXPECT_NE(jobs.find("huge-f,default,,5,unspecified,300.000,,,,,16,16,none,0,0,,,,,,,,,,0,0,"
+                      "0.000000,0.000000,0.000000,,rejected,"
                       "needs 16 GPUs; the whole fleet has 8"),
             std::string::npos);
   const std::string summary = ReadFile(out + "/summary.json");

@@ -1,6 +1,7 @@
 // JobLog: one record per job of the workload — who submitted it and what it asked for (tenant,
 // priority class and weight, kind, GPU range, sharing, host CPU and memory), when it was
-// submitted, started and ended, what it got (GPUs, GPU-equivalents, NVLink domains, GPU models),
+// submitted, started and ended, how long it ran, what it got (GPUs, GPU-equivalents, NVLink
+// domains, GPU models, pools, price tiers, nodes),
 // how often it was stopped (by its policy; by a spot reclaim or hardware failure) and the
 // GPU-hours of computing those stops threw away, its final state and the reason for anything that
 // did not complete — collected by observing engine events. The source of jobs.csv. Not thread-safe;
@@ -37,7 +38,11 @@ struct JobRecordRow {
   double gpu_share = 0;
   std::int64_t domains = 0;
   std::string gpu_models;
-  std::int64_t preemptions = 0;    // times its policy stopped it and put it back in the queue
+  std::string pools;             // the pools of its GPUs, '|'-joined in fleet order
+  std::string tiers;             // their price tiers, distinct, '|'-joined in the pools' order
+  std::string nodes;             // its nodes' ids (fleet order, from 0), ascending, space-separated
+  SimTime run_time = 0;          // time it ran: the sum of its segments (start or resize to a stop)
+  std::int64_t preemptions = 0;  // times its policy stopped it and put it back in the queue
   std::int64_t interruptions = 0;  // times a spot reclaim or hardware failure stopped it
   double lost_gpu_hours = 0;       // computing thrown away at stops, GPU-equivalents x hours
   // Computing kept (for a real-time service: GPU-hours serving demand), GPU-equivalents x hours;
@@ -77,9 +82,12 @@ class JobLog final : public SimulationObserver {
   std::vector<JobRecordRow> TakeRows();
 
  private:
-  static void Describe(JobRecordRow& row, const PlacementSummary& summary);
+  void Describe(JobRecordRow& row, const PlacementSummary& summary) const;
 
   std::vector<JobRecordRow> rows_;
+  std::vector<std::string> pool_names_;   // by PoolIndex
+  std::vector<std::string> pool_tiers_;   // by PoolIndex
+  std::vector<std::size_t> node_of_gpu_;  // by GpuId
 };
 
 }  // namespace fleetsim

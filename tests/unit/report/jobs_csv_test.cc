@@ -29,6 +29,10 @@ TEST(JobsCsvTest, HeaderAndRowsForRichJobs) {
   mig.gpu_share = 3.0 / 7;
   mig.domains = 1;
   mig.gpu_models = "H100-SXM";
+  mig.pools = "h100|h100-spot";
+  mig.tiers = "on-demand|spot";
+  mig.nodes = "0 3";
+  mig.run_time = 2'400'500;
   mig.preemptions = 2;
   mig.interruptions = 1;
   mig.lost_gpu_hours = 0.25;
@@ -59,16 +63,16 @@ TEST(JobsCsvTest, HeaderAndRowsForRichJobs) {
   RunReport report;
   report.jobs = {mig, cpu, rejected};
   EXPECT_EQ(JobsCsv(report),
-            "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,gpus,max_gpus,"
-            "sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,gpu_models,"
-            "domains,preemptions,interruptions,lost_gpu_hours,useful_gpu_hours,"
-            "useful_work_gpu_hours,recorded_state,state,reason\n"
-            "infer-1,vision,LS,3,realtime-inference,1.000,61.000,3661.000,60.000,1,1,mig,4000,"
-            "16384,,,1,0.42857142857142855,H100-SXM,1,2,1,0.250000,1.500000,1.250000,COMPLETED,"
-            "completed,\n"
-            "etl,\"data, ops\",,0,batch-inference,0.000,0.000,,0.000,0,0,none,8000,0,,,0,0,,0,0,0,"
-            "0.000000,0.000000,0.000000,,running,still running when the run ended\n"
-            "huge,default,,1,unspecified,0.000,,,,16,32,none,0,0,,,,,,,0,0,0.000000,0.000000,"
+            "id,tenant,priority_class,priority,kind,submit_s,start_s,end_s,wait_s,run_time_s,gpus,"
+            "max_gpus,sharing,cpu_milli,memory_mib,gres,resources,gpus_allocated,gpu_share,"
+            "gpu_models,domains,pools,tiers,nodes,preemptions,interruptions,lost_gpu_hours,"
+            "useful_gpu_hours,useful_work_gpu_hours,recorded_state,state,reason\n"
+            "infer-1,vision,LS,3,realtime-inference,1.000,61.000,3661.000,60.000,2400.500,1,1,mig,"
+            "4000,16384,,,1,0.42857142857142855,H100-SXM,1,h100|h100-spot,on-demand|spot,0 3,2,1,"
+            "0.250000,1.500000,1.250000,COMPLETED,completed,\n"
+            "etl,\"data, ops\",,0,batch-inference,0.000,0.000,,0.000,0.000,0,0,none,8000,0,,,0,0,,"
+            "0,,,,0,0,0.000000,0.000000,0.000000,,running,still running when the run ended\n"
+            "huge,default,,1,unspecified,0.000,,,,,16,32,none,0,0,,,,,,,,,,0,0,0.000000,0.000000,"
             "0.000000,,rejected,"
             "\"needs a GPU model in [A100-80GB]; the fleet has [H100-SXM, GB200]\"\n");
 }
