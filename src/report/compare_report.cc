@@ -179,10 +179,10 @@ std::string TextReport(const CompareOutcome& outcome, bool only_drift) {
     }
   }
   const auto cells = [](const Row& row) {
-    return std::array<const std::string*, 7>{&row.scenario, &row.policy, &row.seed,   &row.metric,
-                                             &row.change,   &row.detail, &row.verdict};
+    return std::array<const std::string*, 8>{&row.scenario, &row.policy, &row.axes,   &row.seed,
+                                             &row.metric,   &row.change, &row.detail, &row.verdict};
   };
-  std::array<std::size_t, 7> width{};
+  std::array<std::size_t, 8> width{};
   for (const Row& row : rows) {
     for (std::size_t i = 0; i < width.size(); ++i) {
       width[i] = std::max(width[i], cells(row)[i]->size());
@@ -282,6 +282,7 @@ std::string JsonReport(const CompareOutcome& outcome, bool only_drift) {
                                {"current", FileJson(outcome.current)},
                                {"tolerance", outcome.tolerance},
                                {"strict", outcome.strict},
+                               {"seeds", outcome.seeds},
                                {"drift", outcome.drift()},
                                {"summary",
                                 {{"results_compared", outcome.results_compared},
@@ -312,9 +313,10 @@ std::string Xml(const std::string& text) {
 std::string TestCase(const ResultDiff& check) {
   const Row row = RowOf(check, " -> ");
   const std::string axes = check.axes.empty() ? "" : "[" + check.axes + "]";
+  // The seed is in the name, so a cell's seeds are test cases of their own.
   std::string text =
-      fmt::format("    <testcase classname=\"{}.{}{}\" name=\"{}\"", Xml(check.scenario),
-                  Xml(check.policy), Xml(axes), Xml(row.metric));
+      fmt::format("    <testcase classname=\"{}.{}{}\" name=\"{} ({})\"", Xml(check.scenario),
+                  Xml(check.policy), Xml(axes), Xml(row.metric), row.seed);
   if (check.kind == DiffKind::kSame) {
     return text + "/>\n";
   }

@@ -228,23 +228,45 @@ bool ReadSummary(const std::string& text, const std::string& name, std::string& 
   return true;
 }
 
+// The layout a summary.json's place in a run folder belongs to: 0 for DIR/summary.json (one
+// run), 2 for DIR/SCENARIO/POLICY/summary.json (several), 3 for .../seed-N/summary.json (a seed
+// range); -1 for any other place.
+int RunLayout(const std::filesystem::path& dir, const std::filesystem::path& file) {
+  const std::filesystem::path relative = file.lexically_relative(dir);
+  const auto depth = std::distance(relative.begin(), relative.end()) - 1;
+  if (depth == 3) {
+    return relative.parent_path().filename().string().rfind("seed-", 0) == 0 ? 3 : -1;
+  }
+  return depth == 0 || depth == 2 ? static_cast<int>(depth) : -1;
+}
+
 // A `fleetsim run --out` folder: every summary.json under it (DIR/summary.json,
-// DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json), in path order.
+// DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json), in path order. A
+// folder holding files of two layouts (old runs left there: fleetsim never deletes) is refused.
 std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& errors) {
   namespace fs = std::filesystem;
   std::vector<std::string> paths;
+  std::map<int, std::string> layouts;  // layout -> a file of it
   std::error_code error;
   for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
        it.increment(error)) {
     if (it->path().filename() == "summary.json" && it->is_regular_file(error)) {
-      paths.push_back(it->path().string());
+      const int layout = RunLayout(dir, it->path());
+      if (layout >= 0) {
+        layouts.emplace(layout, it->path().string());
+        paths.push_back(it->path().string());
+      }
     }
   }
-  if (error || paths.empty()) {
-    errors += fmt::format("{}: {}\n", dir,
-                          error ? "cannot read the folder: " + error.message()
-                                : "no summary.json under it (expected a 'fleetsim run --out' "
-                                  "folder)");
+  if (error || paths.empty() || layouts.size() > 1) {
+    errors += fmt::format(
+        "{}: {}\n", dir,
+        error           ? "cannot read the folder: " + error.message()
+        : paths.empty() ? std::string("no summary.json under it (expected a 'fleetsim run --out' "
+                                      "folder)")
+                        : fmt::format("holds the files of runs of two layouts ({} and {}), "
+                                      "older runs left in it; compare a fresh --out folder",
+                                      layouts.begin()->second, layouts.rbegin()->second));
     return std::nullopt;
   }
   std::sort(paths.begin(), paths.end());
@@ -448,7 +470,7 @@ class Comparison {
 
   // A metric one side lacks: drift when the current lacks it, else an addition.
   void LoneMetric(const Entry& entry, const std::string& name, const json* baseline,
-                  const json* current, std::size_t pairs = 0) {
+                  const json* current) {
     if (current == nullptr || options_.strict) {
       ++outcome_.metrics_beyond;
     }
@@ -456,7 +478,6 @@ class Comparison {
         entry, name,
         current == nullptr ? DiffKind::kMetricOnlyInBaseline : DiffKind::kMetricOnlyInCurrent,
         baseline != nullptr ? baseline->dump() : "", current != nullptr ? current->dump() : "");
-    check.pairs = pairs;
     Add(std::move(check));
   }
 
@@ -545,6 +566,8 @@ class Comparison {
     }
   }
 
+  // A metric over a cell's pairs. A pair where one side lacks the metric, or has null against
+  // a number, is reported with its seed and left out; the paired mean is over the others.
   void ComparePairedMetric(const std::vector<const Entry*>& base,
                            const std::vector<const Entry*>& cur, const std::string& name) {
     std::vector<double> b_values;
@@ -556,12 +579,12 @@ class Comparison {
       const auto c = cur[i]->metrics.find(name);
       if (b == base[i]->metrics.end() || c == cur[i]->metrics.end()) {
         LoneMetric(*base[i], name, b == base[i]->metrics.end() ? nullptr : &b->second,
-                   c == cur[i]->metrics.end() ? nullptr : &c->second, base.size());
-        return;
+                   c == cur[i]->metrics.end() ? nullptr : &c->second);
+        continue;
       }
       if (b->second.is_null() != c->second.is_null()) {
         CompareValues(*base[i], name, b->second, c->second);  // null against a number: drift
-        return;
+        continue;
       }
       if (!b->second.is_null()) {
         all_same = all_same && SameNumber(b->second, c->second);
@@ -570,8 +593,11 @@ class Comparison {
         differences.push_back(static_cast<double>(Exact(c->second) - Exact(b->second)));
       }
     }
+    if (differences.empty()) {
+      return;  // no pair with two numbers: what there was is reported above
+    }
     ResultDiff check = Check(*base.front(), name, DiffKind::kPairedMean, "", "");
-    check.pairs = base.size();
+    check.pairs = differences.size();
     if (all_same) {
       check.kind = DiffKind::kSame;
       check.beyond = false;
@@ -581,7 +607,6 @@ class Comparison {
     const SampleStats b = StatsOf(b_values);
     const SampleStats c = StatsOf(c_values);
     const SampleStats d = StatsOf(differences);
-    check.pairs = d.n;
     check.baseline = json(*b.mean).dump();
     check.current = json(*c.mean).dump();
     check.difference = *d.mean;
@@ -600,7 +625,8 @@ class Comparison {
 std::string DescribeTolerances(const CompareOptions& options) {
   std::string text =
       options.tolerance == 0
-          ? std::string("exact (any difference is drift)")
+          ? std::string(options.seeds ? "exact (drift when a paired mean's 95% interval excludes 0)"
+                                      : "exact (any difference is drift)")
           : fmt::format("relative {0} (absolute {0} for values below 1 in magnitude)",
                         FormatTolerance(options.tolerance));
   std::string overrides;

@@ -213,7 +213,7 @@ TEST_F(CompareCliTest, ReportFormatsForCi) {
                   "if c.find('failure') is not None])\"",
                   dir_),
       dir_);
-  EXPECT_EQ(parsed.out, "8 1 ['01-training-heavy.fifo:utilization']\n") << parsed.err;
+  EXPECT_EQ(parsed.out, "8 1 ['01-training-heavy.fifo:utilization (seed 7)']\n") << parsed.err;
 
   const CommandResult markdown =
       Fleetsim(fmt::format("compare --format markdown '{}' '{}'", golden_, altered));
@@ -316,6 +316,38 @@ TEST_F(CompareSweepCliTest, SeedsTellAShiftFromAReshuffle) {
   EXPECT_EQ((*jct)["seeds"], 20);
   EXPECT_GT((*jct)["ci_low"].get<double>(), 0.0);
   EXPECT_EQ((*jct)["status"], "drift");
+}
+
+// A sweep's axes are part of a result's identity, and of its line; under --seeds, a seed whose
+// metric is missing is reported with its seed, and the other pairs still make the mean.
+TEST_F(CompareSweepCliTest, AxesAndOddSeeds) {
+  Write("axes-base.json", SmallScenario(3600));
+  Write("axes.json", R"({"format_version": 1, "kind": "sweep", "name": "axes",
+      "base": "axes-base.json",
+      "axes": [{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [2, 3]},
+               {"name": "seed", "values": {"first": 1, "last": 3}}]})");
+  ASSERT_EQ(Fleetsim(fmt::format("sweep '{0}/axes.json' --out '{0}/axes'", dir_)).exit_code, 0);
+  const std::string base = dir_ + "/axes/results.json";
+  nlohmann::json altered = nlohmann::json::parse(testing::ReadFile(base));
+  for (nlohmann::json& run : altered["runs"]) {
+    if (run["axes"]["nodes"] == "3" && run["seed"] == 2) {
+      run["metrics"]["jobs_total"] = 41;
+      run["metrics"].erase("utilization");
+    }
+  }
+  const std::string current = Write("altered.json", altered.dump(1));
+  const CommandResult r = Fleetsim(fmt::format("compare '{}' '{}'", base, current));
+  EXPECT_EQ(r.exit_code, 5) << r.out;
+  EXPECT_NE(r.out.find("small  fifo  nodes=3  seed 2  jobs_total   40 -> 41"), std::string::npos)
+      << r.out;
+  const CommandResult seeds = Fleetsim(fmt::format("compare --seeds '{}' '{}'", base, current));
+  EXPECT_EQ(seeds.exit_code, 5) << seeds.out;
+  EXPECT_NE(seeds.out.find("small  fifo  nodes=3  seed 2   utilization  "), std::string::npos)
+      << seeds.out;
+  EXPECT_NE(seeds.out.find("drift: metric only in the baseline"), std::string::npos) << seeds.out;
+  EXPECT_NE(seeds.out.find("small  fifo  nodes=3  3 seeds  jobs_total   40 -> 40.3333"),
+            std::string::npos)
+      << seeds.out;
 }
 
 // Run folders (every summary.json under them) are compared as results are.

@@ -1,5 +1,5 @@
-// JobLog: what each row records of the request and of the placement the job got, on a fleet of
-// catalog pools, and moving the rows out.
+// JobLog: what each row records of the request and of the placement the job got (pools, tiers,
+// nodes, run time), on a fleet of catalog pools, and moving the rows out.
 #include "fleetsim/metrics/job_log.h"
 
 #include <gtest/gtest.h>
@@ -47,12 +47,19 @@ TEST(JobLogTest, RowsRecordTheRequestAndWhatTheJobGot) {
   EXPECT_DOUBLE_EQ(a.gpu_share, 16);
   EXPECT_EQ(a.domains, 2);
   EXPECT_EQ(a.gpu_models, "B200|H100-SXM");
+  EXPECT_EQ(a.pools, "hgx-h100|hgx-b200");  // in fleet order
+  EXPECT_EQ(a.tiers, "on-demand");          // distinct
+  EXPECT_EQ(a.nodes, "0 1");
+  EXPECT_EQ(a.run_time, a.end - a.start);
   const JobRecordRow& b = rows[1];
   EXPECT_EQ(b.sharing, GpuSharing::kMig);
   EXPECT_EQ(b.cpu_milli, 2000);
   EXPECT_EQ(b.gpus_allocated, 1);
   EXPECT_DOUBLE_EQ(b.gpu_share, 1.0 / 7);  // 1g.20gb: 1 of 7 compute slices
   EXPECT_EQ(b.gpu_models, "H100-SXM");
+  EXPECT_EQ(b.pools, "hgx-h100");
+  EXPECT_EQ(b.nodes, "0");
+  EXPECT_GT(b.run_time, 0);
   EXPECT_EQ(b.state, FinalState::kCompleted);
 }
 
