@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "fleetsim/report/html_chart.h"
@@ -54,21 +55,9 @@ std::string DescribeDifference(const ResultDiff& check) {
     return fmt::format("{:+.6g} (95% CI {:+.6g} to {:+.6g})", check.difference, check.ci_low,
                        check.ci_high);
   }
-  const json baseline = ParsedValue(check.baseline);
-  const json current = ParsedValue(check.current);
-  std::string text;
-  if (baseline.is_number_integer() && current.is_number_integer() &&
-      std::fabs(check.difference) < 9e18) {
-    const long double exact =
-        (current.is_number_unsigned() ? static_cast<long double>(current.get<std::uint64_t>())
-                                      : static_cast<long double>(current.get<std::int64_t>())) -
-        (baseline.is_number_unsigned() ? static_cast<long double>(baseline.get<std::uint64_t>())
-                                       : static_cast<long double>(baseline.get<std::int64_t>()));
-    text = fmt::format("{:+}", static_cast<std::int64_t>(exact));
-  } else {
-    text = fmt::format("{:+.6g}", check.difference);
-  }
-  const double base = baseline.get<double>();
+  std::string text = check.integer_difference ? fmt::format("{:+}", *check.integer_difference)
+                                              : fmt::format("{:+.6g}", check.difference);
+  const double base = ParsedValue(check.baseline).get<double>();
   if (base != 0 && std::isfinite(check.difference)) {
     text += fmt::format(" ({:+.3g}%)", check.difference / std::fabs(base) * 100);
   }
@@ -406,21 +395,36 @@ std::string MarkdownReport(const CompareOutcome& outcome, bool only_drift) {
   return text;
 }
 
-}  // namespace
-
-const std::vector<std::string>& CompareFormatNames() {
-  static const std::vector<std::string> kNames = {"text", "json", "junit", "markdown"};
-  return kNames;
-}
-
-std::optional<CompareFormat> CompareFormatNamed(std::string_view name) {
-  static const std::map<std::string, CompareFormat, std::less<>> kFormats = {
+// Every format by name, in the order --help lists them.
+const std::vector<std::pair<std::string, CompareFormat>>& Formats() {
+  static const std::vector<std::pair<std::string, CompareFormat>> kFormats = {
       {"text", CompareFormat::kText},
       {"json", CompareFormat::kJson},
       {"junit", CompareFormat::kJunit},
       {"markdown", CompareFormat::kMarkdown}};
-  const auto it = kFormats.find(name);
-  return it == kFormats.end() ? std::nullopt : std::optional<CompareFormat>(it->second);
+  return kFormats;
+}
+
+}  // namespace
+
+const std::vector<std::string>& CompareFormatNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const auto& [name, format] : Formats()) {
+      names.push_back(name);
+    }
+    return names;
+  }();
+  return kNames;
+}
+
+std::optional<CompareFormat> CompareFormatNamed(std::string_view name) {
+  for (const auto& [known, format] : Formats()) {
+    if (known == name) {
+      return format;
+    }
+  }
+  return std::nullopt;
 }
 
 std::string CompareReport(const CompareOutcome& outcome, CompareFormat format, bool only_drift) {

@@ -525,7 +525,11 @@ class Comparison {
       return;
     }
     const double tolerance = ToleranceFor(name);
-    check.difference = static_cast<double>(Exact(c) - Exact(b));
+    const long double exact = Exact(c) - Exact(b);
+    check.difference = static_cast<double>(exact);
+    if (b.is_number_integer() && c.is_number_integer() && std::fabs(exact) < 9e18L) {
+      check.integer_difference = static_cast<std::int64_t>(exact);
+    }
     check.allowed = AllowedDifference(b.get<double>(), c.get<double>(), tolerance);
     // Exact means any difference, even one a double cannot show (integers beyond 2^53).
     check.beyond = tolerance == 0 || !(std::fabs(check.difference) <= check.allowed);

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,11 @@ struct ResultDiff {
   std::string baseline;  // the value as JSON text ("0.786", "null"); "" when absent
   std::string current;
   double difference = 0;  // current − baseline (kValue only)
-  double allowed = 0;     // AllowedDifference(...) (kValue, kPairedMean); 0 when exact
-  double ci_low = 0;      // kPairedMean: the 95 % interval of the mean difference
+  // kValue of two integers: current − baseline exactly, when it fits (beyond 2^53 a double
+  // cannot show it).
+  std::optional<std::int64_t> integer_difference;
+  double allowed = 0;  // AllowedDifference(...) (kValue, kPairedMean); 0 when exact
+  double ci_low = 0;   // kPairedMean: the 95 % interval of the mean difference
   double ci_high = 0;
   bool beyond = true;     // drift; false for kSame, a kValue within tolerance, an addition
   bool addition = false;  // kResultOnlyInCurrent or kMetricOnlyInCurrent without strict
