@@ -20,6 +20,7 @@
 #include "cli/fill_command.h"
 #include "cli/import_fleet_command.h"
 #include "cli/plan_command.h"
+#include "cli/shell_words.h"
 #include "cli/staged_outputs.h"
 #include "cli/sweep_command.h"
 #include "fleetsim/core/version.h"
@@ -144,6 +145,7 @@ class Cli {
       : out_(out), err_(err), err_is_terminal_(err_is_terminal), registry_(BuiltinPolicies()) {}
 
   int Main(int argc, const char* const* argv) {
+    command_line_ = CommandLine(argc, argv);
     CLI::App app{"fleetsim: a discrete-event simulator of GPU-cluster scheduling", "fleetsim"};
     app.set_version_flag("--version", fmt::format("fleetsim {}", kVersion));
     app.require_subcommand(1);
@@ -1063,7 +1065,9 @@ class Cli {
     const BoundFigures* bound_figures = bounds ? &*bounds : nullptr;
     fmt::print(out_, "{}",
                BenchTables(batch.reports, published ? &*published : nullptr, bound_figures));
-    if (const int status = WriteBenchOutputs(args, batch.reports, batch.asked > 1, bound_figures);
+    const PublishedSet* published_figures = published ? &*published : nullptr;
+    if (const int status = WriteBenchOutputs(args, batch.reports, batch.asked > 1, bound_figures,
+                                              published_figures);
         status != ToInt(ExitStatus::kOk)) {
       return status;
     }
@@ -1155,13 +1159,14 @@ class Cli {
   // Stages --json and --html (creating their directories), writes --out, then renames the staged
   // files into place: a failure before the renames leaves no result file behind.
   int WriteBenchOutputs(const BenchArgs& args, const std::vector<RunReport>& reports, bool many,
-                        const BoundFigures* bounds) {
+                        const BoundFigures* bounds, const PublishedSet* published) {
     std::vector<std::pair<std::string, std::string>> files;  // path, contents
     if (!args.json_file.empty()) {
       files.emplace_back(args.json_file, BenchJson(reports, bounds));
     }
     if (!args.html_file.empty()) {
-      files.emplace_back(args.html_file, BenchHtml(reports, HtmlReportOptions{}));
+      files.emplace_back(args.html_file,
+                         BenchHtml(reports, {.published = published, .reproduce = command_line_}));
     }
     StagedOutputs staged;
     if (const int status = staged.Stage(files, err_); status != ToInt(ExitStatus::kOk)) {
@@ -1221,6 +1226,7 @@ class Cli {
   std::vector<std::string> policy_modules_;  // --policy-module
   std::shared_ptr<spdlog::logger> logger_;
   const Catalog* catalog_ = nullptr;  // built-in, or extended by --catalog; set in Main
+  std::string command_line_;          // as typed, for the reports' reproduce line
 };
 
 }  // namespace

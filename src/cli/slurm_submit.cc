@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "cli/exit_status.h"
+#include "cli/shell_words.h"
 #include "fleetsim/report/output_sink.h"
 
 namespace fleetsim::cli {
@@ -45,15 +46,6 @@ std::string_view WorkName(SlurmWork work) { return work == SlurmWork::kPlan ? "p
 
 std::string_view WorkDoc(SlurmWork work) {
   return work == SlurmWork::kPlan ? "docs/planning.md" : "docs/sweeps.md";
-}
-
-// `text` as one word for /bin/sh.
-std::string ShellQuoted(const std::string& text) {
-  std::string out = "'";
-  for (const char c : text) {
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return out + "'";
 }
 
 // A job name Slurm shows as is: letters, digits, '.', '_' and '-'.

@@ -28,7 +28,21 @@ void AllocationTimeline::OnRunStarted(const RunStarted& event) {
     if (at_start.down) {
       down_since_[node] = event.time;  // released (autoscaling): down_cause_'s default
     }
+    AddToBands(event, at_start);
   }
+}
+
+void AllocationTimeline::AddToBands(const RunStarted& event, const NodeAtStart& node) {
+  const PoolSpec& pool = event.pools[node.pool];
+  std::vector<GpuBand>& bands = data_.bands;
+  if (!bands.empty() && bands.back().end_gpu == node.first_gpu && bands.back().pool == pool.name) {
+    bands.back().end_gpu = node.end_gpu;
+    return;
+  }
+  bands.push_back(GpuBand{.pool = pool.name,
+                          .model = pool.gpu.name,
+                          .first_gpu = node.first_gpu,
+                          .end_gpu = node.end_gpu});
 }
 
 void AllocationTimeline::OnJobSubmitted(const JobSubmitted& event) {

@@ -79,6 +79,17 @@ svg.chart line.axis { stroke: #888; stroke-width: 1; }
 svg.chart line.zero { stroke: #444; stroke-width: 1; }
 svg.chart path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
 svg.chart path.baseline { stroke-dasharray: 6 4; }
+svg.chart path.marker { fill: #fff; stroke-width: 1.5; }
+svg.chart path.strip { fill: #4477aa; fill-opacity: 0.55; stroke-width: 0.5; }
+td.published { color: #6b4e16; }
+table.headline td { white-space: normal; }
+svg.chart line.band { stroke: #222; stroke-width: 1; }
+section.headline { background: #f7f7f4; border: 1px solid #e2e2dc; border-radius: 6px;
+                   padding: 4px 16px 10px; margin-top: 12px; }
+section.headline h2 { border-top: 0; margin-top: 8px; padding-top: 0; }
+p.conclusion { font-size: 16px; }
+p.reproduce code { background: #f2f2f2; padding: 2px 6px; border-radius: 3px; font-size: 13px;
+                   word-break: break-all; }
 svg.chart rect.job { stroke: #fff; stroke-width: 0.6; }
 svg.chart line.whisker { stroke: #333; stroke-width: 1.2; }
 svg.chart text.on-dark { fill: #fff; }
@@ -173,10 +184,13 @@ void Svg::Line(double x1, double y1, double x2, double y2, std::string_view css_
 }
 
 void Svg::Path(const std::string& d, std::string_view stroke, std::string_view css_class,
-               const std::string& title) {
+               const std::string& title, std::string_view dash) {
   ++paths_;
-  body_ += fmt::format(R"(<path d="{}" stroke="{}" class="{}"><title>{}</title></path>)", d, stroke,
-                       css_class, HtmlEscape(title));
+  body_ += fmt::format(R"(<path d="{}" stroke="{}" class="{}")", d, stroke, css_class);
+  if (!dash.empty()) {
+    body_ += fmt::format(R"( stroke-dasharray="{}")", dash);
+  }
+  body_ += fmt::format("><title>{}</title></path>", HtmlEscape(title));
 }
 
 void Svg::Text(double x, double y, const std::string& text, std::string_view anchor,

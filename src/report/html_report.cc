@@ -1,67 +1,40 @@
-// The bench report page: header, overview delta bars, and per scenario a table, utilization over
-// time and the GPU x time allocation grid, as inline SVG drawn here (no script libraries).
+// The bench report page: title and headline, reproduce line, overview delta bars, and per
+// scenario a table, utilization over time and the GPU x time allocation grid (timeline_charts.h),
+// then what the figures mean.
 #include "fleetsim/report/html_report.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <optional>
 #include <string_view>
 
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/html_chart.h"
+#include "fleetsim/report/report_style.h"
 
 namespace fleetsim {
 
 namespace {
 
-constexpr double kMillisPerHour = 3'600'000.0;
-constexpr double kChartWidth = 960;
-// A grid has one row per GPU; larger fleets are not drawn.
-constexpr std::int64_t kMaxGridGpus = 512;
-
-// Colours of the job kinds in the grid, indexed by JobKind.
-constexpr std::array<std::string_view, 7> kKindColours = {
-    "#9e9e9e",  // unspecified
-    "#0072b2",  // pretraining
-    "#56b4e9",  // fine-tuning
-    "#e69f00",  // batch-inference
-    "#d55e00",  // realtime-inference
-    "#009e73",  // quantization
-    "#cc79a7",  // interactive
-};
-constexpr std::string_view kDownColour = "#4a4a4a";
-
-std::string_view KindColour(JobKind kind) {
-  const auto index = static_cast<std::size_t>(kind);
-  return index < kKindColours.size() ? kKindColours[index] : kKindColours[0];
-}
-
-constexpr std::array<JobKind, 7> kAllKinds = {JobKind::kUnspecified,       JobKind::kPretraining,
-                                              JobKind::kFineTuning,        JobKind::kBatchInference,
-                                              JobKind::kRealtimeInference, JobKind::kQuantization,
-                                              JobKind::kInteractive};
-
-// ---- Formatting -------------------------------------------------------------------------------
-
-std::string Hours(SimTime t) {
-  return fmt::format("{:g}", static_cast<double>(t) / kMillisPerHour);
-}
+// Below these, a difference does not show at the page's precision: a tie.
+constexpr double kTiePp = 0.05;
+constexpr double kTiePct = 0.05;
 
 // ---- Data -------------------------------------------------------------------------------------
 
-// The runs of one scenario, in input order, and its baseline run (if any).
+// The runs of one scenario, in input order, and its baseline and headline runs (if any).
 struct ScenarioRuns {
   std::string name;
   std::string description;
   std::vector<const RunReport*> runs;
   const RunReport* baseline = nullptr;
+  const RunReport* headline = nullptr;
 };
 
 std::vector<ScenarioRuns> GroupByScenario(const std::vector<RunReport>& reports,
-                                          const std::string& baseline_policy) {
+                                          const HtmlReportOptions& options) {
   std::vector<ScenarioRuns> groups;
   for (const RunReport& report : reports) {
     if (groups.empty() || !SameScenario(*groups.back().runs.front(), report)) {
@@ -72,8 +45,11 @@ std::vector<ScenarioRuns> GroupByScenario(const std::vector<RunReport>& reports,
     }
     ScenarioRuns& group = groups.back();
     group.runs.push_back(&report);
-    if (group.baseline == nullptr && report.policy.name == baseline_policy) {
+    if (group.baseline == nullptr && report.policy.name == options.baseline_policy) {
       group.baseline = &report;
+    }
+    if (group.headline == nullptr && report.policy.name == options.headline_policy) {
+      group.headline = &report;
     }
   }
   return groups;
@@ -97,65 +73,87 @@ std::optional<double> OutputDeltaPct(const RunReport& run, const RunReport* base
          100;
 }
 
-// Colours by policy name, in order of first appearance; the baseline is grey.
-class PolicyColours {
- public:
-  PolicyColours(const std::vector<RunReport>& reports, const std::string& baseline) {
-    for (const RunReport& r : reports) {
-      if (r.policy.name != baseline &&
-          std::find(names_.begin(), names_.end(), r.policy.name) == names_.end()) {
-        names_.push_back(r.policy.name);
-      }
-    }
-    baseline_ = baseline;
-  }
-  std::string_view Of(const std::string& policy) const {
-    if (policy == baseline_) {
-      return kBaselineColour;
-    }
-    const auto it = std::find(names_.begin(), names_.end(), policy);
-    const auto index = static_cast<std::size_t>(it - names_.begin());
-    return kPolicyPalette[index % kPolicyPalette.size()];
-  }
-  // The policies other than the baseline, in order of first appearance.
-  const std::vector<std::string>& others() const { return names_; }
-
- private:
-  std::vector<std::string> names_;
-  std::string baseline_;
-};
-
-// ---- SVG --------------------------------------------------------------------------------------
-
-// A tick step in hours for a time axis: 1, 2, 3, 6, 12, 24, 48... giving at most 12 ticks.
-double HourStep(double hours) {
-  for (const double step : {1.0, 2.0, 3.0, 6.0, 12.0, 24.0, 48.0, 168.0}) {
-    if (hours / step <= 12) {
-      return step;
-    }
-  }
-  return NiceStep(hours, 12);
+// Every run of the scenario has the first one's utilization and output, to the page's precision.
+bool AllTie(const ScenarioRuns& s) {
+  const RunReport& first = *s.runs.front();
+  return s.runs.size() > 1 &&
+         std::all_of(s.runs.begin(), s.runs.end(), [&](const RunReport* run) {
+           const std::optional<double> output = OutputDeltaPct(*run, &first);
+           return std::abs(*UtilizationDeltaPp(*run, &first)) < kTiePp &&
+                  (output ? std::abs(*output) < kTiePct
+                          : run->accounting.priority_weighted_output ==
+                                first.accounting.priority_weighted_output);
+         });
 }
 
-// Vertical grid lines and hour labels under a plot, for times [t0, t1] on `x`.
-void TimeAxis(Svg& svg, const Scale& x, double top, double bottom, bool labels) {
-  const double h0 = x.d0 / kMillisPerHour;
-  const double h1 = x.d1 / kMillisPerHour;
-  const double step = HourStep(h1 - h0);
-  for (double h = std::ceil(h0 / step) * step; h <= h1 + 1e-9; h += step) {
-    const double px = x(h * kMillisPerHour);
-    svg.Line(px, top, px, bottom, "grid");
-    if (labels) {
-      svg.Text(px, bottom + 14, fmt::format("{:g} h", h), "middle", "tick");
+// Every run started and ended every job at the same times as the first.
+bool SameSchedule(const ScenarioRuns& s) {
+  const std::vector<JobRecordRow>& first = s.runs.front()->jobs;
+  return std::all_of(s.runs.begin(), s.runs.end(), [&](const RunReport* run) {
+    return std::equal(first.begin(), first.end(), run->jobs.begin(), run->jobs.end(),
+                      [](const JobRecordRow& a, const JobRecordRow& b) {
+                        return a.start == b.start && a.end == b.end;
+                      });
+  });
+}
+
+// The policies with the highest priority-weighted output in the scenario (several on a tie).
+std::vector<std::string> BestOnOutput(const ScenarioRuns& s) {
+  double best = -1;
+  for (const RunReport* run : s.runs) {
+    best = std::max(best, run->accounting.priority_weighted_output);
+  }
+  std::vector<std::string> names;
+  for (const RunReport* run : s.runs) {
+    if (best <= 0 || (best - run->accounting.priority_weighted_output) / best * 100 < kTiePct) {
+      names.push_back(run->policy.name);
     }
   }
+  return names;
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+// The policies other than the baseline, in order of first appearance.
+std::vector<std::string> OtherPolicies(const std::vector<RunReport>& reports,
+                                       const std::string& baseline) {
+  std::vector<std::string> names;
+  for (const RunReport& r : reports) {
+    if (r.policy.name != baseline &&
+        std::find(names.begin(), names.end(), r.policy.name) == names.end()) {
+      names.push_back(r.policy.name);
+    }
+  }
+  return names;
+}
+
+std::string PageTitle(const std::vector<ScenarioRuns>& scenarios,
+                      const std::vector<std::string>& others, const HtmlReportOptions& options) {
+  if (!options.title.empty()) {
+    return options.title;
+  }
+  const std::string where = scenarios.size() == 1
+                                ? scenarios.front().name
+                                : fmt::format("{} scenarios", scenarios.size());
+  const bool has_headline =
+      std::find(others.begin(), others.end(), options.headline_policy) != others.end();
+  if (has_headline) {
+    return fmt::format("{} vs {} on {}", options.headline_policy, options.baseline_policy, where);
+  }
+  return fmt::format("{} policies on {}", others.size() + 1, where);
 }
 
 // ---- The page ---------------------------------------------------------------------------------
 
 struct Page {
   const HtmlReportOptions& options;
-  PolicyColours colours;
+  std::vector<std::string> others;  // the policies other than the baseline
   int charts = 0;
 
   std::string Chart(const Svg& svg, const std::string& label) {
@@ -163,28 +161,152 @@ struct Page {
   }
 };
 
-std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& page,
-                       std::size_t runs) {
-  const std::string& baseline = page.options.baseline_policy;
+// "+13.1 pp (12.0 → 25.1 %)"
+std::string UtilizationChange(const RunReport& run, const RunReport& baseline) {
+  return fmt::format("{} pp ({} → {} %)", Signed(*UtilizationDeltaPp(run, &baseline), 1),
+                     Fixed(baseline.accounting.utilization * 100, 1),
+                     Fixed(run.accounting.utilization * 100, 1));
+}
+
+std::string OutputChange(const RunReport& run, const RunReport& baseline) {
+  const std::optional<double> d = OutputDeltaPct(run, &baseline);
+  return d ? Signed(*d, 1) + " %" : "n/a";
+}
+
+// One sentence: where the headline policy beats, ties with and loses to the baseline on output,
+// and the range of its changes.
+std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const HtmlReportOptions& o) {
+  int better = 0;
+  int tied = 0;
+  int worse = 0;
+  int best = 0;
+  int compared = 0;
+  double lo_pct = 0;
+  double hi_pct = 0;
+  double lo_pp = 0;
+  double hi_pp = 0;
+  for (const ScenarioRuns& s : scenarios) {
+    if (s.headline == nullptr || s.baseline == nullptr) {
+      continue;
+    }
+    const std::optional<double> pct = OutputDeltaPct(*s.headline, s.baseline);
+    const double pp = *UtilizationDeltaPp(*s.headline, s.baseline);
+    if (!pct) {
+      continue;
+    }
+    lo_pct = compared == 0 ? *pct : std::min(lo_pct, *pct);
+    hi_pct = compared == 0 ? *pct : std::max(hi_pct, *pct);
+    lo_pp = compared == 0 ? pp : std::min(lo_pp, pp);
+    hi_pp = compared == 0 ? pp : std::max(hi_pp, pp);
+    ++compared;
+    (*pct >= kTiePct ? better : *pct <= -kTiePct ? worse : tied) += 1;
+    const std::vector<std::string> top = BestOnOutput(s);
+    best += std::find(top.begin(), top.end(), o.headline_policy) != top.end() ? 1 : 0;
+  }
+  if (compared == 0) {
+    return "";
+  }
+  return fmt::format(
+      "<p class=\"conclusion\"><strong>{0}</strong> against <strong>{1}</strong>: "
+      "priority-weighted output higher in {2} of {3} scenarios, equal in {4}, lower in {5} "
+      "({6} % to {7} %); utilization {8} to {9} pp. {0} has the highest output of all policies "
+      "in {10} of {3}.</p>\n",
+      HtmlEscape(o.headline_policy), HtmlEscape(o.baseline_policy), better, compared, tied, worse,
+      Signed(lo_pct, 1), Signed(hi_pct, 1), Signed(lo_pp, 1), Signed(hi_pp, 1), best);
+}
+
+// A published figure's cell: the text as the source states it, or a dash.
+std::string PublishedCell(const std::string& figure) {
+  return figure.empty() ? "<td class=\"baseline\">—</td>"
+                        : "<td class=\"published\">" + HtmlEscape(figure) + "</td>";
+}
+
+std::string HeadlineTable(const std::vector<ScenarioRuns>& scenarios, const Page& page) {
+  const HtmlReportOptions& o = page.options;
+  const bool published = o.published != nullptr;
   std::string out = fmt::format(
-      "<header>\n<h1>{}</h1>\n<p class=\"meta\">fleetsim {} · {} scenarios · {} runs"
-      " · baseline policy {}</p>\n",
-      HtmlEscape(page.options.title), HtmlEscape(kVersion), scenarios.size(), runs,
-      HtmlEscape(baseline));
-  out += fmt::format(
-      R"(<dl class="definitions">
+      "<table class=\"summary headline\">\n<thead><tr><th>scenario</th>"
+      "<th>utilization, {0} vs {1}</th>{2}<th>priority-weighted output, Δ vs {1}</th>{3}"
+      "<th>best on output</th></tr></thead>\n<tbody>\n",
+      HtmlEscape(o.headline_policy), HtmlEscape(o.baseline_policy),
+      published ? "<th>post: utilization</th>" : "", published ? "<th>post: output</th>" : "");
+  for (std::size_t i = 0; i < scenarios.size(); ++i) {
+    const ScenarioRuns& s = scenarios[i];
+    const bool both = s.headline != nullptr && s.baseline != nullptr;
+    PublishedFigures figures;
+    if (published) {
+      const auto it = o.published->scenarios.find(s.name);
+      if (it != o.published->scenarios.end()) {
+        figures = it->second;
+      }
+    }
+    const std::string post_utilization =
+        figures.fifo_utilization.empty() && figures.allocator_utilization.empty()
+            ? ""
+            : fmt::format("{} → {}", figures.fifo_utilization.empty() ? "?"
+                                                                       : figures.fifo_utilization,
+                          figures.allocator_utilization.empty() ? "?"
+                                                                : figures.allocator_utilization);
+    out += fmt::format(
+        "<tr><td><a href=\"#scenario-{}\">{}</a></td><td>{}</td>{}<td>{}</td>{}<td>{}</td></tr>\n",
+        i + 1, HtmlEscape(s.name),
+        both ? UtilizationChange(*s.headline, *s.baseline) : "n/a",
+        published ? PublishedCell(post_utilization) : "",
+        both ? OutputChange(*s.headline, *s.baseline) : "n/a",
+        published ? PublishedCell(figures.output_gain) : "", HtmlEscape(Joined(BestOnOutput(s))));
+  }
+  out += "</tbody>\n</table>\n";
+  if (published) {
+    out += "<p class=\"note\">post: " + HtmlEscape(o.published->source) + "</p>\n";
+  }
+  return out;
+}
+
+std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& page,
+                       const std::string& title, std::size_t runs) {
+  const HtmlReportOptions& o = page.options;
+  std::string out = fmt::format(
+      "<header>\n<h1>{}</h1>\n<p class=\"meta\">fleetsim {} · {} scenarios · {} runs · baseline "
+      "policy {}</p>\n</header>\n",
+      HtmlEscape(title), HtmlEscape(kVersion), scenarios.size(), runs,
+      HtmlEscape(o.baseline_policy));
+  if (!scenarios.empty()) {
+    out += "<section class=\"headline\">\n<h2>Headline</h2>\n";
+    out += Conclusion(scenarios, o);
+    out += HeadlineTable(scenarios, page);
+    out += "</section>\n";
+  }
+  std::string seeds;
+  for (const ScenarioRuns& s : scenarios) {
+    seeds += fmt::format("{}{} {}", seeds.empty() ? "" : ", ", s.name, s.runs.front()->seed);
+  }
+  out += "<p class=\"reproduce\">Reproduce: ";
+  if (!o.reproduce.empty()) {
+    out += "<code>" + HtmlEscape(o.reproduce) + "</code> · ";
+  }
+  out += fmt::format("fleetsim {} · seeds: {}</p>\n", HtmlEscape(kVersion),
+                     seeds.empty() ? "none" : HtmlEscape(seeds));
+  return out;
+}
+
+std::string DefinitionsHtml(const Page& page) {
+  return fmt::format(
+      R"(<section class="definitions">
+<h2>What the figures mean</h2>
+<dl class="definitions">
 <dt>utilization</dt><dd>GPU-time doing work (useful, lost, overhead and reconfiguration) / GPU-time of the nodes that were up, over the window from the first submission to the end of the run. A real-time service's GPUs held above its demand (a reservation sitting idle) do not count.</dd>
 <dt>priority-weighted output</dt><dd>Σ over jobs of priority × useful work: work that was kept (not lost to a stop, not spent pausing), in GPU-hours for a job given a duration and in reference GPU-hours for a job given work (the same wherever it ran), and for real-time services the demand actually served.</dd>
 <dt>Δ vs {0}</dt><dd>utilization in percentage points (pp) and priority-weighted output in % against the {0} run of the same scenario.</dd>
+<dt>tie</dt><dd>differences below {2} pp and {3} % do not show at this page's precision: such policies tie.</dd>
 <dt>p99 wait</dt><dd>the 99th percentile (nearest rank) of start − submit over the jobs that started.</dd>
 <dt>unmet real-time</dt><dd>GPU-hours of real-time demand that were not served.</dd>
 <dt>cost</dt><dd>the fleet's bill over the window, by pool price tier; n/a when a pool has no price.</dd>
-<dt>charts</dt><dd>utilization over time: busy GPUs / GPUs up, over {1} equal slices of the window; allocation grid: one row per GPU, one bar per stretch a job held it, coloured by job kind (dark grey: node down).</dd>
+<dt>charts</dt><dd>utilization over time: busy GPUs / GPUs up, over {1} equal slices of the window, one line per policy (each policy keeps its colour, dash and marker on every fleetsim page); allocation grid: one row per GPU, pools banded at the left, one bar per stretch a job held it, coloured by job kind (dark grey: node down); past {4} GPUs, one strip per pool showing the share of its GPUs held.</dd>
 </dl>
+</section>
 )",
-      HtmlEscape(baseline), page.options.utilization_buckets);
-  out += "</header>\n";
-  return out;
+      HtmlEscape(page.options.baseline_policy), page.options.utilization_buckets, kTiePp, kTiePct,
+      page.options.grid.max_gpu_rows);
 }
 
 std::string NavHtml(const std::vector<ScenarioRuns>& scenarios) {
@@ -196,11 +318,12 @@ std::string NavHtml(const std::vector<ScenarioRuns>& scenarios) {
   return out + "</ol></nav>\n";
 }
 
-// One overview chart: per scenario (groups), a bar per non-baseline policy.
+// One overview chart: per scenario (groups), a bar per non-baseline policy; "all tie" under a
+// group where every policy ties.
 std::string DeltaBarChart(const std::vector<ScenarioRuns>& scenarios, Page& page,
                           const std::string& title, const std::string& unit,
                           std::optional<double> (*delta)(const RunReport&, const RunReport*)) {
-  const std::vector<std::string>& policies = page.colours.others();
+  const std::vector<std::string>& policies = page.others;
   double lo = 0;
   double hi = 0;
   for (const ScenarioRuns& s : scenarios) {
@@ -224,7 +347,7 @@ std::string DeltaBarChart(const std::vector<ScenarioRuns>& scenarios, Page& page
   svg.Text(left, 16, title, "start", "title");
   std::vector<std::pair<std::string, std::string_view>> legend;
   for (const std::string& p : policies) {
-    legend.emplace_back(p, page.colours.Of(p));
+    legend.emplace_back(p, PolicyStyle(p).colour);
   }
   Legend(svg, left, 34, legend);
   const Scale y{lo, hi, bottom, top};
@@ -253,10 +376,13 @@ std::string DeltaBarChart(const std::vector<ScenarioRuns>& scenarios, Page& page
       const double zero_y = y(0);
       const double value_y = y(*d);
       svg.Rect(x + 1, std::min(zero_y, value_y), bar_width - 2, std::abs(value_y - zero_y),
-               page.colours.Of(run->policy.name),
+               PolicyStyle(run->policy.name).colour,
                fmt::format("{} · {}: {} {}", s.name, run->policy.name, Signed(*d, 1), unit));
     }
     const double label_x = left + group_width * (static_cast<double>(g) + 0.5);
+    if (s.baseline != nullptr && AllTie(s)) {
+      svg.Text(label_x, y(0) - 6, "all tie", "middle", "tick");
+    }
     if (rotate_labels) {
       svg.Text(label_x + 4, bottom + 14, s.name, "end", "tick", -25);
     } else {
@@ -268,7 +394,7 @@ std::string DeltaBarChart(const std::vector<ScenarioRuns>& scenarios, Page& page
 }
 
 std::string OverviewHtml(const std::vector<ScenarioRuns>& scenarios, Page& page) {
-  if (page.colours.others().empty()) {
+  if (page.others.empty()) {
     return "";
   }
   const std::string& baseline = page.options.baseline_policy;
@@ -321,7 +447,7 @@ std::string SummaryTable(const ScenarioRuns& s, const Page& page) {
     out += fmt::format(
         "<tr><td><span class=\"swatch\" style=\"background:{}\"></span>{}</td><td>{} %</td>{}"
         "<td>{}</td>{}<td>{} / {}</td><td>{}</td><td>{}</td>{}</tr>\n",
-        page.colours.Of(run->policy.name), HtmlEscape(run->policy.name),
+        PolicyStyle(run->policy.name).colour, HtmlEscape(run->policy.name),
         Fixed(run->accounting.utilization * 100, 1),
         DeltaCell(*run, s, UtilizationDeltaPp(*run, s.baseline), "pp"),
         Fixed(run->accounting.priority_weighted_output, 1),
@@ -332,125 +458,22 @@ std::string SummaryTable(const ScenarioRuns& s, const Page& page) {
   return out + "</tbody>\n</table>\n";
 }
 
-// The time range [start, end] shared by a scenario's timelines.
-std::pair<SimTime, SimTime> TimelineRange(const ScenarioRuns& s) {
-  SimTime start = kTimeNever;
-  SimTime end = 0;
-  for (const RunReport* run : s.runs) {
-    if (run->timeline) {
-      start = std::min(start, run->timeline->window_start);
-      end = std::max(end, run->timeline->window_end);
-    }
+std::string TieNote(const ScenarioRuns& s) {
+  if (!AllTie(s)) {
+    return "";
   }
-  return {start == kTimeNever ? 0 : start, std::max(end, start == kTimeNever ? 0 : start)};
+  return fmt::format(
+      "<p class=\"note\">All {} policies tie on utilization and priority-weighted output here{}"
+      "</p>\n",
+      s.runs.size(),
+      SameSchedule(s) ? ": every job started and ended at the same time under each of them, so "
+                        "nothing in this scenario made their choices differ."
+                      : ", though their schedules differ (jobs started at different times).");
 }
 
 bool HasTimelines(const ScenarioRuns& s) {
   return std::any_of(s.runs.begin(), s.runs.end(),
                      [](const RunReport* run) { return run->timeline.has_value(); });
-}
-
-std::string UtilizationChart(const ScenarioRuns& s, Page& page) {
-  const auto [t0, t1] = TimelineRange(s);
-  const double left = 56;
-  const double right = kChartWidth - 12;
-  const double top = 46;
-  const double bottom = 236;
-  Svg svg(kChartWidth, 262);
-  const std::string title = "Utilization over time · " + s.name;
-  svg.Text(left, 16, title, "start", "title");
-  std::vector<std::pair<std::string, std::string_view>> legend;
-  for (const RunReport* run : s.runs) {
-    if (run->timeline) {
-      legend.emplace_back(run->policy.name, page.colours.Of(run->policy.name));
-    }
-  }
-  Legend(svg, left, 34, legend);
-  const Scale x{static_cast<double>(t0), static_cast<double>(t1), left, right};
-  const Scale y{0, 1, bottom, top};
-  TimeAxis(svg, x, top, bottom, true);
-  for (int pct = 0; pct <= 100; pct += 25) {
-    svg.Line(left, y(pct / 100.0), right, y(pct / 100.0), "grid");
-    svg.Text(left - 6, y(pct / 100.0) + 4, fmt::format("{} %", pct), "end", "tick");
-  }
-  svg.Line(left, bottom, right, bottom, "axis");
-  // The baseline last, dashed, so that it shows where other lines run along it.
-  std::vector<const RunReport*> drawn;
-  for (const RunReport* run : s.runs) {
-    if (run->timeline && run != s.baseline) {
-      drawn.push_back(run);
-    }
-  }
-  if (s.baseline != nullptr && s.baseline->timeline) {
-    drawn.push_back(s.baseline);
-  }
-  for (const RunReport* run : drawn) {
-    const std::vector<UtilizationBucket> series =
-        UtilizationSeries(*run->timeline, page.options.utilization_buckets);
-    if (series.empty()) {
-      continue;
-    }
-    std::string d;
-    for (const UtilizationBucket& b : series) {
-      const double mid = (static_cast<double>(b.start) + static_cast<double>(b.end)) / 2;
-      d += fmt::format("{}{} {}", d.empty() ? "M" : " L", Coord(x(mid)),
-                       Coord(y(std::clamp(b.utilization, 0.0, 1.0))));
-    }
-    svg.Path(d, page.colours.Of(run->policy.name), run == s.baseline ? "series baseline" : "series",
-             fmt::format("{} · {}: {} % over the window", run->policy.name, s.name,
-                         Fixed(run->accounting.utilization * 100, 1)));
-  }
-  return page.Chart(svg, title);
-}
-
-// The job's id from the run's job log, or its index.
-std::string JobLabel(const RunReport& run, JobIndex job) {
-  return job < run.jobs.size() ? run.jobs[job].id : fmt::format("job #{}", job);
-}
-
-// One panel of the grid: rows = GPUs of `run`'s fleet, from y = top.
-void GridPanel(Svg& svg, const RunReport& run, const Scale& x, double top, double row_height) {
-  const AllocationTimelineData& t = *run.timeline;
-  const double bottom = top + row_height * static_cast<double>(t.fleet_gpus);
-  svg.Rect(x.p0, top, x.p1 - x.p0, bottom - top, "#f4f4f4");
-  TimeAxis(svg, x, top, bottom, true);
-  const double gap = row_height >= 6 ? 1 : 0;
-  for (const DownSpan& span : t.down) {
-    const double x0 = x(static_cast<double>(std::max(span.start, t.window_start)));
-    const double x1 = x(static_cast<double>(std::min(span.end, t.window_end)));
-    if (x1 <= x0) {
-      continue;
-    }
-    svg.Rect(x0, top + row_height * static_cast<double>(span.first_gpu), x1 - x0,
-             row_height * static_cast<double>(span.gpus) - gap, kDownColour,
-             fmt::format("node down · {}–{} h", Hours(span.start), Hours(span.end)));
-  }
-  for (const TimelineSegment& seg : t.segments) {
-    if (seg.gpus.empty() || seg.end <= seg.start) {
-      continue;
-    }
-    // A share below one GPU per GPU held (fractional, MIG) draws a thinner bar.
-    const double per_gpu =
-        std::clamp(seg.gpu_share / static_cast<double>(seg.gpus.size()), 0.15, 1.0);
-    const std::string title = fmt::format(
-        "{} · {} · priority {} · {}–{} h · {:g} GPU", JobLabel(run, seg.job), JobKindName(seg.kind),
-        seg.priority, Hours(seg.start), Hours(seg.end), seg.gpu_share);
-    const double x0 = x(static_cast<double>(seg.start));
-    const double width = std::max(x(static_cast<double>(seg.end)) - x0, 0.5);
-    const std::string_view colour = KindColour(seg.kind);
-    // One bar per run of consecutive GPU ids.
-    for (std::size_t i = 0; i < seg.gpus.size();) {
-      std::size_t j = i + 1;
-      while (j < seg.gpus.size() && seg.gpus[j] == seg.gpus[j - 1] + 1) {
-        ++j;
-      }
-      const double row_top = top + row_height * static_cast<double>(seg.gpus[i]);
-      const double rows = static_cast<double>(j - i);
-      svg.Rect(x0, row_top, width, row_height * (rows - 1) + row_height * per_gpu - gap, colour,
-               title, "job");
-      i = j;
-    }
-  }
 }
 
 const RunReport* FindRun(const ScenarioRuns& s, const std::string& policy) {
@@ -462,76 +485,21 @@ const RunReport* FindRun(const ScenarioRuns& s, const std::string& policy) {
   return nullptr;
 }
 
-std::size_t SegmentCount(const RunReport& run) { return run.timeline->segments.size(); }
-
-std::string AllocationGrid(const ScenarioRuns& s, Page& page) {
+std::string GridHtml(const ScenarioRuns& s, Page& page) {
+  const HtmlReportOptions& o = page.options;
   std::vector<const RunReport*> panels;
-  for (const std::string& policy : {page.options.grid_policy, page.options.baseline_policy}) {
+  for (const std::string& policy : {o.headline_policy, o.baseline_policy}) {
     const RunReport* run = FindRun(s, policy);
     if (run != nullptr && std::find(panels.begin(), panels.end(), run) == panels.end()) {
       panels.push_back(run);
     }
   }
   if (panels.empty()) {
-    return "<p class=\"note\">Neither a " + HtmlEscape(page.options.grid_policy) + " nor a " +
-           HtmlEscape(page.options.baseline_policy) + " run recorded a timeline.</p>\n";
+    return "<p class=\"note\">Neither a " + HtmlEscape(o.headline_policy) + " nor a " +
+           HtmlEscape(o.baseline_policy) + " run recorded a timeline.</p>\n";
   }
-  std::size_t segments = 0;
-  for (const RunReport* run : panels) {
-    segments += SegmentCount(*run);
-    if (run->timeline->fleet_gpus > kMaxGridGpus) {
-      return fmt::format(
-          "<p class=\"note\">The fleet has {} GPUs, more than the {} rows a grid "
-          "draws.</p>\n",
-          run->timeline->fleet_gpus, kMaxGridGpus);
-    }
-  }
-  if (segments > static_cast<std::size_t>(page.options.max_grid_segments)) {
-    return fmt::format("<p class=\"note\">{} job segments, more than the {} a grid draws.</p>\n",
-                       segments, page.options.max_grid_segments);
-  }
-
-  const auto [t0, t1] = TimelineRange(s);
-  const double left = 56;
-  const double right = kChartWidth - 12;
-  const std::int64_t gpus = panels.front()->timeline->fleet_gpus;
-  const double row_height =
-      std::clamp(288.0 / static_cast<double>(std::max<std::int64_t>(gpus, 1)), 1.0, 20.0);
-  double y = 46;
-  std::vector<double> panel_tops;
-  for (const RunReport* run : panels) {
-    panel_tops.push_back(y + 18);
-    y += 18 + row_height * static_cast<double>(run->timeline->fleet_gpus) + 30;
-  }
-  Svg svg(kChartWidth, y);
   const std::string title = "GPU × time allocation · " + s.name;
-  svg.Text(left, 16, title, "start", "title");
-  std::vector<std::pair<std::string, std::string_view>> legend;
-  for (const JobKind kind : kAllKinds) {
-    const bool present = std::any_of(panels.begin(), panels.end(), [kind](const RunReport* run) {
-      const std::vector<TimelineSegment>& held = run->timeline->segments;
-      return std::any_of(held.begin(), held.end(),
-                         [kind](const TimelineSegment& seg) { return seg.kind == kind; });
-    });
-    if (present) {
-      legend.emplace_back(JobKindName(kind), KindColour(kind));
-    }
-  }
-  if (std::any_of(panels.begin(), panels.end(),
-                  [](const RunReport* run) { return !run->timeline->down.empty(); })) {
-    legend.emplace_back("node down", kDownColour);
-  }
-  Legend(svg, left, 34, legend);
-  const Scale x{static_cast<double>(t0), static_cast<double>(t1), left, right};
-  for (std::size_t i = 0; i < panels.size(); ++i) {
-    const RunReport& run = *panels[i];
-    svg.Text(left, panel_tops[i] - 6, run.policy.name, "start", "title");
-    svg.Text(left - 6, panel_tops[i] + row_height * 0.8, "GPU 0", "end", "tick");
-    svg.Text(left - 6, panel_tops[i] + row_height * static_cast<double>(run.timeline->fleet_gpus),
-             fmt::format("GPU {}", run.timeline->fleet_gpus - 1), "end", "tick");
-    GridPanel(svg, run, x, panel_tops[i], row_height);
-  }
-  return page.Chart(svg, title);
+  return page.Chart(AllocationGrid(panels, title, o.grid), title);
 }
 
 std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page) {
@@ -545,6 +513,7 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
                      first.metrics.fleet_gpus, Hours(first.metrics.window_start),
                      Hours(first.metrics.window_end), first.seed);
   out += SummaryTable(s, page);
+  out += TieNote(s);
   if (!HasTimelines(s)) {
     out +=
         "<p class=\"note\">These runs recorded no allocation timeline "
@@ -552,11 +521,15 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
         "not drawn.</p>\n";
     return out + "</section>\n";
   }
-  out += UtilizationChart(s, page) + "\n";
+  const std::string title = "Utilization over time · " + s.name;
+  out += page.Chart(UtilizationOverTime(s.runs, title, page.options.baseline_policy,
+                                        page.options.utilization_buckets),
+                    title) +
+         "\n";
   out += fmt::format("<details{}>\n<summary>GPU × time allocation: {} above, {} below</summary>\n",
-                     index == 0 ? " open" : "", HtmlEscape(page.options.grid_policy),
+                     index == 0 ? " open" : "", HtmlEscape(page.options.headline_policy),
                      HtmlEscape(page.options.baseline_policy));
-  out += AllocationGrid(s, page);
+  out += GridHtml(s, page);
   out += "\n</details>\n";
   return out + "</section>\n";
 }
@@ -564,9 +537,10 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
 }  // namespace
 
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options) {
-  const std::vector<ScenarioRuns> scenarios = GroupByScenario(reports, options.baseline_policy);
-  Page page{.options = options, .colours = PolicyColours(reports, options.baseline_policy)};
-  std::string content = HeaderHtml(scenarios, page, reports.size());
+  const std::vector<ScenarioRuns> scenarios = GroupByScenario(reports, options);
+  Page page{.options = options, .others = OtherPolicies(reports, options.baseline_policy)};
+  const std::string title = PageTitle(scenarios, page.others, options);
+  std::string content = HeaderHtml(scenarios, page, title, reports.size());
   if (scenarios.empty()) {
     content += "<p class=\"note\">No runs.</p>\n";
   } else {
@@ -576,7 +550,8 @@ std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOpt
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     content += ScenarioSection(scenarios[i], i, page);
   }
-  return HtmlPage(options.title, content, page.charts, options.render_check);
+  content += DefinitionsHtml(page);
+  return HtmlPage(title, content, page.charts, options.render_check);
 }
 
 }  // namespace fleetsim

@@ -13,6 +13,7 @@
 
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/html_chart.h"
+#include "fleetsim/report/report_style.h"
 
 namespace fleetsim {
 
@@ -242,28 +243,36 @@ std::string LineChart(Page& page, const std::string& scenario,
   svg.Line(kPlotLeft, kPlotTop + kPlotHeight, kPlotRight, kPlotTop + kPlotHeight, "axis");
   for (std::size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
-    const std::string_view colour = kPolicyPalette[i % kPolicyPalette.size()];
+    // A series that is one policy is drawn in that policy's style on every page.
+    const SeriesStyle style = varying.axes.empty()
+                                  ? PolicyStyle(s.name)
+                                  : SeriesStyle{.colour = kPolicyPalette[i % kPolicyPalette.size()],
+                                                .dash = "",
+                                                .marker = MarkerShape::kCircle,
+                                                .slot = 0};
     if (s.reference != nullptr && s.reference->mean) {
       const double py = y(*s.reference->mean);
-      svg.Path(fmt::format("M{} {}H{}", Coord(kPlotLeft), Coord(py), Coord(kPlotRight)), colour,
-               "series baseline", fmt::format("{}: {}", s.name, Short(*s.reference->mean)));
+      svg.Path(fmt::format("M{} {}H{}", Coord(kPlotLeft), Coord(py), Coord(kPlotRight)),
+               style.colour, "series baseline",
+               fmt::format("{}: {}", s.name, Short(*s.reference->mean)));
     }
-    std::string d;
+    std::vector<std::pair<double, double>> points;
     for (const auto& [px, stats] : s.points) {
       if (!stats->mean) {
         continue;
       }
-      d += fmt::format("{}{} {}", d.empty() ? "M" : "L", Coord(x(px)), Coord(y(*stats->mean)));
+      points.emplace_back(x(px), y(*stats->mean));
       if (stats->ci_low && stats->ci_high) {
         svg.Line(x(px), y(*stats->ci_low), x(px), y(*stats->ci_high), "whisker");
       }
     }
-    if (!d.empty()) {
-      svg.Path(d, colour, "series", s.name);
-    }
+    DrawSeries(svg, points, style, s.name, 1);
     const double ly = kPlotTop + 16.0 * static_cast<double>(i);
-    svg.Rect(kPlotRight + 16, ly - 9, 12, 12, colour);
-    svg.Text(kPlotRight + 32, ly + 1, s.name);
+    svg.Path(fmt::format("M{} {}H{}", Coord(kPlotRight + 12), Coord(ly - 3),
+                         Coord(kPlotRight + 30)),
+             style.colour, "series", s.name, style.dash);
+    DrawMarker(svg, kPlotRight + 21, ly - 3, style, s.name);
+    svg.Text(kPlotRight + 36, ly + 1, s.name);
   }
   std::string out = page.Chart(svg, title);
   if (total > series.size()) {

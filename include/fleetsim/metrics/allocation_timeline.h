@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fleetsim/sim/observer.h"
@@ -60,6 +61,14 @@ struct DownSpan {
   NodeDownCause cause = NodeDownCause::kReleased;
 };
 
+// GPUs [first_gpu, end_gpu) belong to one pool: consecutive nodes of the same pool, in GPU order.
+struct GpuBand {
+  std::string pool{};
+  std::string model{};  // the pool's catalog GPU model
+  GpuId first_gpu = 0;
+  GpuId end_gpu = 0;
+};
+
 // What an AllocationTimeline recorded over one run. Plain data (a RunReport carries it).
 struct AllocationTimelineData {
   std::int64_t fleet_gpus = 0;
@@ -68,6 +77,7 @@ struct AllocationTimelineData {
   std::vector<TimelineSegment> segments{};  // in the order they ended
   std::vector<BusyPiece> busy{};            // in the order their segments ended
   std::vector<DownSpan> down{};  // in the order nodes came back (those still down: at the end)
+  std::vector<GpuBand> bands{};  // the fleet's pools over its GPU ids, ascending
 };
 
 // One bucket of a utilization series.
@@ -107,6 +117,8 @@ class AllocationTimeline final : public SimulationObserver {
   AllocationTimelineData TakeData();
 
  private:
+  // Extends the last band with `node`, or starts a band.
+  void AddToBands(const RunStarted& event, const NodeAtStart& node);
   void AddBusy(SimTime start, SimTime end, double gpus);
   // A service's useful part [from, to): min(held, demand(t)) step by step of its curve.
   void AddServiceUseful(const DemandCurve& curve, std::int64_t held, SimTime from, SimTime to);

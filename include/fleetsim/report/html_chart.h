@@ -40,8 +40,9 @@ class Svg {
   void Rect(double x, double y, double w, double h, std::string_view fill,
             const std::string& title = "", std::string_view css_class = "");
   void Line(double x1, double y1, double x2, double y2, std::string_view css_class);
+  // `dash`: an SVG stroke-dasharray, none when empty.
   void Path(const std::string& d, std::string_view stroke, std::string_view css_class,
-            const std::string& title);
+            const std::string& title, std::string_view dash = "");
   // anchor: "start", "middle" or "end".
   void Text(double x, double y, const std::string& text, std::string_view anchor = "start",
             std::string_view css_class = "", double rotate = 0);

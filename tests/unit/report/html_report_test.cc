@@ -5,11 +5,13 @@
 // when the reports carry no timeline. The page is rendered in Chromium by html_render_test.cc.
 #include "fleetsim/report/html_report.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string_view>
 
 #include "fleetsim/core/version.h"
+#include "fleetsim/report/report_style.h"
 
 namespace fleetsim {
 namespace {
@@ -200,7 +202,8 @@ TEST(HtmlReportTest, AScenarioWithoutFifoHasNoDeltas) {
   const std::vector<RunReport> reports = {MakeRun(only, "first-fit", 0.5, 10, true),
                                           MakeRun(only, "constraint-aware", 0.6, 20, true)};
   const std::string html = BenchHtml(reports, {});
-  EXPECT_EQ(Count(html, "<td>n/a</td>"), 4U);
+  // Two in the table, two in the headline's row (no fifo to compare with).
+  EXPECT_EQ(Count(html, "<td>n/a</td>"), 4U + 2U);
   EXPECT_NE(html.find("have no bars"), std::string::npos);
   // The grid draws the constraint-aware run alone.
   EXPECT_EQ(Count(html, "aria-label=\"GPU × time allocation · "), 1U);
@@ -213,6 +216,89 @@ TEST(HtmlReportTest, TheGridShowsDownNodes) {
   const std::string html = BenchHtml(f.reports, {});
   EXPECT_EQ(Count(html, "<title>node down · 1–2 h</title>"), 1U);
   EXPECT_EQ(Count(html, ">node down</text>"), 1U) << "in the first scenario's legend only";
+}
+
+TEST(HtmlReportTest, TheHeadlineComesFirstWithThePostsFiguresBesideOurs) {
+  const Fixture f(/*with_timeline=*/true);
+  PublishedSet published;
+  published.source = "the post";
+  published.scenarios["second"] = {.fifo_utilization = "53.6 %",
+                                   .allocator_utilization = "87.0 % (+33.4 pp)",
+                                   .output_gain = "+105.1 %"};
+  const std::string html =
+      BenchHtml(f.reports, {.published = &published, .reproduce = "fleetsim bench x --html r"});
+  EXPECT_NE(html.find("<title>constraint-aware vs fifo on 2 scenarios</title>"),
+            std::string::npos);
+  const std::size_t headline = html.find("<h2>Headline</h2>");
+  ASSERT_NE(headline, std::string::npos);
+  EXPECT_LT(headline, html.find("<nav>"));
+  EXPECT_LT(headline, html.find("<dl class=\"definitions\">"));
+  EXPECT_NE(html.find("priority-weighted output higher in 2 of 2 scenarios, equal in 0, lower in "
+                      "0 (+50.0 % to +50.0 %); utilization +10.0 to +10.0 pp. constraint-aware "
+                      "has the highest output of all policies in 2 of 2."),
+            std::string::npos);
+  // Ours beside the post's, in the row of the scenario the figures are for.
+  const std::size_t row = html.find("<td><a href=\"#scenario-2\">second</a></td>");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_EQ(html.find("<td>+10.0 pp (50.0 → 60.0 %)</td><td class=\"published\">53.6 % → 87.0 % "
+                      "(+33.4 pp)</td><td>+50.0 %</td><td class=\"published\">+105.1 %</td>"
+                      "<td>constraint-aware</td>",
+                      row),
+            row + std::string("<td><a href=\"#scenario-2\">second</a></td>").size());
+  EXPECT_NE(html.find("Reproduce: <code>fleetsim bench x --html r</code> · fleetsim " +
+                      std::string(kVersion) + " · seeds: first &lt;b&gt;&amp;amp;&lt;/b&gt; 7, "
+                                              "second 7"),
+            std::string::npos);
+}
+
+TEST(HtmlReportTest, PoliciesKeepTheirStyleAndTiesAreNamed) {
+  ScenarioFacts tie;
+  tie.name = "tie";
+  const std::vector<RunReport> reports = {MakeRun(tie, "fifo", 0.5, 10, true),
+                                          MakeRun(tie, "backfill", 0.5, 10, true),
+                                          MakeRun(tie, "my-policy", 0.5, 10, true)};
+  const std::string html = BenchHtml(reports, {});
+  EXPECT_NE(html.find("<title>3 policies on tie</title>"), std::string::npos);
+  EXPECT_NE(html.find(">all tie</text>"), std::string::npos);
+  EXPECT_NE(html.find("All 3 policies tie on utilization and priority-weighted output here: every "
+                      "job started and ended at the same time"),
+            std::string::npos);
+  // Each policy's line has its dash and its markers, so identical lines stay visible.
+  for (const char* policy : {"fifo", "backfill", "my-policy"}) {
+    const SeriesStyle style = PolicyStyle(policy);
+    EXPECT_NE(html.find(fmt::format("stroke=\"{}\" class=\"marker", style.colour)),
+              std::string::npos)
+        << policy;
+  }
+  EXPECT_NE(html.find(fmt::format("stroke=\"{}\" class=\"series\" stroke-dasharray=\"{}\"",
+                                  PolicyStyle("fifo").colour, PolicyStyle("fifo").dash)),
+            std::string::npos);
+  // Different schedules with equal totals are told apart.
+  std::vector<RunReport> reshuffled = reports;
+  reshuffled[1].jobs[0].start = kHour;
+  EXPECT_NE(BenchHtml(reshuffled, {}).find("though their schedules differ"), std::string::npos);
+}
+
+TEST(HtmlReportTest, TheGridBandsItsPoolsAndSummarizesLargeFleets) {
+  Fixture f(/*with_timeline=*/true);
+  for (RunReport& r : f.reports) {
+    r.timeline->bands = {{.pool = "h100-reserved", .model = "H100-SXM", .first_gpu = 0,
+                          .end_gpu = 1},
+                         {.pool = "b200-spot", .model = "B200", .first_gpu = 1, .end_gpu = 2}};
+  }
+  const std::string html = BenchHtml(f.reports, {});
+  EXPECT_NE(html.find("<title>pool b200-spot · B200 · GPUs 1–1</title>"), std::string::npos);
+  EXPECT_NE(html.find(">h100-reserved</text>"), std::string::npos);
+  EXPECT_NE(html.find("class=\"band\""), std::string::npos);
+
+  HtmlReportOptions capped;
+  capped.grid.max_gpu_rows = 1;
+  const std::string strips = BenchHtml(f.reports, capped);
+  EXPECT_EQ(strips.find("class=\"job\""), std::string::npos) << "no GPU rows past the cap";
+  // Per pool and panel (2 panels x 2 scenarios), a strip of the share held over time.
+  EXPECT_EQ(Count(strips, "class=\"strip\""), 2U * 2U * 2U);
+  EXPECT_NE(strips.find("<title>h100-reserved: share of its 1 GPUs held over time</title>"),
+            std::string::npos);
 }
 
 TEST(HtmlReportTest, NoReportsGiveAPageSayingSo) {
