@@ -673,6 +673,7 @@ class Cli {
     }
     const RunOptions options{.measure_wall_time = args.timing,
                              .logger = logger_,
+                             .record_series = !args.out_dir.empty(),
                              .check_invariants = args.check_invariants};
     const Batch batch = RunEach(*scenarios, *policies, seed.seeds, options);
     if (batch.reports.empty()) {
@@ -1057,6 +1058,7 @@ class Cli {
     }
     const RunOptions options{.logger = logger_,
                              .record_timeline = !args.html_file.empty(),
+                             .record_series = !args.out_dir.empty(),
                              .check_invariants = args.check_invariants};
     const Batch batch = RunEach(*scenarios, *policies, {}, options);
     if (batch.reports.empty()) {

@@ -427,6 +427,37 @@ std::string TimelineCsv(const RunReport& report) {
   return out;
 }
 
+std::string TimeseriesCsv(const RunReport& report) {
+  std::string out =
+      "start_s,end_s,pool,gpus,gpus_held,gpus_idle,gpus_down,jobs_running,jobs_queued,"
+      "realtime_demand_gpus,realtime_served_gpus\n";
+  if (!report.series) {
+    return out;
+  }
+  const FleetSeriesData& series = *report.series;
+  for (std::size_t i = 0; i < series.integrals.size(); ++i) {
+    const SimTime start = series.start + static_cast<SimTime>(i) * series.slice;
+    const SimTime end = std::min(series.end, start + series.slice);
+    const auto length = static_cast<double>(end - start);
+    for (std::size_t scope = 0; scope < series.scopes.size(); ++scope) {
+      const SliceIntegrals& sums = series.integrals[i][scope];
+      auto mean = [&](SeriesMeasure m) { return sums[static_cast<std::size_t>(m)] / length; };
+      const double held = mean(SeriesMeasure::kHeld);
+      const double down = mean(SeriesMeasure::kDown);
+      const auto gpus = static_cast<double>(series.scopes[scope].gpus);
+      const std::string& pool = series.scopes[scope].pool;
+      fmt::format_to(
+          std::back_inserter(out), "{:.3f},{:.3f},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{},{:.3f},{:.3f}\n",
+          TimeToSeconds(start), TimeToSeconds(end), pool.empty() ? "*" : CsvField(pool),
+          series.scopes[scope].gpus, held, std::max(gpus - held - down, 0.0), down,
+          mean(SeriesMeasure::kRunning),
+          pool.empty() ? fmt::format("{:.3f}", mean(SeriesMeasure::kQueued)) : "",
+          mean(SeriesMeasure::kRealtimeDemand), mean(SeriesMeasure::kRealtimeServed));
+    }
+  }
+  return out;
+}
+
 std::string MetricsTable(const std::vector<RunReport>& reports) {
   const RunColumns columns = RunColumnsFor(reports);
   return SchedulingTable(reports, columns) + "\n" + CapacityTable(reports, columns);
@@ -437,6 +468,9 @@ void StageRunFiles(const std::string& prefix, const RunReport& report, OutputSin
   sink.Stage(prefix + "jobs.csv", JobsCsv(report));
   if (!report.realtime_steps.empty()) {
     sink.Stage(prefix + "realtime.csv", RealtimeCsv(report));
+  }
+  if (report.series) {
+    sink.Stage(prefix + "timeseries.csv", TimeseriesCsv(report));
   }
 }
 

@@ -89,6 +89,9 @@ struct ScenarioRun::State {
     if (run_options.record_timeline) {
       simulation.AddObserver(&timeline);
     }
+    if (run_options.record_series) {
+      simulation.AddObserver(&series);
+    }
   }
 
   // Each job's recorded state, or nothing when no job has one.
@@ -126,6 +129,7 @@ struct ScenarioRun::State {
   RealtimeDemand realtime;
   LogObserver log;
   AllocationTimeline timeline;
+  FleetSeries series;
   Simulation simulation;
 };
 
@@ -178,6 +182,9 @@ RunOutcome ScenarioRun::Finish() {
   report.tenant_fairness = TenantFairness(report.jobs, s.tenants);
   if (s.options.record_timeline) {
     report.timeline = s.timeline.TakeData();
+  }
+  if (s.options.record_series) {
+    report.series = s.series.TakeData();
   }
   if (s.options.measure_wall_time) {
     report.wall_seconds =

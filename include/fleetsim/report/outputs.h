@@ -24,10 +24,13 @@ std::string ComparisonCsv(const std::vector<RunReport>& reports);
 // The allocation timeline (docs/outputs.md#timeline-csv): one row per segment of a job's life on
 // one placement, in the order they ended; only the header when the report has no timeline.
 std::string TimelineCsv(const RunReport& report);
+// timeseries.csv (docs/outputs.md#timeseriescsv): per slice of the run, one row for the fleet
+// (pool "*") and one per pool, from RunReport::series; only the header without it.
+std::string TimeseriesCsv(const RunReport& report);
 std::string MetricsTable(const std::vector<RunReport>& reports);
 
-// Stages one run's files under `prefix` ("" or "dir/"): summary.json, jobs.csv, and realtime.csv
-// when it has real-time jobs.
+// Stages one run's files under `prefix` ("" or "dir/"): summary.json, jobs.csv, realtime.csv
+// when it has real-time jobs, and timeseries.csv when it recorded its series.
 void StageRunFiles(const std::string& prefix, const RunReport& report, OutputSink& sink);
 
 // RFC 4180 quoting when a field contains a comma, quote or line break.

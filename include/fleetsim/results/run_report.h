@@ -13,6 +13,7 @@
 
 #include "fleetsim/core/time.h"
 #include "fleetsim/metrics/allocation_timeline.h"
+#include "fleetsim/metrics/fleet_series.h"
 #include "fleetsim/metrics/capacity_accounting.h"
 #include "fleetsim/metrics/cost.h"
 #include "fleetsim/metrics/job_log.h"
@@ -64,6 +65,7 @@ struct RunReport {
   std::optional<double> wall_seconds;     // only when timing was asked for
   // Who held which GPUs when, and busy GPU-time: only when the run was asked to record it.
   std::optional<AllocationTimelineData> timeline;
+  std::optional<FleetSeriesData> series;  // only when asked for (RunOptions::record_series)
 };
 
 // Whether two reports are runs of one scenario: the same name (the commands that run several

@@ -41,6 +41,7 @@ struct RunOptions {
   bool measure_wall_time = false;          // adds wall_seconds to the report (--timing)
   std::shared_ptr<spdlog::logger> logger;  // engine events are logged here when set
   bool record_timeline = false;            // adds the AllocationTimeline to the report
+  bool record_series = false;              // adds the FleetSeries (timeseries.csv) to the report
   bool check_invariants = false;           // the engine's invariants after every event
 };
 
