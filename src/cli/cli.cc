@@ -51,6 +51,7 @@ struct RunArgs {
   std::vector<std::string> policies;
   std::optional<std::string> seed;  // "N" or "FIRST-LAST"; parsed by ParseSeeds
   std::string out_dir;
+  std::string html_file;
   bool strict = false;
   bool timing = false;
   bool check_invariants = false;
@@ -145,7 +146,7 @@ class Cli {
       : out_(out), err_(err), err_is_terminal_(err_is_terminal), registry_(BuiltinPolicies()) {}
 
   int Main(int argc, const char* const* argv) {
-    command_line_ = CommandLine(argc, argv);
+    command_line_ = ReproduceCommand(argc, argv);
     CLI::App app{"fleetsim: a discrete-event simulator of GPU-cluster scheduling", "fleetsim"};
     app.set_version_flag("--version", fmt::format("fleetsim {}", kVersion));
     app.require_subcommand(1);
@@ -165,7 +166,11 @@ class Cli {
     run_cmd->add_option("-s,--seed", run.seed,
                         "Seed, an integer in [0, 18446744073709551615], overriding the "
                         "scenario's; or a range FIRST-LAST: every run once per seed");
-    run_cmd->add_option("-o,--out", run.out_dir, "Directory for summary.json and jobs.csv");
+    run_cmd->add_option("-o,--out", run.out_dir,
+                        "Directory for summary.json, jobs.csv and timeseries.csv");
+    run_cmd->add_option("--html", run.html_file,
+                        "Write a self-contained HTML report of the runs to this file "
+                        "(docs/outputs.md#run-report-html)");
     run_cmd->add_flag("--strict", run.strict, "Treat unknown keys as errors");
     run_cmd->add_flag("--timing", run.timing, "Record wall-clock run time in summary.json");
     run_cmd->add_flag("--check-invariants", run.check_invariants,
@@ -664,6 +669,11 @@ class Cli {
       }
       seed = *parsed;
     }
+    if (std::error_code error;
+        !args.html_file.empty() && std::filesystem::is_directory(args.html_file, error)) {
+      fmt::print(err_, "fleetsim: --html: '{}' is a directory, not a file\n", args.html_file);
+      return ToInt(ExitStatus::kUsage);
+    }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
     if (!scenarios) {
       return ToInt(ExitStatus::kInvalidInput);
@@ -671,21 +681,36 @@ class Cli {
     if (!NamesDiffer(*scenarios)) {
       return ToInt(ExitStatus::kUsage);
     }
+    const bool html = !args.html_file.empty();
     const RunOptions options{.measure_wall_time = args.timing,
                              .logger = logger_,
-                             .record_series = !args.out_dir.empty(),
+                             .record_timeline = html,
+                             .record_series = !args.out_dir.empty() || html,
                              .check_invariants = args.check_invariants};
     const Batch batch = RunEach(*scenarios, *policies, seed.seeds, options);
     if (batch.reports.empty()) {
       return BatchStatus(batch);
     }
     fmt::print(out_, "{}", MetricsTable(batch.reports));
+    // --html staged first, --out written, then the page renamed into place: a failure leaves no
+    // page for results that were not written.
+    StagedOutputs staged;
+    if (html) {
+      const HtmlReportOptions page{.reproduce = command_line_, .utilization_buckets = 240};
+      if (const int status = staged.Stage({{args.html_file, RunHtml(batch.reports, page)}}, err_);
+          status != ToInt(ExitStatus::kOk)) {
+        return status;
+      }
+    }
     if (!args.out_dir.empty()) {
       const int status =
           WriteOutputs(args.out_dir, batch.reports, seed.range || batch.asked > 1, seed.range);
       if (status != ToInt(ExitStatus::kOk)) {
         return status;
       }
+    }
+    if (const int status = staged.Commit(err_); status != ToInt(ExitStatus::kOk)) {
+      return status;
     }
     return BatchStatus(batch);
   }
@@ -1069,7 +1094,7 @@ class Cli {
                BenchTables(batch.reports, published ? &*published : nullptr, bound_figures));
     const PublishedSet* published_figures = published ? &*published : nullptr;
     if (const int status = WriteBenchOutputs(args, batch.reports, batch.asked > 1, bound_figures,
-                                              published_figures);
+                                             published_figures);
         status != ToInt(ExitStatus::kOk)) {
       return status;
     }
@@ -1228,7 +1253,7 @@ class Cli {
   std::vector<std::string> policy_modules_;  // --policy-module
   std::shared_ptr<spdlog::logger> logger_;
   const Catalog* catalog_ = nullptr;  // built-in, or extended by --catalog; set in Main
-  std::string command_line_;          // as typed, for the reports' reproduce line
+  std::string command_line_;          // ReproduceCommand: the reports' reproduce line
 };
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "cli/shell_words.h"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 namespace fleetsim::cli {
@@ -26,11 +27,21 @@ std::string ShellQuoted(const std::string& text) {
   return out + "'";
 }
 
-std::string CommandLine(int argc, const char* const* argv) {
+std::string ReproduceCommand(int argc, const char* const* argv) {
+  constexpr std::array<std::string_view, 4> kOutputOptions = {"--out", "-o", "--json", "--html"};
   std::string out = "fleetsim";
   for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
-    out += " " + (Plain(word) ? word : ShellQuoted(word));
+    const std::string_view word = argv[i];
+    const auto output =
+        std::find_if(kOutputOptions.begin(), kOutputOptions.end(), [&](std::string_view option) {
+          return word == option || word.starts_with(std::string(option) + "=") ||
+                 (option == "-o" && word.starts_with("-o"));
+        });
+    if (output != kOutputOptions.end()) {
+      i += word == *output ? 1 : 0;  // the value is the next word
+      continue;
+    }
+    out += " " + (Plain(word) ? std::string(word) : ShellQuoted(std::string(word)));
   }
   return out;
 }

@@ -9,8 +9,10 @@ namespace fleetsim::cli {
 // `text` as one word for /bin/sh, always single-quoted.
 std::string ShellQuoted(const std::string& text);
 
-// "fleetsim" and argv[1..] joined by spaces; a word with characters the shell treats specially
-// is single-quoted.
-std::string CommandLine(int argc, const char* const* argv);
+// "fleetsim" and argv[1..] joined by spaces, leaving out the options that only say where outputs
+// go (--out/-o, --json, --html, with their values): the command that reproduces the results,
+// the same whatever file a report was written to. A word with characters the shell treats
+// specially is single-quoted.
+std::string ReproduceCommand(int argc, const char* const* argv);
 
 }  // namespace fleetsim::cli

@@ -13,7 +13,7 @@ constexpr SimDuration kHour = 60 * kMinute;
 constexpr SimDuration kDay = 24 * kHour;
 // Each a multiple of the one before, so merging slices is exact.
 constexpr std::array<SimDuration, 11> kSliceLengths = {
-    kMinute,  5 * kMinute, 15 * kMinute, 30 * kMinute, kHour,    2 * kHour,
+    kMinute,   5 * kMinute, 15 * kMinute, 30 * kMinute, kHour,    2 * kHour,
     6 * kHour, 12 * kHour,  kDay,         7 * kDay,     28 * kDay};
 
 constexpr std::size_t Index(SeriesMeasure measure) { return static_cast<std::size_t>(measure); }
@@ -201,8 +201,8 @@ void FleetSeries::Cover(SimTime time) {
   while (data_.slice * static_cast<SimDuration>(kMaxSlices) < span &&
          data_.slice < kSliceLengths.back()) {
     // Merge groups of `factor` slices into one.
-    const SimDuration next = *std::upper_bound(kSliceLengths.begin(), kSliceLengths.end(),
-                                               data_.slice);
+    const SimDuration next =
+        *std::upper_bound(kSliceLengths.begin(), kSliceLengths.end(), data_.slice);
     const auto factor = static_cast<std::size_t>(next / data_.slice);
     std::vector<std::vector<SliceIntegrals>> merged;
     for (std::size_t i = 0; i < data_.integrals.size(); ++i) {

@@ -7,8 +7,8 @@
 #include <array>
 #include <cmath>
 #include <map>
-#include <utility>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "fleetsim/report/html_chart.h"
 

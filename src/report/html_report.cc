@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/html_chart.h"
 #include "fleetsim/report/report_style.h"
+#include "fleetsim/report/run_charts.h"
 
 namespace fleetsim {
 
@@ -37,7 +39,8 @@ std::vector<ScenarioRuns> GroupByScenario(const std::vector<RunReport>& reports,
                                           const HtmlReportOptions& options) {
   std::vector<ScenarioRuns> groups;
   for (const RunReport& report : reports) {
-    if (groups.empty() || !SameScenario(*groups.back().runs.front(), report)) {
+    if (groups.empty() || !SameScenario(*groups.back().runs.front(), report) ||
+        groups.back().runs.front()->seed != report.seed) {
       ScenarioRuns group;
       group.name = report.scenario.name;
       group.description = report.scenario.description;
@@ -76,8 +79,7 @@ std::optional<double> OutputDeltaPct(const RunReport& run, const RunReport* base
 // Every run of the scenario has the first one's utilization and output, to the page's precision.
 bool AllTie(const ScenarioRuns& s) {
   const RunReport& first = *s.runs.front();
-  return s.runs.size() > 1 &&
-         std::all_of(s.runs.begin(), s.runs.end(), [&](const RunReport* run) {
+  return s.runs.size() > 1 && std::all_of(s.runs.begin(), s.runs.end(), [&](const RunReport* run) {
            const std::optional<double> output = OutputDeltaPct(*run, &first);
            return std::abs(*UtilizationDeltaPp(*run, &first)) < kTiePp &&
                   (output ? std::abs(*output) < kTiePct
@@ -138,9 +140,8 @@ std::string PageTitle(const std::vector<ScenarioRuns>& scenarios,
   if (!options.title.empty()) {
     return options.title;
   }
-  const std::string where = scenarios.size() == 1
-                                ? scenarios.front().name
-                                : fmt::format("{} scenarios", scenarios.size());
+  const std::string where = scenarios.size() == 1 ? scenarios.front().name
+                                                  : fmt::format("{} scenarios", scenarios.size());
   const bool has_headline =
       std::find(others.begin(), others.end(), options.headline_policy) != others.end();
   if (has_headline) {
@@ -154,12 +155,19 @@ std::string PageTitle(const std::vector<ScenarioRuns>& scenarios,
 struct Page {
   const HtmlReportOptions& options;
   std::vector<std::string> others;  // the policies other than the baseline
+  bool run_page = false;            // RunHtml: more charts, every run in the grid
+  bool many_seeds = false;          // a scenario appears with several seeds
   int charts = 0;
 
   std::string Chart(const Svg& svg, const std::string& label) {
     return svg.Finish(++charts, label);
   }
 };
+
+// The scenario's name, with its seed when the page has several seeds of a scenario.
+std::string SectionName(const ScenarioRuns& s, const Page& page) {
+  return page.many_seeds ? fmt::format("{} · seed {}", s.name, s.runs.front()->seed) : s.name;
+}
 
 // "+13.1 pp (12.0 → 25.1 %)"
 std::string UtilizationChange(const RunReport& run, const RunReport& baseline) {
@@ -243,13 +251,12 @@ std::string HeadlineTable(const std::vector<ScenarioRuns>& scenarios, const Page
     const std::string post_utilization =
         figures.fifo_utilization.empty() && figures.allocator_utilization.empty()
             ? ""
-            : fmt::format("{} → {}", figures.fifo_utilization.empty() ? "?"
-                                                                       : figures.fifo_utilization,
-                          figures.allocator_utilization.empty() ? "?"
-                                                                : figures.allocator_utilization);
+            : fmt::format(
+                  "{} → {}", figures.fifo_utilization.empty() ? "?" : figures.fifo_utilization,
+                  figures.allocator_utilization.empty() ? "?" : figures.allocator_utilization);
     out += fmt::format(
         "<tr><td><a href=\"#scenario-{}\">{}</a></td><td>{}</td>{}<td>{}</td>{}<td>{}</td></tr>\n",
-        i + 1, HtmlEscape(s.name),
+        i + 1, HtmlEscape(SectionName(s, page)),
         both ? UtilizationChange(*s.headline, *s.baseline) : "n/a",
         published ? PublishedCell(post_utilization) : "",
         both ? OutputChange(*s.headline, *s.baseline) : "n/a",
@@ -270,7 +277,10 @@ std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& p
       "policy {}</p>\n</header>\n",
       HtmlEscape(title), HtmlEscape(kVersion), scenarios.size(), runs,
       HtmlEscape(o.baseline_policy));
-  if (!scenarios.empty()) {
+  const bool comparable = std::any_of(
+      scenarios.begin(), scenarios.end(),
+      [](const ScenarioRuns& s) { return s.headline != nullptr && s.baseline != nullptr; });
+  if (!scenarios.empty() && (comparable || !page.run_page)) {
     out += "<section class=\"headline\">\n<h2>Headline</h2>\n";
     out += Conclusion(scenarios, o);
     out += HeadlineTable(scenarios, page);
@@ -309,11 +319,11 @@ std::string DefinitionsHtml(const Page& page) {
       page.options.grid.max_gpu_rows);
 }
 
-std::string NavHtml(const std::vector<ScenarioRuns>& scenarios) {
+std::string NavHtml(const std::vector<ScenarioRuns>& scenarios, const Page& page) {
   std::string out = "<nav><h3>Scenarios</h3><ol>\n";
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
     out += fmt::format("<li><a href=\"#scenario-{}\">{}</a></li>\n", i + 1,
-                       HtmlEscape(scenarios[i].name));
+                       HtmlEscape(SectionName(scenarios[i], page)));
   }
   return out + "</ol></nav>\n";
 }
@@ -488,9 +498,14 @@ const RunReport* FindRun(const ScenarioRuns& s, const std::string& policy) {
 std::string GridHtml(const ScenarioRuns& s, Page& page) {
   const HtmlReportOptions& o = page.options;
   std::vector<const RunReport*> panels;
+  if (page.run_page) {
+    std::copy_if(s.runs.begin(), s.runs.end(), std::back_inserter(panels),
+                 [](const RunReport* run) { return run->timeline.has_value(); });
+  }
   for (const std::string& policy : {o.headline_policy, o.baseline_policy}) {
     const RunReport* run = FindRun(s, policy);
-    if (run != nullptr && std::find(panels.begin(), panels.end(), run) == panels.end()) {
+    if (!page.run_page && run != nullptr &&
+        std::find(panels.begin(), panels.end(), run) == panels.end()) {
       panels.push_back(run);
     }
   }
@@ -502,9 +517,37 @@ std::string GridHtml(const ScenarioRuns& s, Page& page) {
   return page.Chart(AllocationGrid(panels, title, o.grid), title);
 }
 
+// The run page's charts: jobs queued over time, each pool's use, wait and completion CDFs.
+std::string RunCharts(const ScenarioRuns& s, Page& page) {
+  std::string out;
+  const bool series = std::any_of(s.runs.begin(), s.runs.end(),
+                                  [](const RunReport* run) { return run->series.has_value(); });
+  if (series) {
+    const std::string queue = "Jobs queued over time · " + s.name;
+    out += page.Chart(QueueOverTime(s.runs, queue), queue) + "\n";
+    for (const std::string& pool : SeriesPools(s.runs)) {
+      const std::string title = "Pool " + pool + ": share of its GPUs held · " + s.name;
+      out += page.Chart(PoolUseOverTime(s.runs, pool, title), title) + "\n";
+    }
+  }
+  std::vector<CdfLine> waits;
+  std::vector<CdfLine> completions;
+  for (const RunReport* run : s.runs) {
+    waits.push_back(WaitTimes(*run));
+    completions.push_back(CompletionTimes(*run));
+  }
+  const std::string wait_title = "Wait time, CDF over the jobs submitted · " + s.name;
+  out += page.Chart(CdfChart(waits, wait_title, "start − submit (log scale)"), wait_title) + "\n";
+  const std::string jct_title = "Completion time, CDF over the jobs submitted · " + s.name;
+  out += page.Chart(CdfChart(completions, jct_title, "end − submit of completed jobs (log scale)"),
+                    jct_title) +
+         "\n";
+  return out;
+}
+
 std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page) {
   std::string out = fmt::format("<section class=\"scenario\" id=\"scenario-{}\">\n<h2>{}</h2>\n",
-                                index + 1, HtmlEscape(s.name));
+                                index + 1, HtmlEscape(SectionName(s, page)));
   if (!s.description.empty()) {
     out += "<p class=\"description\">" + HtmlEscape(s.description) + "</p>\n";
   }
@@ -526,9 +569,16 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
                                         page.options.utilization_buckets),
                     title) +
          "\n";
-  out += fmt::format("<details{}>\n<summary>GPU × time allocation: {} above, {} below</summary>\n",
-                     index == 0 ? " open" : "", HtmlEscape(page.options.headline_policy),
-                     HtmlEscape(page.options.baseline_policy));
+  if (page.run_page) {
+    out += RunCharts(s, page);
+    out += fmt::format("<details{}>\n<summary>GPU × time allocation, every policy</summary>\n",
+                       index == 0 ? " open" : "");
+  } else {
+    out +=
+        fmt::format("<details{}>\n<summary>GPU × time allocation: {} above, {} below</summary>\n",
+                    index == 0 ? " open" : "", HtmlEscape(page.options.headline_policy),
+                    HtmlEscape(page.options.baseline_policy));
+  }
   out += GridHtml(s, page);
   out += "\n</details>\n";
   return out + "</section>\n";
@@ -536,15 +586,32 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
 
 }  // namespace
 
-std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options) {
+namespace {
+
+bool ManySeeds(const std::vector<ScenarioRuns>& scenarios) {
+  for (std::size_t i = 1; i < scenarios.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (scenarios[i].name == scenarios[j].name) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+std::string ReportHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options,
+                       bool run_page) {
   const std::vector<ScenarioRuns> scenarios = GroupByScenario(reports, options);
-  Page page{.options = options, .others = OtherPolicies(reports, options.baseline_policy)};
+  Page page{.options = options,
+            .others = OtherPolicies(reports, options.baseline_policy),
+            .run_page = run_page,
+            .many_seeds = ManySeeds(scenarios)};
   const std::string title = PageTitle(scenarios, page.others, options);
   std::string content = HeaderHtml(scenarios, page, title, reports.size());
   if (scenarios.empty()) {
     content += "<p class=\"note\">No runs.</p>\n";
   } else {
-    content += NavHtml(scenarios);
+    content += NavHtml(scenarios, page);
     content += OverviewHtml(scenarios, page);
   }
   for (std::size_t i = 0; i < scenarios.size(); ++i) {
@@ -552,6 +619,16 @@ std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOpt
   }
   content += DefinitionsHtml(page);
   return HtmlPage(title, content, page.charts, options.render_check);
+}
+
+}  // namespace
+
+std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options) {
+  return ReportHtml(reports, options, false);
+}
+
+std::string RunHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options) {
+  return ReportHtml(reports, options, true);
 }
 
 }  // namespace fleetsim

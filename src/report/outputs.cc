@@ -446,13 +446,13 @@ std::string TimeseriesCsv(const RunReport& report) {
       const double down = mean(SeriesMeasure::kDown);
       const auto gpus = static_cast<double>(series.scopes[scope].gpus);
       const std::string& pool = series.scopes[scope].pool;
-      fmt::format_to(
-          std::back_inserter(out), "{:.3f},{:.3f},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{},{:.3f},{:.3f}\n",
-          TimeToSeconds(start), TimeToSeconds(end), pool.empty() ? "*" : CsvField(pool),
-          series.scopes[scope].gpus, held, std::max(gpus - held - down, 0.0), down,
-          mean(SeriesMeasure::kRunning),
-          pool.empty() ? fmt::format("{:.3f}", mean(SeriesMeasure::kQueued)) : "",
-          mean(SeriesMeasure::kRealtimeDemand), mean(SeriesMeasure::kRealtimeServed));
+      fmt::format_to(std::back_inserter(out),
+                     "{:.3f},{:.3f},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{},{:.3f},{:.3f}\n",
+                     TimeToSeconds(start), TimeToSeconds(end), pool.empty() ? "*" : CsvField(pool),
+                     series.scopes[scope].gpus, held, std::max(gpus - held - down, 0.0), down,
+                     mean(SeriesMeasure::kRunning),
+                     pool.empty() ? fmt::format("{:.3f}", mean(SeriesMeasure::kQueued)) : "",
+                     mean(SeriesMeasure::kRealtimeDemand), mean(SeriesMeasure::kRealtimeServed));
     }
   }
   return out;

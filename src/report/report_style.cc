@@ -33,9 +33,9 @@ constexpr std::array<MarkerShape, 5> kOtherMarkers = {MarkerShape::kCircle, Mark
                                                       MarkerShape::kCross};
 constexpr int kSlots = 6;
 
-constexpr std::array<std::string_view, 9> kAllPolicyColours = {
-    "#cc3311", "#666666", "#004488", "#117733", "#882255",
-    "#997700", "#332288", "#000000", "#aa4499"};
+constexpr std::array<std::string_view, 9> kAllPolicyColours = {"#cc3311", "#666666", "#004488",
+                                                               "#117733", "#882255", "#997700",
+                                                               "#332288", "#000000", "#aa4499"};
 
 // Paul Tol's "light" scheme, indexed by JobKind.
 constexpr std::array<std::string_view, 7> kKindColours = {
@@ -63,8 +63,8 @@ std::string MarkerPath(MarkerShape shape, double x, double y) {
       return fmt::format("M{} {}a{} {} 0 1 0 {} 0a{} {} 0 1 0 {} 0Z", Coord(x - r), Coord(y),
                          Coord(r), Coord(r), Coord(2 * r), Coord(r), Coord(r), Coord(-2 * r));
     case MarkerShape::kSquare:
-      return fmt::format("M{} {}h{}v{}h{}Z", Coord(x - r), Coord(y - r), Coord(2 * r),
-                         Coord(2 * r), Coord(-2 * r));
+      return fmt::format("M{} {}h{}v{}h{}Z", Coord(x - r), Coord(y - r), Coord(2 * r), Coord(2 * r),
+                         Coord(-2 * r));
     case MarkerShape::kTriangle:
       return fmt::format("M{} {}L{} {}L{} {}Z", Coord(x), Coord(y - r - 0.5), Coord(x + r + 0.5),
                          Coord(y + r), Coord(x - r - 0.5), Coord(y + r));
@@ -106,8 +106,7 @@ std::string_view JobKindColour(JobKind kind) {
 
 std::span<const std::string_view> JobKindColours() { return kKindColours; }
 
-void DrawMarker(Svg& svg, double x, double y, const SeriesStyle& style,
-                const std::string& title) {
+void DrawMarker(Svg& svg, double x, double y, const SeriesStyle& style, const std::string& title) {
   if (style.marker == MarkerShape::kNone) {
     return;
   }

@@ -125,8 +125,8 @@ std::vector<double> HeldInBand(const AllocationTimelineData& t, const GpuBand& b
     if (inside == 0 || seg.end <= seg.start) {
       continue;
     }
-    const double gpus = seg.gpu_share * static_cast<double>(inside) /
-                        static_cast<double>(seg.gpus.size());
+    const double gpus =
+        seg.gpu_share * static_cast<double>(inside) / static_cast<double>(seg.gpus.size());
     const double s = static_cast<double>(std::max(seg.start, t0) - t0);
     const double e = static_cast<double>(std::min(seg.end, t1) - t0);
     for (auto b = static_cast<std::int64_t>(s / length);
@@ -144,8 +144,8 @@ std::vector<GpuBand> BandsOf(const AllocationTimelineData& t) {
   if (!t.bands.empty()) {
     return t.bands;
   }
-  return {GpuBand{.pool = "fleet", .model = "", .first_gpu = 0,
-                  .end_gpu = static_cast<GpuId>(t.fleet_gpus)}};
+  return {GpuBand{
+      .pool = "fleet", .model = "", .first_gpu = 0, .end_gpu = static_cast<GpuId>(t.fleet_gpus)}};
 }
 
 // One panel of pool strips from y = top: per pool, the share of its GPUs held over time.
@@ -164,8 +164,8 @@ void PoolStripsPanel(Svg& svg, const RunReport& run, const Scale& x, double top,
     const double y0 = top + kStripHeight * static_cast<double>(i);
     const double gpus = static_cast<double>(band.end_gpu - band.first_gpu);
     svg.Rect(8, y0, kGridLeft - 12, kStripHeight, i % 2 == 0 ? "#ececec" : "#f7f7f7",
-             fmt::format("pool {} · {} · {} GPUs", band.pool, band.model, band.end_gpu -
-                                                                             band.first_gpu));
+             fmt::format("pool {} · {} · {} GPUs", band.pool, band.model,
+                         band.end_gpu - band.first_gpu));
     svg.Text(12, y0 + 17, BandLabel(band), "start", "tick");
     if (i > 0) {
       svg.Line(8, y0, x.p1, y0, "band");

@@ -90,8 +90,8 @@ std::string SeriesName(const SweepLayout& layout, const SweepCell& cell, const V
   std::string name = varying.policy || varying.axes.empty() ? cell.first->policy : "";
   for (const std::size_t a : varying.axes) {
     if (!cell.first->labels[a].empty()) {
-      name += fmt::format("{}{}={}", name.empty() ? "" : " · ", layout.axes[a],
-                          cell.first->labels[a]);
+      name +=
+          fmt::format("{}{}={}", name.empty() ? "" : " · ", layout.axes[a], cell.first->labels[a]);
     }
   }
   return name.empty() ? cell.first->policy : name;
@@ -103,27 +103,27 @@ std::string SharedName(const SweepLayout& layout, const std::vector<const SweepC
   const SweepCell& first = *cells.front();
   std::string name = varying.policy ? "" : first.first->policy;
   for (std::size_t a = 0; a < layout.axes.size(); ++a) {
-    const bool shown = std::find(varying.axes.begin(), varying.axes.end(), a) !=
-                           varying.axes.end() ||
-                       std::find(skip.begin(), skip.end(), a) != skip.end();
+    const bool shown =
+        std::find(varying.axes.begin(), varying.axes.end(), a) != varying.axes.end() ||
+        std::find(skip.begin(), skip.end(), a) != skip.end();
     if (!shown && !first.first->labels[a].empty()) {
-      name += fmt::format("{}{}={}", name.empty() ? "" : " · ", layout.axes[a],
-                          first.first->labels[a]);
+      name +=
+          fmt::format("{}{}={}", name.empty() ? "" : " · ", layout.axes[a], first.first->labels[a]);
     }
   }
   return name;
 }
 
 // Tick labels: thousands grouped from 1,000 up, else four significant digits.
-std::string TickText(double v) {
-  return std::abs(v) >= 1000 ? Fixed(v, 0) : Short(v);
-}
+std::string TickText(double v) { return std::abs(v) >= 1000 ? Fixed(v, 0) : Short(v); }
 
 struct Page {
   const SweepLayout& layout;
   const SweepReportOptions& options;
   int charts = 0;
-  std::string Chart(const Svg& svg, const std::string& label) { return svg.Finish(++charts, label); }
+  std::string Chart(const Svg& svg, const std::string& label) {
+    return svg.Finish(++charts, label);
+  }
 };
 
 // The cells of each scenario, in order of first appearance.
@@ -187,8 +187,8 @@ std::string LineChart(Page& page, const std::string& scenario,
   std::vector<Series> series;
   for (const SweepCell* cell : cells) {
     const std::string name = SeriesName(layout, *cell, varying);
-    auto it = std::find_if(series.begin(), series.end(),
-                           [&](const Series& s) { return s.name == name; });
+    auto it =
+        std::find_if(series.begin(), series.end(), [&](const Series& s) { return s.name == name; });
     if (it == series.end()) {
       series.push_back({.name = name});
       it = std::prev(series.end());
@@ -222,8 +222,7 @@ std::string LineChart(Page& page, const std::string& scenario,
   Svg svg(kWidth, std::max(kPlotTop + kPlotHeight + 44, legend_height));
   const std::string shared = SharedName(layout, cells, varying, {x_axis});
   const std::string title = fmt::format("{} · {} over {}{}", scenario, metric_name,
-                                        layout.axes[x_axis],
-                                        shared.empty() ? "" : " · " + shared);
+                                        layout.axes[x_axis], shared.empty() ? "" : " · " + shared);
   svg.Text(kPlotLeft, 18, title, "start", "title");
   const auto [lo, hi] = Range(all, false);
   const Scale y{lo, hi, kPlotTop + kPlotHeight, kPlotTop};
@@ -268,17 +267,18 @@ std::string LineChart(Page& page, const std::string& scenario,
     }
     DrawSeries(svg, points, style, s.name, 1);
     const double ly = kPlotTop + 16.0 * static_cast<double>(i);
-    svg.Path(fmt::format("M{} {}H{}", Coord(kPlotRight + 12), Coord(ly - 3),
-                         Coord(kPlotRight + 30)),
-             style.colour, "series", s.name, style.dash);
+    svg.Path(
+        fmt::format("M{} {}H{}", Coord(kPlotRight + 12), Coord(ly - 3), Coord(kPlotRight + 30)),
+        style.colour, "series", s.name, style.dash);
     DrawMarker(svg, kPlotRight + 21, ly - 3, style, s.name);
     svg.Text(kPlotRight + 36, ly + 1, s.name);
   }
   std::string out = page.Chart(svg, title);
   if (total > series.size()) {
-    out += fmt::format("<p class=\"note\">{} series; the first {} are drawn (summary.csv has "
-                       "them all).</p>\n",
-                       total, series.size());
+    out += fmt::format(
+        "<p class=\"note\">{} series; the first {} are drawn (summary.csv has "
+        "them all).</p>\n",
+        total, series.size());
   }
   return out;
 }
@@ -419,8 +419,8 @@ std::string MetricSection(Page& page, const std::vector<SweepCell>& cells, std::
     if (cell.first->labels[numeric[0]].empty() || cell.first->labels[numeric[1]].empty()) {
       continue;
     }
-    const std::string key = cell.first->scenario + " · " +
-                            SeriesName(page.layout, cell, heatmap_varying);
+    const std::string key =
+        cell.first->scenario + " · " + SeriesName(page.layout, cell, heatmap_varying);
     auto it = std::find_if(maps.begin(), maps.end(), [&](const auto& m) { return m.first == key; });
     if (it == maps.end()) {
       maps.emplace_back(key, std::vector<const SweepCell*>{});
@@ -457,7 +457,9 @@ std::string GridTable(const Page& page, const std::vector<SweepCell>& cells,
     out += fmt::format("; Δ: the paired difference against {} on the same seeds",
                        HtmlEscape(page.layout.baseline_policy));
   }
-  out += ".</p>\n<div class=\"scroll\"><table class=\"summary\">\n<thead><tr><th>scenario</th><th>policy</th>";
+  out +=
+      ".</p>\n<div class=\"scroll\"><table "
+      "class=\"summary\">\n<thead><tr><th>scenario</th><th>policy</th>";
   for (const std::string& axis : page.layout.axes) {
     out += "<th>" + HtmlEscape(axis) + "</th>";
   }
@@ -483,9 +485,10 @@ std::string GridTable(const Page& page, const std::vector<SweepCell>& cells,
   }
   out += "</tbody></table></div>\n";
   if (cells.size() > rows) {
-    out += fmt::format("<p class=\"note\">{} cells; the first {} are listed (summary.csv has "
-                       "them all).</p>\n",
-                       cells.size(), rows);
+    out += fmt::format(
+        "<p class=\"note\">{} cells; the first {} are listed (summary.csv has "
+        "them all).</p>\n",
+        cells.size(), rows);
   }
   return out + "</section>\n";
 }
@@ -495,9 +498,8 @@ std::string Header(const SweepLayout& layout, const SweepRecords& records) {
   std::string out = fmt::format(
       "<header>\n<h1>Sweep {}</h1>\n<p class=\"meta\">fleetsim {} · {} runs · {} failed{}</p>\n",
       HtmlEscape(layout.name), HtmlEscape(kVersion), layout.points.size(), failed.size(),
-      layout.baseline_policy.empty()
-          ? std::string()
-          : " · baseline policy " + HtmlEscape(layout.baseline_policy));
+      layout.baseline_policy.empty() ? std::string()
+                                     : " · baseline policy " + HtmlEscape(layout.baseline_policy));
   out +=
       "<p class=\"description\">Each point of a chart is a cell of the grid (every axis but the "
       "seed): the mean of its runs, with a bar for the 95 % confidence interval of that mean "
@@ -506,7 +508,6 @@ std::string Header(const SweepLayout& layout, const SweepRecords& records) {
       "results.csv and summary.csv hold every number.</p>\n";
   return out + "</header>\n";
 }
-
 
 }  // namespace
 

@@ -4,8 +4,8 @@
 //  - GPUs held by jobs (GPU-equivalents: a fractional or MIG share counts its share), GPUs down
 //    (their node failed, was reclaimed or released), GPUs idle (up and not held);
 //  - jobs running (in a pool: holding GPUs there, a job spanning pools counting in each; in the
-//    fleet: every running job once, CPU-only ones included) and, for the fleet only, jobs queued (submitted and neither running nor ended: a
-//    queued job belongs to no pool yet);
+//    fleet: every running job once, CPU-only ones included) and, for the fleet only, jobs queued
+//    (submitted and neither running nor ended: a queued job belongs to no pool yet);
 //  - real-time demand and service: a service wants its demand curve's GPUs from its submission
 //    to its end, and is served min(GPUs held, demand) while it runs (as RealtimeDemand counts);
 //    in a pool, a running service's demand and service count in proportion to its share there.

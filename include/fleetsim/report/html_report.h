@@ -51,4 +51,11 @@ struct HtmlReportOptions {
 // same scenario name, SameScenario). A scenario without a baseline run shows no deltas.
 std::string BenchHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options);
 
+// The run report (`fleetsim run --html`): the same page for any runs — runs of one scenario and
+// seed are compared side by side, the headline only when a scenario has both the headline and
+// the baseline policy — with, per scenario and seed, after utilization over time: jobs queued
+// over time and each pool's use (from RunReport::series), wait-time and completion-time CDFs,
+// and a grid with every run (run_charts.h). docs/outputs.md#run-report-html describes it.
+std::string RunHtml(const std::vector<RunReport>& reports, const HtmlReportOptions& options);
+
 }  // namespace fleetsim

@@ -35,9 +35,9 @@ Svg UtilizationOverTime(const std::vector<const RunReport*>& runs, const std::st
                         const std::string& baseline, std::int64_t buckets);
 
 struct GridLimits {
-  std::int64_t max_gpu_rows = 512;       // a larger fleet draws one strip per pool
-  std::int64_t max_segments = 20'000;    // more segments (all panels) draw one strip per pool
-  std::int64_t strip_buckets = 240;      // time slices of a pool strip
+  std::int64_t max_gpu_rows = 512;     // a larger fleet draws one strip per pool
+  std::int64_t max_segments = 20'000;  // more segments (all panels) draw one strip per pool
+  std::int64_t strip_buckets = 240;    // time slices of a pool strip
 };
 
 // The grid of `panels` (runs with timelines, drawn top to bottom), titled `title`.

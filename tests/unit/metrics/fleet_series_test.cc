@@ -54,9 +54,9 @@ TEST_P(FleetSeriesRunTest, SlicesAddUpToWhatTheOtherObserversMeasure) {
   options.seed = loaded.scenario->seed;
   options.record_timeline = true;
   options.record_series = true;
-  const RunOutcome outcome = RunScenario(
-      *loaded.scenario, registry, ChoosePolicy(*loaded.scenario, registry, GetParam().policy),
-      options);
+  const RunOutcome outcome =
+      RunScenario(*loaded.scenario, registry,
+                  ChoosePolicy(*loaded.scenario, registry, GetParam().policy), options);
   ASSERT_TRUE(outcome.status.ok()) << outcome.status.message();
   const RunReport& report = outcome.report;
   ASSERT_TRUE(report.series && report.timeline);
@@ -67,8 +67,7 @@ TEST_P(FleetSeriesRunTest, SlicesAddUpToWhatTheOtherObserversMeasure) {
   EXPECT_EQ(s.end, t.window_end);
   ASSERT_FALSE(s.integrals.empty());
   EXPECT_LE(s.integrals.size(), FleetSeries::kMaxSlices);
-  EXPECT_EQ(static_cast<SimTime>(s.integrals.size()),
-            (s.end - s.start + s.slice - 1) / s.slice);
+  EXPECT_EQ(static_cast<SimTime>(s.integrals.size()), (s.end - s.start + s.slice - 1) / s.slice);
   EXPECT_EQ(s.slice % 60'000, 0) << "whole minutes";
   EXPECT_EQ(s.scopes.front().gpus, t.fleet_gpus);
 
@@ -85,8 +84,11 @@ TEST_P(FleetSeriesRunTest, SlicesAddUpToWhatTheOtherObserversMeasure) {
   double running = 0;
   double queued = 0;
   for (const JobRecordRow& job : report.jobs) {
+    if (job.state == FinalState::kNotSubmitted) {
+      continue;
+    }
     running += static_cast<double>(job.run_time) / kMsPerHour;
-    const SimTime life_end = job.end > 0 ? job.end : t.window_end;
+    const SimTime life_end = job.ended ? job.end : t.window_end;
     queued += static_cast<double>(life_end - job.submit - job.run_time) / kMsPerHour;
   }
   EXPECT_NEAR(Total(s, 0, SeriesMeasure::kHeld), held, 1e-6 * (1 + held));
@@ -139,8 +141,8 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, FleetSeriesRunTest, ::testing::ValuesIn(Case
 TEST(FleetSeriesTest, SlicesGrowRoundAsTheRunGrows) {
   // A run of 10 days: 1-minute slices would be 14,400, so they merge to 15 minutes (960).
   const PolicyRegistry registry = BuiltinPolicies();
-  const LoadResult loaded = LoadScenarioFile(
-      testing::SourcePath("scenarios/examples/poisson-64.json"), registry, {});
+  const LoadResult loaded =
+      LoadScenarioFile(testing::SourcePath("scenarios/examples/poisson-64.json"), registry, {});
   ASSERT_TRUE(loaded.scenario) << loaded.file_status << loaded.diagnostics.Format("scenario");
   RunOptions options;
   options.record_series = true;

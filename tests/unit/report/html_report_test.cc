@@ -227,8 +227,7 @@ TEST(HtmlReportTest, TheHeadlineComesFirstWithThePostsFiguresBesideOurs) {
                                    .output_gain = "+105.1 %"};
   const std::string html =
       BenchHtml(f.reports, {.published = &published, .reproduce = "fleetsim bench x --html r"});
-  EXPECT_NE(html.find("<title>constraint-aware vs fifo on 2 scenarios</title>"),
-            std::string::npos);
+  EXPECT_NE(html.find("<title>constraint-aware vs fifo on 2 scenarios</title>"), std::string::npos);
   const std::size_t headline = html.find("<h2>Headline</h2>");
   ASSERT_NE(headline, std::string::npos);
   EXPECT_LT(headline, html.find("<nav>"));
@@ -246,8 +245,9 @@ TEST(HtmlReportTest, TheHeadlineComesFirstWithThePostsFiguresBesideOurs) {
                       row),
             row + std::string("<td><a href=\"#scenario-2\">second</a></td>").size());
   EXPECT_NE(html.find("Reproduce: <code>fleetsim bench x --html r</code> · fleetsim " +
-                      std::string(kVersion) + " · seeds: first &lt;b&gt;&amp;amp;&lt;/b&gt; 7, "
-                                              "second 7"),
+                      std::string(kVersion) +
+                      " · seeds: first &lt;b&gt;&amp;amp;&lt;/b&gt; 7, "
+                      "second 7"),
             std::string::npos);
 }
 
@@ -282,9 +282,9 @@ TEST(HtmlReportTest, PoliciesKeepTheirStyleAndTiesAreNamed) {
 TEST(HtmlReportTest, TheGridBandsItsPoolsAndSummarizesLargeFleets) {
   Fixture f(/*with_timeline=*/true);
   for (RunReport& r : f.reports) {
-    r.timeline->bands = {{.pool = "h100-reserved", .model = "H100-SXM", .first_gpu = 0,
-                          .end_gpu = 1},
-                         {.pool = "b200-spot", .model = "B200", .first_gpu = 1, .end_gpu = 2}};
+    r.timeline->bands = {
+        {.pool = "h100-reserved", .model = "H100-SXM", .first_gpu = 0, .end_gpu = 1},
+        {.pool = "b200-spot", .model = "B200", .first_gpu = 1, .end_gpu = 2}};
   }
   const std::string html = BenchHtml(f.reports, {});
   EXPECT_NE(html.find("<title>pool b200-spot · B200 · GPUs 1–1</title>"), std::string::npos);
@@ -299,6 +299,60 @@ TEST(HtmlReportTest, TheGridBandsItsPoolsAndSummarizesLargeFleets) {
   EXPECT_EQ(Count(strips, "class=\"strip\""), 2U * 2U * 2U);
   EXPECT_NE(strips.find("<title>h100-reserved: share of its 1 GPUs held over time</title>"),
             std::string::npos);
+}
+
+// A series over [0, 2 h) in two 1-hour slices, for the fleet and two pools of one GPU each.
+FleetSeriesData TinySeries(double queued_first_hour) {
+  FleetSeriesData s;
+  s.start = 0;
+  s.end = 2 * kHour;
+  s.slice = kHour;
+  s.scopes = {
+      {.pool = "", .gpus = 2}, {.pool = "pool-a", .gpus = 1}, {.pool = "pool-b", .gpus = 1}};
+  s.integrals.assign(2, std::vector<SliceIntegrals>(3));
+  s.integrals[0][0][static_cast<std::size_t>(SeriesMeasure::kQueued)] = queued_first_hour * kHour;
+  s.integrals[0][1][static_cast<std::size_t>(SeriesMeasure::kHeld)] = 1.0 * kHour;
+  return s;
+}
+
+TEST(HtmlReportTest, TheRunPageAddsQueuePoolsDistributionsAndEveryRunsGrid) {
+  Fixture f(/*with_timeline=*/true);
+  for (RunReport& r : f.reports) {
+    r.series = TinySeries(3);
+    r.jobs[0].state = FinalState::kCompleted;
+    r.jobs[0].started = true;
+    r.jobs[0].start = kHour / 2;
+    r.jobs[0].end = kHour;
+  }
+  const std::string html = RunHtml(f.reports, {});
+  EXPECT_EQ(Count(html, "aria-label=\"Jobs queued over time · "), 2U);
+  EXPECT_EQ(Count(html, "aria-label=\"Pool pool-a: share of its GPUs held · "), 2U);
+  EXPECT_EQ(Count(html, "aria-label=\"Pool pool-b: share of its GPUs held · "), 2U);
+  EXPECT_EQ(Count(html, "aria-label=\"Wait time, CDF over the jobs submitted · "), 2U);
+  EXPECT_EQ(Count(html, "aria-label=\"Completion time, CDF over the jobs submitted · "), 2U);
+  // Every run of a scenario has its panel in the grid, not only constraint-aware and fifo.
+  EXPECT_EQ(Count(html, "class=\"title\">first-fit</text>"), 2U);
+  EXPECT_EQ(Count(BenchHtml(f.reports, {}), "class=\"title\">first-fit</text>"), 0U);
+  EXPECT_NE(html.find("<title>fifo: 1 of 1 jobs (100.0 %)</title>"), std::string::npos);
+  EXPECT_EQ(html, RunHtml(f.reports, {})) << "deterministic";
+  // The bench page of the same runs has none of the run page's charts.
+  EXPECT_EQ(BenchHtml(f.reports, {}).find("Jobs queued over time"), std::string::npos);
+}
+
+TEST(HtmlReportTest, TheRunPageNamesSeedsAndLeavesOutAHeadlineItCannotDraw) {
+  ScenarioFacts only;
+  only.name = "only";
+  std::vector<RunReport> reports;
+  for (const std::uint64_t seed : {1U, 2U}) {
+    RunReport run = MakeRun(only, "backfill", 0.5, 10, true);
+    run.seed = seed;
+    reports.push_back(std::move(run));
+  }
+  const std::string html = RunHtml(reports, {});
+  EXPECT_NE(html.find("<h2>only · seed 1</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>only · seed 2</h2>"), std::string::npos);
+  EXPECT_EQ(html.find("<h2>Headline</h2>"), std::string::npos) << "no fifo, no constraint-aware";
+  EXPECT_NE(BenchHtml(reports, {}).find("<h2>Headline</h2>"), std::string::npos);
 }
 
 TEST(HtmlReportTest, NoReportsGiveAPageSayingSo) {
