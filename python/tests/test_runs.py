@@ -64,6 +64,13 @@ def test_run_summary_and_frames_match_the_csv_files():
     assert list(timeline.columns) == ["id", "start_s", "end_s", "gpu_share", "kind", "priority",
                                       "realtime", "gpus"]
     assert set(timeline["id"]) == set(jobs["id"][jobs["state"] == "completed"])
+    series = result.timeseries
+    assert list(series.columns) == next(csv.reader(io.StringIO(result.timeseries_csv)))
+    fleet = series[series["pool"] == "*"]
+    hours = (fleet["end_s"] - fleet["start_s"]) / 3600
+    # GPU-time held, summed over the slices, is the timeline's (up to the printed decimals).
+    held = (timeline["gpu_share"] * (timeline["end_s"] - timeline["start_s"]) / 3600).sum()
+    assert abs((fleet["gpus_held"] * hours).sum() - held) < 1e-2 * max(held, 1)
 
 
 def test_comparison_of_several_runs_is_comparison_csv():

@@ -782,6 +782,7 @@ RunOptions OptionsFor(const Scenario& scenario, std::optional<std::uint64_t> see
           .measure_wall_time = timing,
           .logger = nullptr,
           .record_timeline = timeline,
+          .record_series = true,  // bounded: at most FleetSeries::kMaxSlices slices
           .check_invariants = check_invariants};
 }
 
@@ -1046,6 +1047,11 @@ void DefineRuns(py::module_& m) {
       .def_property_readonly(
           "timeline",
           [](const PyRunResult& r) { return DataFrame(TimelineCsv(*r.report), "timeline"); })
+      .def_property_readonly("timeseries_csv",
+                             [](const PyRunResult& r) { return TimeseriesCsv(*r.report); })
+      .def_property_readonly(
+          "timeseries",
+          [](const PyRunResult& r) { return DataFrame(TimeseriesCsv(*r.report), "timeseries"); })
       .def_property_readonly("comparison_csv",
                              [](const PyRunResult& r) { return ComparisonCsv({*r.report}); })
       .def("__repr__", [](const PyRunResult& r) {

@@ -39,10 +39,31 @@ std::string JobLabel(const RunReport& run, JobIndex job) {
   return job < run.jobs.size() ? run.jobs[job].id : fmt::format("job #{}", job);
 }
 
-// A pool's name cut to fit the grid's left margin.
+// Characters (not bytes) of UTF-8 text.
+std::size_t Characters(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+// "pool · model" when it fits the grid's left margin, else the pool's name, cut to fit.
 std::string BandLabel(const GpuBand& band) {
   constexpr std::size_t kMax = 22;
-  return band.pool.size() <= kMax ? band.pool : band.pool.substr(0, kMax - 1) + "…";
+  const std::string both = band.model.empty() ? band.pool : band.pool + " · " + band.model;
+  if (Characters(both) <= kMax) {
+    return both;
+  }
+  if (Characters(band.pool) <= kMax) {
+    return band.pool;
+  }
+  std::size_t cut = 0;
+  for (std::size_t kept = 0; cut < band.pool.size(); ++cut) {
+    const bool starts_character = (static_cast<unsigned char>(band.pool[cut]) & 0xC0) != 0x80;
+    if (starts_character && ++kept == kMax) {
+      break;  // room for the ellipsis
+    }
+  }
+  return band.pool.substr(0, cut) + "…";
 }
 
 // Bands of the pools, each with a shaded label column and a separator line above it.

@@ -100,8 +100,9 @@ TEST_F(ImportFleetCliTest, AnImportedFleetSimulatesAsTheHandWrittenOne) {
           .exit_code,
       0);
   const auto hand = FilesUnder(Out("a"));
-  // comparison.csv, the folder's manifest and 5 policies x (summary.json, jobs.csv)
-  EXPECT_EQ(hand.size(), 12U);
+  // comparison.csv, the folder's manifest and 5 policies x (summary.json, jobs.csv,
+  // timeseries.csv)
+  EXPECT_EQ(hand.size(), 17U);
   EXPECT_EQ(hand, FilesUnder(Out("b")));
 
   const nlohmann::json parameters = nlohmann::json::parse(ReadFile(Out("parameters.json")));
@@ -535,7 +536,7 @@ TEST_F(ImportFleetCliTest, AnImportedNodeListSimulatesAsTheHandWrittenFleet) {
         << file;
   }
   const auto hand = FilesUnder(Out("a"));
-  EXPECT_EQ(hand.size(), 12U);
+  EXPECT_EQ(hand.size(), 17U);  // as above
   EXPECT_EQ(hand, FilesUnder(Out("b")));
 }
 
