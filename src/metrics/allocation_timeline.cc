@@ -35,14 +35,13 @@ void AllocationTimeline::OnRunStarted(const RunStarted& event) {
 void AllocationTimeline::AddToBands(const RunStarted& event, const NodeAtStart& node) {
   const PoolSpec& pool = event.pools[node.pool];
   std::vector<GpuBand>& bands = data_.bands;
-  if (!bands.empty() && bands.back().end_gpu == node.first_gpu && bands.back().pool == pool.name) {
+  const std::string name = pool.name.empty() ? "fleet" : pool.name;  // a bare fleet's one pool
+  if (!bands.empty() && bands.back().end_gpu == node.first_gpu && bands.back().pool == name) {
     bands.back().end_gpu = node.end_gpu;
     return;
   }
-  bands.push_back(GpuBand{.pool = pool.name,
-                          .model = pool.gpu.name,
-                          .first_gpu = node.first_gpu,
-                          .end_gpu = node.end_gpu});
+  bands.push_back(GpuBand{
+      .pool = name, .model = pool.gpu.name, .first_gpu = node.first_gpu, .end_gpu = node.end_gpu});
 }
 
 void AllocationTimeline::OnJobSubmitted(const JobSubmitted& event) {
@@ -156,6 +155,19 @@ void AddOverlaps(const std::vector<SimTime>& bounds, SimTime start, SimTime end,
   }
 }
 
+// Boundaries window_start + window x i / buckets; bucket i is [bounds[i], bounds[i + 1]).
+std::vector<SimTime> BucketBounds(const AllocationTimelineData& timeline, std::int64_t buckets) {
+  const SimDuration window = timeline.window_end - timeline.window_start;
+  std::vector<SimTime> bounds;
+  bounds.reserve(static_cast<std::size_t>(buckets) + 1);
+  for (std::int64_t i = 0; i <= buckets; ++i) {
+    // window x i may not fit in 64 bits for very long windows: split the product.
+    const SimTime offset = (window / buckets) * i + (window % buckets) * i / buckets;
+    bounds.push_back(timeline.window_start + offset);
+  }
+  return bounds;
+}
+
 }  // namespace
 
 std::vector<UtilizationBucket> UtilizationSeries(const AllocationTimelineData& timeline,
@@ -164,14 +176,7 @@ std::vector<UtilizationBucket> UtilizationSeries(const AllocationTimelineData& t
   if (buckets <= 0 || window <= 0 || timeline.fleet_gpus <= 0) {
     return {};
   }
-  // Boundaries window_start + window x i / buckets; bucket i is [bounds[i], bounds[i + 1]).
-  std::vector<SimTime> bounds;
-  bounds.reserve(static_cast<std::size_t>(buckets) + 1);
-  for (std::int64_t i = 0; i <= buckets; ++i) {
-    // window x i may not fit in 64 bits for very long windows: split the product.
-    const SimTime offset = (window / buckets) * i + (window % buckets) * i / buckets;
-    bounds.push_back(timeline.window_start + offset);
-  }
+  const std::vector<SimTime> bounds = BucketBounds(timeline, buckets);
   std::vector<double> busy_gpu_ms(static_cast<std::size_t>(buckets), 0.0);
   for (const BusyPiece& piece : timeline.busy) {
     AddOverlaps(bounds, piece.start, piece.end, piece.gpus, busy_gpu_ms);
@@ -196,6 +201,30 @@ std::vector<UtilizationBucket> UtilizationSeries(const AllocationTimelineData& t
                       .utilization = up_gpu_ms > 0 ? busy_gpu_ms[i] / up_gpu_ms : 0});
   }
   return series;
+}
+
+std::vector<double> HeldSeries(const AllocationTimelineData& timeline, GpuId first_gpu,
+                               GpuId end_gpu, std::int64_t buckets) {
+  const SimDuration window = timeline.window_end - timeline.window_start;
+  if (buckets <= 0 || window <= 0) {
+    return {};
+  }
+  const std::vector<SimTime> bounds = BucketBounds(timeline, buckets);
+  std::vector<double> held_gpu_ms(static_cast<std::size_t>(buckets), 0.0);
+  for (const TimelineSegment& seg : timeline.segments) {
+    const auto inside = std::count_if(seg.gpus.begin(), seg.gpus.end(),
+                                      [&](GpuId gpu) { return gpu >= first_gpu && gpu < end_gpu; });
+    if (inside > 0) {
+      const double share =
+          seg.gpu_share * static_cast<double>(inside) / static_cast<double>(seg.gpus.size());
+      AddOverlaps(bounds, seg.start, seg.end, share, held_gpu_ms);
+    }
+  }
+  for (std::size_t i = 0; i < held_gpu_ms.size(); ++i) {
+    const SimDuration length = bounds[i + 1] - bounds[i];
+    held_gpu_ms[i] = length > 0 ? held_gpu_ms[i] / static_cast<double>(length) : 0;
+  }
+  return held_gpu_ms;
 }
 
 double BusyGpuHours(const AllocationTimelineData& timeline) {

@@ -22,7 +22,7 @@ constexpr double kPlotRight = 560;
 constexpr double kPlotTop = 40;
 constexpr double kPlotHeight = 300;
 constexpr std::size_t kMaxTableRows = 400;
-constexpr std::size_t kMaxGroups = kPolicyPalette.size();
+constexpr std::size_t kMaxGroups = kSeriesPalette.size();
 constexpr std::string_view kRegionFill = "#fbe6e4";  // the side of a bound that misses it
 
 const char* const kPlanStyle = R"(<style>
@@ -215,7 +215,7 @@ class PlanPage {
   void Mark(Svg& svg, std::size_t i, double px, double py, double value) const {
     const std::size_t g = static_cast<std::size_t>(
         std::find(groups_.begin(), groups_.end(), c_.candidates[i].group) - groups_.begin());
-    const std::string_view colour = kPolicyPalette[g % kMaxGroups];
+    const std::string_view colour = kSeriesPalette[g % kMaxGroups];
     const std::string label = fmt::format("{}: {} {}, {}",
                                           DescribeCandidate(plan_, c_.candidates[i]),
                                           Short(c_.candidates[i].objective),
@@ -234,7 +234,7 @@ class PlanPage {
   void Legend(Svg& svg) const {
     for (std::size_t g = 0; g < groups_.size() && g < kMaxGroups; ++g) {
       const double ly = kPlotTop + 16.0 * static_cast<double>(g);
-      svg.Rect(kPlotRight + 16, ly - 9, 10, 10, kPolicyPalette[g]);
+      svg.Rect(kPlotRight + 16, ly - 9, 10, 10, kSeriesPalette[g]);
       svg.Text(kPlotRight + 32, ly, GroupName(plan_, c_, groups_[g]));
     }
   }

@@ -35,24 +35,29 @@ struct ScenarioRuns {
   const RunReport* headline = nullptr;
 };
 
+// Groups by scenario and seed, in order of first appearance (the runs of a seed range come
+// policy by policy: each group gathers its policies from wherever they are).
 std::vector<ScenarioRuns> GroupByScenario(const std::vector<RunReport>& reports,
                                           const HtmlReportOptions& options) {
   std::vector<ScenarioRuns> groups;
   for (const RunReport& report : reports) {
-    if (groups.empty() || !SameScenario(*groups.back().runs.front(), report) ||
-        groups.back().runs.front()->seed != report.seed) {
-      ScenarioRuns group;
-      group.name = report.scenario.name;
-      group.description = report.scenario.description;
-      groups.push_back(std::move(group));
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const ScenarioRuns& g) {
+      return SameScenario(*g.runs.front(), report) && g.runs.front()->seed == report.seed;
+    });
+    if (group == groups.end()) {
+      groups.push_back(ScenarioRuns{.name = report.scenario.name,
+                                    .description = report.scenario.description,
+                                    .runs = {},
+                                    .baseline = nullptr,
+                                    .headline = nullptr});
+      group = std::prev(groups.end());
     }
-    ScenarioRuns& group = groups.back();
-    group.runs.push_back(&report);
-    if (group.baseline == nullptr && report.policy.name == options.baseline_policy) {
-      group.baseline = &report;
+    group->runs.push_back(&report);
+    if (group->baseline == nullptr && report.policy.name == options.baseline_policy) {
+      group->baseline = &report;
     }
-    if (group.headline == nullptr && report.policy.name == options.headline_policy) {
-      group.headline = &report;
+    if (group->headline == nullptr && report.policy.name == options.headline_policy) {
+      group->headline = &report;
     }
   }
   return groups;
@@ -122,6 +127,16 @@ std::string Joined(const std::vector<std::string>& names) {
   return out;
 }
 
+std::size_t PolicyCount(const std::vector<RunReport>& reports) {
+  std::vector<std::string> names;
+  for (const RunReport& r : reports) {
+    if (std::find(names.begin(), names.end(), r.policy.name) == names.end()) {
+      names.push_back(r.policy.name);
+    }
+  }
+  return names.size();
+}
+
 // The policies other than the baseline, in order of first appearance.
 std::vector<std::string> OtherPolicies(const std::vector<RunReport>& reports,
                                        const std::string& baseline) {
@@ -135,19 +150,38 @@ std::vector<std::string> OtherPolicies(const std::vector<RunReport>& reports,
   return names;
 }
 
-std::string PageTitle(const std::vector<ScenarioRuns>& scenarios,
-                      const std::vector<std::string>& others, const HtmlReportOptions& options) {
+// Distinct scenario names among the groups (a seed range gives several groups per scenario).
+std::size_t ScenarioCount(const std::vector<ScenarioRuns>& scenarios) {
+  std::vector<std::string> names;
+  for (const ScenarioRuns& s : scenarios) {
+    if (std::find(names.begin(), names.end(), s.name) == names.end()) {
+      names.push_back(s.name);
+    }
+  }
+  return names.size();
+}
+
+// A scenario compares the headline policy with the baseline.
+bool Comparable(const ScenarioRuns& s) { return s.headline != nullptr && s.baseline != nullptr; }
+
+std::string PageTitle(const std::vector<ScenarioRuns>& scenarios, std::size_t policies,
+                      const HtmlReportOptions& options) {
   if (!options.title.empty()) {
     return options.title;
   }
-  const std::string where = scenarios.size() == 1 ? scenarios.front().name
-                                                  : fmt::format("{} scenarios", scenarios.size());
-  const bool has_headline =
-      std::find(others.begin(), others.end(), options.headline_policy) != others.end();
-  if (has_headline) {
+  const std::size_t count = ScenarioCount(scenarios);
+  const std::string where =
+      count == 1 ? scenarios.front().name : fmt::format("{} scenarios", count);
+  if (std::any_of(scenarios.begin(), scenarios.end(), Comparable)) {
     return fmt::format("{} vs {} on {}", options.headline_policy, options.baseline_policy, where);
   }
-  return fmt::format("{} policies on {}", others.size() + 1, where);
+  if (scenarios.empty()) {
+    return "fleetsim report: no runs";
+  }
+  return fmt::format("{} on {}",
+                     policies == 1 ? scenarios.front().runs.front()->policy.name
+                                   : fmt::format("{} policies", policies),
+                     where);
 }
 
 // ---- The page ---------------------------------------------------------------------------------
@@ -155,6 +189,7 @@ std::string PageTitle(const std::vector<ScenarioRuns>& scenarios,
 struct Page {
   const HtmlReportOptions& options;
   std::vector<std::string> others;  // the policies other than the baseline
+  std::size_t policies = 0;         // distinct policies on the page
   bool run_page = false;            // RunHtml: more charts, every run in the grid
   bool many_seeds = false;          // a scenario appears with several seeds
   int charts = 0;
@@ -183,7 +218,8 @@ std::string OutputChange(const RunReport& run, const RunReport& baseline) {
 
 // One sentence: where the headline policy beats, ties with and loses to the baseline on output,
 // and the range of its changes.
-std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const HtmlReportOptions& o) {
+std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const Page& page) {
+  const HtmlReportOptions& o = page.options;
   int better = 0;
   int tied = 0;
   int worse = 0;
@@ -216,11 +252,12 @@ std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const HtmlRep
   }
   return fmt::format(
       "<p class=\"conclusion\"><strong>{0}</strong> against <strong>{1}</strong>: "
-      "priority-weighted output higher in {2} of {3} scenarios, equal in {4}, lower in {5} "
+      "priority-weighted output higher in {2} of {3} {11}, equal in {4}, lower in {5} "
       "({6} % to {7} %); utilization {8} to {9} pp. {0} has the highest output of all policies "
       "in {10} of {3}.</p>\n",
       HtmlEscape(o.headline_policy), HtmlEscape(o.baseline_policy), better, compared, tied, worse,
-      Signed(lo_pct, 1), Signed(hi_pct, 1), Signed(lo_pp, 1), Signed(hi_pp, 1), best);
+      Signed(lo_pct, 1), Signed(hi_pct, 1), Signed(lo_pp, 1), Signed(hi_pp, 1), best,
+      page.many_seeds ? "scenario-seed pairs" : "scenarios");
 }
 
 // A published figure's cell: the text as the source states it, or a dash.
@@ -275,14 +312,14 @@ std::string HeaderHtml(const std::vector<ScenarioRuns>& scenarios, const Page& p
   std::string out = fmt::format(
       "<header>\n<h1>{}</h1>\n<p class=\"meta\">fleetsim {} · {} scenarios · {} runs · baseline "
       "policy {}</p>\n</header>\n",
-      HtmlEscape(title), HtmlEscape(kVersion), scenarios.size(), runs,
+      HtmlEscape(title), HtmlEscape(kVersion), ScenarioCount(scenarios), runs,
       HtmlEscape(o.baseline_policy));
   const bool comparable = std::any_of(
       scenarios.begin(), scenarios.end(),
       [](const ScenarioRuns& s) { return s.headline != nullptr && s.baseline != nullptr; });
   if (!scenarios.empty() && (comparable || !page.run_page)) {
     out += "<section class=\"headline\">\n<h2>Headline</h2>\n";
-    out += Conclusion(scenarios, o);
+    out += Conclusion(scenarios, page);
     out += HeadlineTable(scenarios, page);
     out += "</section>\n";
   }
@@ -311,12 +348,12 @@ std::string DefinitionsHtml(const Page& page) {
 <dt>p99 wait</dt><dd>the 99th percentile (nearest rank) of start − submit over the jobs that started.</dd>
 <dt>unmet real-time</dt><dd>GPU-hours of real-time demand that were not served.</dd>
 <dt>cost</dt><dd>the fleet's bill over the window, by pool price tier; n/a when a pool has no price.</dd>
-<dt>charts</dt><dd>utilization over time: busy GPUs / GPUs up, over {1} equal slices of the window, one line per policy (each policy keeps its colour, dash and marker on every fleetsim page); allocation grid: one row per GPU, pools banded at the left, one bar per stretch a job held it, coloured by job kind (dark grey: node down); past {4} GPUs, one strip per pool showing the share of its GPUs held.</dd>
+<dt>charts</dt><dd>utilization over time: busy GPUs / GPUs up, over {1} equal slices of the window, one line per policy (each policy keeps its colour, dash and marker on every fleetsim page); allocation grid: one row per GPU, pools banded at the left, one bar per stretch a job held it, coloured by job kind (dark grey: node down); past {4} GPUs or {5} segments, one strip per pool showing the share of its GPUs held.</dd>
 </dl>
 </section>
 )",
       HtmlEscape(page.options.baseline_policy), page.options.utilization_buckets, kTiePp, kTiePct,
-      page.options.grid.max_gpu_rows);
+      page.options.grid.max_gpu_rows, page.options.grid.max_segments);
 }
 
 std::string NavHtml(const std::vector<ScenarioRuns>& scenarios, const Page& page) {
@@ -433,7 +470,8 @@ std::string DeltaCell(const RunReport& run, const ScenarioRuns& s, std::optional
   if (!delta) {
     return "<td>n/a</td>";
   }
-  const char* css = *delta > 0.05 ? "pos" : *delta < -0.05 ? "neg" : "";
+  const double tie = unit == "pp" ? kTiePp : kTiePct;
+  const char* css = *delta >= tie ? "pos" : *delta <= -tie ? "neg" : "";
   return fmt::format("<td class=\"{}\">{} {}</td>", css, Signed(*delta, 1), unit);
 }
 
@@ -520,8 +558,9 @@ std::string GridHtml(const ScenarioRuns& s, Page& page) {
 // The run page's charts: jobs queued over time, each pool's use, wait and completion CDFs.
 std::string RunCharts(const ScenarioRuns& s, Page& page) {
   std::string out;
-  const bool series = std::any_of(s.runs.begin(), s.runs.end(),
-                                  [](const RunReport* run) { return run->series.has_value(); });
+  const bool series = std::any_of(s.runs.begin(), s.runs.end(), [](const RunReport* run) {
+    return run->series && !run->series->integrals.empty();
+  });
   if (series) {
     const std::string queue = "Jobs queued over time · " + s.name;
     out += page.Chart(QueueOverTime(s.runs, queue), queue) + "\n";
@@ -604,9 +643,10 @@ std::string ReportHtml(const std::vector<RunReport>& reports, const HtmlReportOp
   const std::vector<ScenarioRuns> scenarios = GroupByScenario(reports, options);
   Page page{.options = options,
             .others = OtherPolicies(reports, options.baseline_policy),
+            .policies = PolicyCount(reports),
             .run_page = run_page,
             .many_seeds = ManySeeds(scenarios)};
-  const std::string title = PageTitle(scenarios, page.others, options);
+  const std::string title = PageTitle(scenarios, page.policies, options);
   std::string content = HeaderHtml(scenarios, page, title, reports.size());
   if (scenarios.empty()) {
     content += "<p class=\"note\">No runs.</p>\n";

@@ -33,9 +33,19 @@ constexpr std::array<MarkerShape, 5> kOtherMarkers = {MarkerShape::kCircle, Mark
                                                       MarkerShape::kCross};
 constexpr int kSlots = 6;
 
-constexpr std::array<std::string_view, 9> kAllPolicyColours = {"#cc3311", "#666666", "#004488",
-                                                               "#117733", "#882255", "#997700",
-                                                               "#332288", "#000000", "#aa4499"};
+// Every colour PolicyStyle returns: the built-in ones, then the others'.
+constexpr std::array<std::string_view, kBuiltinStyles.size() + kOtherColours.size()>
+AllPolicyColours() {
+  std::array<std::string_view, kBuiltinStyles.size() + kOtherColours.size()> all{};
+  for (std::size_t i = 0; i < kBuiltinStyles.size(); ++i) {
+    all[i] = kBuiltinStyles[i].style.colour;
+  }
+  for (std::size_t i = 0; i < kOtherColours.size(); ++i) {
+    all[kBuiltinStyles.size() + i] = kOtherColours[i];
+  }
+  return all;
+}
+constexpr auto kAllPolicyColours = AllPolicyColours();
 
 // Paul Tol's "light" scheme, indexed by JobKind.
 constexpr std::array<std::string_view, 7> kKindColours = {
@@ -99,6 +109,16 @@ SeriesStyle PolicyStyle(std::string_view policy) {
 
 std::span<const std::string_view> PolicyColours() { return kAllPolicyColours; }
 
+SeriesStyle VariantStyle(std::string_view policy, std::size_t variant) {
+  SeriesStyle style = PolicyStyle(policy);
+  if (variant > 0) {
+    style.dash = kOtherDashes[variant % kOtherDashes.size()];
+    style.marker = kOtherMarkers[variant % kOtherMarkers.size()];
+    style.slot = static_cast<int>(variant % kSlots);
+  }
+  return style;
+}
+
 std::string_view JobKindColour(JobKind kind) {
   const auto index = static_cast<std::size_t>(kind);
   return index < kKindColours.size() ? kKindColours[index] : kKindColours[0];
@@ -110,8 +130,7 @@ void DrawMarker(Svg& svg, double x, double y, const SeriesStyle& style, const st
   if (style.marker == MarkerShape::kNone) {
     return;
   }
-  svg.Path(MarkerPath(style.marker, x, y), style.colour,
-           style.marker == MarkerShape::kCross ? "marker open" : "marker", title);
+  svg.Path(MarkerPath(style.marker, x, y), style.colour, "marker", title);
 }
 
 void DrawSeries(Svg& svg, const std::vector<std::pair<double, double>>& points,

@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kMillisPerHour = 3'600'000.0;
 constexpr std::string_view kDownColour = "#4a4a4a";
+constexpr std::string_view kStripColour = "#4477aa";
 constexpr double kGridLeft = 150;  // room for pool names
 constexpr double kStripHeight = 26;
 
@@ -131,35 +132,6 @@ void GpuRowsPanel(Svg& svg, const RunReport& run, const Scale& x, double top, do
   }
 }
 
-// GPU-equivalents of `band` held in each of `buckets` slices of [t0, t1), averaged.
-std::vector<double> HeldInBand(const AllocationTimelineData& t, const GpuBand& band, SimTime t0,
-                               SimTime t1, std::int64_t buckets) {
-  std::vector<double> held(static_cast<std::size_t>(buckets), 0.0);
-  const double length = static_cast<double>(t1 - t0) / static_cast<double>(buckets);
-  if (length <= 0) {
-    return held;
-  }
-  for (const TimelineSegment& seg : t.segments) {
-    const auto inside = std::count_if(seg.gpus.begin(), seg.gpus.end(), [&](GpuId gpu) {
-      return gpu >= band.first_gpu && gpu < band.end_gpu;
-    });
-    if (inside == 0 || seg.end <= seg.start) {
-      continue;
-    }
-    const double gpus =
-        seg.gpu_share * static_cast<double>(inside) / static_cast<double>(seg.gpus.size());
-    const double s = static_cast<double>(std::max(seg.start, t0) - t0);
-    const double e = static_cast<double>(std::min(seg.end, t1) - t0);
-    for (auto b = static_cast<std::int64_t>(s / length);
-         b < buckets && static_cast<double>(b) * length < e; ++b) {
-      const double lo = std::max(s, static_cast<double>(b) * length);
-      const double hi = std::min(e, static_cast<double>(b + 1) * length);
-      held[static_cast<std::size_t>(b)] += gpus * std::max(hi - lo, 0.0) / length;
-    }
-  }
-  return held;
-}
-
 // The timeline's pool bands, or one band for the whole fleet when it has none.
 std::vector<GpuBand> BandsOf(const AllocationTimelineData& t) {
   if (!t.bands.empty()) {
@@ -169,39 +141,55 @@ std::vector<GpuBand> BandsOf(const AllocationTimelineData& t) {
       .pool = "fleet", .model = "", .first_gpu = 0, .end_gpu = static_cast<GpuId>(t.fleet_gpus)}};
 }
 
-// One panel of pool strips from y = top: per pool, the share of its GPUs held over time.
+// One panel of pool strips from y = top: per pool, the share of its GPUs held over time, over
+// `limits.strip_buckets` slices of the run's own window.
 void PoolStripsPanel(Svg& svg, const RunReport& run, const Scale& x, double top,
                      const GridLimits& limits) {
   const AllocationTimelineData& t = *run.timeline;
-  const auto t0 = static_cast<SimTime>(x.d0);
-  const auto t1 = static_cast<SimTime>(x.d1);
   const std::vector<GpuBand> bands = BandsOf(t);
   const double bottom = top + kStripHeight * static_cast<double>(bands.size());
   svg.Rect(x.p0, top, x.p1 - x.p0, bottom - top, "#f4f4f4");
   TimeAxis(svg, x, top, bottom, true);
-  const double slice = (x.p1 - x.p0) / static_cast<double>(limits.strip_buckets);
+  const auto window = static_cast<double>(t.window_end - t.window_start);
+  const auto buckets = static_cast<double>(limits.strip_buckets);
   for (std::size_t i = 0; i < bands.size(); ++i) {
     const GpuBand& band = bands[i];
     const double y0 = top + kStripHeight * static_cast<double>(i);
-    const double gpus = static_cast<double>(band.end_gpu - band.first_gpu);
+    const auto gpus = static_cast<double>(band.end_gpu - band.first_gpu);
     svg.Rect(8, y0, kGridLeft - 12, kStripHeight, i % 2 == 0 ? "#ececec" : "#f7f7f7",
-             fmt::format("pool {} · {} · {} GPUs", band.pool, band.model,
-                         band.end_gpu - band.first_gpu));
+             fmt::format("pool {} · {} · {} GPUs", band.pool, band.model, gpus));
     svg.Text(12, y0 + 17, BandLabel(band), "start", "tick");
     if (i > 0) {
       svg.Line(8, y0, x.p1, y0, "band");
     }
-    const std::vector<double> held = HeldInBand(t, band, t0, t1, limits.strip_buckets);
-    std::string d = fmt::format("M{} {}", Coord(x.p0), Coord(y0 + kStripHeight));
+    const std::vector<double> held =
+        HeldSeries(t, band.first_gpu, band.end_gpu, limits.strip_buckets);
+    std::string d = fmt::format("M{} {}", Coord(x(static_cast<double>(t.window_start))),
+                                Coord(y0 + kStripHeight));
     for (std::size_t b = 0; b < held.size(); ++b) {
       const double share = gpus > 0 ? std::clamp(held[b] / gpus, 0.0, 1.0) : 0;
-      const double py = y0 + kStripHeight - share * (kStripHeight - 2);
-      d += fmt::format("V{}H{}", Coord(py), Coord(x.p0 + slice * static_cast<double>(b + 1)));
+      const double end =
+          static_cast<double>(t.window_start) + window * static_cast<double>(b + 1) / buckets;
+      d += fmt::format("V{}H{}", Coord(y0 + kStripHeight - share * (kStripHeight - 2)),
+                       Coord(x(end)));
     }
     d += fmt::format("V{}Z", Coord(y0 + kStripHeight));
-    svg.Path(d, "#4477aa", "strip",
+    svg.Path(d, kStripColour, "strip",
              fmt::format("{}: share of its {} GPUs held over time", band.pool, gpus));
   }
+}
+
+// The time range [start, end] shared by the runs' timelines ({0, 0} when none has one).
+std::pair<SimTime, SimTime> TimelineRange(const std::vector<const RunReport*>& runs) {
+  SimTime start = kTimeNever;
+  SimTime end = 0;
+  for (const RunReport* run : runs) {
+    if (run->timeline) {
+      start = std::min(start, run->timeline->window_start);
+      end = std::max(end, run->timeline->window_end);
+    }
+  }
+  return {start == kTimeNever ? 0 : start, std::max(end, start == kTimeNever ? 0 : start)};
 }
 
 std::size_t Segments(const std::vector<const RunReport*>& panels) {
@@ -221,7 +209,7 @@ double PanelHeight(const RunReport& run, bool strips, double row_height) {
 void KindLegend(Svg& svg, const std::vector<const RunReport*>& panels, bool strips) {
   std::vector<std::pair<std::string, std::string_view>> legend;
   if (strips) {
-    legend.emplace_back("share of the pool's GPUs held", "#4477aa");
+    legend.emplace_back("share of the pool's GPUs held", kStripColour);
   } else {
     for (const JobKind kind : kAllKinds) {
       const bool present = std::any_of(panels.begin(), panels.end(), [kind](const RunReport* run) {
@@ -241,22 +229,19 @@ void KindLegend(Svg& svg, const std::vector<const RunReport*>& panels, bool stri
   Legend(svg, kGridLeft, 34, legend);
 }
 
+// Whether the grid draws pool strips rather than GPU rows.
+bool GridUsesPoolStrips(const std::vector<const RunReport*>& panels, const GridLimits& limits) {
+  return std::any_of(panels.begin(), panels.end(),
+                     [&](const RunReport* run) {
+                       return run->timeline->fleet_gpus > limits.max_gpu_rows;
+                     }) ||
+         Segments(panels) > static_cast<std::size_t>(limits.max_segments);
+}
+
 }  // namespace
 
 std::string Hours(SimTime t) {
   return fmt::format("{:g}", static_cast<double>(t) / kMillisPerHour);
-}
-
-std::pair<SimTime, SimTime> TimelineRange(const std::vector<const RunReport*>& runs) {
-  SimTime start = kTimeNever;
-  SimTime end = 0;
-  for (const RunReport* run : runs) {
-    if (run->timeline) {
-      start = std::min(start, run->timeline->window_start);
-      end = std::max(end, run->timeline->window_end);
-    }
-  }
-  return {start == kTimeNever ? 0 : start, std::max(end, start == kTimeNever ? 0 : start)};
 }
 
 void TimeAxis(Svg& svg, const Scale& x, double top, double bottom, bool labels) {
@@ -318,14 +303,6 @@ Svg UtilizationOverTime(const std::vector<const RunReport*>& runs, const std::st
                std::max<std::size_t>(points.size() / 8, 1));
   }
   return svg;
-}
-
-bool GridUsesPoolStrips(const std::vector<const RunReport*>& panels, const GridLimits& limits) {
-  return std::any_of(panels.begin(), panels.end(),
-                     [&](const RunReport* run) {
-                       return run->timeline->fleet_gpus > limits.max_gpu_rows;
-                     }) ||
-         Segments(panels) > static_cast<std::size_t>(limits.max_segments);
 }
 
 Svg AllocationGrid(const std::vector<const RunReport*>& panels, const std::string& title,

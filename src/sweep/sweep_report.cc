@@ -175,6 +175,7 @@ void ValueAxis(Svg& svg, const Scale& y, double left, double right) {
 // A series of a line chart: its cells in x order.
 struct Series {
   std::string name{};
+  std::string policy{};
   std::vector<std::pair<double, const SweepStats*>> points{};
   const SweepStats* reference = nullptr;  // the cell has no value on the x axis
 };
@@ -190,7 +191,7 @@ std::string LineChart(Page& page, const std::string& scenario,
     auto it =
         std::find_if(series.begin(), series.end(), [&](const Series& s) { return s.name == name; });
     if (it == series.end()) {
-      series.push_back({.name = name});
+      series.push_back({.name = name, .policy = cell->first->policy});
       it = std::prev(series.end());
     }
     const std::optional<double> x = Number(cell->first->labels[x_axis]);
@@ -242,13 +243,12 @@ std::string LineChart(Page& page, const std::string& scenario,
   svg.Line(kPlotLeft, kPlotTop + kPlotHeight, kPlotRight, kPlotTop + kPlotHeight, "axis");
   for (std::size_t i = 0; i < series.size(); ++i) {
     const Series& s = series[i];
-    // A series that is one policy is drawn in that policy's style on every page.
-    const SeriesStyle style = varying.axes.empty()
-                                  ? PolicyStyle(s.name)
-                                  : SeriesStyle{.colour = kPolicyPalette[i % kPolicyPalette.size()],
-                                                .dash = "",
-                                                .marker = MarkerShape::kCircle,
-                                                .slot = 0};
+    // A policy keeps its colour on every page; its series under other settings (axis values)
+    // differ in dash and marker.
+    const auto variant = static_cast<std::size_t>(
+        std::count_if(series.begin(), series.begin() + static_cast<std::ptrdiff_t>(i),
+                      [&](const Series& other) { return other.policy == s.policy; }));
+    const SeriesStyle style = VariantStyle(s.policy, variant);
     if (s.reference != nullptr && s.reference->mean) {
       const double py = y(*s.reference->mean);
       svg.Path(fmt::format("M{} {}H{}", Coord(kPlotLeft), Coord(py), Coord(kPlotRight)),
@@ -377,7 +377,8 @@ std::string BarChart(Page& page, const std::string& scenario,
       continue;
     }
     svg.Rect(std::min(x(0), x(*s.mean)), py + 3, std::abs(x(*s.mean) - x(0)), row - 6,
-             kPolicyPalette[0], fmt::format("{} (n={})", Short(*s.mean), s.n));
+             PolicyStyle(cells[i]->first->policy).colour,
+             fmt::format("{} (n={})", Short(*s.mean), s.n));
     if (s.ci_low && s.ci_high) {
       svg.Line(x(*s.ci_low), py + row / 2, x(*s.ci_high), py + row / 2, "whisker");
     }

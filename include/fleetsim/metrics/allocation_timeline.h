@@ -63,7 +63,7 @@ struct DownSpan {
 
 // GPUs [first_gpu, end_gpu) belong to one pool: consecutive nodes of the same pool, in GPU order.
 struct GpuBand {
-  std::string pool{};
+  std::string pool{};   // "fleet" for a bare fleet's one pool
   std::string model{};  // the pool's catalog GPU model
   GpuId first_gpu = 0;
   GpuId end_gpu = 0;
@@ -98,6 +98,12 @@ struct UtilizationBucket {
 // lengths, that is the mean of the buckets' utilization.
 std::vector<UtilizationBucket> UtilizationSeries(const AllocationTimelineData& timeline,
                                                  std::int64_t buckets);
+
+// The mean GPU-equivalents held on GPUs [first_gpu, end_gpu) in each of `buckets` buckets of the
+// window, cut as UtilizationSeries cuts it (a segment on GPUs inside and outside the range counts
+// the share of its GPUs inside). Empty when `buckets` <= 0 or the window is empty.
+std::vector<double> HeldSeries(const AllocationTimelineData& timeline, GpuId first_gpu,
+                               GpuId end_gpu, std::int64_t buckets);
 
 // Busy GPU-time of the whole timeline, in GPU-hours.
 double BusyGpuHours(const AllocationTimelineData& timeline);

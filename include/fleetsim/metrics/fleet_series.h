@@ -14,7 +14,7 @@
 // Slices start at the first submission and have a round length, the smallest of 1, 5, 15 and 30
 // minutes, 1, 2, 6 and 12 hours, 1, 7 and 28 days (each a multiple of the one before) that gives
 // at most kMaxSlices slices: as a run grows, slices are merged in place, so memory is bounded
-// (pools x kMaxSlices x 7 numbers) whatever the run's length or number of jobs. An observer; not
+// (pools x kMaxSlices x 6 numbers) whatever the run's length or number of jobs. An observer; not
 // thread-safe; one per simulation; it starts afresh at every RunStarted.
 #pragma once
 

@@ -14,10 +14,10 @@
 
 namespace fleetsim {
 
-// Okabe-Ito colours (distinguishable with colour-blindness) for series; a baseline is grey.
-inline constexpr std::array<std::string_view, 7> kPolicyPalette = {
+// Okabe-Ito colours (distinguishable with colour-blindness) for series that are not policies
+// (the plan report's groups of candidate fleets); policies have theirs (report_style.h).
+inline constexpr std::array<std::string_view, 7> kSeriesPalette = {
     "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000"};
-inline constexpr std::string_view kBaselineColour = "#7a7a7a";
 
 // A coordinate: one decimal, never "-0.0".
 std::string Coord(double v);

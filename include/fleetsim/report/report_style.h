@@ -35,6 +35,10 @@ SeriesStyle PolicyStyle(std::string_view policy);
 // Every colour PolicyStyle can return (for tests).
 std::span<const std::string_view> PolicyColours();
 
+// The policy's colour, and for variant > 0 another dash and marker: the lines of one policy
+// under several settings (a sweep's axis values) keep the policy's colour and differ in style.
+SeriesStyle VariantStyle(std::string_view policy, std::size_t variant);
+
 // The grid colour of a job kind; pale, distinct from every policy colour.
 std::string_view JobKindColour(JobKind kind);
 std::span<const std::string_view> JobKindColours();

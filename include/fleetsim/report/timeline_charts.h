@@ -1,5 +1,5 @@
 // Charts drawn from runs' allocation timelines (metrics/allocation_timeline.h), shared by the
-// benchmark report (html_report.h) and the run report (run_html.h):
+// benchmark report and the run report (html_report.h):
 //  - utilization over time, one line per run in its policy's style (report_style.h);
 //  - the GPU x time allocation grid: one panel per run, one row per GPU, one bar per stretch a
 //    job held it (coloured by job kind), pools marked by bands and separators at the left. Past
@@ -23,9 +23,6 @@ inline constexpr double kChartWidth = 960;
 // "1.5" for 1.5 h: a time in hours, shortest form.
 std::string Hours(SimTime t);
 
-// The time range [start, end] shared by the runs' timelines ({0, 0} when none has one).
-std::pair<SimTime, SimTime> TimelineRange(const std::vector<const RunReport*>& runs);
-
 // Vertical grid lines at round hours over [x.d0, x.d1] (milliseconds), labelled below `bottom`.
 void TimeAxis(Svg& svg, const Scale& x, double top, double bottom, bool labels);
 
@@ -43,8 +40,5 @@ struct GridLimits {
 // The grid of `panels` (runs with timelines, drawn top to bottom), titled `title`.
 Svg AllocationGrid(const std::vector<const RunReport*>& panels, const std::string& title,
                    const GridLimits& limits);
-
-// Whether AllocationGrid draws pool strips rather than GPU rows for `panels`.
-bool GridUsesPoolStrips(const std::vector<const RunReport*>& panels, const GridLimits& limits);
 
 }  // namespace fleetsim

@@ -12,6 +12,7 @@
 
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/report_style.h"
+#include "fleetsim/report/run_charts.h"
 
 namespace fleetsim {
 namespace {
@@ -354,6 +355,74 @@ TEST(HtmlReportTest, TheRunPageNamesSeedsAndLeavesOutAHeadlineItCannotDraw) {
   EXPECT_NE(html.find("<h2>only · seed 2</h2>"), std::string::npos);
   EXPECT_EQ(html.find("<h2>Headline</h2>"), std::string::npos) << "no fifo, no constraint-aware";
   EXPECT_NE(BenchHtml(reports, {}).find("<h2>Headline</h2>"), std::string::npos);
+}
+
+TEST(HtmlReportTest, ASeedRangeOfSeveralPoliciesComparesThePoliciesOfEachSeed) {
+  ScenarioFacts s;
+  s.name = "s";
+  // As `run -p fifo,constraint-aware --seed 1-2` orders them: policy by policy, seed by seed.
+  std::vector<RunReport> reports;
+  for (const char* policy : {"fifo", "constraint-aware"}) {
+    for (const std::uint64_t seed : {1U, 2U}) {
+      RunReport run = MakeRun(s, policy, 0.5, policy == std::string("fifo") ? 10 : 12, true);
+      run.seed = seed;
+      reports.push_back(std::move(run));
+    }
+  }
+  const std::string html = RunHtml(reports, {});
+  EXPECT_EQ(Count(html, "<h2>s · seed 1</h2>"), 1U);
+  EXPECT_EQ(Count(html, "<h2>s · seed 2</h2>"), 1U);
+  EXPECT_EQ(Count(html, "<table class=\"summary\">"), 2U) << "one table per seed";
+  EXPECT_NE(html.find("<title>constraint-aware vs fifo on s</title>"), std::string::npos);
+  EXPECT_NE(html.find("1 scenarios · 4 runs"), std::string::npos);
+  EXPECT_NE(html.find("higher in 2 of 2 scenario-seed pairs"), std::string::npos);
+  EXPECT_EQ(Count(html, "<td class=\"pos\">+20.0 %</td>"), 2U);
+}
+
+TEST(HtmlReportTest, TitlesCountThePoliciesThePageHas) {
+  ScenarioFacts s;
+  s.name = "s";
+  EXPECT_NE(
+      RunHtml({MakeRun(s, "backfill", 0.5, 10, true)}, {}).find("<title>backfill on s</title>"),
+      std::string::npos);
+  EXPECT_NE(RunHtml({MakeRun(s, "constraint-aware", 0.5, 10, true)}, {})
+                .find("<title>constraint-aware on s</title>"),
+            std::string::npos)
+      << "no fifo run: no 'vs fifo'";
+  EXPECT_NE(
+      RunHtml({MakeRun(s, "backfill", 0.5, 10, true), MakeRun(s, "fair-share", 0.5, 10, true)}, {})
+          .find("<title>2 policies on s</title>"),
+      std::string::npos);
+}
+
+TEST(HtmlReportTest, ACdfLineGoesThroughAtMost200Quantiles) {
+  ScenarioFacts s;
+  s.name = "s";
+  RunReport run = MakeRun(s, "fifo", 0.5, 10, true);
+  run.jobs.assign(1000, JobRecordRow{});
+  for (std::size_t i = 0; i < run.jobs.size(); ++i) {
+    JobRecordRow& job = run.jobs[i];
+    job.state = i < 900 ? FinalState::kCompleted : FinalState::kQueued;
+    job.started = i < 900;
+    job.start = static_cast<SimTime>(i) * 60'000;
+    job.end = job.start + kHour;
+  }
+  const CdfLine waits = WaitTimes(run);
+  EXPECT_EQ(waits.seconds.size(), 900U);
+  EXPECT_EQ(waits.jobs, 1000U);
+  Svg svg = CdfChart({waits}, "waits", "start − submit");
+  const std::string chart = svg.Finish(1, "waits");
+  // The line's path comes before its markers, which carry the same title.
+  const std::size_t title = chart.find("<title>fifo: 900 of 1000 jobs (90.0 %)</title>");
+  ASSERT_NE(title, std::string::npos);
+  const std::size_t path = chart.rfind("<path d=\"M", title);
+  ASSERT_NE(path, std::string::npos);
+  const std::string d = chart.substr(path, chart.find('"', path + 9) - path);
+  EXPECT_LE(Count(d, " L") + 1, kCdfPoints);
+  EXPECT_GE(Count(d, " L") + 1, kCdfPoints / 2) << "900 waits in groups of 5: 180 points";
+  // The line ends at the share of jobs that started, 90 %: the plot runs from y = 236 (0 %) to
+  // y = 46 (100 %), so at y = 65.
+  EXPECT_TRUE(d.ends_with(" 65.0")) << d.substr(d.size() - 40);
 }
 
 TEST(HtmlReportTest, NoReportsGiveAPageSayingSo) {

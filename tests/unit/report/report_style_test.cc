@@ -83,5 +83,14 @@ TEST(ReportStyleTest, AnyOtherNameGetsAStableStyleFromThePalette) {
   EXPECT_NE(once.marker, MarkerShape::kNone);
 }
 
+TEST(ReportStyleTest, VariantsOfAPolicyKeepItsColourAndChangeTheirStyle) {
+  const SeriesStyle first = VariantStyle("backfill", 0);
+  EXPECT_EQ(first.colour, PolicyStyle("backfill").colour);
+  EXPECT_EQ(first.marker, PolicyStyle("backfill").marker);
+  const SeriesStyle second = VariantStyle("backfill", 1);
+  EXPECT_EQ(second.colour, first.colour);
+  EXPECT_TRUE(second.marker != first.marker || second.dash != first.dash);
+}
+
 }  // namespace
 }  // namespace fleetsim
