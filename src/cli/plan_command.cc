@@ -39,7 +39,9 @@ Status CheckPlanFolder(const std::string& dir) {
     return Status::InvalidInput(
         fmt::format("{} holds a sweep's results: choose another --out", dir));
   }
-  if (fs::exists(fs::path(dir) / kSweepStateDir, ec) || fs::is_empty(dir, ec)) {
+  // Empty first, then our state folder: shards started together (array tasks) create that folder
+  // in one another's way, and in this order a folder seen non-empty is then seen holding it.
+  if (fs::is_empty(dir, ec) || fs::exists(fs::path(dir) / kSweepStateDir, ec)) {
     return Status::Ok();
   }
   return Status::InvalidInput(
