@@ -424,16 +424,17 @@ std::string DeltaBarChart(const std::vector<ScenarioRuns>& scenarios, Page& page
       const double value_y = y(*d);
       svg.Rect(x + 1, std::min(zero_y, value_y), bar_width - 2, std::abs(value_y - zero_y),
                PolicyStyle(run->policy.name).colour,
-               fmt::format("{} · {}: {} {}", s.name, run->policy.name, Signed(*d, 1), unit));
+               fmt::format("{} · {}: {} {}", SectionName(s, page), run->policy.name, Signed(*d, 1),
+                           unit));
     }
     const double label_x = left + group_width * (static_cast<double>(g) + 0.5);
     if (s.baseline != nullptr && AllTie(s)) {
       svg.Text(label_x, y(0) - 6, "all tie", "middle", "tick");
     }
     if (rotate_labels) {
-      svg.Text(label_x + 4, bottom + 14, s.name, "end", "tick", -25);
+      svg.Text(label_x + 4, bottom + 14, SectionName(s, page), "end", "tick", -25);
     } else {
-      svg.Text(label_x, bottom + 16, s.name, "middle", "tick");
+      svg.Text(label_x, bottom + 16, SectionName(s, page), "middle", "tick");
     }
   }
   svg.Line(left, y(0), right, y(0), "zero");
@@ -551,7 +552,7 @@ std::string GridHtml(const ScenarioRuns& s, Page& page) {
     return "<p class=\"note\">Neither a " + HtmlEscape(o.headline_policy) + " nor a " +
            HtmlEscape(o.baseline_policy) + " run recorded a timeline.</p>\n";
   }
-  const std::string title = "GPU × time allocation · " + s.name;
+  const std::string title = "GPU × time allocation · " + SectionName(s, page);
   return page.Chart(AllocationGrid(panels, title, o.grid), title);
 }
 
@@ -562,10 +563,11 @@ std::string RunCharts(const ScenarioRuns& s, Page& page) {
     return run->series && !run->series->integrals.empty();
   });
   if (series) {
-    const std::string queue = "Jobs queued over time · " + s.name;
+    const std::string queue = "Jobs queued over time · " + SectionName(s, page);
     out += page.Chart(QueueOverTime(s.runs, queue), queue) + "\n";
     for (const std::string& pool : SeriesPools(s.runs)) {
-      const std::string title = "Pool " + pool + ": share of its GPUs held · " + s.name;
+      const std::string title =
+          "Pool " + pool + ": share of its GPUs held · " + SectionName(s, page);
       out += page.Chart(PoolUseOverTime(s.runs, pool, title), title) + "\n";
     }
   }
@@ -575,9 +577,10 @@ std::string RunCharts(const ScenarioRuns& s, Page& page) {
     waits.push_back(WaitTimes(*run));
     completions.push_back(CompletionTimes(*run));
   }
-  const std::string wait_title = "Wait time, CDF over the jobs submitted · " + s.name;
+  const std::string wait_title = "Wait time, CDF over the jobs submitted · " + SectionName(s, page);
   out += page.Chart(CdfChart(waits, wait_title, "start − submit (log scale)"), wait_title) + "\n";
-  const std::string jct_title = "Completion time, CDF over the jobs submitted · " + s.name;
+  const std::string jct_title =
+      "Completion time, CDF over the jobs submitted · " + SectionName(s, page);
   out += page.Chart(CdfChart(completions, jct_title, "end − submit of completed jobs (log scale)"),
                     jct_title) +
          "\n";
@@ -603,7 +606,7 @@ std::string ScenarioSection(const ScenarioRuns& s, std::size_t index, Page& page
         "not drawn.</p>\n";
     return out + "</section>\n";
   }
-  const std::string title = "Utilization over time · " + s.name;
+  const std::string title = "Utilization over time · " + SectionName(s, page);
   out += page.Chart(UtilizationOverTime(s.runs, title, page.options.baseline_policy,
                                         page.options.utilization_buckets),
                     title) +

@@ -377,6 +377,9 @@ TEST(HtmlReportTest, ASeedRangeOfSeveralPoliciesComparesThePoliciesOfEachSeed) {
   EXPECT_NE(html.find("1 scenarios · 4 runs"), std::string::npos);
   EXPECT_NE(html.find("higher in 2 of 2 scenario-seed pairs"), std::string::npos);
   EXPECT_EQ(Count(html, "<td class=\"pos\">+20.0 %</td>"), 2U);
+  // The charts name the seed too: the overview's groups and each section's charts.
+  EXPECT_EQ(Count(html, ">s · seed 2</text>"), 2U) << "under both overview charts' bars";
+  EXPECT_EQ(Count(html, "aria-label=\"Utilization over time · s · seed 2\""), 1U);
 }
 
 TEST(HtmlReportTest, TitlesCountThePoliciesThePageHas) {
