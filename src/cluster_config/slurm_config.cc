@@ -893,9 +893,11 @@ class SlurmImporter {
     }
     if (!backfill.empty() || scheduler_backfill_) {
       backfill["mode"] = "conservative";
+      backfill["reservation_boundary"] = "slurm";
       notes_.push_back(
           "backfill: mode conservative, as Slurm's backfill reserves for every job "
-          "it examines");
+          "it examines; reservation_boundary slurm, as it lets no job end exactly when a "
+          "reservation begins");
     }
     if (!fair_share.empty()) {
       parameters["fair-share"] = fair_share;

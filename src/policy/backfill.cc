@@ -29,6 +29,10 @@ struct BackfillSettings {
   SimDuration resolution = 0;        // end times are rounded up to multiples of it
   std::int64_t max_job_test = 0;     // queued jobs examined per call
   SimDuration default_walltime = 0;  // for jobs without a walltime estimate
+  // 0: a job may end exactly when a reservation begins (half-open intervals); 1 tick: it may
+  // not, as in Slurm, whose backfill.c counts a reservation beginning at a job's end
+  // (begin_time <= end_time) as an overlap.
+  SimDuration boundary = 0;
 };
 
 bool TakesWholeGpus(const JobRequest& request) {
@@ -87,7 +91,7 @@ class BackfillPass {
     }
     const SimTime end = EndFromNow(request);
     std::optional<Allocation> placement = view_.ChoosePlacement(request);
-    if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
+    if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end + settings_.boundary)) {
       placement = SmallerPlacement(request, demand, end);
     }
     if (!placement || !planner_.Hold(*placement).ok()) {
@@ -107,7 +111,8 @@ class BackfillPass {
     }
     std::int64_t allowed = 0;
     for (const PoolIndex pool : demand.pools) {
-      allowed += std::max<std::int64_t>(0, profile_->MinFree(pool, view_.now(), end));
+      allowed +=
+          std::max<std::int64_t>(0, profile_->MinFree(pool, view_.now(), end + settings_.boundary));
     }
     if (allowed < request.gpus || allowed >= request.MaxGpus()) {
       return std::nullopt;
@@ -115,7 +120,7 @@ class BackfillPass {
     JobRequest capped = request;
     capped.max_gpus = allowed;
     std::optional<Allocation> placement = view_.ChoosePlacement(capped);
-    if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
+    if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end + settings_.boundary)) {
       return std::nullopt;
     }
     return placement;
@@ -138,7 +143,8 @@ class BackfillPass {
     for (const Grant& grant : placement->gpus) {
       const SimTime free_from = WholeFreeFrom(grant.gpu);
       if (free_from < end) {
-        if (profile_->MinFree(view_.PoolOfGpu(grant.gpu), free_from, end) < 1) {
+        if (profile_->MinFree(view_.PoolOfGpu(grant.gpu), free_from, end + settings_.boundary) <
+            1) {
           return;
         }
         extended.emplace_back(grant.gpu, free_from);
@@ -176,9 +182,11 @@ class BackfillPass {
   }
 
   // Reserves the demand's GPUs from its earliest start, if that is within the window.
-  void Reserve(const GpuDemand& demand) {
+  void Reserve(GpuDemand demand) {
     AvailabilityProfile& profile = Profile();
+    demand.duration += settings_.boundary;
     const std::optional<SimTime> start = profile.EarliestStart(demand);
+    demand.duration -= settings_.boundary;
     if (!start) {
       return;
     }
@@ -386,7 +394,14 @@ PolicyInfo BackfillPolicyInfo() {
             .min = 1,
             .max = 31536000,
             .doc = "Walltime assumed for a job without an estimate (Slurm: the partition's "
-                   "DefaultTime)."}},
+                   "DefaultTime)."},
+           {.name = "reservation_boundary",
+            .type = ParamType::kChoice,
+            .default_value = std::string("half-open"),
+            .choices = {"half-open", "slurm"},
+            .doc = "half-open: a job may end exactly when a reservation on its GPUs begins; "
+                   "slurm: it may not, as in Slurm's backfill.c, which counts a reservation "
+                   "beginning at a job's expected end as an overlap (begin_time <= end_time)."}},
       .make = [](const PolicyParams& params) {
         return std::make_unique<BackfillPolicy>(BackfillSettings{
             .conservative = ChoiceParam(params, "mode") == "conservative",
@@ -394,7 +409,8 @@ PolicyInfo BackfillPolicyInfo() {
             .resolution = SecondsToTime(static_cast<double>(IntParam(params, "resolution_s"))),
             .max_job_test = IntParam(params, "max_job_test"),
             .default_walltime =
-                SecondsToTime(static_cast<double>(IntParam(params, "default_walltime_s")))});
+                SecondsToTime(static_cast<double>(IntParam(params, "default_walltime_s"))),
+            .boundary = ChoiceParam(params, "reservation_boundary") == "slurm" ? 1 : 0});
       }};
 }
 

@@ -108,7 +108,8 @@ TEST_F(ImportFleetCliTest, AnImportedFleetSimulatesAsTheHandWrittenOne) {
   const nlohmann::json parameters = nlohmann::json::parse(ReadFile(Out("parameters.json")));
   EXPECT_EQ(parameters.dump(),
             R"({"backfill":{"default_walltime_s":7200,"max_job_test":1000,"mode":"conservative",)"
-            R"("resolution_s":300,"window_s":172800},"fair-share":{"decay_half_life_s":1209600,)"
+            R"("reservation_boundary":"slurm","resolution_s":300,"window_s":172800},)"
+            R"("fair-share":{"decay_half_life_s":1209600,)"
             R"("max_age_s":604800,"weight_age":2000,"weight_fairshare":50000,)"
             R"("weight_job_size":500,"weight_qos":10000}})");
 }

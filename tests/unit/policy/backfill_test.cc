@@ -163,6 +163,29 @@ TEST(BackfillTest, EndTimesAreRoundedUpToTheResolution) {
   EXPECT_EQ(fine.at("short"), 1190);
 }
 
+// Slurm's backfill.c counts a reservation that begins exactly at a job's expected end as an
+// overlap (begin_time <= end_time); reservation_boundary "slurm" does the same, "half-open" not.
+TEST(BackfillTest, AJobEndingExactlyAtAReservationBackfillsOnlyWithHalfOpenBoundaries) {
+  for (const bool conservative : {false, true}) {
+    Workload w;
+    AddEstimatedJob(w, "a", 0, 6, 600);
+    AddEstimatedJob(w, "head", 10, 8, 600);   // reserved at 600, when a ends
+    AddEstimatedJob(w, "edge", 20, 2, 580);   // would end at 600, exactly then
+    AddEstimatedJob(w, "inner", 30, 2, 569);  // would end at 599
+    const PolicyParams mode{{"mode", std::string(conservative ? "conservative" : "easy")},
+                            {"resolution_s", std::int64_t{1}}};
+    PolicyParams slurm = mode;
+    slurm["reservation_boundary"] = std::string("slurm");
+    const auto half_open = StartTimes(8, w, MakePolicy("backfill", mode));
+    EXPECT_EQ(half_open.at("edge"), 20);
+    EXPECT_EQ(half_open.at("head"), 600);
+    const auto closed = StartTimes(8, w, MakePolicy("backfill", slurm));
+    EXPECT_EQ(closed.at("inner"), 30) << "ending a second before the reservation still backfills";
+    EXPECT_EQ(closed.at("head"), 600);
+    EXPECT_EQ(closed.at("edge"), 1200);
+  }
+}
+
 // Wraps a policy and records, for each job, the EASY shadow time it had at the first call that
 // found it at the head of the queue: when enough GPUs of the (one-pool) fleet are free, counting
 // the running jobs' ends by their exact estimates (the workloads here have a 1 s resolution).
