@@ -20,9 +20,14 @@ FLEETSIM_DEBIAN_PACKAGES=(
 # tests/cli/sweep_slurm_cli_test.cc submits a sweep to; pytest and pandas run the Python module's
 # tests (python/tests), whose results come back as DataFrames; prometheus brings promtool, which
 # loads `fleetsim export --dcgm` output into a TSDB (tests/cli/export_cli_test.cc).
+FLEETSIM_SLURM_PACKAGES=(slurmctld slurmd slurm-client munge)
 FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev
-                        slurmctld slurmd slurm-client munge
+                        "${FLEETSIM_SLURM_PACKAGES[@]}"
                         python3-pytest python3-pandas prometheus)
+
+# Debian 12 packages of a Slurm with accounting, which tools/slurm-oracle --policy fair-share
+# needs (fair-share usage lives in slurmdbd, and slurmdbd in MariaDB); it installs them itself.
+FLEETSIM_ACCOUNTING_PACKAGES=(slurmdbd mariadb-server)
 
 # Installs missing packages with apt-get when running as root; otherwise prints the exact
 # command and fails. The arguments name the package lists (arrays) to ensure; without any, the

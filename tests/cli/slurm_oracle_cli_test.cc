@@ -1,0 +1,127 @@
+// tools/slurm-oracle, without a Slurm: its comparison of fleetsim against replays a real Slurm
+// recorded (tests/data/slurm-oracle/replays, each the slurm.csv of a manual run; the live run is
+// the SlurmOracle.* test of tests/CMakeLists.txt), and its errors. Each recorded replay must
+// still agree job by job with the fleetsim built here: a change to fifo, backfill or fair-share
+// that moves them away from Slurm fails this test.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "testutil/command.h"
+#include "testutil/paths.h"
+
+namespace fleetsim {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CommandResult;
+
+class SlurmOracleCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::FreshTempDir(); }
+  void TearDown() override {
+    if (!HasFailure()) {
+      fs::remove_all(dir_);
+    }
+  }
+  // Compares fleetsim with a recorded replay; returns the command's result.
+  CommandResult Compare(const std::string& trace, const std::string& policy, int scale,
+                        const std::string& replay) {
+    return testing::RunCommand(
+        fmt::format("python3 '{}' '{}' --policy {} --scale {} --out '{}/out' --slurm-csv '{}' "
+                    "--fleetsim '{}' --min-agreeing 0.95",
+                    testing::SourcePath("tools/slurm-oracle"),
+                    testing::DataPath("slurm-oracle/" + trace), policy, scale, dir_,
+                    testing::DataPath("slurm-oracle/replays/" + replay), FLEETSIM_CLI_PATH),
+        dir_);
+  }
+  nlohmann::json Summary() const {
+    return nlohmann::json::parse(testing::ReadFile(dir_ + "/out/summary.json"));
+  }
+
+  std::string dir_;
+};
+
+struct Replay {
+  const char* trace;
+  const char* policy;
+  int scale;
+  const char* csv;
+};
+
+class RecordedReplayTest : public SlurmOracleCliTest,
+                           public ::testing::WithParamInterface<Replay> {};
+
+TEST_P(RecordedReplayTest, AgreesJobByJobWithTheRealSlurm) {
+  const Replay& replay = GetParam();
+  const CommandResult r = Compare(replay.trace, replay.policy, replay.scale, replay.csv);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const nlohmann::json summary = Summary();
+  EXPECT_GE(summary["share_agreeing"].get<double>(), 0.95) << summary.dump(1);
+  EXPECT_TRUE(summary["inverted_pairs"].empty()) << summary.dump(1);
+  EXPECT_TRUE(summary["started_early"]["slurm_only"].empty()) << summary.dump(1);
+  EXPECT_TRUE(summary["started_early"]["fleetsim_only"].empty()) << summary.dump(1);
+  EXPECT_GE(summary["jobs"].get<int>(), 30);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Replays, RecordedReplayTest,
+    ::testing::Values(Replay{"hol-backfill.jsonl", "fifo", 30, "hol-backfill-fifo.csv"},
+                      Replay{"hol-backfill.jsonl", "backfill", 30, "hol-backfill-backfill.csv"},
+                      Replay{"hol-backfill.jsonl", "backfill-easy", 30,
+                             "hol-backfill-backfill-easy.csv"}),
+    [](const ::testing::TestParamInfo<Replay>& param) {
+      std::string name = fmt::format("{}_{}", param.param.trace, param.param.policy);
+      for (char& c : name) {
+        c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+      }
+      return name;
+    });
+
+// The oracle tells the policies apart: Slurm's backfill replay does not agree with fleetsim's
+// fifo, and --min-agreeing turns that into exit 2, with the comparison still written.
+TEST_F(SlurmOracleCliTest, AReplayThatDisagreesExitsTwoWithTheCounts) {
+  const CommandResult r = Compare("hol-backfill.jsonl", "fifo", 30, "hol-backfill-backfill.csv");
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("of starts agree (at least 95% wanted)"), std::string::npos) << r.err;
+  EXPECT_TRUE(fs::exists(dir_ + "/out/comparison.csv"));
+}
+
+TEST_F(SlurmOracleCliTest, AReplayOfOtherJobsIsRefusedWithItsFile) {
+  const std::string csv = dir_ + "/slurm.csv";
+  std::ofstream(csv) << "id,submit_s,start_s,end_s,nodes\nlong-a,0,1,2,n1\n";
+  const CommandResult r = testing::RunCommand(
+      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' --slurm-csv '{}' --fleetsim '{}'",
+                  testing::SourcePath("tools/slurm-oracle"),
+                  testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, csv,
+                  FLEETSIM_CLI_PATH),
+      dir_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(csv + ": expected one row per job of the trace (32)"), std::string::npos)
+      << r.err;
+}
+
+TEST_F(SlurmOracleCliTest, AJobOfAPartNodeOverEightGpusIsRefusedWithItsLine) {
+  const std::string trace = dir_ + "/trace.jsonl";
+  std::ofstream(trace) << R"({"id": "a", "submit_s": 0, "gpus": 8, "duration_s": 60})"
+                       << "\n"
+                       << R"({"id": "b", "submit_s": 0, "gpus": 12, "duration_s": 60})"
+                       << "\n";
+  const CommandResult r =
+      testing::RunCommand(fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out'",
+                                      testing::SourcePath("tools/slurm-oracle"), trace, dir_),
+                          dir_);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(trace + ":2: expected at most 8 GPUs or whole nodes (a multiple of 8), "
+                               "found 12"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/out/slurm.csv"));
+}
+
+}  // namespace
+}  // namespace fleetsim
