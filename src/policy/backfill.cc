@@ -90,9 +90,10 @@ class BackfillPass {
       return StartIfPlaced(job, planner_.Place(request));
     }
     const SimTime end = EndFromNow(request);
+    const SimTime tested_end = TestedEnd(request);
     std::optional<Allocation> placement = view_.ChoosePlacement(request);
-    if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), end + settings_.boundary)) {
-      placement = SmallerPlacement(request, demand, end);
+    if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), tested_end)) {
+      placement = SmallerPlacement(request, demand, tested_end);
     }
     if (!placement || !planner_.Hold(*placement).ok()) {
       return false;
@@ -111,8 +112,7 @@ class BackfillPass {
     }
     std::int64_t allowed = 0;
     for (const PoolIndex pool : demand.pools) {
-      allowed +=
-          std::max<std::int64_t>(0, profile_->MinFree(pool, view_.now(), end + settings_.boundary));
+      allowed += std::max<std::int64_t>(0, profile_->MinFree(pool, view_.now(), end));
     }
     if (allowed < request.gpus || allowed >= request.MaxGpus()) {
       return std::nullopt;
@@ -120,7 +120,7 @@ class BackfillPass {
     JobRequest capped = request;
     capped.max_gpus = allowed;
     std::optional<Allocation> placement = view_.ChoosePlacement(capped);
-    if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end + settings_.boundary)) {
+    if (!placement || !profile_->Fits(TakesOf(*placement), view_.now(), end)) {
       return std::nullopt;
     }
     return placement;
@@ -139,12 +139,12 @@ class BackfillPass {
       return;
     }
     const SimTime end = EndFromNow(request);
+    const SimTime tested_end = TestedEnd(request);
     std::vector<std::pair<GpuId, SimTime>> extended;  // (GPU, when it would have come free)
     for (const Grant& grant : placement->gpus) {
       const SimTime free_from = WholeFreeFrom(grant.gpu);
       if (free_from < end) {
-        if (profile_->MinFree(view_.PoolOfGpu(grant.gpu), free_from, end + settings_.boundary) <
-            1) {
+        if (profile_->MinFree(view_.PoolOfGpu(grant.gpu), free_from, tested_end) < 1) {
           return;
         }
         extended.emplace_back(grant.gpu, free_from);
@@ -182,16 +182,16 @@ class BackfillPass {
   }
 
   // Reserves the demand's GPUs from its earliest start, if that is within the window.
-  void Reserve(GpuDemand demand) {
+  void Reserve(const GpuDemand& demand) {
     AvailabilityProfile& profile = Profile();
-    demand.duration += settings_.boundary;
-    const std::optional<SimTime> start = profile.EarliestStart(demand);
-    demand.duration -= settings_.boundary;
+    GpuDemand search = demand;  // the interval tested, past the one held by the boundary
+    search.duration += settings_.boundary;
+    const std::optional<SimTime> start = profile.EarliestStart(search);
     if (!start) {
       return;
     }
     const SimTime end = RoundUp(*start + demand.duration);
-    const std::optional<std::vector<PoolTake>> split = profile.SplitAt(demand, *start);
+    const std::optional<std::vector<PoolTake>> split = profile.SplitAt(search, *start);
     FLEETSIM_CHECK(split.has_value(), "a demand does not fit where the profile placed it");
     for (const PoolTake& take : *split) {
       profile.Take(take.pool, *start, end, take.count);
@@ -329,6 +329,13 @@ class BackfillPass {
                              : (view_.now() / settings_.resolution + 1) * settings_.resolution;
   }
   SimTime EndFromNow(const JobRequest& request) const { return EstimatedEnd(view_.now(), request); }
+
+  // The end of the interval a job starting now is tested over: its estimated end, or with the
+  // slurm boundary one tick past its unrounded end when that is later (Slurm compares the exact
+  // end with a reservation's start, begin_time <= end_time).
+  SimTime TestedEnd(const JobRequest& request) const {
+    return std::max(EndFromNow(request), view_.now() + Walltime(request) + settings_.boundary);
+  }
 
   const ClusterView& view_;
   PlacementPlanner& planner_;

@@ -53,6 +53,10 @@ struct Replay {
   const char* csv;
 };
 
+void PrintTo(const Replay& replay, std::ostream* out) {
+  *out << replay.csv << " (" << replay.policy << ", scale " << replay.scale << ")";
+}
+
 class RecordedReplayTest : public SlurmOracleCliTest,
                            public ::testing::WithParamInterface<Replay> {};
 
@@ -87,7 +91,14 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(SlurmOracleCliTest, AReplayThatDisagreesExitsTwoWithTheCounts) {
   const CommandResult r = Compare("hol-backfill.jsonl", "fifo", 30, "hol-backfill-backfill.csv");
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
-  EXPECT_NE(r.err.find("of starts agree (at least 95% wanted)"), std::string::npos) << r.err;
+  const nlohmann::json summary = Summary();
+  EXPECT_NE(r.err.find(fmt::format("fleetsim and Slurm disagree: {} of 32 starts agree, fewer "
+                                   "than 0.95 of them",
+                                   summary["agreeing"].get<int>())),
+            std::string::npos)
+      << r.err;
+  EXPECT_LT(summary["agreeing"].get<int>(), 30);
+  EXPECT_NE(r.err.find("Slurm alone backfilled"), std::string::npos) << r.err;
   EXPECT_TRUE(fs::exists(dir_ + "/out/comparison.csv"));
 }
 
@@ -101,7 +112,9 @@ TEST_F(SlurmOracleCliTest, AReplayOfOtherJobsIsRefusedWithItsFile) {
                   FLEETSIM_CLI_PATH),
       dir_);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find(csv + ": expected one row per job of the trace (32)"), std::string::npos)
+  EXPECT_NE(
+      r.err.find(csv + ": expected one row per job of the trace (32), found 1 rows (missing: "),
+      std::string::npos)
       << r.err;
 }
 
@@ -111,16 +124,34 @@ TEST_F(SlurmOracleCliTest, AJobOfAPartNodeOverEightGpusIsRefusedWithItsLine) {
                        << "\n"
                        << R"({"id": "b", "submit_s": 0, "gpus": 12, "duration_s": 60})"
                        << "\n";
-  const CommandResult r =
-      testing::RunCommand(fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out'",
-                                      testing::SourcePath("tools/slurm-oracle"), trace, dir_),
-                          dir_);
+  const CommandResult r = testing::RunCommand(
+      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' "
+                  "--slurm-csv none.csv --fleetsim '{}'",
+                  testing::SourcePath("tools/slurm-oracle"), trace, dir_, FLEETSIM_CLI_PATH),
+      dir_);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(trace + ":2: expected at most 8 GPUs or whole nodes (a multiple of 8), "
                                "found 12"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(dir_ + "/out/slurm.csv"));
+}
+
+TEST_F(SlurmOracleCliTest, BadArgumentsAreRefusedAllAtOnce) {
+  const CommandResult r = testing::RunCommand(
+      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' --nodes 0 --min-agreeing 95 "
+                  "--fleetsim '{}/none'",
+                  testing::SourcePath("tools/slurm-oracle"),
+                  testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, dir_),
+      dir_);
+  EXPECT_EQ(r.exit_code, 1);
+  for (const std::string& expected :
+       {std::string("--nodes: expected at least 1, found 0"),
+        std::string("--min-agreeing: expected a share from 0 to 1, found 95.0"),
+        "--fleetsim: expected the fleetsim program, found nothing runnable at " + dir_ + "/none"}) {
+    EXPECT_NE(r.err.find(expected), std::string::npos) << expected << "\n" << r.err;
+  }
+  EXPECT_FALSE(fs::exists(dir_ + "/out"));
 }
 
 }  // namespace

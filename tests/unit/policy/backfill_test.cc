@@ -2,7 +2,8 @@
 // 60 s resolution that the times below are multiples of): a job that ends before the head job's
 // reservation backfills, one that would delay it waits, one that fits in GPUs the reservation
 // leaves starts, conservative mode protects a second reservation that EASY does not, the window
-// and max_job_test limits; a randomized check that EASY never starts a job later than the shadow
+// and max_job_test limits; reservation_boundary (a job ending exactly when a reservation begins,
+// which Slurm refuses); a randomized check that EASY never starts a job later than the shadow
 // time it had when it reached the head of the queue; and parameter validation by the scenario
 // loader.
 #include <fmt/format.h>
@@ -184,6 +185,21 @@ TEST(BackfillTest, AJobEndingExactlyAtAReservationBackfillsOnlyWithHalfOpenBound
     EXPECT_EQ(closed.at("head"), 600);
     EXPECT_EQ(closed.at("edge"), 1200);
   }
+}
+
+// Slurm compares a job's exact end with the reservation's start; fleetsim's estimated end, rounded
+// up to the resolution, may equal it without the exact end touching it.
+TEST(BackfillTest, TheSlurmBoundaryComparesTheUnroundedEnd) {
+  Workload w;
+  AddEstimatedJob(w, "a", 0, 6, 600);
+  AddEstimatedJob(w, "head", 10, 8, 600);  // reserved at 600
+  AddEstimatedJob(w, "edge", 20, 2, 570);  // ends at 590, estimated (rounded up to 60 s) at 600
+  const auto starts =
+      StartTimes(8, w,
+                 MakePolicy("backfill", {{"mode", std::string("conservative")},
+                                         {"reservation_boundary", std::string("slurm")}}));
+  EXPECT_EQ(starts.at("edge"), 20);
+  EXPECT_EQ(starts.at("head"), 600);
 }
 
 // Wraps a policy and records, for each job, the EASY shadow time it had at the first call that
