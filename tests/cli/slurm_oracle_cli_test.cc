@@ -1,9 +1,8 @@
 // tools/slurm-oracle, without a Slurm: its comparison of fleetsim against replays a real Slurm
 // recorded (tests/data/slurm-oracle/replays, each the slurm.csv of a manual run; the live run is
 // the SlurmOracle.* test of tests/CMakeLists.txt), its --stability check of a trace, and its
-// errors. Each recorded replay must
-// still agree job by job with the fleetsim built here: a change to fifo, backfill or fair-share
-// that moves them away from Slurm fails this test.
+// errors. Each recorded replay must still agree job by job with the fleetsim built here: a change
+// to fifo, backfill or fair-share that moves them away from Slurm fails this test.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
