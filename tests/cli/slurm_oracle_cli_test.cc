@@ -29,16 +29,21 @@ class SlurmOracleCliTest : public ::testing::Test {
       fs::remove_all(dir_);
     }
   }
-  // Compares fleetsim with a recorded replay; returns the command's result.
+  // Runs tools/slurm-oracle on the fleetsim built here (a later --fleetsim in `arguments` wins).
+  CommandResult Oracle(const std::string& arguments) {
+    return testing::RunCommand(
+        fmt::format("python3 '{}' --fleetsim '{}' {}", testing::SourcePath("tools/slurm-oracle"),
+                    FLEETSIM_CLI_PATH, arguments),
+        dir_);
+  }
+  // Compares fleetsim with a recorded replay, at least 95 % agreeing, into dir_/out.
   CommandResult Compare(const std::string& trace, const std::string& policy, int scale,
                         const std::string& replay) {
-    return testing::RunCommand(
-        fmt::format("python3 '{}' '{}' --policy {} --scale {} --out '{}/out' --slurm-csv '{}' "
-                    "--fleetsim '{}' --min-agreeing 0.95",
-                    testing::SourcePath("tools/slurm-oracle"),
+    return Oracle(
+        fmt::format("'{}' --policy {} --scale {} --out '{}/out' --slurm-csv '{}' "
+                    "--min-agreeing 0.95",
                     testing::DataPath("slurm-oracle/" + trace), policy, scale, dir_,
-                    testing::DataPath("slurm-oracle/replays/" + replay), FLEETSIM_CLI_PATH),
-        dir_);
+                    testing::DataPath("slurm-oracle/replays/" + replay)));
   }
   nlohmann::json Summary() const {
     return nlohmann::json::parse(testing::ReadFile(dir_ + "/out/summary.json"));
@@ -108,12 +113,9 @@ TEST_F(SlurmOracleCliTest, AReplayThatDisagreesExitsTwoWithTheCounts) {
 TEST_F(SlurmOracleCliTest, AReplayOfOtherJobsIsRefusedWithItsFile) {
   const std::string csv = dir_ + "/slurm.csv";
   std::ofstream(csv) << "id,submit_s,start_s,end_s,nodes\nlong-a,0,1,2,n1\n";
-  const CommandResult r = testing::RunCommand(
-      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' --slurm-csv '{}' --fleetsim '{}'",
-                  testing::SourcePath("tools/slurm-oracle"),
-                  testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, csv,
-                  FLEETSIM_CLI_PATH),
-      dir_);
+  const CommandResult r =
+      Oracle(fmt::format("'{}' --policy fifo --out '{}/out' --slurm-csv '{}'",
+                         testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, csv));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(
       r.err.find(csv + ": expected one row per job of the trace (32), found 1 rows (missing: "),
@@ -127,11 +129,8 @@ TEST_F(SlurmOracleCliTest, AJobOfAPartNodeOverEightGpusIsRefusedWithItsLine) {
                        << "\n"
                        << R"({"id": "b", "submit_s": 0, "gpus": 12, "duration_s": 60})"
                        << "\n";
-  const CommandResult r = testing::RunCommand(
-      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' "
-                  "--slurm-csv none.csv --fleetsim '{}'",
-                  testing::SourcePath("tools/slurm-oracle"), trace, dir_, FLEETSIM_CLI_PATH),
-      dir_);
+  const CommandResult r =
+      Oracle(fmt::format("'{}' --policy fifo --out '{}/out' --slurm-csv none.csv", trace, dir_));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(trace + ":2: expected at most 8 GPUs or whole nodes (a multiple of 8), "
                                "found 12"),
@@ -145,12 +144,9 @@ TEST_F(SlurmOracleCliTest, AJobOfAPartNodeOverEightGpusIsRefusedWithItsLine) {
 // came within 3 % of each other, was not, and a real Slurm settled its order otherwise.
 TEST_F(SlurmOracleCliTest, StabilityTellsARobustTraceFromOneWithNearTies) {
   const auto changed = [&](const std::string& trace, const std::string& out) {
-    const CommandResult r = testing::RunCommand(
-        fmt::format("python3 '{}' '{}' --policy fair-share --scale 120 --out '{}/{}' --stability "
-                    "--fleetsim '{}'",
-                    testing::SourcePath("tools/slurm-oracle"),
-                    testing::DataPath("slurm-oracle/" + trace), dir_, out, FLEETSIM_CLI_PATH),
-        dir_);
+    const CommandResult r =
+        Oracle(fmt::format("'{}' --policy fair-share --scale 120 --out '{}/{}' --stability",
+                           testing::DataPath("slurm-oracle/" + trace), dir_, out));
     EXPECT_EQ(r.exit_code, 0) << r.err;
     const nlohmann::json result =
         nlohmann::json::parse(testing::ReadFile(dir_ + "/" + out + "/stability.json"));
@@ -172,24 +168,18 @@ TEST_F(SlurmOracleCliTest, AReplayOfAnotherTraceVersionIsRefusedByItsRunTimes) {
     out << job.dump() << "\n";
   }
   out.close();
-  const CommandResult r = testing::RunCommand(
-      fmt::format("python3 '{}' '{}' --policy fifo --scale 30 --out '{}/out' --slurm-csv '{}' "
-                  "--fleetsim '{}'",
-                  testing::SourcePath("tools/slurm-oracle"), trace, dir_,
-                  testing::DataPath("slurm-oracle/replays/hol-backfill-fifo.csv"),
-                  FLEETSIM_CLI_PATH),
-      dir_);
+  const CommandResult r =
+      Oracle(fmt::format("'{}' --policy fifo --scale 30 --out '{}/out' --slurm-csv '{}'", trace,
+                         dir_, testing::DataPath("slurm-oracle/replays/hol-backfill-fifo.csv")));
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("s in the trace: a replay of another trace"), std::string::npos) << r.err;
 }
 
 TEST_F(SlurmOracleCliTest, BadArgumentsAreRefusedAllAtOnce) {
-  const CommandResult r = testing::RunCommand(
-      fmt::format("python3 '{}' '{}' --policy fifo --out '{}/out' --nodes 0 --min-agreeing 95 "
-                  "--fleetsim '{}/none'",
-                  testing::SourcePath("tools/slurm-oracle"),
-                  testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, dir_),
-      dir_);
+  const CommandResult r =
+      Oracle(fmt::format("'{}' --policy fifo --out '{}/out' --nodes 0 --min-agreeing 95 --fleetsim "
+                         "'{}/none'",
+                         testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, dir_));
   EXPECT_EQ(r.exit_code, 1);
   for (const std::string& expected :
        {std::string("--nodes: expected at least 1, found 0"),
