@@ -85,7 +85,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Replay{"hol-backfill.jsonl", "backfill-easy", 30,
                              "hol-backfill-backfill-easy.csv"},
                       Replay{"philly-slice.jsonl", "fifo", 60, "philly-slice-fifo.csv"},
-                      Replay{"philly-slice.jsonl", "backfill", 60, "philly-slice-backfill.csv"}),
+                      Replay{"philly-slice.jsonl", "backfill", 60, "philly-slice-backfill.csv"},
+                      Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share.csv"}),
     [](const ::testing::TestParamInfo<Replay>& param) {
       std::string name = fmt::format("{}_{}", param.param.trace, param.param.policy);
       for (char& c : name) {
