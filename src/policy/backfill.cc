@@ -90,7 +90,7 @@ class BackfillPass {
       return StartIfPlaced(job, planner_.Place(request));
     }
     const SimTime end = EndFromNow(request);
-    const SimTime tested_end = TestedEnd(request);
+    const SimTime tested_end = TestedEnd(request, end);
     std::optional<Allocation> placement = view_.ChoosePlacement(request);
     if (placement && !profile_->Fits(TakesOf(*placement), view_.now(), tested_end)) {
       placement = SmallerPlacement(request, demand, tested_end);
@@ -139,7 +139,7 @@ class BackfillPass {
       return;
     }
     const SimTime end = EndFromNow(request);
-    const SimTime tested_end = TestedEnd(request);
+    const SimTime tested_end = TestedEnd(request, end);
     std::vector<std::pair<GpuId, SimTime>> extended;  // (GPU, when it would have come free)
     for (const Grant& grant : placement->gpus) {
       const SimTime free_from = WholeFreeFrom(grant.gpu);
@@ -330,11 +330,11 @@ class BackfillPass {
   }
   SimTime EndFromNow(const JobRequest& request) const { return EstimatedEnd(view_.now(), request); }
 
-  // The end of the interval a job starting now is tested over: its estimated end, or with the
-  // slurm boundary one tick past its unrounded end when that is later (Slurm compares the exact
-  // end with a reservation's start, begin_time <= end_time).
-  SimTime TestedEnd(const JobRequest& request) const {
-    return std::max(EndFromNow(request), view_.now() + Walltime(request) + settings_.boundary);
+  // The end of the interval a job starting now is tested over: its estimated end (`end`), or
+  // with the slurm boundary one tick past its unrounded end when that is later (Slurm compares
+  // the exact end with a reservation's start, begin_time <= end_time).
+  SimTime TestedEnd(const JobRequest& request, SimTime end) const {
+    return std::max(end, view_.now() + Walltime(request) + settings_.boundary);
   }
 
   const ClusterView& view_;
