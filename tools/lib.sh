@@ -9,7 +9,7 @@ FLEETSIM_DEBIAN_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   coinor-libcbc-dev
   python3-dev pybind11-dev
-  libyaml-cpp-dev
+  libyaml-dev
 )
 
 # Debian 12 packages only the tests need: chromium renders the bench and sweep reports headless

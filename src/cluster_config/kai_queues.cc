@@ -2,7 +2,6 @@
 #include "fleetsim/cluster_config/kai_queues.h"
 
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <optional>
@@ -18,8 +17,8 @@ using nlohmann::ordered_json;
 constexpr double kMaxGpus = 1'000'000;
 
 // A whole number in [low, high] read from `node` (absent: `absent`), or the error.
-Status Whole(const YAML::Node& node, const std::string& where, const std::string& field, double low,
-             double high, std::optional<double> absent, std::int64_t& value) {
+Status Whole(const DocumentNode& node, const std::string& where, const std::string& field,
+             double low, double high, std::optional<double> absent, std::int64_t& value) {
   if (!node) {
     if (!absent) {
       return Status::InvalidInput(fmt::format("{}: expected {}", where, field));
@@ -38,37 +37,35 @@ Status Whole(const YAML::Node& node, const std::string& where, const std::string
   return Status::Ok();
 }
 
-Status ReadQueue(const YAML::Node& queue, const std::string& where, ordered_json& tenant,
+Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_json& tenant,
                  std::vector<std::string>& notes) {
   const std::string name = YamlText(queue["metadata"]["name"]);
   if (name.empty()) {
     return Status::InvalidInput(where + ": expected metadata.name");
   }
   const std::string& at = where;
-  const YAML::Node spec = queue["spec"];
-  const YAML::Node gpu = spec ? spec["resources"]["gpu"] : YAML::Node();
+  const DocumentNode spec = queue["spec"];
+  const DocumentNode gpu = spec["resources"]["gpu"];
   std::int64_t quota = 0;
   std::int64_t limit = -1;
   std::int64_t priority = 0;
-  if (Status status = Whole(gpu ? gpu["quota"] : YAML::Node(), at, "spec.resources.gpu.quota", -1,
-                            kMaxGpus, 0.0, quota);
+  if (Status status = Whole(gpu["quota"], at, "spec.resources.gpu.quota", -1, kMaxGpus, 0.0, quota);
       !status.ok()) {
     return status;
   }
-  if (Status status = Whole(gpu ? gpu["limit"] : YAML::Node(), at, "spec.resources.gpu.limit", -1,
-                            kMaxGpus, -1.0, limit);
+  if (Status status =
+          Whole(gpu["limit"], at, "spec.resources.gpu.limit", -1, kMaxGpus, -1.0, limit);
       !status.ok()) {
     return status;
   }
   const std::optional<double> weight =
-      gpu && gpu["overQuotaWeight"] ? YamlNumber(gpu["overQuotaWeight"]) : std::optional(1.0);
+      gpu["overQuotaWeight"] ? YamlNumber(gpu["overQuotaWeight"]) : std::optional(1.0);
   if (!weight || *weight < 0 || *weight > 1e9) {
     return Status::InvalidInput(fmt::format(
         "{}: spec.resources.gpu.overQuotaWeight: expected a number in [0, 1000000000], found '{}'",
         at, YamlText(gpu["overQuotaWeight"])));
   }
-  if (Status status = Whole(spec ? spec["priority"] : YAML::Node(), at, "spec.priority", 0,
-                            1'000'000, 0.0, priority);
+  if (Status status = Whole(spec["priority"], at, "spec.priority", 0, 1'000'000, 0.0, priority);
       !status.ok()) {
     return status;
   }
@@ -77,7 +74,7 @@ Status ReadQueue(const YAML::Node& queue, const std::string& where, ordered_json
     limit = 1;
   }
   tenant = ordered_json{{"name", name}};
-  if (const std::string parent = spec ? YamlText(spec["parentQueue"]) : ""; !parent.empty()) {
+  if (const std::string parent = YamlText(spec["parentQueue"]); !parent.empty()) {
     tenant["parent"] = parent;
   }
   tenant["quota_gpus"] = quota;
@@ -87,9 +84,11 @@ Status ReadQueue(const YAML::Node& queue, const std::string& where, ordered_json
   return Status::Ok();
 }
 
-KaiImport ReadQueues(const std::string& path, const FileSystem* files) {
+}  // namespace
+
+KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
   KaiImport result;
-  std::vector<YAML::Node> docs;
+  std::vector<nlohmann::json> docs;
   result.status = LoadYamlDocuments(files != nullptr ? *files : DiskFileSystem(), path, docs);
   if (!result.status.ok()) {
     return result;
@@ -115,18 +114,6 @@ KaiImport ReadQueues(const std::string& path, const FileSystem* files) {
         "modelled; GPU quota, over-quota weight, limit and priority are");
   }
   return result;
-}
-
-}  // namespace
-
-KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
-  try {
-    return ReadQueues(path, files);
-  } catch (const YAML::Exception& error) {
-    KaiImport failed;
-    failed.status = UnexpectedYamlStructure(path, error);
-    return failed;
-  }
 }
 
 }  // namespace fleetsim

@@ -69,11 +69,7 @@ class KubernetesImporter {
 
   KubernetesImport Import(const std::string& path) {
     KubernetesImport result;
-    try {
-      result.status = Run(path, result.fleet);
-    } catch (const YAML::Exception& error) {
-      result.status = UnexpectedYamlStructure(path, error);
-    }
+    result.status = Run(path, result.fleet);
     return result;
   }
 
@@ -84,7 +80,7 @@ class KubernetesImporter {
         return status;
       }
     }
-    std::vector<YAML::Node> docs;
+    std::vector<nlohmann::json> docs;
     if (Status status = LoadYamlDocuments(files_, path, docs); !status.ok()) {
       return status;
     }
@@ -124,15 +120,15 @@ class KubernetesImporter {
     return Status::Ok();
   }
 
-  Status ReadNode(const YAML::Node& object, const std::string& where, GpuNode& node) {
+  Status ReadNode(const DocumentNode& object, const std::string& where, GpuNode& node) {
     node.where = where;
     node.name = YamlText(object["metadata"]["name"]);
     if (node.name.empty()) {
       return Status::InvalidInput(where + ": expected metadata.name");
     }
-    const YAML::Node labels = object["metadata"]["labels"];
-    const YAML::Node allocatable = object["status"]["allocatable"];
-    const YAML::Node capacity = object["status"]["capacity"];
+    const DocumentNode labels = object["metadata"]["labels"];
+    const DocumentNode allocatable = object["status"]["allocatable"];
+    const DocumentNode capacity = object["status"]["capacity"];
     if (!allocatable || !allocatable.IsMap()) {
       return Status::InvalidInput(where + ": expected status.allocatable");
     }
@@ -152,7 +148,7 @@ class KubernetesImporter {
     return Status::Ok();
   }
 
-  static Status ReadHost(const YAML::Node& allocatable, const std::string& where, GpuNode& node) {
+  static Status ReadHost(const DocumentNode& allocatable, const std::string& where, GpuNode& node) {
     if (const std::string cpu = YamlText(allocatable["cpu"]); !cpu.empty()) {
       node.cpu_cores = KubernetesQuantity(cpu);
       if (!node.cpu_cores) {
@@ -174,7 +170,7 @@ class KubernetesImporter {
     return Status::Ok();
   }
 
-  Status Count(const YAML::Node& map, const std::string& key, const std::string& where,
+  Status Count(const DocumentNode& map, const std::string& key, const std::string& where,
                const std::string& field, std::int64_t& count) const {
     const std::string text = YamlText(map[key]);
     if (text.empty()) {
@@ -190,8 +186,8 @@ class KubernetesImporter {
     return Status::Ok();
   }
 
-  Status ReadGpus(const YAML::Node& labels, const YAML::Node& allocatable,
-                  const YAML::Node& capacity, const std::string& where, GpuNode& node) {
+  Status ReadGpus(const DocumentNode& labels, const DocumentNode& allocatable,
+                  const DocumentNode& capacity, const std::string& where, GpuNode& node) {
     std::int64_t advertised = 0;
     std::int64_t shared = 0;
     if (Status status = Count(allocatable, kGpuResource, where,
@@ -240,7 +236,7 @@ class KubernetesImporter {
   }
 
   // Divides time-slicing replicas out of the advertised GPUs.
-  Status Replicas(const YAML::Node& labels, const std::string& where, std::int64_t advertised,
+  Status Replicas(const DocumentNode& labels, const std::string& where, std::int64_t advertised,
                   GpuNode& node) {
     std::int64_t replicas = 1;
     std::string from;
@@ -285,10 +281,9 @@ class KubernetesImporter {
 
   // nvidia.com/mig-<profile> resources (the mixed strategy); allocatable is what a scheduler can
   // place, and a capacity that disagrees is noted.
-  Status ReadMig(const YAML::Node& allocatable, const YAML::Node& capacity,
+  Status ReadMig(const DocumentNode& allocatable, const DocumentNode& capacity,
                  const std::string& where, GpuNode& node) {
-    for (const auto& entry : allocatable) {
-      const std::string key = entry.first.as<std::string>();
+    for (const auto& [key, value] : allocatable.Entries()) {
       if (!key.starts_with(kMigResourcePrefix)) {
         continue;
       }
@@ -320,29 +315,27 @@ class KubernetesImporter {
   // ---- The device plugin's sharing config ----
 
   Status ReadSharingConfig(const std::string& path) {
-    std::vector<YAML::Node> docs;
+    std::vector<nlohmann::json> docs;
     if (Status status = LoadYamlDocuments(files_, path, docs); !status.ok()) {
       return status;
     }
-    if (docs.empty() || !docs.front().IsMap()) {
+    if (docs.empty() || !docs.front().is_object()) {
       return Status::InvalidInput(path + ": expected a device plugin config or its ConfigMap");
     }
-    const YAML::Node& doc = docs.front();
+    const DocumentNode doc(docs.front());
     if (YamlText(doc["kind"]) == "ConfigMap") {
       if (!doc["data"] || !doc["data"].IsMap()) {
         return Status::InvalidInput(path + ": a ConfigMap without data");
       }
-      for (const auto& entry : doc["data"]) {
-        const std::string name = entry.first.as<std::string>();
-        YAML::Node config;
-        try {
-          config = YAML::Load(YamlText(entry.second));
-        } catch (const YAML::Exception& e) {
-          return Status::InvalidInput(
-              fmt::format("{}: data.{}: line {}: {}", path, name, e.mark.line + 1, e.msg));
+      for (const auto& [name, entry] : doc["data"].Entries()) {
+        const std::string where = fmt::format("{}: data.{}", path, name);
+        std::vector<nlohmann::json> config;
+        if (Status status = ParseYamlText(YamlText(entry), where, config); !status.ok()) {
+          return status;
         }
-        if (Status status = SharingReplicas(config, fmt::format("{}: data.{}", path, name),
-                                            sharing_.replicas[name]);
+        if (Status status =
+                SharingReplicas(config.empty() ? DocumentNode() : DocumentNode(config.front()),
+                                where, sharing_.replicas[name]);
             !status.ok()) {
           return status;
         }
@@ -358,19 +351,19 @@ class KubernetesImporter {
   }
 
   // sharing.timeSlicing (or .mps) .resources[name=nvidia.com/gpu].replicas; 1 when none.
-  static Status SharingReplicas(const YAML::Node& config, const std::string& where,
+  static Status SharingReplicas(const DocumentNode& config, const std::string& where,
                                 std::int64_t& replicas) {
     replicas = 1;
-    const YAML::Node sharing = config.IsMap() ? config["sharing"] : YAML::Node();
+    const DocumentNode sharing = config["sharing"];
     if (!sharing) {
       return Status::Ok();
     }
     for (const char* kind : {"timeSlicing", "mps"}) {
-      const YAML::Node resources = sharing[kind] ? sharing[kind]["resources"] : YAML::Node();
+      const DocumentNode resources = sharing[kind]["resources"];
       if (!resources || !resources.IsSequence()) {
         continue;
       }
-      for (const YAML::Node& resource : resources) {
+      for (const DocumentNode& resource : resources.Elements()) {
         if (YamlText(resource["name"]) != kGpuResource) {
           continue;
         }

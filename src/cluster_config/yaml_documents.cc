@@ -1,11 +1,13 @@
-// Kubernetes-style objects read from YAML.
+// Kubernetes-style objects read from YAML (libyaml's event parser, built into JSON trees) or JSON.
 #include "cluster_config/yaml_documents.h"
 
 #include <fmt/format.h>
+#include <yaml.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <nlohmann/json.hpp>
+#include <map>
+#include <memory>
 
 #include "json/json_text.h"
 
@@ -13,65 +15,241 @@ namespace fleetsim {
 
 namespace {
 
-// A JSON value as the YAML node yaml-cpp would have read (scalars as their text).
-YAML::Node FromJson(const nlohmann::json& value) {
-  if (value.is_object()) {
-    YAML::Node map(YAML::NodeType::Map);
-    for (const auto& [key, item] : value.items()) {
-      map[key] = FromJson(item);
+// Builds JSON trees from libyaml's events: one tree per document, containers on a stack (no
+// recursion, whatever the nesting), aliases expanded within kMaxYamlValues.
+class TreeBuilder {
+ public:
+  explicit TreeBuilder(const std::string& source) : source_(source) {}
+
+  // Takes one event; an error names its place.
+  Status Take(const yaml_event_t& event) {
+    const yaml_mark_t& mark = event.start_mark;
+    switch (event.type) {
+      case YAML_DOCUMENT_START_EVENT:
+        root_.reset();
+        return Status::Ok();
+      case YAML_DOCUMENT_END_EVENT:
+        docs_.push_back(root_ ? std::move(*root_) : nlohmann::json());
+        return Status::Ok();
+      case YAML_SCALAR_EVENT:
+        return Scalar(event, mark);
+      case YAML_ALIAS_EVENT:
+        return Alias(Text(event.data.alias.anchor), mark);
+      case YAML_MAPPING_START_EVENT:
+        return Open(nlohmann::json::object(), Text(event.data.mapping_start.anchor), mark);
+      case YAML_SEQUENCE_START_EVENT:
+        return Open(nlohmann::json::array(), Text(event.data.sequence_start.anchor), mark);
+      case YAML_MAPPING_END_EVENT:
+      case YAML_SEQUENCE_END_EVENT:
+        return Close();
+      default:
+        return Status::Ok();
     }
-    return map;
   }
-  if (value.is_array()) {
-    YAML::Node sequence(YAML::NodeType::Sequence);
-    for (const nlohmann::json& item : value) {
-      sequence.push_back(FromJson(item));
+
+  std::vector<nlohmann::json> TakeDocuments() { return std::move(docs_); }
+
+ private:
+  struct Frame {
+    nlohmann::json value;
+    std::string anchor;
+    std::size_t values = 1;          // this container and everything in it
+    std::optional<std::string> key;  // a map's key waiting for its value
+  };
+
+  static std::string Text(const yaml_char_t* text) {
+    return text == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(text));
+  }
+
+  Status Error(const yaml_mark_t& mark, const std::string& what) const {
+    return Status::InvalidInput(
+        fmt::format("{}:{}:{}: {}", source_, mark.line + 1, mark.column + 1, what));
+  }
+
+  bool AwaitsKey() const {
+    return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().key;
+  }
+
+  Status Scalar(const yaml_event_t& event, const yaml_mark_t& mark) {
+    const auto& scalar = event.data.scalar;
+    std::string text(reinterpret_cast<const char*>(scalar.value), scalar.length);
+    if (AwaitsKey()) {
+      stack_.back().key = std::move(text);
+      return Status::Ok();
     }
-    return sequence;
+    const bool null =
+        scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+        (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL");
+    return Add(null ? nlohmann::json() : nlohmann::json(std::move(text)), 1, Text(scalar.anchor),
+               mark);
   }
-  if (value.is_null()) {
-    return YAML::Node(YAML::NodeType::Null);
+
+  Status Alias(const std::string& name, const yaml_mark_t& mark) {
+    const auto found = anchors_.find(name);
+    if (found == anchors_.end()) {
+      return Error(mark, fmt::format("alias '*{}' names no anchor before it", name));
+    }
+    if (AwaitsKey()) {
+      return Error(mark, "expected a scalar map key, found an alias");
+    }
+    return Add(found->second.first, found->second.second, "", mark);
   }
-  return YAML::Node(value.is_string() ? value.get<std::string>() : value.dump());
-}
+
+  Status Open(nlohmann::json container, std::string anchor, const yaml_mark_t& mark) {
+    if (AwaitsKey()) {
+      return Error(mark, "expected a scalar map key, found a map or a sequence");
+    }
+    if (stack_.size() >= kMaxJsonDepth) {
+      return Error(mark, fmt::format("nested deeper than {} levels", kMaxJsonDepth));
+    }
+    stack_.push_back({std::move(container), std::move(anchor), 1, std::nullopt});
+    return Count(1, mark);
+  }
+
+  Status Close() {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    Place(std::move(frame.value), frame.values, frame.anchor);
+    return Status::Ok();
+  }
+
+  Status Add(nlohmann::json value, std::size_t values, const std::string& anchor,
+             const yaml_mark_t& mark) {
+    if (Status status = Count(values, mark); !status.ok()) {
+      return status;
+    }
+    Place(std::move(value), values, anchor);
+    return Status::Ok();
+  }
+
+  // Counts values made, scalars and containers, aliases expanded.
+  Status Count(std::size_t values, const yaml_mark_t& mark) {
+    made_ += values;
+    if (made_ > kMaxYamlValues) {
+      return Error(mark, fmt::format("expands to more than {} values (through its aliases?)",
+                                     kMaxYamlValues));
+    }
+    return Status::Ok();
+  }
+
+  // Puts a finished value (`values` counted in it) where it belongs: its container or the root.
+  void Place(nlohmann::json value, std::size_t values, const std::string& anchor) {
+    if (!anchor.empty()) {
+      anchors_[anchor] = {value, values};
+    }
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      return;
+    }
+    Frame& parent = stack_.back();
+    parent.values += values;
+    if (parent.value.is_array()) {
+      parent.value.push_back(std::move(value));
+    } else {
+      parent.value[*parent.key] = std::move(value);
+      parent.key.reset();
+    }
+  }
+
+  const std::string& source_;
+  std::vector<Frame> stack_;
+  std::optional<nlohmann::json> root_;
+  std::vector<nlohmann::json> docs_;
+  std::map<std::string, std::pair<nlohmann::json, std::size_t>> anchors_;
+  std::size_t made_ = 0;
+};
 
 }  // namespace
 
+Status ParseYamlText(const std::string& text, const std::string& source,
+                     std::vector<nlohmann::json>& docs) {
+  yaml_parser_t parser;
+  if (yaml_parser_initialize(&parser) == 0) {
+    return Status::InvalidInput(source + ": cannot start the YAML parser (out of memory)");
+  }
+  const std::unique_ptr<yaml_parser_t, void (*)(yaml_parser_t*)> owned(&parser, yaml_parser_delete);
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()),
+                               text.size());
+  TreeBuilder builder(source);
+  for (bool done = false; !done;) {
+    yaml_event_t event;
+    if (yaml_parser_parse(&parser, &event) == 0) {
+      const std::string context = parser.context != nullptr ? parser.context : "";
+      return Status::InvalidInput(fmt::format(
+          "{}:{}:{}: {}{}", source, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+          parser.problem != nullptr ? parser.problem : "invalid YAML",
+          context.empty() ? "" : " (" + context + ")"));
+    }
+    const Status status = builder.Take(event);
+    done = event.type == YAML_STREAM_END_EVENT;
+    yaml_event_delete(&event);
+    if (!status.ok()) {
+      return status;
+    }
+  }
+  docs = builder.TakeDocuments();
+  return Status::Ok();
+}
+
 Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
-                         std::vector<YAML::Node>& docs) {
+                         std::vector<nlohmann::json>& docs) {
   std::string text;
   if (Status status = files.ReadFile(path, text); !status.ok()) {
     return status;
   }
-  // JSON (kubectl's -o json) is read by nlohmann/json: yaml-cpp 0.7 can run without bound on
-  // some malformed flow collections (found by the cluster_config fuzz target).
+  // JSON (kubectl's -o json) is read by nlohmann/json, with the messages of every JSON input.
   if (const std::size_t first = text.find_first_not_of(" \t\r\n");
       first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
     nlohmann::json json;
     if (Status status = ParseJsonText(text, path, json); !status.ok()) {
       return status;
     }
-    docs = {FromJson(json)};
+    docs = {std::move(json)};
     return Status::Ok();
   }
-  try {
-    docs = YAML::LoadAll(text);
-  } catch (const YAML::Exception& e) {
-    return Status::InvalidInput(
-        fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  return ParseYamlText(text, path, docs);
+}
+
+DocumentNode DocumentNode::operator[](std::string_view key) const {
+  if (!IsMap()) {
+    return DocumentNode();
   }
-  return Status::Ok();
+  const auto found = value_->find(key);
+  return found == value_->end() ? DocumentNode() : DocumentNode(*found);
 }
 
-Status UnexpectedYamlStructure(const std::string& path, const YAML::Exception& error) {
-  return Status::InvalidInput(fmt::format("{}: unexpected structure: {}", path, error.msg));
+DocumentNode DocumentNode::operator[](std::size_t index) const {
+  return IsSequence() && index < value_->size() ? DocumentNode((*value_)[index]) : DocumentNode();
 }
 
-std::string YamlText(const YAML::Node& node) {
-  return node && node.IsScalar() ? node.Scalar() : std::string();
+std::vector<DocumentNode> DocumentNode::Elements() const {
+  std::vector<DocumentNode> elements;
+  if (IsSequence()) {
+    for (const nlohmann::json& element : *value_) {
+      elements.emplace_back(element);
+    }
+  }
+  return elements;
 }
 
-std::optional<double> YamlNumber(const YAML::Node& node) {
+std::vector<std::pair<std::string, DocumentNode>> DocumentNode::Entries() const {
+  std::vector<std::pair<std::string, DocumentNode>> entries;
+  if (IsMap()) {
+    for (const auto& [key, value] : value_->items()) {
+      entries.emplace_back(key, DocumentNode(value));
+    }
+  }
+  return entries;
+}
+
+std::string DocumentNode::Text() const {
+  if (value_ == nullptr || value_->is_structured() || value_->is_null()) {
+    return "";
+  }
+  return value_->is_string() ? value_->get<std::string>() : value_->dump();
+}
+
+std::optional<double> YamlNumber(const DocumentNode& node) {
   const std::string text = YamlText(node);
   if (text.empty()) {
     return std::nullopt;
@@ -84,10 +262,10 @@ std::optional<double> YamlNumber(const YAML::Node& node) {
   return value;
 }
 
-Status ObjectsOfKind(const std::vector<YAML::Node>& docs, const std::string& path,
+Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string& path,
                      const std::string& kind, const std::string& noun, const std::string& expected,
                      std::vector<KindObject>& out) {
-  const auto kind_of = [](const YAML::Node& node) {
+  const auto kind_of = [](const DocumentNode& node) {
     return node.IsMap() ? YamlText(node["kind"]) : std::string();
   };
   const auto refuse = [&](const std::string& found, const std::string& where) {
@@ -95,8 +273,9 @@ Status ObjectsOfKind(const std::vector<YAML::Node>& docs, const std::string& pat
         fmt::format("{}: expected {}, found {}", where, expected,
                     found.empty() ? std::string("no kind") : "kind '" + found + "'"));
   };
-  for (const YAML::Node& doc : docs) {
-    if (!doc || doc.IsNull()) {
+  for (const nlohmann::json& value : docs) {
+    const DocumentNode doc(value);
+    if (doc.IsNull()) {
       continue;
     }
     const std::string doc_kind = kind_of(doc);
@@ -109,8 +288,9 @@ Status ObjectsOfKind(const std::vector<YAML::Node>& docs, const std::string& pat
         !doc["items"].IsSequence()) {
       return refuse(doc_kind, path);
     }
-    for (std::size_t i = 0; i < doc["items"].size(); ++i) {
-      const YAML::Node item = doc["items"][i];
+    const std::vector<DocumentNode> items = doc["items"].Elements();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const DocumentNode& item = items[i];
       const std::string item_kind = kind_of(item);
       const std::string where = fmt::format("{}: items[{}]", path, i);
       if (!item_kind.empty() && item_kind != kind) {

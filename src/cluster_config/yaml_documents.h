@@ -1,12 +1,14 @@
-// Reading Kubernetes-style objects from YAML (or JSON, which yaml-cpp also reads): every
-// document of a file, the objects of one kind in them (alone or in a List's items), and scalar
-// values as text or numbers. Internal to the cluster_config module. Thread-compatible.
+// Reading Kubernetes-style objects from YAML or JSON: every document of a file as a JSON tree
+// (YAML read with libyaml, JSON with nlohmann/json), read-only views of its values that never
+// throw, the objects of one kind in the documents (alone or in a List's items), and scalar values
+// as text or numbers. Internal to the cluster_config module. Thread-compatible.
 #pragma once
 
-#include <yaml-cpp/yaml.h>
-
+#include <cstddef>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,33 +17,65 @@
 
 namespace fleetsim {
 
-// Every document of the file; a parse error is "file:line:column: message". A file whose first
-// character is '{' or '[' is JSON, read with nlohmann/json (one document).
-Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
-                         std::vector<YAML::Node>& docs);
+// The most values a YAML file may expand to through its aliases (a "billion laughs" file is
+// refused, not expanded).
+inline constexpr std::size_t kMaxYamlValues = 1'000'000;
 
-// What a yaml-cpp exception raised while reading the objects of `path` means: an object whose
-// shape is not the one expected (a map where a scalar should be, ...): "FILE: unexpected
-// structure: MESSAGE". yaml-cpp throws on some lookups into nodes of the wrong kind; the
-// importers catch it at their entry and report it with this.
-Status UnexpectedYamlStructure(const std::string& path, const YAML::Exception& error);
+// Every document of the file. A file whose first character is '{' or '[' is JSON (one document);
+// any other is YAML, whose scalars are kept as text (a plain `~`, `null` or empty scalar as null)
+// and whose aliases are expanded. A parse error is "file:line:column: message"; nesting deeper
+// than kMaxJsonDepth is refused as in every JSON input.
+Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
+                         std::vector<nlohmann::json>& docs);
+
+// The same for YAML text held in memory (a ConfigMap's data entry); `source` names it in errors.
+Status ParseYamlText(const std::string& text, const std::string& source,
+                     std::vector<nlohmann::json>& docs);
+
+// A read-only view of one value of a document, or of none. Looking up a key that is missing, or
+// into a value that is not a map (an index into one that is not a sequence), gives an absent view:
+// the importers check shapes where they matter and never meet an exception.
+class DocumentNode {
+ public:
+  DocumentNode() = default;
+  explicit DocumentNode(const nlohmann::json& value) : value_(&value) {}
+
+  explicit operator bool() const { return value_ != nullptr; }
+  bool IsMap() const { return value_ != nullptr && value_->is_object(); }
+  bool IsSequence() const { return value_ != nullptr && value_->is_array(); }
+  bool IsNull() const { return value_ == nullptr || value_->is_null(); }
+
+  DocumentNode operator[](std::string_view key) const;
+  DocumentNode operator[](std::size_t index) const;
+  // The elements of a sequence, or none.
+  std::vector<DocumentNode> Elements() const;
+  // The keys and values of a map, in key order, or none.
+  std::vector<std::pair<std::string, DocumentNode>> Entries() const;
+
+  // A scalar's text (a JSON number or boolean as written), or "" when absent or not a scalar.
+  std::string Text() const;
+
+ private:
+  const nlohmann::json* value_ = nullptr;
+};
 
 // A scalar's text, or "" when absent or not a scalar.
-std::string YamlText(const YAML::Node& node);
+inline std::string YamlText(const DocumentNode& node) { return node.Text(); }
 
 // A scalar as a number (12, "12", 0.5), or nullopt.
-std::optional<double> YamlNumber(const YAML::Node& node);
+std::optional<double> YamlNumber(const DocumentNode& node);
 
-// An object of `kind` found in `docs`, with where it is: "FILE: NOUN 'name'" for a document,
-// "FILE: items[3] (NOUN 'name')" for an item of a List (kind List or <kind>List).
+// An object of `kind` found in the documents, with where it is: "FILE: NOUN 'name'" for a
+// document, "FILE: items[3] (NOUN 'name')" for an item of a List (kind List or <kind>List).
 struct KindObject {
-  YAML::Node object;
+  DocumentNode object;
   std::string where;
 };
 
 // The objects of `kind` in `docs`, in order; any other kind is an error "FILE: expected
-// EXPECTED, found kind 'X'" (or "found no kind"). Empty documents are skipped.
-Status ObjectsOfKind(const std::vector<YAML::Node>& docs, const std::string& path,
+// EXPECTED, found kind 'X'" (or "found no kind"). Empty documents are skipped. The views point
+// into `docs`.
+Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string& path,
                      const std::string& kind, const std::string& noun, const std::string& expected,
                      std::vector<KindObject>& out);
 

@@ -80,18 +80,16 @@ TEST_P(RecordedReplayTest, AgreesJobByJobWithTheRealSlurm) {
 
 INSTANTIATE_TEST_SUITE_P(
     Replays, RecordedReplayTest,
-    ::testing::Values(Replay{"hol-backfill.jsonl", "fifo", 30, "hol-backfill-fifo.csv"},
-                      Replay{"hol-backfill.jsonl", "backfill", 30, "hol-backfill-backfill.csv"},
-                      Replay{"hol-backfill.jsonl", "backfill-easy", 30,
-                             "hol-backfill-backfill-easy.csv"},
-                      Replay{"philly-slice.jsonl", "fifo", 60, "philly-slice-fifo.csv"},
-                      Replay{"philly-slice.jsonl", "backfill", 60, "philly-slice-backfill.csv"},
-                      Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share.csv"},
-                      Replay{"backfill-window.jsonl", "fifo", 60, "backfill-window-fifo.csv"},
-                      Replay{"backfill-window.jsonl", "backfill", 60,
-                             "backfill-window-backfill.csv"},
-                      Replay{"backfill-window.jsonl", "backfill-easy", 60,
-                             "backfill-window-backfill-easy.csv"}),
+    ::testing::Values(
+        Replay{"hol-backfill.jsonl", "fifo", 30, "hol-backfill-fifo.csv"},
+        Replay{"hol-backfill.jsonl", "backfill", 30, "hol-backfill-backfill.csv"},
+        Replay{"hol-backfill.jsonl", "backfill-easy", 30, "hol-backfill-backfill-easy.csv"},
+        Replay{"philly-slice.jsonl", "fifo", 60, "philly-slice-fifo.csv"},
+        Replay{"philly-slice.jsonl", "backfill", 60, "philly-slice-backfill.csv"},
+        Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share.csv"},
+        Replay{"backfill-window.jsonl", "fifo", 60, "backfill-window-fifo.csv"},
+        Replay{"backfill-window.jsonl", "backfill", 60, "backfill-window-backfill.csv"},
+        Replay{"backfill-window.jsonl", "backfill-easy", 60, "backfill-window-backfill-easy.csv"}),
     [](const ::testing::TestParamInfo<Replay>& param) {
       std::string name = fmt::format("{}_{}", param.param.trace, param.param.policy);
       for (char& c : name) {

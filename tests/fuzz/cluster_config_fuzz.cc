@@ -1,9 +1,7 @@
 // Fuzz target: the cluster configuration importers (import-fleet): the input read as a slurm.conf,
-// as the topology.conf of a fixed slurm.conf of GB200 and H100 nodes, and, when it is JSON (its
-// first character '{' or '['), as a Kubernetes node list and as KAI queues. YAML is not fed to
-// them: yaml-cpp 0.7 runs without bound on some malformed flow collections (docs/robustness.md).
-// Whatever the input, an import either fails with a message or gives a fleet (or tenants) a
-// scenario loads without error.
+// as the topology.conf of a fixed slurm.conf of GB200 and H100 nodes, as a Kubernetes node list
+// and as KAI queues (JSON or YAML, as its first character says). Whatever the input, an import
+// either fails with a message or gives a fleet (or tenants) a scenario loads without error.
 #include <string>
 
 #include "fleetsim/cluster_config/kai_queues.h"
@@ -53,12 +51,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       imported.status.ok()) {
     CheckLoads("fleet", FleetFileText(imported.fleet));
   }
-  const std::string text = fuzz::AsText(data, size);
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || (text[first] != '{' && text[first] != '[')) {
-    return 0;
-  }
-  const std::string nodes = fuzz::WriteInputFile(data, size, "nodes.json");
+  const std::string nodes = fuzz::WriteInputFile(data, size, "nodes.yaml");
   KubernetesImportOptions kubernetes;
   kubernetes.types = slurm.types;
   if (const KubernetesImport imported = ImportKubernetesNodes(nodes, kubernetes);
