@@ -60,7 +60,8 @@ class PoolParser {
       ParseSpot(*spot, ChildPath(path, "spot"), tier_ok, pool);
     }
     const NodeTemplate* node = template_name ? FindTemplate(*template_name, path) : nullptr;
-    if (!name || node == nullptr || !nodes || !tier_ok) {
+    const bool name_ok = name && PoolNameAllowed(*name, p["name"], path);
+    if (!name_ok || node == nullptr || !nodes || !tier_ok) {
       return std::nullopt;
     }
     pool.name = *name;
@@ -89,6 +90,20 @@ class PoolParser {
   }
 
  private:
+  // Pool names appear in outputs: timeseries.csv names the whole fleet "*" (and a pool with no
+  // name would print so), and jobs.csv joins a job's pools with '|'.
+  bool PoolNameAllowed(const std::string& name, const json& value, const std::string& path) {
+    if (!name.empty() && name != "*" && name.find('|') == std::string::npos) {
+      return true;
+    }
+    check_.Error(ChildPath(path, "name"),
+                 fmt::format("expected a pool name that is not empty, not '*' and has no '|' "
+                             "(timeseries.csv names the whole fleet '*'; jobs.csv joins pools "
+                             "with '|'), found {}",
+                             Shown(value)));
+    return false;
+  }
+
   const NodeTemplate* FindTemplate(const std::string& name, const std::string& path) {
     const NodeTemplate* node = catalog_.FindTemplate(name);
     if (node == nullptr) {
