@@ -224,11 +224,8 @@ std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const Page& p
   int tied = 0;
   int worse = 0;
   int best = 0;
-  int compared = 0;
-  double lo_pct = 0;
-  double hi_pct = 0;
-  double lo_pp = 0;
-  double hi_pp = 0;
+  std::vector<double> pcts;  // output change of each compared scenario, %
+  std::vector<double> pps;   // its utilization change, pp
   for (const ScenarioRuns& s : scenarios) {
     if (s.headline == nullptr || s.baseline == nullptr) {
       continue;
@@ -238,25 +235,24 @@ std::string Conclusion(const std::vector<ScenarioRuns>& scenarios, const Page& p
     if (!pct) {
       continue;
     }
-    lo_pct = compared == 0 ? *pct : std::min(lo_pct, *pct);
-    hi_pct = compared == 0 ? *pct : std::max(hi_pct, *pct);
-    lo_pp = compared == 0 ? pp : std::min(lo_pp, pp);
-    hi_pp = compared == 0 ? pp : std::max(hi_pp, pp);
-    ++compared;
+    pcts.push_back(*pct);
+    pps.push_back(pp);
     (*pct >= kTiePct ? better : *pct <= -kTiePct ? worse : tied) += 1;
     const std::vector<std::string> top = BestOnOutput(s);
     best += std::find(top.begin(), top.end(), o.headline_policy) != top.end() ? 1 : 0;
   }
-  if (compared == 0) {
+  if (pcts.empty()) {
     return "";
   }
+  const auto [lo_pct, hi_pct] = std::minmax_element(pcts.begin(), pcts.end());
+  const auto [lo_pp, hi_pp] = std::minmax_element(pps.begin(), pps.end());
   return fmt::format(
       "<p class=\"conclusion\"><strong>{0}</strong> against <strong>{1}</strong>: "
       "priority-weighted output higher in {2} of {3} {11}, equal in {4}, lower in {5} "
       "({6} % to {7} %); utilization {8} to {9} pp. {0} has the highest output of all policies "
       "in {10} of {3}.</p>\n",
-      HtmlEscape(o.headline_policy), HtmlEscape(o.baseline_policy), better, compared, tied, worse,
-      Signed(lo_pct, 1), Signed(hi_pct, 1), Signed(lo_pp, 1), Signed(hi_pp, 1), best,
+      HtmlEscape(o.headline_policy), HtmlEscape(o.baseline_policy), better, pcts.size(), tied,
+      worse, Signed(*lo_pct, 1), Signed(*hi_pct, 1), Signed(*lo_pp, 1), Signed(*hi_pp, 1), best,
       page.many_seeds ? "scenario-seed pairs" : "scenarios");
 }
 

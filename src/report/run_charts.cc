@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "fleetsim/report/report_style.h"
 #include "fleetsim/report/timeline_charts.h"
@@ -106,6 +107,23 @@ std::string DurationTick(double seconds) {
   return fmt::format("{:g} h", seconds / 3600);
 }
 
+// One CDF line over a run's submitted jobs: the seconds `measure` gives for each job it counts
+// (nullopt: counted, but not reached, as a job that never started or never completed).
+template <typename Measure>
+CdfLine SubmittedJobsCdf(const RunReport& run, Measure measure) {
+  CdfLine line{.policy = run.policy.name, .seconds = {}, .jobs = 0};
+  for (const JobRecordRow& job : run.jobs) {
+    if (job.state == FinalState::kNotSubmitted) {
+      continue;
+    }
+    ++line.jobs;
+    if (const std::optional<double> seconds = measure(job)) {
+      line.seconds.push_back(*seconds);
+    }
+  }
+  return line;
+}
+
 }  // namespace
 
 Svg QueueOverTime(const std::vector<const RunReport*>& runs, const std::string& title) {
@@ -149,31 +167,16 @@ Svg PoolUseOverTime(const std::vector<const RunReport*>& runs, const std::string
 }
 
 CdfLine WaitTimes(const RunReport& run) {
-  CdfLine line{.policy = run.policy.name, .seconds = {}, .jobs = 0};
-  for (const JobRecordRow& job : run.jobs) {
-    if (job.state == FinalState::kNotSubmitted) {
-      continue;
-    }
-    ++line.jobs;
-    if (job.started) {
-      line.seconds.push_back(TimeToSeconds(job.start - job.submit));
-    }
-  }
-  return line;
+  return SubmittedJobsCdf(run, [](const JobRecordRow& job) -> std::optional<double> {
+    return job.started ? std::optional(TimeToSeconds(job.start - job.submit)) : std::nullopt;
+  });
 }
 
 CdfLine CompletionTimes(const RunReport& run) {
-  CdfLine line{.policy = run.policy.name, .seconds = {}, .jobs = 0};
-  for (const JobRecordRow& job : run.jobs) {
-    if (job.state == FinalState::kNotSubmitted) {
-      continue;
-    }
-    ++line.jobs;
-    if (job.state == FinalState::kCompleted) {
-      line.seconds.push_back(TimeToSeconds(job.end - job.submit));
-    }
-  }
-  return line;
+  return SubmittedJobsCdf(run, [](const JobRecordRow& job) -> std::optional<double> {
+    return job.state == FinalState::kCompleted ? std::optional(TimeToSeconds(job.end - job.submit))
+                                               : std::nullopt;
+  });
 }
 
 Svg CdfChart(const std::vector<CdfLine>& lines, const std::string& title,

@@ -40,12 +40,18 @@ AllocationTimelineData TinyTimeline(JobKind kind) {
   return t;
 }
 
+ScenarioFacts Named(const std::string& name) {
+  ScenarioFacts facts;
+  facts.name = name;
+  return facts;
+}
+
 RunReport MakeRun(const ScenarioFacts& scenario, const std::string& policy, double utilization,
-                  double output, bool with_timeline) {
+                  double output, bool with_timeline, std::uint64_t seed = 7) {
   RunReport r;
   r.scenario = scenario;
   r.policy.name = policy;
-  r.seed = 7;
+  r.seed = seed;
   r.metrics.fleet_gpus = 2;
   r.metrics.window_end = 2 * kHour;
   r.accounting.utilization = utilization;
@@ -198,8 +204,7 @@ TEST(HtmlReportTest, WithoutTimelinesItSaysSoInsteadOfDrawing) {
 }
 
 TEST(HtmlReportTest, AScenarioWithoutFifoHasNoDeltas) {
-  ScenarioFacts only;
-  only.name = "no-baseline";
+  const ScenarioFacts only = Named("no-baseline");
   const std::vector<RunReport> reports = {MakeRun(only, "first-fit", 0.5, 10, true),
                                           MakeRun(only, "constraint-aware", 0.6, 20, true)};
   const std::string html = BenchHtml(reports, {});
@@ -253,8 +258,7 @@ TEST(HtmlReportTest, TheHeadlineComesFirstWithThePostsFiguresBesideOurs) {
 }
 
 TEST(HtmlReportTest, PoliciesKeepTheirStyleAndTiesAreNamed) {
-  ScenarioFacts tie;
-  tie.name = "tie";
+  const ScenarioFacts tie = Named("tie");
   const std::vector<RunReport> reports = {MakeRun(tie, "fifo", 0.5, 10, true),
                                           MakeRun(tie, "backfill", 0.5, 10, true),
                                           MakeRun(tie, "my-policy", 0.5, 10, true)};
@@ -342,13 +346,10 @@ TEST(HtmlReportTest, TheRunPageAddsQueuePoolsDistributionsAndEveryRunsGrid) {
 }
 
 TEST(HtmlReportTest, TheRunPageNamesSeedsAndLeavesOutAHeadlineItCannotDraw) {
-  ScenarioFacts only;
-  only.name = "only";
+  const ScenarioFacts only = Named("only");
   std::vector<RunReport> reports;
   for (const std::uint64_t seed : {1U, 2U}) {
-    RunReport run = MakeRun(only, "backfill", 0.5, 10, true);
-    run.seed = seed;
-    reports.push_back(std::move(run));
+    reports.push_back(MakeRun(only, "backfill", 0.5, 10, true, seed));
   }
   const std::string html = RunHtml(reports, {});
   EXPECT_NE(html.find("<h2>only · seed 1</h2>"), std::string::npos);
@@ -358,15 +359,13 @@ TEST(HtmlReportTest, TheRunPageNamesSeedsAndLeavesOutAHeadlineItCannotDraw) {
 }
 
 TEST(HtmlReportTest, ASeedRangeOfSeveralPoliciesComparesThePoliciesOfEachSeed) {
-  ScenarioFacts s;
-  s.name = "s";
+  const ScenarioFacts s = Named("s");
   // As `run -p fifo,constraint-aware --seed 1-2` orders them: policy by policy, seed by seed.
   std::vector<RunReport> reports;
   for (const char* policy : {"fifo", "constraint-aware"}) {
     for (const std::uint64_t seed : {1U, 2U}) {
-      RunReport run = MakeRun(s, policy, 0.5, policy == std::string("fifo") ? 10 : 12, true);
-      run.seed = seed;
-      reports.push_back(std::move(run));
+      reports.push_back(
+          MakeRun(s, policy, 0.5, policy == std::string("fifo") ? 10 : 12, true, seed));
     }
   }
   const std::string html = RunHtml(reports, {});
@@ -383,8 +382,7 @@ TEST(HtmlReportTest, ASeedRangeOfSeveralPoliciesComparesThePoliciesOfEachSeed) {
 }
 
 TEST(HtmlReportTest, TitlesCountThePoliciesThePageHas) {
-  ScenarioFacts s;
-  s.name = "s";
+  const ScenarioFacts s = Named("s");
   EXPECT_NE(
       RunHtml({MakeRun(s, "backfill", 0.5, 10, true)}, {}).find("<title>backfill on s</title>"),
       std::string::npos);
@@ -399,8 +397,7 @@ TEST(HtmlReportTest, TitlesCountThePoliciesThePageHas) {
 }
 
 TEST(HtmlReportTest, ACdfLineGoesThroughAtMost200Quantiles) {
-  ScenarioFacts s;
-  s.name = "s";
+  const ScenarioFacts s = Named("s");
   RunReport run = MakeRun(s, "fifo", 0.5, 10, true);
   run.jobs.assign(1000, JobRecordRow{});
   for (std::size_t i = 0; i < run.jobs.size(); ++i) {
