@@ -900,6 +900,11 @@ class SlurmImporter {
           "reservation begins");
     }
     if (!fair_share.empty()) {
+      fair_share["charge_at_end"] = charge_at_end_;
+      notes_.push_back(fmt::format(
+          "fair-share: charge_at_end {}, as AccountingStorageEnforce {} limits, safe or all{}",
+          charge_at_end_, charge_at_end_ ? "has" : "has none of",
+          charge_at_end_ ? "" : " (Slurm then charges only jobs running at a PriorityCalcPeriod)"));
       parameters["fair-share"] = fair_share;
     }
     if (!backfill.empty()) {
@@ -994,6 +999,14 @@ class SlurmImporter {
       fair_share["dampening"] = *d;
       return Status::Ok();
     }
+    if (name == "accountingstorageenforce") {
+      std::vector<std::string> flags;
+      SplitOnComma(AsciiLower(field.value), flags);
+      charge_at_end_ = std::any_of(flags.begin(), flags.end(), [](const std::string& flag) {
+        return flag == "limits" || flag == "safe" || flag == "all";
+      });
+      return Status::Ok();
+    }
     if (name == "schedulertype") {
       scheduler_backfill_ = field.value == "sched/backfill";
       notes_.push_back(fmt::format(
@@ -1072,6 +1085,7 @@ class SlurmImporter {
   std::string default_time_where_;
   bool default_marked_ = false;  // a partition said Default=YES
   bool scheduler_backfill_ = false;
+  bool charge_at_end_ = false;  // AccountingStorageEnforce has limits, safe or all
   bool cloud_nodes_noted_ = false;
   std::set<std::string> unmodelled_;
   std::vector<std::string> notes_;

@@ -37,6 +37,7 @@ struct FairShareSettings {
   bool fair_tree = true;
   double dampening = 1;
   bool blocking = true;
+  bool charge_at_end = true;
   bool kai_queues = false;
   double reclaimer_multiplier = 1;
 };
@@ -390,10 +391,14 @@ class FairSharePolicy final : public Policy {
                                 .start = running.start});
       }
     }
+    // Without charge_at_end, what a job ran since the last calc period it ran through is never
+    // charged, as in Slurm without AccountingStorageEnforce=limits.
     const auto stop = [&](JobIndex job) {
       if (const auto it = charges_.find(job); it != charges_.end()) {
         it->second.end = view.now();
-        ended_.push_back(it->second);
+        if (settings_.charge_at_end) {
+          ended_.push_back(it->second);
+        }
         charges_.erase(it);
       }
     };
@@ -614,6 +619,7 @@ FairShareSettings SettingsFrom(const PolicyParams& params) {
           .fair_tree = ChoiceParam(params, "fairshare_algorithm") == "fair-tree",
           .dampening = RealParam(params, "dampening"),
           .blocking = BoolParam(params, "blocking"),
+          .charge_at_end = BoolParam(params, "charge_at_end"),
           .kai_queues = ChoiceParam(params, "queues") == "kai",
           .reclaimer_multiplier = RealParam(params, "reclaimer_utilization_multiplier")};
 }
@@ -683,6 +689,12 @@ PolicyInfo FairSharePolicyInfo() {
             .default_value = true,
             .doc = "Stop at the first job (in priority order) that cannot start, as Slurm's main "
                    "scheduler does; false tries every job. Without KAI queues only."},
+           {.name = "charge_at_end",
+            .type = ParamType::kBool,
+            .default_value = true,
+            .doc = "A job's usage since the last calc period is charged when it ends, as Slurm "
+                   "does with AccountingStorageEnforce=limits (or safe, all); false charges only "
+                   "jobs running at a calc period, up to it, as Slurm does without limits."},
            {.name = "queues",
             .type = ParamType::kChoice,
             .default_value = std::string("off"),

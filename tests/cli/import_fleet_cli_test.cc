@@ -109,9 +109,33 @@ TEST_F(ImportFleetCliTest, AnImportedFleetSimulatesAsTheHandWrittenOne) {
   EXPECT_EQ(parameters.dump(),
             R"({"backfill":{"default_walltime_s":7200,"max_job_test":1000,"mode":"conservative",)"
             R"("reservation_boundary":"slurm","resolution_s":300,"window_s":172800},)"
-            R"("fair-share":{"decay_half_life_s":1209600,)"
+            R"("fair-share":{"charge_at_end":false,"decay_half_life_s":1209600,)"
             R"("max_age_s":604800,"weight_age":2000,"weight_fairshare":50000,)"
             R"("weight_job_size":500,"weight_qos":10000}})");
+}
+
+// Slurm charges a job's usage at its end only when AccountingStorageEnforce has limits (safe and
+// all imply it); otherwise only jobs running at a recalculation are charged. fair-share's
+// charge_at_end follows it.
+TEST_F(ImportFleetCliTest, FairSharesChargeAtEndFollowsAccountingStorageEnforce) {
+  for (const auto& [enforce, expected] : std::vector<std::pair<std::string, bool>>{
+           {"", false},
+           {"AccountingStorageEnforce=associations\n", false},
+           {"AccountingStorageEnforce=associations,qos\n", false},
+           {"AccountingStorageEnforce=associations,limits\n", true},
+           {"AccountingStorageEnforce=Safe\n", true},
+           {"AccountingStorageEnforce=all\n", true}}) {
+    const std::string conf = Write("slurm.conf",
+                                   "NodeName=n[1-2] Gres=gpu:h100:8\n"
+                                   "PriorityWeightFairshare=10000\n" +
+                                       enforce);
+    const CommandResult r = Fleetsim(fmt::format(
+        "import-fleet --from slurm '{}' --map h100=H100-SXM -o '{}' --parameters-out '{}'", conf,
+        Out("fleet.json"), Out("parameters.json")));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json parameters = nlohmann::json::parse(ReadFile(Out("parameters.json")));
+    EXPECT_EQ(parameters["fair-share"]["charge_at_end"], expected) << enforce;
+  }
 }
 
 // A scenario takes the scheduler parameters slurm.conf gave by naming the file: its policy's

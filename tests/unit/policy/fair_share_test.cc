@@ -90,6 +90,25 @@ TEST(FairSharePolicyTest, QosFactorFollowsJobPriority) {
   EXPECT_EQ(Row(rows, "low").start, 200'000);
 }
 
+// Tenants a and b each run one short job between two calc periods (a's twice as long), then
+// each queues one more behind a third tenant's job that ends after the calc period at 300 s.
+TEST(FairSharePolicyTest, ChargeAtEndDecidesWhetherAJobBetweenCalcPeriodsCounts) {
+  Workload w;
+  AddJob(w, "a-short", 0, 8, 100).request.tenant = "a";
+  AddJob(w, "b-short", 50, 8, 50).request.tenant = "b";
+  AddJob(w, "c-blocker", 120, 8, 250).request.tenant = "c";
+  AddJob(w, "a-next", 200, 8, 100).request.tenant = "a";
+  AddJob(w, "b-next", 210, 8, 100).request.tenant = "b";
+  // Charged at their ends, a has used twice what b has: b's job goes first.
+  const std::vector<JobRecordRow> charged = Simulate(w, FairShare());
+  EXPECT_EQ(Row(charged, "b-next").start, 400'000);
+  EXPECT_EQ(Row(charged, "a-next").start, 500'000);
+  // Charged only while running at a calc period, neither has used anything: the older goes first.
+  const std::vector<JobRecordRow> uncharged = Simulate(w, FairShare({{"charge_at_end", false}}));
+  EXPECT_EQ(Row(uncharged, "a-next").start, 400'000);
+  EXPECT_EQ(Row(uncharged, "b-next").start, 500'000);
+}
+
 TEST(FairSharePolicyTest, BlockingStopsAtTheFirstJobThatCannotStart) {
   Workload w;
   AddJob(w, "first", 0, 6, 100);
