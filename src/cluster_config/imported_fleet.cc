@@ -225,9 +225,16 @@ std::string FleetBuilder::UniquePoolName(const std::string& name) const {
     return std::any_of(pools_.begin(), pools_.end(),
                        [&](const ordered_json& pool) { return pool["name"] == candidate; });
   };
-  std::string unique = name;
+  // A scenario refuses "", "*" and '|' in pool names (outputs use them): '|' becomes '-', and
+  // a name left empty or "*" becomes "pool".
+  std::string base = name;
+  std::replace(base.begin(), base.end(), '|', '-');
+  if (base.empty() || base == "*") {
+    base = "pool";
+  }
+  std::string unique = base;
   for (int k = 2; taken(unique); ++k) {
-    unique = fmt::format("{}-{}", name, k);
+    unique = fmt::format("{}-{}", base, k);
   }
   return unique;
 }

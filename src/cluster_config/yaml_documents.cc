@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -16,10 +17,14 @@ namespace fleetsim {
 namespace {
 
 // Builds JSON trees from libyaml's events: one tree per document, containers on a stack (no
-// recursion, whatever the nesting), aliases expanded within kMaxYamlValues.
+// recursion, whatever the nesting). Every value made is counted -- scalars, containers, each copy
+// an anchor keeps and each alias's expansion -- against a budget of kMaxYamlValues more than the
+// text's length, so a file can only expand that much beyond its own size; an alias may not nest
+// its value deeper than kMaxJsonDepth either.
 class TreeBuilder {
  public:
-  explicit TreeBuilder(const std::string& source) : source_(source) {}
+  TreeBuilder(const std::string& source, std::size_t text_length)
+      : source_(source), budget_(kMaxYamlValues + text_length) {}
 
   // Takes one event; an error names its place.
   Status Take(const yaml_event_t& event) {
@@ -27,6 +32,7 @@ class TreeBuilder {
     switch (event.type) {
       case YAML_DOCUMENT_START_EVENT:
         root_.reset();
+        anchors_.clear();  // an anchor belongs to its document
         return Status::Ok();
       case YAML_DOCUMENT_END_EVENT:
         docs_.push_back(root_ ? std::move(*root_) : nlohmann::json());
@@ -41,7 +47,7 @@ class TreeBuilder {
         return Open(nlohmann::json::array(), Text(event.data.sequence_start.anchor), mark);
       case YAML_MAPPING_END_EVENT:
       case YAML_SEQUENCE_END_EVENT:
-        return Close();
+        return Close(mark);
       default:
         return Status::Ok();
     }
@@ -50,10 +56,16 @@ class TreeBuilder {
   std::vector<nlohmann::json> TakeDocuments() { return std::move(docs_); }
 
  private:
-  struct Frame {
+  // A finished value with its size and nesting (a scalar 0 levels, a container one more than its
+  // deepest element).
+  struct Built {
     nlohmann::json value;
+    std::size_t values = 1;
+    std::size_t depth = 0;
+  };
+  struct Frame {
+    Built built;
     std::string anchor;
-    std::size_t values = 1;          // this container and everything in it
     std::optional<std::string> key;  // a map's key waiting for its value
   };
 
@@ -67,7 +79,7 @@ class TreeBuilder {
   }
 
   bool AwaitsKey() const {
-    return !stack_.empty() && stack_.back().value.is_object() && !stack_.back().key;
+    return !stack_.empty() && stack_.back().built.value.is_object() && !stack_.back().key;
   }
 
   Status Scalar(const yaml_event_t& event, const yaml_mark_t& mark) {
@@ -80,8 +92,11 @@ class TreeBuilder {
     const bool null =
         scalar.style == YAML_PLAIN_SCALAR_STYLE &&
         (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL");
-    return Add(null ? nlohmann::json() : nlohmann::json(std::move(text)), 1, Text(scalar.anchor),
-               mark);
+    if (Status status = Count(1, mark); !status.ok()) {
+      return status;
+    }
+    return Place({null ? nlohmann::json() : nlohmann::json(std::move(text)), 1, 0},
+                 Text(scalar.anchor), mark);
   }
 
   Status Alias(const std::string& name, const yaml_mark_t& mark) {
@@ -92,7 +107,14 @@ class TreeBuilder {
     if (AwaitsKey()) {
       return Error(mark, "expected a scalar map key, found an alias");
     }
-    return Add(found->second.first, found->second.second, "", mark);
+    if (stack_.size() + found->second.depth > kMaxJsonDepth) {
+      return Error(mark, fmt::format("nested deeper than {} levels (through alias '*{}')",
+                                     kMaxJsonDepth, name));
+    }
+    if (Status status = Count(found->second.values, mark); !status.ok()) {
+      return status;
+    }
+    return Place(found->second, "", mark);
   }
 
   Status Open(nlohmann::json container, std::string anchor, const yaml_mark_t& mark) {
@@ -102,62 +124,88 @@ class TreeBuilder {
     if (stack_.size() >= kMaxJsonDepth) {
       return Error(mark, fmt::format("nested deeper than {} levels", kMaxJsonDepth));
     }
-    stack_.push_back({std::move(container), std::move(anchor), 1, std::nullopt});
-    return Count(1, mark);
-  }
-
-  Status Close() {
-    Frame frame = std::move(stack_.back());
-    stack_.pop_back();
-    Place(std::move(frame.value), frame.values, frame.anchor);
-    return Status::Ok();
-  }
-
-  Status Add(nlohmann::json value, std::size_t values, const std::string& anchor,
-             const yaml_mark_t& mark) {
-    if (Status status = Count(values, mark); !status.ok()) {
+    if (Status status = Count(1, mark); !status.ok()) {
       return status;
     }
-    Place(std::move(value), values, anchor);
+    stack_.push_back(
+        {.built = {std::move(container), 1, 1}, .anchor = std::move(anchor), .key = std::nullopt});
     return Status::Ok();
   }
 
-  // Counts values made, scalars and containers, aliases expanded.
+  Status Close(const yaml_mark_t& mark) {
+    Frame frame = std::move(stack_.back());
+    stack_.pop_back();
+    return Place(std::move(frame.built), frame.anchor, mark);
+  }
+
   Status Count(std::size_t values, const yaml_mark_t& mark) {
     made_ += values;
-    if (made_ > kMaxYamlValues) {
-      return Error(mark, fmt::format("expands to more than {} values (through its aliases?)",
+    if (made_ > budget_) {
+      return Error(mark, fmt::format("expands to more than {} values beyond its own length "
+                                     "(through its anchors and aliases)",
                                      kMaxYamlValues));
     }
     return Status::Ok();
   }
 
-  // Puts a finished value (`values` counted in it) where it belongs: its container or the root.
-  void Place(nlohmann::json value, std::size_t values, const std::string& anchor) {
+  // Puts a finished value where it belongs, its container or the root, keeping a copy (counted)
+  // under its anchor.
+  Status Place(Built built, const std::string& anchor, const yaml_mark_t& mark) {
     if (!anchor.empty()) {
-      anchors_[anchor] = {value, values};
+      if (Status status = Count(built.values, mark); !status.ok()) {
+        return status;
+      }
+      anchors_[anchor] = built;
     }
     if (stack_.empty()) {
-      root_ = std::move(value);
-      return;
+      root_ = std::move(built.value);
+      return Status::Ok();
     }
-    Frame& parent = stack_.back();
-    parent.values += values;
+    Built& parent = stack_.back().built;
+    parent.values += built.values;
+    parent.depth = std::max(parent.depth, built.depth + 1);
     if (parent.value.is_array()) {
-      parent.value.push_back(std::move(value));
+      parent.value.push_back(std::move(built.value));
     } else {
-      parent.value[*parent.key] = std::move(value);
-      parent.key.reset();
+      parent.value[*stack_.back().key] = std::move(built.value);
+      stack_.back().key.reset();
     }
+    return Status::Ok();
   }
 
   const std::string& source_;
+  const std::size_t budget_;
   std::vector<Frame> stack_;
   std::optional<nlohmann::json> root_;
   std::vector<nlohmann::json> docs_;
-  std::map<std::string, std::pair<nlohmann::json, std::size_t>> anchors_;
+  std::map<std::string, Built> anchors_;
   std::size_t made_ = 0;
 };
+
+// Line and column (1-based) of a byte offset into `text`.
+std::pair<std::size_t, std::size_t> LineAndColumn(const std::string& text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::size_t line_start = text.rfind('\n', offset == 0 ? 0 : offset - 1);
+  const std::size_t lines = static_cast<std::size_t>(
+      std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  const std::size_t column =
+      line_start == std::string::npos || offset == 0 ? offset : offset - line_start - 1;
+  return {lines + 1, column + 1};
+}
+
+// libyaml's error, located: a reader error (bad UTF-8) has a byte offset, the others a mark.
+Status ParserError(const yaml_parser_t& parser, const std::string& text,
+                   const std::string& source) {
+  const std::string problem = parser.problem != nullptr ? parser.problem : "invalid YAML";
+  if (parser.error == YAML_READER_ERROR) {
+    const auto [line, column] = LineAndColumn(text, parser.problem_offset);
+    return Status::InvalidInput(fmt::format("{}:{}:{}: {}", source, line, column, problem));
+  }
+  const std::string context = parser.context != nullptr ? parser.context : "";
+  return Status::InvalidInput(fmt::format("{}:{}:{}: {}{}", source, parser.problem_mark.line + 1,
+                                          parser.problem_mark.column + 1, problem,
+                                          context.empty() ? "" : " (" + context + ")"));
+}
 
 }  // namespace
 
@@ -170,15 +218,11 @@ Status ParseYamlText(const std::string& text, const std::string& source,
   const std::unique_ptr<yaml_parser_t, void (*)(yaml_parser_t*)> owned(&parser, yaml_parser_delete);
   yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char*>(text.data()),
                                text.size());
-  TreeBuilder builder(source);
+  TreeBuilder builder(source, text.size());
   for (bool done = false; !done;) {
     yaml_event_t event;
     if (yaml_parser_parse(&parser, &event) == 0) {
-      const std::string context = parser.context != nullptr ? parser.context : "";
-      return Status::InvalidInput(fmt::format(
-          "{}:{}:{}: {}{}", source, parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-          parser.problem != nullptr ? parser.problem : "invalid YAML",
-          context.empty() ? "" : " (" + context + ")"));
+      return ParserError(parser, text, source);
     }
     const Status status = builder.Take(event);
     done = event.type == YAML_STREAM_END_EVENT;

@@ -17,14 +17,16 @@
 
 namespace fleetsim {
 
-// The most values a YAML file may expand to through its aliases (a "billion laughs" file is
-// refused, not expanded).
+// How many more values than its length in bytes a YAML file may make, counting each copy an
+// anchor keeps and each alias's expansion (a "billion laughs" file is refused, not expanded; a
+// file without aliases never comes near it).
 inline constexpr std::size_t kMaxYamlValues = 1'000'000;
 
 // Every document of the file. A file whose first character is '{' or '[' is JSON (one document);
 // any other is YAML, whose scalars are kept as text (a plain `~`, `null` or empty scalar as null)
-// and whose aliases are expanded. A parse error is "file:line:column: message"; nesting deeper
-// than kMaxJsonDepth is refused as in every JSON input.
+// and whose aliases are expanded (an anchor belongs to its document). A parse error is
+// "file:line:column: message"; nesting deeper than kMaxJsonDepth, aliases included, is refused as
+// in every JSON input.
 Status LoadYamlDocuments(const FileSystem& files, const std::string& path,
                          std::vector<nlohmann::json>& docs);
 
@@ -39,6 +41,7 @@ class DocumentNode {
  public:
   DocumentNode() = default;
   explicit DocumentNode(const nlohmann::json& value) : value_(&value) {}
+  explicit DocumentNode(const nlohmann::json&& value) = delete;  // a view outlives no temporary
 
   explicit operator bool() const { return value_ != nullptr; }
   bool IsMap() const { return value_ != nullptr && value_->is_object(); }

@@ -48,11 +48,38 @@ TEST(YamlDocumentsTest, ExpandsAliasesAndRefusesOneWithoutAnAnchor) {
   EXPECT_EQ(Error("a: *nowhere\n"), "t.yaml:1:4: alias '*nowhere' names no anchor before it");
 }
 
+// Found in review: nested anchors each keep a copy, which used to be free (an 800 KB file took
+// 8 GB); aliases could paste a deep value deeper still; an alias could name an anchor of an
+// earlier document.
+TEST(YamlDocumentsTest, AnchorsAndAliasesCannotExpandOrNestWithoutBound) {
+  std::string copies = "[1";
+  for (int i = 1; i < 200'000; ++i) {
+    copies += ",1";
+  }
+  copies += "]";
+  for (int level = 0; level < 50; ++level) {
+    copies = "&l" + std::to_string(level) + " [" + copies + "]";
+  }
+  EXPECT_NE(Error("x: " + copies)
+                .find("expands to more than 1000000 values beyond its own "
+                      "length (through its anchors and aliases)"),
+            std::string::npos);
+  std::string deep;
+  for (int k = 0; k < 3; ++k) {
+    deep += "- &a" + std::to_string(k) + " " + std::string(300, '[') +
+            (k == 0 ? std::string("1") : "*a" + std::to_string(k - 1)) + std::string(300, ']') +
+            "\n";
+  }
+  EXPECT_EQ(Error(deep), "t.yaml:2:307: nested deeper than 512 levels (through alias '*a0')");
+  EXPECT_EQ(Error("a: &x 1\n---\nb: *x\n"), "t.yaml:3:4: alias '*x' names no anchor before it");
+}
+
 TEST(YamlDocumentsTest, RefusesMalformedTextAndKeysThatAreNotScalars) {
   EXPECT_EQ(Error("a: [1, 2\n"),
             "t.yaml:2:1: did not find expected ',' or ']' (while parsing a flow sequence)");
   EXPECT_EQ(Error("? [a, b]\n: c\n"),
             "t.yaml:1:3: expected a scalar map key, found a map or a sequence");
+  EXPECT_EQ(Error("kind: Node\nname: \xff\n"), "t.yaml:2:7: invalid leading UTF-8 octet");
 }
 
 TEST(YamlDocumentsTest, ViewsOfMissingOrWronglyShapedValuesAreAbsentNotErrors) {
