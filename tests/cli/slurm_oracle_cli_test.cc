@@ -38,12 +38,12 @@ class SlurmOracleCliTest : public ::testing::Test {
   }
   // Compares fleetsim with a recorded replay, at least 95 % agreeing, into dir_/out.
   CommandResult Compare(const std::string& trace, const std::string& policy, int scale,
-                        const std::string& replay) {
+                        const std::string& replay, const std::string& options = "") {
     return Oracle(
         fmt::format("'{}' --policy {} --scale {} --out '{}/out' --slurm-csv '{}' "
-                    "--min-agreeing 0.95",
+                    "--min-agreeing 0.95 {}",
                     testing::DataPath("slurm-oracle/" + trace), policy, scale, dir_,
-                    testing::DataPath("slurm-oracle/replays/" + replay)));
+                    testing::DataPath("slurm-oracle/replays/" + replay), options));
   }
   nlohmann::json Summary() const {
     return nlohmann::json::parse(testing::ReadFile(dir_ + "/out/summary.json"));
@@ -57,6 +57,7 @@ struct Replay {
   const char* policy;
   int scale;
   const char* csv;
+  const char* options = "";  // how the replay was run, beyond the policy
 };
 
 void PrintTo(const Replay& replay, std::ostream* out) {
@@ -68,7 +69,8 @@ class RecordedReplayTest : public SlurmOracleCliTest,
 
 TEST_P(RecordedReplayTest, AgreesJobByJobWithTheRealSlurm) {
   const Replay& replay = GetParam();
-  const CommandResult r = Compare(replay.trace, replay.policy, replay.scale, replay.csv);
+  const CommandResult r =
+      Compare(replay.trace, replay.policy, replay.scale, replay.csv, replay.options);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const nlohmann::json summary = Summary();
   EXPECT_GE(summary["share_agreeing"].get<double>(), 0.95) << summary.dump(1);
@@ -87,11 +89,15 @@ INSTANTIATE_TEST_SUITE_P(
         Replay{"philly-slice.jsonl", "fifo", 60, "philly-slice-fifo.csv"},
         Replay{"philly-slice.jsonl", "backfill", 60, "philly-slice-backfill.csv"},
         Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share.csv"},
+        // Slurm without AccountingStorageEnforce=limits: fair-share's charge_at_end false, its
+        // calc periods where the replay measured Slurm's recalculations.
+        Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share-associations.csv",
+               "--enforce associations --recalc-phase-s 6816.454"},
         Replay{"backfill-window.jsonl", "fifo", 60, "backfill-window-fifo.csv"},
         Replay{"backfill-window.jsonl", "backfill", 60, "backfill-window-backfill.csv"},
         Replay{"backfill-window.jsonl", "backfill-easy", 60, "backfill-window-backfill-easy.csv"}),
     [](const ::testing::TestParamInfo<Replay>& param) {
-      std::string name = fmt::format("{}_{}", param.param.trace, param.param.policy);
+      std::string name = fmt::format("{}_{}", param.param.trace, param.param.csv);
       for (char& c : name) {
         c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
       }
@@ -188,12 +194,15 @@ TEST_F(SlurmOracleCliTest, AReplayOfAnotherTraceVersionIsRefusedByItsRunTimes) {
 TEST_F(SlurmOracleCliTest, BadArgumentsAreRefusedAllAtOnce) {
   const CommandResult r =
       Oracle(fmt::format("'{}' --policy fifo --out '{}/out' --nodes 0 --min-agreeing 95 --fleetsim "
-                         "'{}/none'",
+                         "'{}/none' --enforce associations --recalc-phase-s 10",
                          testing::DataPath("slurm-oracle/hol-backfill.jsonl"), dir_, dir_));
   EXPECT_EQ(r.exit_code, 1);
   for (const std::string& expected :
        {std::string("--nodes: expected at least 1, found 0"),
         std::string("--min-agreeing: expected a share from 0 to 1, found 95.0"),
+        std::string("--enforce: only for --policy fair-share, found --policy fifo"),
+        std::string("--recalc-phase-s: only with --policy fair-share and --slurm-csv or "
+                    "--stability"),
         "--fleetsim: expected the fleetsim program, found nothing runnable at " + dir_ + "/none"}) {
     EXPECT_NE(r.err.find(expected), std::string::npos) << expected << "\n" << r.err;
   }
