@@ -903,7 +903,10 @@ class SlurmImporter {
       fair_share["charge_at_end"] = charge_at_end_;
       notes_.push_back(fmt::format(
           "fair-share: charge_at_end {}, as AccountingStorageEnforce {} limits, safe or all{}",
-          charge_at_end_, charge_at_end_ ? "has" : "has none of",
+          charge_at_end_,
+          !enforce_given_  ? "is absent: none of"
+          : charge_at_end_ ? "has"
+                           : "has none of",
           charge_at_end_ ? "" : " (Slurm then charges only jobs running at a PriorityCalcPeriod)"));
       parameters["fair-share"] = fair_share;
     }
@@ -1005,6 +1008,7 @@ class SlurmImporter {
       charge_at_end_ = std::any_of(flags.begin(), flags.end(), [](const std::string& flag) {
         return flag == "limits" || flag == "safe" || flag == "all";
       });
+      enforce_given_ = true;
       return Status::Ok();
     }
     if (name == "schedulertype") {
@@ -1086,6 +1090,7 @@ class SlurmImporter {
   bool default_marked_ = false;  // a partition said Default=YES
   bool scheduler_backfill_ = false;
   bool charge_at_end_ = false;  // AccountingStorageEnforce has limits, safe or all
+  bool enforce_given_ = false;  // AccountingStorageEnforce is in slurm.conf
   bool cloud_nodes_noted_ = false;
   std::set<std::string> unmodelled_;
   std::vector<std::string> notes_;

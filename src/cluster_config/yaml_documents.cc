@@ -17,10 +17,11 @@ namespace fleetsim {
 namespace {
 
 // Builds JSON trees from libyaml's events: one tree per document, containers on a stack (no
-// recursion, whatever the nesting). Every value made is counted -- scalars, containers, each copy
-// an anchor keeps and each alias's expansion -- against a budget of kMaxYamlValues more than the
-// text's length, so a file can only expand that much beyond its own size; an alias may not nest
-// its value deeper than kMaxJsonDepth either.
+// recursion, whatever the nesting). What is made is measured -- one per value and one per byte of
+// scalar and key text, for what the file spells out, each copy an anchor keeps and each alias's
+// expansion -- against a budget of kMaxYamlValues more than the text's length: text without
+// aliases never makes more than its own length, so a file can only expand that much beyond its
+// size, in values or in bytes. An alias may not nest its value deeper than kMaxJsonDepth either.
 class TreeBuilder {
  public:
   TreeBuilder(const std::string& source, std::size_t text_length)
@@ -60,7 +61,7 @@ class TreeBuilder {
   // deepest element).
   struct Built {
     nlohmann::json value;
-    std::size_t values = 1;
+    std::size_t size = 1;  // values and text bytes, as counted
     std::size_t depth = 0;
   };
   struct Frame {
@@ -86,16 +87,21 @@ class TreeBuilder {
     const auto& scalar = event.data.scalar;
     std::string text(reinterpret_cast<const char*>(scalar.value), scalar.length);
     if (AwaitsKey()) {
+      if (Status status = Count(text.size(), mark); !status.ok()) {
+        return status;
+      }
+      stack_.back().built.size += text.size();
       stack_.back().key = std::move(text);
       return Status::Ok();
     }
     const bool null =
         scalar.style == YAML_PLAIN_SCALAR_STYLE &&
         (text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL");
-    if (Status status = Count(1, mark); !status.ok()) {
+    const std::size_t size = 1 + text.size();
+    if (Status status = Count(size, mark); !status.ok()) {
       return status;
     }
-    return Place({null ? nlohmann::json() : nlohmann::json(std::move(text)), 1, 0},
+    return Place({null ? nlohmann::json() : nlohmann::json(std::move(text)), size, 0},
                  Text(scalar.anchor), mark);
   }
 
@@ -111,7 +117,7 @@ class TreeBuilder {
       return Error(mark, fmt::format("nested deeper than {} levels (through alias '*{}')",
                                      kMaxJsonDepth, name));
     }
-    if (Status status = Count(found->second.values, mark); !status.ok()) {
+    if (Status status = Count(found->second.size, mark); !status.ok()) {
       return status;
     }
     return Place(found->second, "", mark);
@@ -138,11 +144,11 @@ class TreeBuilder {
     return Place(std::move(frame.built), frame.anchor, mark);
   }
 
-  Status Count(std::size_t values, const yaml_mark_t& mark) {
-    made_ += values;
+  Status Count(std::size_t size, const yaml_mark_t& mark) {
+    made_ += size;
     if (made_ > budget_) {
-      return Error(mark, fmt::format("expands to more than {} values beyond its own length "
-                                     "(through its anchors and aliases)",
+      return Error(mark, fmt::format("expands to more than {} values and bytes beyond its own "
+                                     "length (through its anchors and aliases)",
                                      kMaxYamlValues));
     }
     return Status::Ok();
@@ -152,7 +158,7 @@ class TreeBuilder {
   // under its anchor.
   Status Place(Built built, const std::string& anchor, const yaml_mark_t& mark) {
     if (!anchor.empty()) {
-      if (Status status = Count(built.values, mark); !status.ok()) {
+      if (Status status = Count(built.size, mark); !status.ok()) {
         return status;
       }
       anchors_[anchor] = built;
@@ -162,7 +168,7 @@ class TreeBuilder {
       return Status::Ok();
     }
     Built& parent = stack_.back().built;
-    parent.values += built.values;
+    parent.size += built.size;
     parent.depth = std::max(parent.depth, built.depth + 1);
     if (parent.value.is_array()) {
       parent.value.push_back(std::move(built.value));

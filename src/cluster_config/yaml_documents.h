@@ -17,9 +17,10 @@
 
 namespace fleetsim {
 
-// How many more values than its length in bytes a YAML file may make, counting each copy an
-// anchor keeps and each alias's expansion (a "billion laughs" file is refused, not expanded; a
-// file without aliases never comes near it).
+// How much more than its length in bytes a YAML file may make, counting one per value and one
+// per byte of scalar and key text, each copy an anchor keeps and each alias's expansion included
+// (a "billion laughs" file, or a long scalar aliased many times, is refused, not expanded; a file
+// without anchors never makes more than its length).
 inline constexpr std::size_t kMaxYamlValues = 1'000'000;
 
 // Every document of the file. A file whose first character is '{' or '[' is JSON (one document);

@@ -355,6 +355,7 @@ class FairSharePolicy final : public Policy {
     } else {
       SlurmSchedule(view, planner, decisions);
     }
+    ChargeStarts(view, decisions);
     const auto resolved = std::count_if(decisions.begin(), decisions.end(), [](const Decision& d) {
       return std::holds_alternative<StartJob>(d) || std::holds_alternative<RejectJob>(d);
     });
@@ -391,20 +392,31 @@ class FairSharePolicy final : public Policy {
                                 .start = running.start});
       }
     }
-    // Without charge_at_end, what a job ran since the last calc period it ran through is never
-    // charged, as in Slurm without AccountingStorageEnforce=limits.
+    // Charged up to its end at the next calc period; without charge_at_end only up to the last
+    // calc period boundary it ran through (which the policy may not have been called at: its
+    // catch-up charges it next), as Slurm without AccountingStorageEnforce=limits.
     const auto stop = [&](JobIndex job) {
       if (const auto it = charges_.find(job); it != charges_.end()) {
-        it->second.end = view.now();
-        if (settings_.charge_at_end) {
-          ended_.push_back(it->second);
-        }
+        it->second.end = settings_.charge_at_end ? view.now() : LastBoundary(view.now());
+        ended_.push_back(it->second);
         charges_.erase(it);
       }
     };
     std::for_each(view.changes().finished.begin(), view.changes().finished.end(), stop);
     std::for_each(view.changes().preempted.begin(), view.changes().preempted.end(), stop);
     usage_.resize(tree_->size(), 0.0);
+  }
+
+  // Charges start with the jobs this call starts: a job may end before the policy is called
+  // again, and would otherwise never be seen running (found by review: such jobs cost nothing).
+  void ChargeStarts(const ClusterView& view, const std::vector<Decision>& decisions) {
+    for (const Decision& decision : decisions) {
+      if (const auto* start = std::get_if<StartJob>(&decision)) {
+        charges_.emplace(start->job, Charge{.node = tree_->LeafFor(view.request(start->job).tenant),
+                                            .gpus = PlacementGpus(start->placement),
+                                            .start = view.now()});
+      }
+    }
   }
 
   // Runs every calc period that has ended by `now`: decay, then charge what ran in it.
@@ -434,11 +446,20 @@ class FairSharePolicy final : public Policy {
     }
   }
 
+  // The latest calc period boundary at or before `t`.
+  SimTime LastBoundary(SimTime t) const {
+    return last_calc_ + (t - last_calc_) / settings_.calc_period * settings_.calc_period;
+  }
+
+  // Charges what the job ran within [from, to), decayed over its own span as Slurm's
+  // _apply_new_usage does (run_delta * decay_factor^run_delta).
   void ChargeWithin(const Charge& charge, SimTime from, SimTime to) {
     const SimTime begin = std::max(from, charge.start);
     const SimTime end = std::min(to, charge.end);
     if (end > begin) {
-      usage_[static_cast<std::size_t>(charge.node)] += charge.gpus * TimeToSeconds(end - begin);
+      const double seconds = TimeToSeconds(end - begin);
+      usage_[static_cast<std::size_t>(charge.node)] +=
+          charge.gpus * DecayUsage(seconds, settings_.decay_factor, seconds);
     }
   }
 

@@ -698,8 +698,8 @@ TEST_F(ImportFleetCliTest, YamlThatCouldRunWithoutBoundIsRefusedAtOnce) {
       {"---\n{\"a\": {\"b\": {\"c\": 1}}}, {\"d\": [1, {\"e\": 2}]}\n",
        "bad.yaml:2:23: did not find expected <document start>"},
       {laughs,
-       "bad.yaml:6:32: expands to more than 1000000 values beyond its own length (through its "
-       "anchors and aliases)"},
+       "bad.yaml:6:16: expands to more than 1000000 values and bytes beyond its own length "
+       "(through its anchors and aliases)"},
       {"x: " + std::string(600, '['), "bad.yaml:1:515: nested deeper than 512 levels"},
   };
   for (const auto& [text, expected] : cases) {

@@ -92,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(
         // Slurm without AccountingStorageEnforce=limits: fair-share's charge_at_end false, its
         // calc periods where the replay measured Slurm's recalculations.
         Replay{"fair-share.jsonl", "fair-share", 120, "fair-share-fair-share-associations.csv",
-               "--enforce associations --recalc-phase-s 6816.454"},
+               "--enforce associations --recalc-phase-s 6809.443"},
         Replay{"backfill-window.jsonl", "fifo", 60, "backfill-window-fifo.csv"},
         Replay{"backfill-window.jsonl", "backfill", 60, "backfill-window-backfill.csv"},
         Replay{"backfill-window.jsonl", "backfill-easy", 60, "backfill-window-backfill-easy.csv"}),

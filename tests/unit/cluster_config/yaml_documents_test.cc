@@ -49,8 +49,8 @@ TEST(YamlDocumentsTest, ExpandsAliasesAndRefusesOneWithoutAnAnchor) {
 }
 
 // Found in review: nested anchors each keep a copy, which used to be free (an 800 KB file took
-// 8 GB); aliases could paste a deep value deeper still; an alias could name an anchor of an
-// earlier document.
+// 8 GB); a long scalar aliased many times counted as few values; aliases could paste a deep value
+// deeper still; an alias could name an anchor of an earlier document.
 TEST(YamlDocumentsTest, AnchorsAndAliasesCannotExpandOrNestWithoutBound) {
   std::string copies = "[1";
   for (int i = 1; i < 200'000; ++i) {
@@ -60,10 +60,16 @@ TEST(YamlDocumentsTest, AnchorsAndAliasesCannotExpandOrNestWithoutBound) {
   for (int level = 0; level < 50; ++level) {
     copies = "&l" + std::to_string(level) + " [" + copies + "]";
   }
-  EXPECT_NE(Error("x: " + copies)
-                .find("expands to more than 1000000 values beyond its own "
-                      "length (through its anchors and aliases)"),
-            std::string::npos);
+  const std::string too_much =
+      "expands to more than 1000000 values and bytes beyond its own length (through its anchors "
+      "and aliases)";
+  EXPECT_NE(Error("x: " + copies).find(too_much), std::string::npos);
+  // A 100 kB scalar aliased a thousand times: few values, 100 MB of text.
+  std::string aliases = "a: &long " + std::string(100'000, 'x') + "\nb: [*long";
+  for (int i = 1; i < 1'000; ++i) {
+    aliases += ", *long";
+  }
+  EXPECT_NE(Error(aliases + "]\n").find(too_much), std::string::npos);
   std::string deep;
   for (int k = 0; k < 3; ++k) {
     deep += "- &a" + std::to_string(k) + " " + std::string(300, '[') +

@@ -109,6 +109,21 @@ TEST(FairSharePolicyTest, ChargeAtEndDecidesWhetherAJobBetweenCalcPeriodsCounts)
   EXPECT_EQ(Row(uncharged, "b-next").start, 500'000);
 }
 
+// Without charge_at_end a job is still charged up to the last calc period it ran through, even
+// when the policy was not called then (nothing waited): a runs alone through 300 s and ends at
+// 450 s; b's short job falls between two calc periods. Found in review: a's charge was lost.
+TEST(FairSharePolicyTest, WithoutChargeAtEndAJobIsChargedUpToItsLastCalcPeriod) {
+  Workload w;
+  AddJob(w, "a-long", 0, 8, 450).request.tenant = "a";
+  AddJob(w, "b-short", 460, 8, 40).request.tenant = "b";
+  AddJob(w, "c-blocker", 500, 8, 200).request.tenant = "c";
+  AddJob(w, "a-next", 510, 8, 100).request.tenant = "a";
+  AddJob(w, "b-next", 520, 8, 100).request.tenant = "b";
+  const std::vector<JobRecordRow> rows = Simulate(w, FairShare({{"charge_at_end", false}}));
+  EXPECT_EQ(Row(rows, "b-next").start, 700'000) << "a was charged for [0, 300 s)";
+  EXPECT_EQ(Row(rows, "a-next").start, 800'000);
+}
+
 TEST(FairSharePolicyTest, BlockingStopsAtTheFirstJobThatCannotStart) {
   Workload w;
   AddJob(w, "first", 0, 6, 100);
