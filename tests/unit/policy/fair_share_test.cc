@@ -90,15 +90,29 @@ TEST(FairSharePolicyTest, QosFactorFollowsJobPriority) {
   EXPECT_EQ(Row(rows, "low").start, 200'000);
 }
 
+// Whole-fleet (8-GPU) jobs {id, submit s, duration s} of the tenant their id starts with
+// ("a-next": tenant a).
+struct TenantJob {
+  const char* id;
+  double submit_s;
+  double duration_s;
+};
+Workload TenantJobs(const std::vector<TenantJob>& jobs) {
+  Workload w;
+  for (const TenantJob& job : jobs) {
+    AddJob(w, job.id, job.submit_s, 8, job.duration_s).request.tenant = std::string(job.id, 1);
+  }
+  return w;
+}
+
 // Tenants a and b each run one short job between two calc periods (a's twice as long), then
 // each queues one more behind a third tenant's job that ends after the calc period at 300 s.
 TEST(FairSharePolicyTest, ChargeAtEndDecidesWhetherAJobBetweenCalcPeriodsCounts) {
-  Workload w;
-  AddJob(w, "a-short", 0, 8, 100).request.tenant = "a";
-  AddJob(w, "b-short", 50, 8, 50).request.tenant = "b";
-  AddJob(w, "c-blocker", 120, 8, 250).request.tenant = "c";
-  AddJob(w, "a-next", 200, 8, 100).request.tenant = "a";
-  AddJob(w, "b-next", 210, 8, 100).request.tenant = "b";
+  const Workload w = TenantJobs({{"a-short", 0, 100},
+                                 {"b-short", 50, 50},
+                                 {"c-blocker", 120, 250},
+                                 {"a-next", 200, 100},
+                                 {"b-next", 210, 100}});
   // Charged at their ends, a has used twice what b has: b's job goes first.
   const std::vector<JobRecordRow> charged = Simulate(w, FairShare());
   EXPECT_EQ(Row(charged, "b-next").start, 400'000);
@@ -113,12 +127,11 @@ TEST(FairSharePolicyTest, ChargeAtEndDecidesWhetherAJobBetweenCalcPeriodsCounts)
 // when the policy was not called then (nothing waited): a runs alone through 300 s and ends at
 // 450 s; b's short job falls between two calc periods. Found in review: a's charge was lost.
 TEST(FairSharePolicyTest, WithoutChargeAtEndAJobIsChargedUpToItsLastCalcPeriod) {
-  Workload w;
-  AddJob(w, "a-long", 0, 8, 450).request.tenant = "a";
-  AddJob(w, "b-short", 460, 8, 40).request.tenant = "b";
-  AddJob(w, "c-blocker", 500, 8, 200).request.tenant = "c";
-  AddJob(w, "a-next", 510, 8, 100).request.tenant = "a";
-  AddJob(w, "b-next", 520, 8, 100).request.tenant = "b";
+  const Workload w = TenantJobs({{"a-long", 0, 450},
+                                 {"b-short", 460, 40},
+                                 {"c-blocker", 500, 200},
+                                 {"a-next", 510, 100},
+                                 {"b-next", 520, 100}});
   const std::vector<JobRecordRow> rows = Simulate(w, FairShare({{"charge_at_end", false}}));
   EXPECT_EQ(Row(rows, "b-next").start, 700'000) << "a was charged for [0, 300 s)";
   EXPECT_EQ(Row(rows, "a-next").start, 800'000);
