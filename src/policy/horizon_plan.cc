@@ -164,6 +164,24 @@ class Grid {
       word |= bit;
     }
   }
+  // Take(lane, first, end) for every lane of `lanes`, a word of the bitset at a time.
+  void TakeAll(const std::vector<std::uint32_t>& lanes, std::int64_t first, std::int64_t end) {
+    const std::int64_t from = std::max<std::int64_t>(first, 0);
+    const std::int64_t to = std::min(end, steps_);
+    for (std::size_t i = 0; i < lanes.size() && from < to;) {
+      const std::size_t w = lanes[i] / 64;
+      std::uint64_t bits = 0;  // the lanes of a run of `lanes` in word w
+      for (; i < lanes.size() && lanes[i] / 64 == w; ++i) {
+        bits |= std::uint64_t{1} << (lanes[i] % 64);
+      }
+      for (std::int64_t t = from; t < to; ++t) {
+        std::uint64_t& word = taken_[Index(t) + w];
+        std::int64_t& count = free_count_[static_cast<std::size_t>(t)];
+        count -= count != kNotCounted ? std::popcount(bits & ~word) : 0;
+        word |= bits;
+      }
+    }
+  }
   void Give(std::uint32_t lane, std::int64_t first, std::int64_t end) {
     const std::uint64_t bit = std::uint64_t{1} << (lane % 64);
     for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
@@ -282,11 +300,20 @@ void DomainsByPreference(const Grid& grid, const LaneMask& free, std::uint32_t a
   }
 }
 
+// A domain and its free lanes in a mask.
+struct DomainFree {
+  std::uint32_t domain;
+  std::uint32_t free_lanes;
+};
+
 // The preferred domain with at least `at_least` free lanes, if any (DomainsByPreference's first).
+// When there is none, `seen` holds every domain with a free lane, in domain order.
 std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
-                                        std::uint32_t at_least) {
+                                        std::uint32_t at_least, std::vector<DomainFree>& seen) {
   std::optional<std::uint64_t> best;
+  seen.clear();
   ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t n) {
+    seen.push_back({d, n});
     if (n >= at_least && (!best || PreferenceKey(grid, d, n) < *best)) {
       best = PreferenceKey(grid, d, n);
     }
@@ -302,6 +329,7 @@ std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
 thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> domains_scratch;
 thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_scratch;
 thread_local LaneMask free_scratch;
+thread_local std::vector<DomainFree> domain_free_scratch;
 
 std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const LaneMask& free,
                                                       std::uint32_t size) {
@@ -343,6 +371,12 @@ void LeastFragmentingInWord(const DomainRange& d, const LaneMask& free, std::uin
   const std::uint64_t in_domain =
       d.count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d.count) - 1;
   const std::uint64_t x = (free[d.first / 64] >> shift) & in_domain;
+  if (std::popcount(x) <= static_cast<int>(n)) {  // every free lane: the order does not matter
+    for (std::uint64_t bits = x; bits != 0; bits &= bits - 1) {
+      lanes.push_back(d.first + static_cast<std::uint32_t>(std::countr_zero(bits)));
+    }
+    return;
+  }
   std::array<std::uint64_t, 8> level{};  // level[k]: lanes in a free aligned block of 2^k
   level[0] = x;
   std::size_t levels = 1;
@@ -370,7 +404,8 @@ void LeastFragmentingInWord(const DomainRange& d, const LaneMask& free, std::uin
   }
 }
 
-// Appends `n` free lanes of one domain to `lanes`, those in the smallest free aligned blocks first.
+// Appends `n` free lanes of one domain to `lanes` (all of them if it has no more), those in the
+// smallest free aligned blocks first.
 void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t n,
                       std::vector<std::uint32_t>& lanes) {
   if (d.first % 64 + d.count <= 64) {
@@ -391,54 +426,46 @@ void LeastFragmenting(const DomainRange& d, const LaneMask& free, std::uint32_t 
   }
 }
 
-// `n` lanes over several domains (no one domain has them), faster domains first, in as few
-// domains as possible and leaving as many domains whole as possible: while no domain can hold
-// the rest, it takes the domain with the most free lanes; the rest comes from the domain that
-// fits it most tightly.
+// `n` lanes over several domains (no one domain has them) of `domains` (every domain with a free
+// lane, in domain order; a domain taken is marked with no free lanes), faster domains first, in as
+// few domains as possible and leaving as many domains whole as possible: while no domain can hold
+// the rest, it takes the domain with the most free lanes; the rest comes from the domain that fits
+// it most tightly. On equal speed and free lanes, the lowest-numbered.
 void SpreadLanes(const Grid& grid, const LaneMask& free, std::uint32_t n,
-                 std::vector<std::uint32_t>& lanes) {
-  struct Candidate {
-    std::uint32_t domain;
-    std::uint32_t free_lanes;
-    std::uint32_t speed_rank;  // equal ranks: equal speeds
-  };
+                 std::vector<DomainFree>& domains, std::vector<std::uint32_t>& lanes) {
   const PlanShape& shape = grid.shape();
-  thread_local std::vector<std::uint32_t> used;  // the domains taken so far
-  used.clear();
+  const auto rank = [&](const DomainFree* d) { return shape.speed_rank[d->domain]; };
   while (lanes.size() < n) {
     const auto left = n - static_cast<std::uint32_t>(lanes.size());
-    // The tightest domain that fits the rest (fastest first), else the one with the most free;
-    // on equal speed and free lanes, the lowest-numbered (the first met, in domain order). A
-    // fastest domain that fits exactly, or holds the most any fastest domain can when none can
-    // fit the rest, is the answer: the scan stops there.
+    // A fastest domain that fits the rest exactly, or holds the most any fastest domain can when
+    // none can fit the rest, is the answer: the scan stops there.
     const bool none_fits = left > shape.most_lanes;
-    std::optional<Candidate> tightest;
-    std::optional<Candidate> most;
-    ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t free_lanes) {
-      if (std::find(used.begin(), used.end(), d) != used.end()) {
-        return true;
+    DomainFree* tightest = nullptr;
+    DomainFree* most = nullptr;
+    for (DomainFree& c : domains) {
+      if (c.free_lanes == 0) {
+        continue;  // taken
       }
-      const Candidate c{d, free_lanes, shape.speed_rank[d]};
       if (c.free_lanes >= left &&
-          (!tightest || c.speed_rank < tightest->speed_rank ||
-           (c.speed_rank == tightest->speed_rank && c.free_lanes < tightest->free_lanes))) {
-        tightest = c;
+          (tightest == nullptr || rank(&c) < rank(tightest) ||
+           (rank(&c) == rank(tightest) && c.free_lanes < tightest->free_lanes))) {
+        tightest = &c;
       }
-      if (!most || c.speed_rank < most->speed_rank ||
-          (c.speed_rank == most->speed_rank && c.free_lanes > most->free_lanes)) {
-        most = c;
+      if (most == nullptr || rank(&c) < rank(most) ||
+          (rank(&c) == rank(most) && c.free_lanes > most->free_lanes)) {
+        most = &c;
       }
-      const bool exact = tightest && tightest->speed_rank == 0 && tightest->free_lanes == left;
-      const bool fullest =
-          none_fits && most->speed_rank == 0 && most->free_lanes == shape.most_fastest_lanes;
-      return !exact && !fullest;
-    });
-    const std::optional<Candidate> pick = tightest ? tightest : most;
-    if (!pick) {
+      if ((tightest != nullptr && rank(tightest) == 0 && tightest->free_lanes == left) ||
+          (none_fits && rank(most) == 0 && most->free_lanes == shape.most_fastest_lanes)) {
+        break;
+      }
+    }
+    DomainFree* pick = tightest != nullptr ? tightest : most;
+    if (pick == nullptr) {
       return;
     }
-    used.push_back(pick->domain);
     LeastFragmenting(shape.domains[pick->domain], free, left, lanes);
+    pick->free_lanes = 0;
   }
 }
 
@@ -449,10 +476,12 @@ std::optional<std::vector<std::uint32_t>> ChooseLanes(const Grid& grid, const Pl
     return ChooseBlock(grid, free, n);
   }
   std::vector<std::uint32_t> lanes;
-  if (const std::optional<std::uint32_t> best = BestDomain(grid, free, n)) {
+  lanes.reserve(n);
+  std::vector<DomainFree>& domains = domain_free_scratch;
+  if (const std::optional<std::uint32_t> best = BestDomain(grid, free, n, domains)) {
     LeastFragmenting(grid.domains()[*best], free, n, lanes);
   } else if (!job.one_domain) {
-    SpreadLanes(grid, free, n, lanes);
+    SpreadLanes(grid, free, n, domains, lanes);
   }
   if (lanes.size() != n) {
     return std::nullopt;
@@ -475,14 +504,24 @@ std::int64_t LargestDomainFree(const Grid& grid, const LaneMask& free) {
   return most;
 }
 
+// The last of the steps `job` would run if it started at `start` (within the horizon) at which
+// fewer lanes are free than its minimum, if any.
+std::optional<std::int64_t> LastTooFull(const Grid& grid, const PlanBatchJob& job,
+                                        std::int64_t start) {
+  for (std::int64_t t = std::min(start + job.steps, grid.steps()) - 1; t >= start; --t) {
+    if (grid.FreeCount(t) < job.min_gpus) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
 // The lanes `job` takes if it starts at `start` on `grid`, at the first size that fits in the
 // order of preference (the largest that fits, or the smallest when asked), or nothing.
 std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatchJob& job,
                                                 std::int64_t start, bool smallest_first) {
-  for (std::int64_t t = start; t < std::min(start + job.steps, grid.steps()); ++t) {
-    if (grid.FreeCount(t) < job.min_gpus) {
-      return std::nullopt;  // too few lanes free at one of its steps, whatever it accepts
-    }
+  if (LastTooFull(grid, job, start)) {
+    return std::nullopt;  // too few lanes free at one of its steps, whatever it accepts
   }
   LaneMask& free = free_scratch;
   grid.FreeOver(start, start + job.steps, job.allowed, free);
@@ -509,19 +548,23 @@ std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatc
 }
 
 void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
-  for (const std::uint32_t lane : placed.lanes) {
-    grid.Take(lane, placed.start_step, placed.start_step + job.steps);
-  }
+  grid.TakeAll(placed.lanes, placed.start_step, placed.start_step + job.steps);
 }
 
-// `job` at the earliest step it fits, taken on the grid.
+// `job` at the earliest step it fits, taken on the grid. A start whose steps include one with
+// too few free lanes is skipped with every start up to that step.
 BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_first) {
-  for (std::int64_t start = 0; start < grid.steps(); ++start) {
+  for (std::int64_t start = 0; start < grid.steps();) {
+    if (const std::optional<std::int64_t> full = LastTooFull(grid, job, start)) {
+      start = *full + 1;
+      continue;
+    }
     if (std::optional<std::vector<std::uint32_t>> lanes = FitAt(grid, job, start, smallest_first)) {
       BatchPlacement placed{start, std::move(*lanes)};
       TakeBatch(grid, job, placed);
       return placed;
     }
+    ++start;
   }
   return {};
 }
