@@ -436,6 +436,7 @@ class Translator {
            .block = r.pow2_block,
            .one_domain = r.nvlink == NvlinkLocality::kRequired,
            .steps = std::max<std::int64_t>(1, CeilDiv(offset + run, settings_.step)),
+           .estimated = has_estimate,
            .allowed = std::move(allowed),
            .reserved = job == starving});
       t.batch_jobs.push_back(job);

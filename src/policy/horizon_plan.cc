@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -743,6 +744,48 @@ std::vector<double> Weights(const PlanProblem& problem) {
 
 }  // namespace
 
+namespace {
+
+// A batch job's size for the default order: (GPUs, steps).
+std::pair<std::int64_t, std::int64_t> Size(const PlanBatchJob& job) {
+  return {job.min_gpus, job.steps};
+}
+
+// Within each run of `order` of one priority and reservation, the batch jobs with an estimate
+// re-ordered among their own places, widest first, then longest first (the classic decreasing
+// order of packing: the large pieces placed while there is room, the small ones fill the gaps);
+// jobs without one keep their places (their size is a guess, and a guess moved ahead of older
+// work costs more than it saves: docs/policies.md).
+void LargestFirstAmongEquals(const PlanProblem& problem, std::vector<std::uint32_t>& order,
+                             const std::function<bool(std::uint32_t, std::uint32_t)>& equal) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  std::vector<std::size_t> places;
+  std::vector<std::uint32_t> items;
+  for (std::size_t begin = 0; begin < order.size();) {
+    std::size_t end = begin + 1;
+    while (end < order.size() && equal(order[begin], order[end])) {
+      ++end;
+    }
+    places.clear();
+    items.clear();
+    for (std::size_t i = begin; i < end; ++i) {
+      if (order[i] >= realtime && problem.batch[order[i] - realtime].estimated) {
+        places.push_back(i);
+        items.push_back(order[i]);
+      }
+    }
+    std::stable_sort(items.begin(), items.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return Size(problem.batch[a - realtime]) > Size(problem.batch[b - realtime]);
+    });
+    for (std::size_t k = 0; k < places.size(); ++k) {
+      order[places[k]] = items[k];
+    }
+    begin = end;
+  }
+}
+
+}  // namespace
+
 PlanChoices DefaultChoices(const PlanProblem& problem) {
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
   PlanChoices choices;
@@ -767,6 +810,9 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
                      }
                      return reserved(a) && !reserved(b);
                    });
+  LargestFirstAmongEquals(problem, choices.order, [&](std::uint32_t a, std::uint32_t b) {
+    return (a < realtime) == (b < realtime) && key(a) == key(b) && reserved(a) == reserved(b);
+  });
   choices.smallest_size.assign(problem.batch.size(), false);
   return choices;
 }

@@ -55,6 +55,7 @@ struct PlanBatchJob {
   bool block = false;       // aligned power-of-two block in one domain (sizes: powers of two)
   bool one_domain = false;  // all lanes in one NVLink domain
   std::int64_t steps = 1;   // estimated run length in steps (>= 1); may exceed the horizon
+  bool estimated = true;    // `steps` comes from the job's walltime estimate, not a default
   LaneMask allowed{};       // lanes it accepts; empty: every lane
   // A reservation: placed before every other batch job of the same or a lower priority, at the
   // earliest step it fits around the work placed before it, and the local search never moves

@@ -428,7 +428,8 @@ TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
 
 // Backfill on a plan. Four lanes, lanes 0 and 1 busy until step 2. A (2 GPUs, 1 step, only lanes
 // 0-1) is planned at step 2; B (4 GPUs, 2 steps) at step 3; C (2 GPUs, 4 steps) fits on lanes
-// 2-3 now but would delay B, so the plan puts it after B. All of priority 1, in that order.
+// 2-3 now but would delay B, so the plan puts it after B. All of priority 1, in that order (none
+// has an estimate, so the default order keeps the queue's among equals).
 PlanProblem BackfillCase() {
   PlanProblem p;
   p.steps = 8;
@@ -437,6 +438,9 @@ PlanProblem BackfillCase() {
   PlanBatchJob a = Batch(1, 2, 1);
   a.allowed = {0b0011};
   p.batch = {a, Batch(1, 4, 2), Batch(1, 2, 4)};
+  for (PlanBatchJob& job : p.batch) {
+    job.estimated = false;
+  }
   return p;
 }
 
@@ -480,6 +484,18 @@ TEST(HorizonPlanTest, AReservedJobGoesFirstAmongItsPriority) {
   p.batch = {Batch(2, 1, 1), Batch(1, 1, 1), Batch(1, 1, 1), Batch(3, 1, 1)};
   p.batch[2].reserved = true;
   EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{3, 0, 2, 1}));
+}
+
+// Ties in priority and reservation: the jobs with an estimate widest first, then longest first,
+// among their own places; jobs without one keep theirs.
+TEST(HorizonPlanTest, AmongEqualsTheWidestThenLongestEstimatedJobGoesFirst) {
+  PlanProblem p;
+  p.lanes = Lanes(1, 8);
+  p.batch = {Batch(1, 2, 1), Batch(1, 2, 5), Batch(1, 8, 1),
+             Batch(1, 4, 3), Batch(1, 8, 2), Batch(2, 1, 1)};
+  p.batch[4].estimated = false;
+  p.batch[0].estimated = false;
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{5, 0, 2, 3, 1, 4}));
 }
 
 TEST(HorizonPlanTest, FasterLanesPreferred) {
