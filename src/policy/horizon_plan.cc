@@ -7,7 +7,6 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -308,13 +307,13 @@ struct DomainFree {
 };
 
 // The preferred domain with at least `at_least` free lanes, if any (DomainsByPreference's first).
-// When there is none, `seen` holds every domain with a free lane, in domain order.
+// When there is none, `domains` holds every domain with a free lane, in domain order.
 std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
-                                        std::uint32_t at_least, std::vector<DomainFree>& seen) {
+                                        std::uint32_t at_least, std::vector<DomainFree>& domains) {
   std::optional<std::uint64_t> best;
-  seen.clear();
+  domains.clear();
   ForEachDomainWithFree(grid, free, [&](std::uint32_t d, std::uint32_t n) {
-    seen.push_back({d, n});
+    domains.push_back({d, n});
     if (n >= at_least && (!best || PreferenceKey(grid, d, n) < *best)) {
       best = PreferenceKey(grid, d, n);
     }
@@ -365,7 +364,8 @@ std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const La
 // LeastFragmenting for a domain that lies in one word, on bits: level k holds the lanes whose
 // enclosing free aligned block (EnclosingFreeBlock) has at least 2^k lanes; the lanes whose block
 // has exactly 2^k are taken before those of 2^(k+1), lowest lane first, as the general case
-// orders them.
+// orders them. When every free lane is taken they come in lane order (ChooseLanes sorts the
+// lanes it returns, so the order matters only for which lanes are taken).
 void LeastFragmentingInWord(const DomainRange& d, const LaneMask& free, std::uint32_t n,
                             std::vector<std::uint32_t>& lanes) {
   const std::uint32_t shift = d.first % 64;
@@ -517,13 +517,9 @@ std::optional<std::int64_t> LastTooFull(const Grid& grid, const PlanBatchJob& jo
   return std::nullopt;
 }
 
-// The lanes `job` takes if it starts at `start` on `grid`, at the first size that fits in the
-// order of preference (the largest that fits, or the smallest when asked), or nothing.
-std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatchJob& job,
-                                                std::int64_t start, bool smallest_first) {
-  if (LastTooFull(grid, job, start)) {
-    return std::nullopt;  // too few lanes free at one of its steps, whatever it accepts
-  }
+// FitAt (below) for a start at whose steps at least the job's minimum of lanes is free.
+std::optional<std::vector<std::uint32_t>> FitAtUnblocked(const Grid& grid, const PlanBatchJob& job,
+                                                         std::int64_t start, bool smallest_first) {
   LaneMask& free = free_scratch;
   grid.FreeOver(start, start + job.steps, job.allowed, free);
   std::int64_t most = Count(free);
@@ -548,6 +544,16 @@ std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatc
   return std::nullopt;
 }
 
+// The lanes `job` takes if it starts at `start` on `grid`, at the first size that fits in the
+// order of preference (the largest that fits, or the smallest when asked), or nothing.
+std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatchJob& job,
+                                                std::int64_t start, bool smallest_first) {
+  if (LastTooFull(grid, job, start)) {
+    return std::nullopt;  // too few lanes free at one of its steps, whatever it accepts
+  }
+  return FitAtUnblocked(grid, job, start, smallest_first);
+}
+
 void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
   grid.TakeAll(placed.lanes, placed.start_step, placed.start_step + job.steps);
 }
@@ -560,7 +566,8 @@ BatchPlacement PlaceBatch(Grid& grid, const PlanBatchJob& job, bool smallest_fir
       start = *full + 1;
       continue;
     }
-    if (std::optional<std::vector<std::uint32_t>> lanes = FitAt(grid, job, start, smallest_first)) {
+    if (std::optional<std::vector<std::uint32_t>> lanes =
+            FitAtUnblocked(grid, job, start, smallest_first)) {
       BatchPlacement placed{start, std::move(*lanes)};
       TakeBatch(grid, job, placed);
       return placed;
@@ -742,22 +749,19 @@ std::vector<double> Weights(const PlanProblem& problem) {
   return weights;
 }
 
-}  // namespace
-
-namespace {
-
 // A batch job's size for the default order: (GPUs, steps).
-std::pair<std::int64_t, std::int64_t> Size(const PlanBatchJob& job) {
+std::pair<std::int64_t, std::int64_t> PackingSize(const PlanBatchJob& job) {
   return {job.min_gpus, job.steps};
 }
 
-// Within each run of `order` of one priority and reservation, the batch jobs with an estimate
+// Within each run of `order` of items `equal` says tie, the batch jobs with an estimate
 // re-ordered among their own places, widest first, then longest first (the classic decreasing
 // order of packing: the large pieces placed while there is room, the small ones fill the gaps);
 // jobs without one keep their places (their size is a guess, and a guess moved ahead of older
 // work costs more than it saves: docs/policies.md).
+template <class Equal>
 void LargestFirstAmongEquals(const PlanProblem& problem, std::vector<std::uint32_t>& order,
-                             const std::function<bool(std::uint32_t, std::uint32_t)>& equal) {
+                             Equal&& equal) {
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
   std::vector<std::size_t> places;
   std::vector<std::uint32_t> items;
@@ -775,7 +779,7 @@ void LargestFirstAmongEquals(const PlanProblem& problem, std::vector<std::uint32
       }
     }
     std::stable_sort(items.begin(), items.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return Size(problem.batch[a - realtime]) > Size(problem.batch[b - realtime]);
+      return PackingSize(problem.batch[a - realtime]) > PackingSize(problem.batch[b - realtime]);
     });
     for (std::size_t k = 0; k < places.size(); ++k) {
       order[places[k]] = items[k];

@@ -14,7 +14,8 @@
 //   - realtime_penalty x sum over real-time jobs of priority x sum over steps of d x unmet GPUs.
 // BuildPlan (the fast heuristic) places jobs one by one in an order (real-time jobs by priority x
 // penalty, then batch jobs by priority, descending; ties: reserved jobs first, then input
-// position); each batch job takes
+// position, except that the jobs with an estimate take their places widest, then longest, first);
+// each batch job takes
 // the earliest step at which it fits, at the largest size that fits there, on the lanes that keep
 // the most useful free shapes (fragmentation-aware best fit). ImprovePlan is the improvement
 // phase: a deterministic first-improvement local search over the placement order (move a job
@@ -120,7 +121,7 @@ struct PlanChoices {
   std::vector<bool> smallest_size{};   // by batch job
 };
 
-// The heuristic's own choices: priority order, largest sizes.
+// The heuristic's own choices: priority order (ties as above), largest sizes.
 PlanChoices DefaultChoices(const PlanProblem& problem);
 
 // The list scheduler under `choices`; the plan's objective is filled in.

@@ -184,6 +184,7 @@ PlanProblem RandomProblem(std::uint64_t seed) {
         job.allowed[lane / 64] |= std::uint64_t{1} << (lane % 64);
       }
     }
+    job.estimated = UniformInt(rng, 0, 2) != 0;  // a third keep their queue places among equals
     p.batch.push_back(job);
   }
   return p;
@@ -464,6 +465,7 @@ TEST(HorizonPlanTest, BackfillStartsAJobThatDelaysOnlyUnprotectedStarts) {
   EXPECT_EQ(StartAfterBackfill(p, 0, 2), 0);
   // When A takes all four lanes at step 2, C would delay A too: with A protected it waits.
   p.batch[0] = Batch(1, 4, 1);
+  p.batch[0].estimated = false;
   EXPECT_EQ(StartAfterBackfill(p, 1, 2), 5);
   EXPECT_EQ(StartAfterBackfill(p, 0, 2), 0);
 }
@@ -487,15 +489,16 @@ TEST(HorizonPlanTest, AReservedJobGoesFirstAmongItsPriority) {
 }
 
 // Ties in priority and reservation: the jobs with an estimate widest first, then longest first,
-// among their own places; jobs without one keep theirs.
+// among their own places; jobs without one keep theirs; a reserved job stays ahead of its equals.
 TEST(HorizonPlanTest, AmongEqualsTheWidestThenLongestEstimatedJobGoesFirst) {
   PlanProblem p;
   p.lanes = Lanes(1, 8);
-  p.batch = {Batch(1, 2, 1), Batch(1, 2, 5), Batch(1, 8, 1),
-             Batch(1, 4, 3), Batch(1, 8, 2), Batch(2, 1, 1)};
-  p.batch[4].estimated = false;
+  p.batch = {Batch(1, 2, 1), Batch(1, 2, 5), Batch(1, 8, 1), Batch(1, 4, 3),
+             Batch(1, 8, 2), Batch(2, 1, 1), Batch(1, 4, 5), Batch(1, 2, 2)};
   p.batch[0].estimated = false;
-  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{5, 0, 2, 3, 1, 4}));
+  p.batch[4].estimated = false;
+  p.batch[7].reserved = true;
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{5, 7, 0, 2, 6, 3, 4, 1}));
 }
 
 TEST(HorizonPlanTest, FasterLanesPreferred) {
