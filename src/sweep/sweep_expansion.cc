@@ -232,6 +232,20 @@ class Expander {
     return d;
   }
 
+  // Whether `pointer` can be set in `document`: its parent is there and is an object, or an
+  // array that holds the element. nlohmann's contains() throws, rather than answering no, for a
+  // token that cannot index an array it meets (such as "" in "/fleet/pools//nodes").
+  static bool Settable(const json& document, const json::json_pointer& pointer) {
+    const json::json_pointer parent = pointer.parent_pointer();
+    try {
+      return document.contains(parent) &&
+             (document.at(parent).is_object() ||
+              (document.at(parent).is_array() && document.contains(pointer)));
+    } catch (const json::exception&) {
+      return false;
+    }
+  }
+
   // Sets each pointer axis's value; a pointer whose parent is not in the document is a fault of
   // the spec, reported once per axis and base.
   bool ApplyPointers(std::size_t base, const std::vector<std::size_t>& choice, json& document) {
@@ -241,11 +255,7 @@ class Expander {
         continue;
       }
       const json::json_pointer pointer(axis.path);
-      const json::json_pointer parent = pointer.parent_pointer();
-      const bool settable = document.contains(parent) &&
-                            (document[parent].is_object() ||
-                             (document[parent].is_array() && document.contains(pointer)));
-      if (!settable) {
+      if (!Settable(document, pointer)) {
         if (bad_pointers_.insert({a, base}).second) {
           out_.errors.push_back(
               fmt::format("{}: /axes/{}/pointer: \"{}\" points to nothing in '{}'{}", spec_.source,

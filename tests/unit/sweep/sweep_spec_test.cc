@@ -4,6 +4,7 @@
 // a test are in a MemoryFileSystem ("work/"); the data files are read from the disk.
 #include "fleetsim/sweep/sweep_spec.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -189,6 +190,19 @@ TEST_F(SweepSpecTest, APointerToNothingIsAnErrorOfTheSpec) {
                              "'base.json'"),
             std::string::npos)
       << e.errors[0];
+}
+
+// Found by the plan_spec fuzz target (2026-12-05): an empty token where the scenario has an
+// array made nlohmann's contains() throw, and the uncaught exception ended the process.
+TEST_F(SweepSpecTest, APointerWithATokenNoArrayTakesPointsToNothing) {
+  for (const std::string pointer : {"/fleet/pools//pools/1/nodes", "/fleet/pools/x/nodes",
+                                    "/fleet/pools/-/nodes", "/fleet/pools/01/nodes"}) {
+    const SweepExpansion e =
+        Expand(Load(fmt::format(R"([{{"name": "n", "pointer": "{}", "values": [1]}}])", pointer)));
+    ASSERT_EQ(e.errors.size(), 1U) << pointer;
+    EXPECT_NE(e.errors[0].find(fmt::format("\"{}\" points to nothing", pointer)), std::string::npos)
+        << e.errors[0];
+  }
 }
 
 TEST_F(SweepSpecTest, AValueTheScenarioRefusesMakesThatPointInvalidNamingIt) {
