@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <span>
 
 #include "fleetsim/core/check.h"
 
@@ -120,7 +121,7 @@ class Grid {
                    "a plan problem's pinned lanes must hold one bitset per step");
     free_count_.assign(static_cast<std::size_t>(steps_), kNotCounted);
     for (const PlanBusy& b : problem.busy) {
-      Take(b.lane, b.first_step, b.end_step);
+      Take({&b.lane, 1}, b.first_step, b.end_step);
     }
   }
 
@@ -155,17 +156,9 @@ class Grid {
   bool Free(std::uint32_t lane, std::int64_t step) const {
     return ((taken_[Index(step) + lane / 64] >> (lane % 64)) & 1U) == 0;
   }
-  void Take(std::uint32_t lane, std::int64_t first, std::int64_t end) {
-    const std::uint64_t bit = std::uint64_t{1} << (lane % 64);
-    for (std::int64_t t = std::max<std::int64_t>(first, 0); t < std::min(end, steps_); ++t) {
-      std::uint64_t& word = taken_[Index(t) + lane / 64];
-      std::int64_t& count = free_count_[static_cast<std::size_t>(t)];
-      count -= count != kNotCounted && (word & bit) == 0 ? 1 : 0;
-      word |= bit;
-    }
-  }
-  // Take(lane, first, end) for every lane of `lanes`, a word of the bitset at a time.
-  void TakeAll(const std::vector<std::uint32_t>& lanes, std::int64_t first, std::int64_t end) {
+  // Marks every lane of `lanes` taken at steps [first, end) (clipped to the horizon), a word of
+  // the bitset at a time.
+  void Take(std::span<const std::uint32_t> lanes, std::int64_t first, std::int64_t end) {
     const std::int64_t from = std::max<std::int64_t>(first, 0);
     const std::int64_t to = std::min(end, steps_);
     for (std::size_t i = 0; i < lanes.size() && from < to;) {
@@ -555,7 +548,7 @@ std::optional<std::vector<std::uint32_t>> FitAt(const Grid& grid, const PlanBatc
 }
 
 void TakeBatch(Grid& grid, const PlanBatchJob& job, const BatchPlacement& placed) {
-  grid.TakeAll(placed.lanes, placed.start_step, placed.start_step + job.steps);
+  grid.Take(placed.lanes, placed.start_step, placed.start_step + job.steps);
 }
 
 // `job` at the earliest step it fits, taken on the grid. A start whose steps include one with
@@ -732,9 +725,7 @@ std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanReal
     lanes[i] = t == 0 && !job.lanes.empty() && !job.can_resize_now
                    ? job.lanes
                    : RealtimeLanes(grid, job, reserved, free_run, previous, t, counts[i]);
-    for (const std::uint32_t lane : lanes[i]) {
-      grid.Take(lane, t, t + 1);
-    }
+    grid.Take(lanes[i], t, t + 1);
     previous = lanes[i];
   }
   return lanes;
@@ -858,9 +849,7 @@ class ListScheduler {
   explicit ListScheduler(const PlanProblem& problem)
       : problem_(problem), weight_(Weights(problem)), empty_(problem) {
     for (const PlanRealtimeJob& job : problem.realtime) {  // reserve running services' lanes
-      for (const std::uint32_t lane : job.lanes) {
-        empty_.Take(lane, 0, job.end_step);
-      }
+      empty_.Take(job.lanes, 0, job.end_step);
     }
   }
 
@@ -966,9 +955,7 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
   Grid grid = scheduler.TakeEmptyGrid();
   for (std::size_t k = 0; k < plan.realtime.size(); ++k) {
     for (std::int64_t t = 0; t < problem.steps; ++t) {
-      for (const std::uint32_t lane : plan.realtime[k][static_cast<std::size_t>(t)]) {
-        grid.Take(lane, t, t + 1);
-      }
+      grid.Take(plan.realtime[k][static_cast<std::size_t>(t)], t, t + 1);
     }
   }
   // The waiting jobs (planned after step 0, or not at all) in the plan's order; the protected
