@@ -168,8 +168,9 @@ Status WriteResults(const std::string& dir, const SweepLayout& layout,
   DirectorySink sink(DiskFileSystem(), dir);
   sink.Stage("results.csv", ResultsCsv(layout, records));
   sink.Stage("results.json", ResultsJson(layout, records));
-  sink.Stage("summary.csv", SummaryCsv(layout, records));
-  sink.Stage("report.html", SweepHtml(layout, records, {}));
+  const std::vector<SweepCell> cells = SummarizeCells(layout, records);
+  sink.Stage("summary.csv", SummaryCsv(layout, cells));
+  sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
   return sink.Commit();
 }
 

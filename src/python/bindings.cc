@@ -962,7 +962,7 @@ PySweepResult RunSweepSpec(const std::string& path, unsigned threads, bool stric
           records.emplace(record.id, std::move(record));
         });
     result.results_csv = ResultsCsv(layout, records);
-    result.summary_csv = SummaryCsv(layout, records);
+    result.summary_csv = SummaryCsv(layout, SummarizeCells(layout, records));
   }
   return result;
 }

@@ -259,11 +259,11 @@ std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures*
     ordered_json metrics = ordered_json::object();
     for (const BenchMetric& metric : BenchMetrics(r, BoundFor(r, bounds))) {
       if (!metric.value) {
-        metrics[metric.name] = nullptr;
+        metrics[std::string(metric.name)] = nullptr;
       } else if (metric.count) {
-        metrics[metric.name] = static_cast<std::int64_t>(*metric.value);
+        metrics[std::string(metric.name)] = static_cast<std::int64_t>(*metric.value);
       } else {
-        metrics[metric.name] = *metric.value;
+        metrics[std::string(metric.name)] = *metric.value;
       }
     }
     results.push_back({{"scenario", r.scenario.name},

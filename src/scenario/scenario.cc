@@ -701,7 +701,7 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
 }
 
 PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
-                             const PolicyRegistry& registry) {
+                             const PolicyRegistry& registry, const LoadOptions& options) {
   PolicyLoad result;
   json policy;
   if (Status status = ParseJsonText(text, source, policy); !status.ok()) {
@@ -710,9 +710,14 @@ PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
   }
   const json root = {{"policy", std::move(policy)}};
   std::vector<std::string> notes;
-  PolicyChoice choice = ScenarioParser(registry, BuiltinCatalog(), nullptr, DiskFileSystem(),
-                                       source, result.diagnostics, notes)
-                            .ParsePolicyOnly(root);
+  const Catalog unused;  // the policy block names no GPU
+  const FileSystem& files = options.files != nullptr ? *options.files : DiskFileSystem();
+  PolicyChoice choice =
+      ScenarioParser(registry, unused, nullptr, files, source, result.diagnostics, notes)
+          .ParsePolicyOnly(root);
+  if (options.strict) {
+    result.diagnostics.PromoteWarnings();
+  }
   if (!result.diagnostics.HasErrors()) {
     result.policy = std::move(choice);
   }

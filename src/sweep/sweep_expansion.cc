@@ -181,7 +181,7 @@ class Expander {
   // base and choice of the other axes. Null when a pointer points to nothing.
   struct Document {
     std::vector<std::string> labels;  // the seed axis's left empty
-    std::string text;
+    std::shared_ptr<const std::string> text;
     std::string digest;  // of text
     std::string scenario_name;
     std::string policy;
@@ -221,14 +221,18 @@ class Expander {
       return std::nullopt;
     }
     ApplyPolicy(d.labels, choice, document);
-    d.text = document.dump();
-    d.digest = fmt::format("{:016x}", Fnv1a64(d.text));
+    d.text = std::make_shared<const std::string>(document.dump());
+    d.digest = fmt::format("{:016x}", Fnv1a64(*d.text));
     d.scenario_name = document.contains("name") && document["name"].is_string()
                           ? document["name"].get<std::string>()
                           : spec_.base_given[base];
     d.policy = PolicyOf(document);
-    Load(base, d);
-    d.seed = d.scenario ? d.scenario->seed : SeedWritten(document);
+    const std::uint64_t seed_written = SeedWritten(document);
+    LoadInParts(base, choice, std::move(document), d);
+    if (!d.scenario) {
+      Load(base, *d.text, d);  // the loader's own messages, in its order, for a failing document
+    }
+    d.seed = d.scenario ? d.scenario->seed : seed_written;
     return d;
   }
 
@@ -301,9 +305,48 @@ class Expander {
     }
   }
 
-  // Loads a document with the scenario loader, as if it had been written in the base file.
-  void Load(std::size_t base, Document& d) {
-    LoadResult result = ParseScenario(d.text, spec_.base[base], registry_,
+  // Loads a document as two parts that the loader checks independently: its "policy" block, and
+  // the rest, which only the variant and pointer axes change, loaded once for all the points that
+  // differ only in their policy axes. Leaves d.scenario null if either part has an error.
+  void LoadInParts(std::size_t base, const std::vector<std::size_t>& choice, json document,
+                   Document& d) {
+    json policy;
+    if (const auto it = document.find("policy"); it != document.end()) {
+      policy = std::move(*it);
+      document.erase("policy");
+    }
+    std::vector<std::size_t> key = choice;
+    key.push_back(base);
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      const AxisTarget target = spec_.axes[a].target;
+      if (target != AxisTarget::kVariant && target != AxisTarget::kPointer) {
+        key[a] = 0;
+      }
+    }
+    const auto [rest, inserted] = rests_.try_emplace(std::move(key));
+    if (inserted) {
+      Document part;
+      Load(base, document.dump(), part);
+      rest->second = std::move(part.scenario);
+    }
+    if (!rest->second || policy.is_null()) {
+      d.scenario = rest->second;
+      return;
+    }
+    PolicyLoad policy_load = ParsePolicyChoice(policy.dump(), spec_.base[base], registry_,
+                                               {.strict = options_.strict, .files = &files_});
+    if (!policy_load.policy) {
+      return;
+    }
+    AddWarnings(base, policy_load.diagnostics);
+    Scenario scenario = *rest->second;
+    scenario.policy = std::move(*policy_load.policy);
+    d.scenario = std::make_shared<const Scenario>(std::move(scenario));
+  }
+
+  // Loads a document's text with the scenario loader, as if it had been written in the base file.
+  void Load(std::size_t base, const std::string& text, Document& d) {
+    LoadResult result = ParseScenario(text, spec_.base[base], registry_,
                                       {.strict = options_.strict,
                                        .catalog = &catalog_,
                                        .trace_cache = &traces_,
@@ -317,8 +360,14 @@ class Expander {
         d.error.pop_back();
       }
     }
-    for (const Diagnostic& diagnostic : result.diagnostics.items()) {
-      if (diagnostic.severity == Severity::kWarning && result.scenario) {
+    if (result.scenario) {
+      AddWarnings(base, result.diagnostics);
+    }
+  }
+
+  void AddWarnings(std::size_t base, const Diagnostics& diagnostics) {
+    for (const Diagnostic& diagnostic : diagnostics.items()) {
+      if (diagnostic.severity == Severity::kWarning) {
         AddWarning(fmt::format("{}: {}: warning: {}", spec_.base_given[base], diagnostic.where,
                                diagnostic.message));
       }
@@ -342,6 +391,9 @@ class Expander {
   std::set<std::string> ids_;
   std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;
   std::map<std::vector<std::size_t>, std::optional<Document>> documents_;
+  // Documents without their "policy" block, loaded (null: invalid), by the choice of the variant
+  // and pointer axes (the others' left 0) followed by the base.
+  std::map<std::vector<std::size_t>, std::shared_ptr<const Scenario>> rests_;
   std::set<std::string> warned_;
 };
 

@@ -513,8 +513,7 @@ std::string Header(const SweepLayout& layout, const SweepRecords& records) {
 }  // namespace
 
 std::string SweepHtml(const SweepLayout& layout, const SweepRecords& records,
-                      const SweepReportOptions& options) {
-  const std::vector<SweepCell> cells = SummarizeCells(layout, records);
+                      const std::vector<SweepCell>& cells, const SweepReportOptions& options) {
   Page page{.layout = layout, .options = options};
   std::vector<std::size_t> metrics;
   for (const std::string& name : layout.report_metrics) {

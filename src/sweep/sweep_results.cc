@@ -282,7 +282,7 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
   return out;
 }
 
-std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
+std::string SummaryCsv(const SweepLayout& layout, const std::vector<SweepCell>& cells) {
   std::string out = "scenario,policy";
   for (const std::string& axis : layout.axes) {
     out += "," + CsvField(axis);
@@ -290,7 +290,7 @@ std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records) {
   out +=
       ",metric,failed_runs,runs,mean,sd,ci95_low,ci95_high,min,max,baseline_policy,pairs,"
       "diff_mean,diff_ci95_low,diff_ci95_high\n";
-  for (const SweepCell& cell : SummarizeCells(layout, records)) {
+  for (const SweepCell& cell : cells) {
     out += SummaryRows(layout, cell);
   }
   return out;

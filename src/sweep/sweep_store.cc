@@ -281,6 +281,8 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
     status_ = Status::IoError(fmt::format("{}: cannot create: {}", state.string(), ec.message()));
     return;
   }
+  buffer_.resize(kJournalBufferBytes);
+  file_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   file_.open(path_, std::ios::app | std::ios::binary);
   if (!file_) {
     status_ = Status::IoError(fmt::format("{}: cannot open for appending", path_));

@@ -91,9 +91,11 @@ struct PolicyLoad {
 };
 
 // A scenario's "policy" block on its own ({"name": ..., "params": {...}}, as JSON text), checked
-// as in a scenario file, for callers that choose a policy outside one (the Python module).
+// as in a scenario file named `source` (a "params" file is read relative to it, from
+// options.files), for callers that choose a policy outside one (the Python module) or apart from
+// the rest of the scenario (a sweep's policy axes). options.catalog and trace_cache are not used.
 PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
-                             const PolicyRegistry& registry);
+                             const PolicyRegistry& registry, const LoadOptions& options = {});
 
 // The jobs of a scenario run with `seed`: listed, trace and generated jobs, sorted by submit time.
 Workload BuildWorkload(const Scenario& scenario, std::uint64_t seed);

@@ -27,7 +27,8 @@ struct SweepReportOptions {
   std::size_t max_table_rows = 500;  // cells listed in the table
 };
 
+// The page of a sweep's results; `cells` are SummarizeCells(layout, records).
 std::string SweepHtml(const SweepLayout& layout, const SweepRecords& records,
-                      const SweepReportOptions& options);
+                      const std::vector<SweepCell>& cells, const SweepReportOptions& options);
 
 }  // namespace fleetsim

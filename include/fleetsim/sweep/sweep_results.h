@@ -44,6 +44,7 @@ std::vector<SweepCell> SummarizeCells(const SweepLayout& layout, const SweepReco
 
 std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records);
 std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records);
-std::string SummaryCsv(const SweepLayout& layout, const SweepRecords& records);
+// summary.csv of the cells SummarizeCells gives.
+std::string SummaryCsv(const SweepLayout& layout, const std::vector<SweepCell>& cells);
 
 }  // namespace fleetsim

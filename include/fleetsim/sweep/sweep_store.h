@@ -77,6 +77,9 @@ std::string JournalName(std::size_t shard, std::size_t shards);
 // How often a journal reaches the file at least: a killed sweep loses at most this much of its
 // runs' records (they run again on resume), and short runs do not pay a write each.
 inline constexpr std::chrono::milliseconds kJournalFlushPeriod{250};
+// The journal's stream buffer: between flushes, records wait in it rather than costing a write
+// each; a full buffer is written too.
+inline constexpr std::size_t kJournalBufferBytes = 1 << 18;
 
 // Appends records to one journal file, flushed at least every kJournalFlushPeriod and by Flush().
 class JournalWriter {
@@ -89,6 +92,7 @@ class JournalWriter {
   bool Flush();
 
  private:
+  std::vector<char> buffer_{};  // the stream's: lines reach the file at each flush, not each run
   std::ofstream file_{};
   std::string path_{};
   Status status_{};

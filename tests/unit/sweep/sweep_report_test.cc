@@ -61,7 +61,7 @@ std::size_t Count(const std::string& text, const std::string& what) {
 
 TEST(SweepReportTest, NumericAxesGetLinesAndHeatmaps) {
   const Swept s = RunSpec(kTwoNumericAxes);
-  const std::string page = SweepHtml(s.layout, s.records, {});
+  const std::string page = SweepHtml(s.layout, s.records, SummarizeCells(s.layout, s.records), {});
   // Four metrics by default, each a line chart (one scenario) and a heatmap (constraint-aware).
   EXPECT_EQ(Count(page, "<svg "), 8U);
   EXPECT_NE(page.find("small · utilization over decay"), std::string::npos);
@@ -71,7 +71,8 @@ TEST(SweepReportTest, NumericAxesGetLinesAndHeatmaps) {
   EXPECT_NE(page.find("class=\"whisker\""), std::string::npos) << "confidence bars from 3 seeds";
   // The table: a row per cell (fifo x 2 node counts, constraint-aware x 2 x 2).
   EXPECT_EQ(Count(page, "<tr><td>small</td>"), 6U);
-  EXPECT_EQ(page, SweepHtml(s.layout, s.records, {})) << "deterministic";
+  EXPECT_EQ(page, SweepHtml(s.layout, s.records, SummarizeCells(s.layout, s.records), {}))
+      << "deterministic";
   EXPECT_EQ(Count(page, "http"), Count(page, "http://www.w3.org/2000/svg"))
       << "no external resources";
 }
@@ -79,7 +80,7 @@ TEST(SweepReportTest, NumericAxesGetLinesAndHeatmaps) {
 TEST(SweepReportTest, WithoutANumericAxisEachCellIsABar) {
   const Swept s = RunSpec(R"([{"name": "policy", "values": ["fifo", "backfill"]},
                               {"name": "seed", "values": [1, 2]}])");
-  const std::string page = SweepHtml(s.layout, s.records, {});
+  const std::string page = SweepHtml(s.layout, s.records, SummarizeCells(s.layout, s.records), {});
   EXPECT_EQ(Count(page, "<svg "), 4U);
   EXPECT_EQ(Count(page, "<tr><td>small</td>"), 2U);
 }
@@ -90,12 +91,13 @@ TEST(SweepReportTest, ChromiumRendersEveryChart) {
       << testing::kChromium << " is missing; install it with: apt-get install chromium";
   const Swept s = RunSpec(kTwoNumericAxes);
   const std::string dir = testing::FreshTempDir();
-  std::ofstream(dir + "/report.html") << SweepHtml(s.layout, s.records, {});
+  std::ofstream(dir + "/report.html")
+      << SweepHtml(s.layout, s.records, SummarizeCells(s.layout, s.records), {});
   const testing::CommandResult dom =
       testing::RunCommand(testing::ChromiumCommand(dir, "--dump-dom", dir + "/report.html"), dir);
   ASSERT_EQ(dom.exit_code, 0) << dom.err;
   EXPECT_EQ(testing::RenderedAttribute(dom.out), "ok");
-  std::string tampered = SweepHtml(s.layout, s.records, {});
+  std::string tampered = SweepHtml(s.layout, s.records, SummarizeCells(s.layout, s.records), {});
   const std::string key = "data-paths=\"";
   tampered.insert(tampered.find(key) + key.size(), "1");
   std::ofstream(dir + "/tampered.html") << tampered;

@@ -3,9 +3,8 @@
 // the baseline policy on the same seeds (policy parameters aside).
 #include "fleetsim/sweep/sweep_results.h"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -128,7 +127,7 @@ TEST(SweepResultsTest, RowsFollowThePointsAndRecordFailures) {
 }
 
 TEST(SweepResultsTest, SummaryGivesMeanIntervalAndThePairedDifference) {
-  const std::string csv = SummaryCsv(Layout(), Records());
+  const std::string csv = SummaryCsv(Layout(), SummarizeCells(Layout(), Records()));
   auto fifo = SummaryRow(csv, "fifo", "utilization");
   EXPECT_EQ(fifo["runs"], "4");
   EXPECT_EQ(fifo["failed_runs"], "0");
@@ -154,7 +153,7 @@ TEST(SweepResultsTest, EqualValuesHaveExactlyThatMeanAndNoSpread) {
   for (std::size_t i = 0; i < 8; ++i) {
     records[fmt::format("{:016x}", i)] = Ok(i, 0.7862847222222222);
   }
-  auto row = SummaryRow(SummaryCsv(layout, records), "fifo", "utilization");
+  auto row = SummaryRow(SummaryCsv(layout, SummarizeCells(layout, records)), "fifo", "utilization");
   EXPECT_EQ(row["mean"], "0.7862847222222222");
   EXPECT_EQ(row["sd"], "0");
 }

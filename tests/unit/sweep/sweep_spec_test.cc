@@ -10,6 +10,7 @@
 #include <set>
 
 #include "fleetsim/core/file_system.h"
+#include "fleetsim/scenario/scenario.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
@@ -68,13 +69,13 @@ TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
   EXPECT_EQ(first.policy, "fifo");
   EXPECT_EQ(first.seed, 1U);
   EXPECT_EQ(first.labels, (std::vector<std::string>{"fifo", "", "1", "h100", "1"}));
-  EXPECT_NE(first.document.find(R"("nodes":1)"), std::string::npos);
-  EXPECT_EQ(first.document.find("decay"), std::string::npos) << "fifo has no decay";
+  EXPECT_NE(first.document->find(R"("nodes":1)"), std::string::npos);
+  EXPECT_EQ(first.document->find("decay"), std::string::npos) << "fifo has no decay";
   const SweepPoint& last = e.points.back();
   EXPECT_EQ(last.policy, "constraint-aware");
   EXPECT_EQ(last.labels, (std::vector<std::string>{"constraint-aware", "0.95", "2", "b200", "3"}));
-  EXPECT_NE(last.document.find(R"("template":"hgx-b200")"), std::string::npos);
-  EXPECT_NE(last.document.find(R"("decay":0.95)"), std::string::npos);
+  EXPECT_NE(last.document->find(R"("template":"hgx-b200")"), std::string::npos);
+  EXPECT_NE(last.document->find(R"("decay":0.95)"), std::string::npos);
   ASSERT_NE(last.scenario_loaded, nullptr);
   EXPECT_EQ(last.scenario_loaded->fleet.pools.at(0).nodes, 2);
 }
@@ -112,9 +113,60 @@ TEST_F(SweepSpecTest, ThePolicyAxisKeepsTheBaseParametersOnlyForTheBasePolicy) {
   const SweepExpansion e =
       Expand(Load(R"([{"name": "policy", "values": ["constraint-aware", "backfill"]}])"));
   ASSERT_EQ(e.points.size(), 2U);
-  EXPECT_NE(e.points[0].document.find(R"("decay":0.9)"), std::string::npos);
-  EXPECT_EQ(e.points[1].document.find("decay"), std::string::npos);
+  EXPECT_NE(e.points[0].document->find(R"("decay":0.9)"), std::string::npos);
+  EXPECT_EQ(e.points[1].document->find("decay"), std::string::npos);
   ASSERT_NE(e.points[1].scenario_loaded, nullptr);
+}
+
+// The expander loads a document's policy block apart from the rest, which it loads once for every
+// policy; what it builds must be what the loader builds from the whole document.
+TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
+  const SweepLoad load =
+      LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, false);
+  const SweepExpansion e = Expand(load);
+  ASSERT_EQ(e.points.size(), 42U);
+  for (const SweepPoint& point : e.points) {
+    ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
+    const LoadResult whole =
+        ParseScenario(*point.document, load.spec->base[point.base], registry_, {});
+    ASSERT_TRUE(whole.scenario) << whole.diagnostics.Format("document");
+    EXPECT_EQ(point.scenario_loaded->policy.name, whole.scenario->policy.name);
+    EXPECT_EQ(point.scenario_loaded->policy.params, whole.scenario->policy.params);
+    EXPECT_EQ(point.scenario_loaded->fleet.pools.size(), whole.scenario->fleet.pools.size());
+    EXPECT_EQ(point.scenario_loaded->fleet.pools.at(0).nodes,
+              whole.scenario->fleet.pools.at(0).nodes);
+    EXPECT_EQ(point.scenario_loaded->fleet.pools.at(0).name,
+              whole.scenario->fleet.pools.at(0).name);
+  }
+}
+
+TEST_F(SweepSpecTest, AParameterThePolicyRefusesMakesOnlyItsPointsInvalid) {
+  const SweepExpansion e = Expand(Load(R"([{"param": "decay", "values": [0.5, 7]}])"));
+  ASSERT_EQ(e.points.size(), 2U);
+  ASSERT_NE(e.points[0].scenario_loaded, nullptr) << e.points[0].error;
+  EXPECT_EQ(std::get<double>(e.points[0].scenario_loaded->policy.params.at("decay")), 0.5);
+  EXPECT_EQ(e.points[1].scenario_loaded, nullptr);
+  EXPECT_NE(e.points[1].error.find("base.json: /policy/params/decay: error:"), std::string::npos)
+      << e.points[1].error;
+}
+
+TEST_F(SweepSpecTest, APolicyParametersFileIsReadBesideTheBase) {
+  std::string base;
+  ASSERT_TRUE(files_.ReadFile(dir_ + "/base.json", base).ok());
+  const std::string block = R"("params": {"decay": 0.9})";
+  base.replace(base.find(block), block.size(), R"("params": "params.json")");
+  ASSERT_TRUE(files_.WriteFile(dir_ + "/base.json", base).ok());
+  ASSERT_TRUE(files_
+                  .WriteFile(dir_ + "/params.json",
+                             R"({"constraint-aware": {"decay": 0.7}, "fair-share": {"decay": 9}})")
+                  .ok());
+  const SweepExpansion e =
+      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 3]}])"));
+  ASSERT_EQ(e.points.size(), 2U);
+  for (const SweepPoint& point : e.points) {
+    ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
+    EXPECT_EQ(std::get<double>(point.scenario_loaded->policy.params.at("decay")), 0.7);
+  }
 }
 
 TEST_F(SweepSpecTest, EveryProblemOfASpecIsReportedAtOnce) {
