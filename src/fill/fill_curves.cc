@@ -1,9 +1,8 @@
 // Binning fill steps by arrived demand, and statistics over seeds.
 #include "fleetsim/fill/fill_curves.h"
 
-#include <cmath>
-
 #include "fleetsim/core/check.h"
+#include "fleetsim/core/sample_stats.h"
 
 namespace fleetsim {
 
@@ -104,26 +103,14 @@ SeedStats StatsAt(std::span<const FillCurve> curves, int x, FillMetric metric) {
       values.push_back(MetricOf(*curve[at], metric));
     }
   }
-  return StatsOf(values);
+  return SeedStatsOf(values);
 }
 
-SeedStats StatsOf(std::span<const double> values) {
-  SeedStats stats{.seeds = static_cast<std::int64_t>(values.size())};
-  if (values.empty()) {
-    return stats;
-  }
-  for (const double value : values) {
-    stats.mean += value;
-  }
-  stats.mean /= static_cast<double>(values.size());
-  if (values.size() > 1) {
-    double squares = 0;
-    for (const double value : values) {
-      squares += (value - stats.mean) * (value - stats.mean);
-    }
-    stats.sd = std::sqrt(squares / static_cast<double>(values.size() - 1));
-  }
-  return stats;
+SeedStats SeedStatsOf(const std::vector<double>& values) {
+  const SampleStats sample = StatsOf(values);
+  return {.mean = sample.mean.value_or(0),
+          .sd = sample.sd.value_or(0),
+          .seeds = static_cast<std::int64_t>(sample.n)};
 }
 
 }  // namespace fleetsim

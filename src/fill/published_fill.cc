@@ -113,7 +113,7 @@ SeedStats PublishedStatsAt(const PublishedSeries& series, int x) {
       values.push_back(*seed[at]);
     }
   }
-  return StatsOf(values);
+  return SeedStatsOf(values);
 }
 
 }  // namespace fleetsim

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 #include <optional>
 #include <span>
 
@@ -793,21 +794,14 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
   const auto reserved = [&](std::uint32_t item) {
     return item >= realtime && problem.batch[item - realtime].reserved;
   };
+  // Services first, then by priority, the reserved job first among its equals.
+  const auto rank = [&](std::uint32_t item) {
+    return std::tuple(item < realtime, key(item), reserved(item));
+  };
   std::stable_sort(choices.order.begin(), choices.order.end(),
-                   [&](std::uint32_t a, std::uint32_t b) {
-                     const bool a_rt = a < realtime;
-                     const bool b_rt = b < realtime;
-                     if (a_rt != b_rt) {
-                       return a_rt;
-                     }
-                     if (key(a) != key(b)) {
-                       return key(a) > key(b);
-                     }
-                     return reserved(a) && !reserved(b);
-                   });
-  LargestFirstAmongEquals(problem, choices.order, [&](std::uint32_t a, std::uint32_t b) {
-    return (a < realtime) == (b < realtime) && key(a) == key(b) && reserved(a) == reserved(b);
-  });
+                   [&](std::uint32_t a, std::uint32_t b) { return rank(a) > rank(b); });
+  LargestFirstAmongEquals(problem, choices.order,
+                          [&](std::uint32_t a, std::uint32_t b) { return rank(a) == rank(b); });
   choices.smallest_size.assign(problem.batch.size(), false);
   return choices;
 }

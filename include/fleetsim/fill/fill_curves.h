@@ -39,7 +39,9 @@ struct SeedStats {
   std::int64_t seeds = 0;
 };
 
-SeedStats StatsOf(std::span<const double> values);
+// The mean and sample standard deviation of `values` (core/sample_stats.h's), as fill tables
+// show them.
+SeedStats SeedStatsOf(const std::vector<double>& values);
 // The metric at x over the curves that have it; seeds == 0 if none has.
 SeedStats StatsAt(std::span<const FillCurve> curves, int x, FillMetric metric);
 

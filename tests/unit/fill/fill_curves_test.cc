@@ -52,12 +52,12 @@ TEST(FillCurvesTest, ABinIsTheMeanOfItsStepsAndAnEmptyBinBorrowsItsNeighbours) {
 
 TEST(FillCurvesTest, SeedStatisticsUseTheSampleStandardDeviation) {
   const std::vector<double> values = {1, 2, 3, 4};
-  const SeedStats stats = StatsOf(values);
+  const SeedStats stats = SeedStatsOf(values);
   EXPECT_DOUBLE_EQ(stats.mean, 2.5);
   EXPECT_DOUBLE_EQ(stats.sd, std::sqrt(5.0 / 3));
   EXPECT_EQ(stats.seeds, 4);
-  EXPECT_EQ(StatsOf(std::vector<double>{7}).sd, 0);
-  EXPECT_EQ(StatsOf(std::vector<double>{}).seeds, 0);
+  EXPECT_EQ(SeedStatsOf(std::vector<double>{7}).sd, 0);
+  EXPECT_EQ(SeedStatsOf(std::vector<double>{}).seeds, 0);
 }
 
 }  // namespace
