@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <tuple>
 #include <optional>
 #include <span>
+#include <tuple>
 
 #include "fleetsim/core/check.h"
 

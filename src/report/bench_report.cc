@@ -258,12 +258,13 @@ std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures*
   for (const RunReport& r : reports) {
     ordered_json metrics = ordered_json::object();
     for (const BenchMetric& metric : BenchMetrics(r, BoundFor(r, bounds))) {
+      ordered_json& value = metrics[std::string(metric.name)];
       if (!metric.value) {
-        metrics[std::string(metric.name)] = nullptr;
+        value = nullptr;
       } else if (metric.count) {
-        metrics[std::string(metric.name)] = static_cast<std::int64_t>(*metric.value);
+        value = static_cast<std::int64_t>(*metric.value);
       } else {
-        metrics[std::string(metric.name)] = *metric.value;
+        value = *metric.value;
       }
     }
     results.push_back({{"scenario", r.scenario.name},

@@ -192,18 +192,26 @@ class Expander {
 
   const Document* DocumentFor(std::size_t base, const json& base_document,
                               const std::vector<std::size_t>& choice) {
-    std::vector<std::size_t> key = choice;
-    key.push_back(base);
-    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
-      if (spec_.axes[a].target == AxisTarget::kSeed) {
-        key[a] = 0;
-      }
-    }
-    const auto [it, inserted] = documents_.try_emplace(std::move(key));
+    const auto [it, inserted] = documents_.try_emplace(
+        KeyOf(base, choice, [](AxisTarget target) { return target != AxisTarget::kSeed; }));
     if (inserted) {
       it->second = BuildDocument(base, base_document, choice);
     }
     return it->second ? &*it->second : nullptr;
+  }
+
+  // The choice of the axes `kept` holds (the others' left 0), followed by the base.
+  template <typename Kept>
+  std::vector<std::size_t> KeyOf(std::size_t base, const std::vector<std::size_t>& choice,
+                                 Kept kept) const {
+    std::vector<std::size_t> key = choice;
+    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+      if (!kept(spec_.axes[a].target)) {
+        key[a] = 0;
+      }
+    }
+    key.push_back(base);
+    return key;
   }
 
   std::optional<Document> BuildDocument(std::size_t base, const json& base_document,
@@ -228,9 +236,9 @@ class Expander {
                           : spec_.base_given[base];
     d.policy = PolicyOf(document);
     const std::uint64_t seed_written = SeedWritten(document);
-    LoadInParts(base, choice, std::move(document), d);
+    d.scenario = LoadInParts(base, choice, std::move(document));
     if (!d.scenario) {
-      Load(base, *d.text, d);  // the loader's own messages, in its order, for a failing document
+      LoadWhole(base, d);
     }
     d.seed = d.scenario ? d.scenario->seed : seed_written;
     return d;
@@ -305,64 +313,72 @@ class Expander {
     }
   }
 
-  // Loads a document as two parts that the loader checks independently: its "policy" block, and
+  // A document loaded as two parts that the loader checks independently: its "policy" block, and
   // the rest, which only the variant and pointer axes change, loaded once for all the points that
-  // differ only in their policy axes. Leaves d.scenario null if either part has an error.
-  void LoadInParts(std::size_t base, const std::vector<std::size_t>& choice, json document,
-                   Document& d) {
-    json policy;
-    if (const auto it = document.find("policy"); it != document.end()) {
-      policy = std::move(*it);
-      document.erase("policy");
+  // differ only in their policy axes. Null unless both parts load without a single diagnostic:
+  // a document with an error or a warning is loaded whole, so that its messages are the loader's
+  // own, in its order.
+  std::shared_ptr<const Scenario> LoadInParts(std::size_t base,
+                                              const std::vector<std::size_t>& choice,
+                                              json document) {
+    const auto policy = document.find("policy");
+    if (policy == document.end()) {
+      return RestFor(base, choice, std::move(document));
     }
-    std::vector<std::size_t> key = choice;
-    key.push_back(base);
-    for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
-      const AxisTarget target = spec_.axes[a].target;
-      if (target != AxisTarget::kVariant && target != AxisTarget::kPointer) {
-        key[a] = 0;
-      }
+    const std::string policy_text = policy->dump();
+    document.erase(policy);
+    const std::shared_ptr<const Scenario> rest = RestFor(base, choice, std::move(document));
+    if (!rest) {
+      return nullptr;
     }
-    const auto [rest, inserted] = rests_.try_emplace(std::move(key));
-    if (inserted) {
-      Document part;
-      Load(base, document.dump(), part);
-      rest->second = std::move(part.scenario);
-    }
-    if (!rest->second || policy.is_null()) {
-      d.scenario = rest->second;
-      return;
-    }
-    PolicyLoad policy_load = ParsePolicyChoice(policy.dump(), spec_.base[base], registry_,
+    PolicyLoad policy_load = ParsePolicyChoice(policy_text, spec_.base[base], registry_,
                                                {.strict = options_.strict, .files = &files_});
-    if (!policy_load.policy) {
-      return;
+    if (!policy_load.policy || !policy_load.diagnostics.empty()) {
+      return nullptr;
     }
-    AddWarnings(base, policy_load.diagnostics);
-    Scenario scenario = *rest->second;
+    Scenario scenario = *rest;
     scenario.policy = std::move(*policy_load.policy);
-    d.scenario = std::make_shared<const Scenario>(std::move(scenario));
+    return std::make_shared<const Scenario>(std::move(scenario));
   }
 
-  // Loads a document's text with the scenario loader, as if it had been written in the base file.
-  void Load(std::size_t base, const std::string& text, Document& d) {
-    LoadResult result = ParseScenario(text, spec_.base[base], registry_,
-                                      {.strict = options_.strict,
-                                       .catalog = &catalog_,
-                                       .trace_cache = &traces_,
-                                       .files = &files_});
-    if (result.scenario) {
-      d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
-    } else {
+  // The document without its "policy" block, loaded once per choice of the variant and pointer
+  // axes; null if it has any diagnostic.
+  std::shared_ptr<const Scenario> RestFor(std::size_t base, const std::vector<std::size_t>& choice,
+                                          const json& rest) {
+    const auto [it, inserted] = rests_.try_emplace(KeyOf(base, choice, [](AxisTarget target) {
+      return target == AxisTarget::kVariant || target == AxisTarget::kPointer;
+    }));
+    if (inserted) {
+      LoadResult result = LoadText(base, rest.dump());
+      if (result.scenario && result.diagnostics.empty()) {
+        it->second = std::make_shared<const Scenario>(std::move(*result.scenario));
+      }
+    }
+    return it->second;
+  }
+
+  // Loads the document's text with the scenario loader: its scenario, or its error.
+  void LoadWhole(std::size_t base, Document& d) {
+    LoadResult result = LoadText(base, *d.text);
+    if (!result.scenario) {
       d.error = result.file_status.ok() ? result.diagnostics.Format(spec_.base_given[base])
                                         : result.file_status.message();
       while (!d.error.empty() && d.error.back() == '\n') {
         d.error.pop_back();
       }
+      return;
     }
-    if (result.scenario) {
-      AddWarnings(base, result.diagnostics);
-    }
+    AddWarnings(base, result.diagnostics);
+    d.scenario = std::make_shared<const Scenario>(std::move(*result.scenario));
+  }
+
+  // Loads `text` as if it had been written in the base file.
+  LoadResult LoadText(std::size_t base, const std::string& text) {
+    return ParseScenario(text, spec_.base[base], registry_,
+                         {.strict = options_.strict,
+                          .catalog = &catalog_,
+                          .trace_cache = &traces_,
+                          .files = &files_});
   }
 
   void AddWarnings(std::size_t base, const Diagnostics& diagnostics) {
@@ -391,8 +407,7 @@ class Expander {
   std::set<std::string> ids_;
   std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;
   std::map<std::vector<std::size_t>, std::optional<Document>> documents_;
-  // Documents without their "policy" block, loaded (null: invalid), by the choice of the variant
-  // and pointer axes (the others' left 0) followed by the base.
+  // Documents without their "policy" block, by KeyOf the variant and pointer axes (RestFor).
   std::map<std::vector<std::size_t>, std::shared_ptr<const Scenario>> rests_;
   std::set<std::string> warned_;
 };

@@ -281,8 +281,6 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
     status_ = Status::IoError(fmt::format("{}: cannot create: {}", state.string(), ec.message()));
     return;
   }
-  buffer_.resize(kJournalBufferBytes);
-  file_.rdbuf()->pubsetbuf(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   file_.open(path_, std::ios::app | std::ios::binary);
   if (!file_) {
     status_ = Status::IoError(fmt::format("{}: cannot open for appending", path_));
@@ -290,19 +288,18 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
 }
 
 bool JournalWriter::Append(const SweepRecord& record) {
-  file_ << RecordLine(record);
+  waiting_ += RecordLine(record);
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_flush_ >= kJournalFlushPeriod) {
-    file_.flush();
+  if (now - last_flush_ >= kJournalFlushPeriod || waiting_.size() >= kJournalBatchBytes) {
     last_flush_ = now;
-  }
-  if (!file_) {
-    status_ = Status::IoError(fmt::format("{}: cannot append a run record (disk full?)", path_));
+    return Flush();
   }
   return ok();
 }
 
 bool JournalWriter::Flush() {
+  file_.write(waiting_.data(), static_cast<std::streamsize>(waiting_.size()));
+  waiting_.clear();
   file_.flush();
   if (!file_ && status_.ok()) {
     status_ = Status::IoError(fmt::format("{}: cannot append a run record (disk full?)", path_));

@@ -74,25 +74,27 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
 // "runs-I-of-N.jsonl".
 std::string JournalName(std::size_t shard, std::size_t shards);
 
-// How often a journal reaches the file at least: a killed sweep loses at most this much of its
-// runs' records (they run again on resume), and short runs do not pay a write each.
+// Records reach the journal file in batches: at the first record this long after the last write,
+// when this many bytes wait, and at Flush(). Short runs do not pay a write each; a killed sweep
+// loses the records that wait (those runs run again on resume).
 inline constexpr std::chrono::milliseconds kJournalFlushPeriod{250};
-// The journal's stream buffer: between flushes, records wait in it rather than costing a write
-// each; a full buffer is written too.
-inline constexpr std::size_t kJournalBufferBytes = 1 << 18;
+inline constexpr std::size_t kJournalBatchBytes = 1 << 18;
 
-// Appends records to one journal file, flushed at least every kJournalFlushPeriod and by Flush().
+// Appends records to one journal file, in batches (kJournalFlushPeriod).
 class JournalWriter {
  public:
   // Creates DIR/.sweep if needed; ok() is false (and status() says why) when it cannot.
   JournalWriter(const std::string& dir, const std::string& name);
+  ~JournalWriter() { Flush(); }  // what waits is written on every way out, as a stream's buffer
+  JournalWriter(const JournalWriter&) = delete;
+  JournalWriter& operator=(const JournalWriter&) = delete;
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
   bool Append(const SweepRecord& record);
   bool Flush();
 
  private:
-  std::vector<char> buffer_{};  // the stream's: lines reach the file at each flush, not each run
+  std::string waiting_{};  // records not yet written
   std::ofstream file_{};
   std::string path_{};
   Status status_{};

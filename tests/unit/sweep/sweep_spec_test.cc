@@ -55,6 +55,15 @@ class SweepSpecTest : public ::testing::Test {
   PolicyRegistry registry_ = BuiltinPolicies();
 };
 
+// Replaces `from` with `to` in work/base.json.
+void EditBase(MemoryFileSystem& files, const std::string& from, const std::string& to) {
+  std::string base;
+  ASSERT_TRUE(files.ReadFile("work/base.json", base).ok());
+  ASSERT_NE(base.find(from), std::string::npos) << from;
+  base.replace(base.find(from), from.size(), to);
+  ASSERT_TRUE(files.WriteFile("work/base.json", base).ok());
+}
+
 TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
   const SweepLoad load =
       LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, true);
@@ -151,11 +160,7 @@ TEST_F(SweepSpecTest, AParameterThePolicyRefusesMakesOnlyItsPointsInvalid) {
 }
 
 TEST_F(SweepSpecTest, APolicyParametersFileIsReadBesideTheBase) {
-  std::string base;
-  ASSERT_TRUE(files_.ReadFile(dir_ + "/base.json", base).ok());
-  const std::string block = R"("params": {"decay": 0.9})";
-  base.replace(base.find(block), block.size(), R"("params": "params.json")");
-  ASSERT_TRUE(files_.WriteFile(dir_ + "/base.json", base).ok());
+  EditBase(files_, R"("params": {"decay": 0.9})", R"("params": "params.json")");
   ASSERT_TRUE(files_
                   .WriteFile(dir_ + "/params.json",
                              R"({"constraint-aware": {"decay": 0.7}, "fair-share": {"decay": 9}})")
@@ -167,6 +172,56 @@ TEST_F(SweepSpecTest, APolicyParametersFileIsReadBesideTheBase) {
     ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
     EXPECT_EQ(std::get<double>(point.scenario_loaded->policy.params.at("decay")), 0.7);
   }
+}
+
+TEST_F(SweepSpecTest, APolicyOfNullIsTheLoadersError) {
+  EditBase(files_, R"({"name": "constraint-aware", "params": {"decay": 0.9}})", "null");
+  const SweepExpansion e = Expand(Load(R"([{"name": "seed", "values": [1]}])"));
+  ASSERT_EQ(e.points.size(), 1U);
+  EXPECT_EQ(e.points[0].scenario_loaded, nullptr);
+  EXPECT_NE(e.points[0].error.find("/policy: error: expected an object"), std::string::npos)
+      << e.points[0].error;
+}
+
+TEST_F(SweepSpecTest, PolicyAxesReachThePolicyBlockByVariantAndByPointer) {
+  const SweepExpansion e = Expand(Load(
+      R"([{"name": "p", "pointer": "/policy/name", "values": ["backfill"]},
+          {"name": "v", "variants": [{"name": "slow", "patch": {"policy": {"params": {"decay": 0.6}}}}]}])"));
+  ASSERT_EQ(e.points.size(), 1U);
+  ASSERT_EQ(e.points[0].scenario_loaded, nullptr) << "backfill has no decay";
+  EXPECT_NE(e.points[0].error.find("policy 'backfill' has no parameter 'decay'"), std::string::npos)
+      << e.points[0].error;
+  const SweepExpansion patched = Expand(Load(
+      R"([{"name": "v", "variants": [{"name": "slow", "patch": {"policy": {"params": {"decay": 0.6}}}}]}])"));
+  ASSERT_EQ(patched.points.size(), 1U);
+  ASSERT_NE(patched.points[0].scenario_loaded, nullptr) << patched.points[0].error;
+  EXPECT_EQ(std::get<double>(patched.points[0].scenario_loaded->policy.params.at("decay")), 0.6);
+}
+
+TEST_F(SweepSpecTest, AnUnknownPolicyKeyFailsThePointUnderStrict) {
+  EditBase(files_, R"("params": {"decay": 0.9})", R"("params": {"decay": 0.9}, "colour": 1)");
+  const SweepLoad load = Load(R"([{"name": "seed", "values": [1]}])");
+  const SweepExpansion lenient = Expand(load);
+  ASSERT_EQ(lenient.points.size(), 1U);
+  EXPECT_NE(lenient.points[0].scenario_loaded, nullptr);
+  const SweepExpansion strict = ExpandSweep(*load.spec, registry_, {.strict = true});
+  ASSERT_EQ(strict.points.size(), 1U);
+  EXPECT_EQ(strict.points[0].scenario_loaded, nullptr);
+  EXPECT_NE(strict.points[0].error.find("/policy/colour"), std::string::npos)
+      << strict.points[0].error;
+}
+
+TEST_F(SweepSpecTest, WarningsAreTheLoadersInItsOrderAndOnlyForPointsThatLoad) {
+  EditBase(files_, R"("params": {"decay": 0.9})", R"("params": {"decay": 0.9}, "colour": 1)");
+  EditBase(files_, R"("run": {"until_s": 86400})", R"("run": {"until_s": 86400, "extra": 1})");
+  const SweepExpansion e = Expand(Load(R"([{"param": "decay", "values": [0.5]}])"));
+  ASSERT_EQ(e.warnings.size(), 2U);
+  EXPECT_NE(e.warnings[0].find("/policy/colour"), std::string::npos) << e.warnings[0];
+  EXPECT_NE(e.warnings[1].find("/run/extra"), std::string::npos) << e.warnings[1];
+  const SweepExpansion invalid = Expand(Load(R"([{"param": "decay", "values": [7]}])"));
+  ASSERT_EQ(invalid.points.size(), 1U);
+  EXPECT_EQ(invalid.points[0].scenario_loaded, nullptr);
+  EXPECT_TRUE(invalid.warnings.empty()) << invalid.warnings[0];
 }
 
 TEST_F(SweepSpecTest, EveryProblemOfASpecIsReportedAtOnce) {
