@@ -323,11 +323,11 @@ class Expander {
                                               json document) {
     const auto policy = document.find("policy");
     if (policy == document.end()) {
-      return RestFor(base, choice, std::move(document));
+      return RestFor(base, choice, document);
     }
     const std::string policy_text = policy->dump();
     document.erase(policy);
-    const std::shared_ptr<const Scenario> rest = RestFor(base, choice, std::move(document));
+    const std::shared_ptr<const Scenario> rest = RestFor(base, choice, document);
     if (!rest) {
       return nullptr;
     }
