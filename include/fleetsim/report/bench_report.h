@@ -12,7 +12,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "fleetsim/core/status.h"
@@ -47,7 +46,7 @@ PublishedLoad LoadPublishedFigures(const std::string& path);
 // One of the flat metrics of a run: no value (JSON null) when the run has none, e.g. the cost of
 // an unpriced fleet or fairness with one tenant; counts are written as JSON integers.
 struct BenchMetric {
-  std::string_view name{};  // a string literal
+  std::string name{};
   std::optional<double> value{};
   bool count = false;
 };
