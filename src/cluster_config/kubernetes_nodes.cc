@@ -429,8 +429,7 @@ class KubernetesImporter {
 
 KubernetesImport ImportKubernetesNodes(const std::string& path,
                                        const KubernetesImportOptions& options) {
-  const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
-  const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
+  const Catalog& catalog = options.catalog == nullptr ? BuiltinCatalog() : *options.catalog;
   return KubernetesImporter(catalog, options).Import(path);
 }
 

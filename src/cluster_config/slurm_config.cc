@@ -1100,8 +1100,7 @@ class SlurmImporter {
 
 SlurmImport ImportSlurmFleet(const std::string& slurm_conf, const std::string& gres_conf,
                              const SlurmImportOptions& options) {
-  const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
-  const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
+  const Catalog& catalog = options.catalog == nullptr ? BuiltinCatalog() : *options.catalog;
   return SlurmImporter(catalog, options).Import(slurm_conf, gres_conf, options.topology);
 }
 

@@ -521,11 +521,14 @@ CatalogLoadResult ParseCatalog(const std::string& text, const std::string& sourc
   return result;
 }
 
-Catalog BuiltinCatalog() {
-  CatalogLoadResult result =
-      ParseCatalog(generated::BuiltinCatalogJson(), "built-in catalog", Catalog{});
-  FLEETSIM_CHECK(result.catalog.has_value(), "the built-in catalog does not load");
-  return std::move(*result.catalog);
+const Catalog& BuiltinCatalog() {
+  static const Catalog builtin = [] {
+    CatalogLoadResult result =
+        ParseCatalog(generated::BuiltinCatalogJson(), "built-in catalog", Catalog{});
+    FLEETSIM_CHECK(result.catalog.has_value(), "the built-in catalog does not load");
+    return std::move(*result.catalog);
+  }();
+  return builtin;
 }
 
 CatalogLoadResult LoadCatalogFile(const FileSystem& files, const std::string& path) {

@@ -130,6 +130,9 @@ class FieldReader {
 
   // "gres" or "resources": the request in a scheduler's words (ApplyRequestWords).
   void RequestWords(JobRequest& r) {
+    if (!object_.contains("gres") && !object_.contains("resources")) {
+      return;  // no words: nothing to apply, and no field to show in a problem
+    }
     GivenRequestWords given;
     if (object_.contains("gres")) {
       given.gres = check_.String(object_, path_, "gres", false);

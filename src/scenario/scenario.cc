@@ -685,8 +685,7 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
     result.diagnostics.Error("", fmt::format("expected a scenario object, found {}", Shown(root)));
     return result;
   }
-  const Catalog builtin = options.catalog == nullptr ? BuiltinCatalog() : Catalog{};
-  const Catalog& catalog = options.catalog == nullptr ? builtin : *options.catalog;
+  const Catalog& catalog = options.catalog == nullptr ? BuiltinCatalog() : *options.catalog;
   const FileSystem& files = options.files != nullptr ? *options.files : DiskFileSystem();
   Scenario scenario = ScenarioParser(registry, catalog, options.trace_cache, files, source,
                                      result.diagnostics, result.notes)

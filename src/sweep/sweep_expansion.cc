@@ -400,8 +400,8 @@ class Expander {
   const PolicyRegistry& registry_;
   const ExpandOptions& options_;
   const FileSystem& files_ = spec_.files != nullptr ? *spec_.files : DiskFileSystem();
-  // The catalog points load against, read once (the built-in one unless the options give one).
-  const Catalog catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
+  // The catalog points load against (the built-in one unless the options give one).
+  const Catalog& catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
   TraceCache traces_;  // each trace the points replay is read once
   SweepExpansion out_;
   std::set<std::string> ids_;

@@ -28,9 +28,9 @@ std::string MetricText(bool count, std::optional<double> value) {
     return "";
   }
   if (count) {
-    return fmt::format("{}", static_cast<std::int64_t>(std::llround(*value)));
+    return fmt::to_string(static_cast<std::int64_t>(std::llround(*value)));
   }
-  return fmt::format("{}", *value);
+  return fmt::to_string(*value);  // as fmt::format("{}") writes it, without parsing a format
 }
 
 namespace {

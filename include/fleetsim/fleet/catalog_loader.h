@@ -25,9 +25,9 @@ struct CatalogLoadResult {
 CatalogLoadResult ParseCatalog(const std::string& text, const std::string& source,
                                const Catalog& base);
 
-// The catalog shipped with fleetsim. It is validated by the test suite, so failing to parse it
-// here is a build defect (checked).
-Catalog BuiltinCatalog();
+// The catalog shipped with fleetsim, parsed once per process (thread-safe). It is validated by the
+// test suite, so failing to parse it here is a build defect (checked).
+const Catalog& BuiltinCatalog();
 
 // The built-in catalog extended by the file at `path`.
 CatalogLoadResult LoadCatalogFile(const FileSystem& files, const std::string& path);
