@@ -3,7 +3,9 @@
 // fuzzed input starts with. Items per second = scenarios loaded.
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -13,8 +15,12 @@
 namespace fleetsim {
 namespace {
 
-std::string TextOf(const std::string& path) {
-  std::ifstream in(path);
+// The text of the file at `relative` to the source tree, or nullopt when it cannot be read.
+std::optional<std::string> TextOf(const std::string& relative) {
+  std::ifstream in(std::filesystem::path(FLEETSIM_SOURCE_DIR) / relative);
+  if (!in) {
+    return std::nullopt;
+  }
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
@@ -22,7 +28,12 @@ std::string TextOf(const std::string& path) {
 
 void BM_ParseScenario(benchmark::State& state, const std::string& path) {
   const PolicyRegistry registry = BuiltinPolicies();
-  const std::string text = TextOf(path);
+  const std::optional<std::string> read = TextOf(path);
+  if (!read) {
+    state.SkipWithError((path + ": cannot read it").c_str());
+    return;
+  }
+  const std::string& text = *read;
   if (!ParseScenario(text, path, registry, {}).scenario) {
     state.SkipWithError((path + " does not load").c_str());
     return;
