@@ -68,6 +68,13 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
   std::string best;
   std::size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
+    // The distance is at least the difference in length: a candidate that cannot come closer
+    // than the best so far is not measured (a long unknown word costs nothing per candidate).
+    const std::size_t length_gap = word.size() > candidate.size() ? word.size() - candidate.size()
+                                                                  : candidate.size() - word.size();
+    if (length_gap >= best_distance) {
+      continue;
+    }
     const std::size_t distance = EditDistance(word, candidate);
     if (distance < best_distance) {
       best = candidate;
@@ -82,11 +89,22 @@ std::string DidYouMean(const std::string& word, const std::vector<std::string>& 
   return match.empty() ? std::string() : fmt::format(", did you mean '{}'?", match);
 }
 
+std::string ShownName(std::string_view name) {
+  if (name.size() <= kShownNameChars) {
+    return std::string(name);
+  }
+  std::size_t cut = kShownNameChars - 3;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) {
+    --cut;  // not inside a UTF-8 character
+  }
+  return std::string(name.substr(0, cut)) + "...";
+}
+
 std::string QuotedList(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) {
     out += out.empty() ? "" : ", ";
-    out += "'" + name + "'";
+    out += "'" + ShownName(name) + "'";
   }
   return out;
 }

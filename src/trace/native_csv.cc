@@ -266,8 +266,8 @@ const Column* FindColumn(std::string_view name) {
 // "'gpu' (did you mean 'gpus'?)", or just "'foo'" when nothing is close.
 std::string DescribeUnknown(const std::string& name) {
   const std::string match = ClosestMatch(name, NativeCsvColumns());
-  return match.empty() ? fmt::format("'{}'", name)
-                       : fmt::format("'{}' (did you mean '{}'?)", name, match);
+  return match.empty() ? fmt::format("'{}'", ShownName(name))
+                       : fmt::format("'{}' (did you mean '{}'?)", ShownName(name), match);
 }
 
 class CsvSource final : public JobSource {

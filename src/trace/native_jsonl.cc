@@ -40,7 +40,7 @@ Status CheckKnownFields(const json& object, const std::string& prefix,
     }
     const std::string match = ClosestMatch(key, known);
     return Status::InvalidInput(
-        fmt::format("unknown field '{}{}'{}", prefix, key,
+        fmt::format("unknown field '{}{}'{}", prefix, ShownName(key),
                     match.empty() ? "" : fmt::format(", did you mean '{}{}'?", prefix, match)));
   }
   return Status::Ok();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fleetsim {
@@ -42,7 +43,13 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
 // ", did you mean 'x'?" or "" — ready to append to a message.
 std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
-// "'a', 'b', 'c'" — for "valid names are ..." messages.
+// A name the input made up (an unknown key, field or column), as a message or a path shows it:
+// whole up to kShownNameChars characters, else cut there (at a UTF-8 character boundary) and
+// ended with "...", so a hostile name of any length gives a message of bounded length.
+inline constexpr std::size_t kShownNameChars = 64;
+std::string ShownName(std::string_view name);
+
+// "'a', 'b', 'c'" — for "valid names are ..." messages; each name as ShownName shows it.
 std::string QuotedList(const std::vector<std::string>& names);
 
 }  // namespace fleetsim

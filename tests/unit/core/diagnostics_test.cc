@@ -36,5 +36,28 @@ TEST(SpellingTest, SuggestsCloseNamesOnly) {
   EXPECT_EQ(QuotedList(names), "'fifo', 'first-fit', 'backfill'");
 }
 
+TEST(SpellingTest, NamesAreShownWholeUpTo64CharactersThenCut) {
+  EXPECT_EQ(ShownName("gpus"), "gpus");
+  EXPECT_EQ(ShownName(std::string(64, 'a')), std::string(64, 'a'));
+  EXPECT_EQ(ShownName(std::string(65, 'a')), std::string(61, 'a') + "...");
+  // "é" is two bytes: a cut that would fall between them falls before the character.
+  std::string accents;
+  for (int i = 0; i < 40; ++i) {
+    accents += "\xc3\xa9";
+  }
+  EXPECT_EQ(ShownName("a" + accents), "a" + accents.substr(0, 60) + "...");
+}
+
+// Candidates whose length alone puts them no closer than the best so far are skipped; the
+// closest one is still found wherever it is in the list, and long words are still matched.
+TEST(SpellingTest, TheClosestNameWinsWhateverTheLengthsBeforeIt) {
+  EXPECT_EQ(ClosestMatch("priorty", {"priority_class_x", "prior", "priority"}), "priority");
+  EXPECT_EQ(ClosestMatch("abce", {"abcdefgh", "abcd"}), "abcd");
+  EXPECT_EQ(ClosestMatch("fifo", {"fifo-2", "fifo"}), "fifo");
+  const std::string long_name(3000, 'a');
+  EXPECT_EQ(ClosestMatch(long_name + "b", {"fifo", long_name}), long_name);
+  EXPECT_EQ(ClosestMatch(std::string(100000, 'x'), {"fifo", "backfill", long_name}), "");
+}
+
 }  // namespace
 }  // namespace fleetsim

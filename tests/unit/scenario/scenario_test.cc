@@ -141,6 +141,16 @@ TEST(ScenarioTest, HostileNamesAndDocumentsGetErrorsNotCrashes) {
             "s.json:1:522: invalid JSON: arrays and objects nested deeper than 512 levels");
 }
 
+// An unknown key of any length is shown cut to 64 characters, in its path and in the message.
+TEST(ScenarioTest, ALongUnknownKeyGivesABoundedWarning) {
+  const LoadResult r = Parse(R"({"format_version": 1, "name": "x", ")" + std::string(100'000, 'k') +
+                             R"(": 1, "fleet": {"gpus": 1}, )"
+                             R"("jobs": [{"id": "a", "gpus": 1, "duration_s": 1}]})");
+  const std::string shown = std::string(61, 'k') + "...";
+  EXPECT_EQ(r.diagnostics.Format("s.json"),
+            "s.json: /" + shown + ": warning: unknown key '" + shown + "'\n");
+}
+
 // A scenario's name becomes an output folder: '..' would write outside --out, and a leading '.'
 // could collide with the folder's manifest (issue 19).
 TEST(ScenarioTest, NamesThatWouldLeaveOrHideInTheOutputFolderAreRejected) {

@@ -153,6 +153,9 @@ TEST(JsonlReaderTest, UnknownFieldsAreBadRowsWithSuggestions) {
   EXPECT_EQ(OnlyRow("jsonl", R"({"id": "a", "duration_s": 1, "demand": {"swap_cp": 1}})"),
             "1: invalid value: FILE:1: unknown field 'demand.swap_cp', did you mean "
             "'demand.swap_cap'?");
+  EXPECT_EQ(OnlyRow("jsonl",
+                    R"({"id": "a", "duration_s": 1, ")" + std::string(100'000, 'f') + R"(": 1})"),
+            "1: invalid value: FILE:1: unknown field '" + std::string(61, 'f') + "...'");
 }
 
 TEST(JsonlReaderTest, FieldProblemsNameTheFieldAndTheValueFound) {
@@ -300,6 +303,14 @@ TEST(CsvReaderTest, JobRuleProblemsComeOutAsForEveryReader) {
 TEST(CsvReaderTest, TheHeaderMustNameKnownColumnsOnce) {
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gpus,duraton_s\n"),
             "open: FILE:1: unknown column 'duraton_s' (did you mean 'duration_s'?)");
+  const std::string long_name(100'000, 'c');
+  const std::string shown = std::string(61, 'c') + "...";
+  EXPECT_EQ(OnlyRow("csv", "id,submit_s,gpus,duration_s," + long_name + "\n"),
+            "open: FILE:1: unknown column '" + shown + "'");
+  EXPECT_EQ(OnlyRow("csv", "id,gpus,duration_s," + long_name + "\n"),
+            "open: FILE:1: expected a header with the column 'submit_s', found columns 'id', "
+            "'gpus', 'duration_s', '" +
+                shown + "'");
   EXPECT_EQ(OnlyRow("csv", "id,submit_s,gpus,gpus,duration_s\n"),
             "open: FILE:1: column 'gpus' appears twice in the header");
   EXPECT_EQ(OnlyRow("csv", "id,duration_s\n"),
