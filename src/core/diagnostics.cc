@@ -90,12 +90,18 @@ std::string DidYouMean(const std::string& word, const std::vector<std::string>& 
 }
 
 std::string ShownName(std::string_view name) {
-  if (name.size() <= kShownNameChars) {
+  if (name.size() <= kShownNameBytes) {
     return std::string(name);
   }
-  std::size_t cut = kShownNameChars - 3;
-  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) {
-    --cut;  // not inside a UTF-8 character
+  std::size_t cut = kShownNameBytes - 3;
+  // A UTF-8 character is at most 4 bytes: step back over at most 3 continuation bytes (text
+  // that is not UTF-8, which a CSV header may be, is cut where it is).
+  for (std::size_t back = 0; back < 3 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80;
+       ++back) {
+    --cut;
+  }
+  if ((static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) {
+    cut = kShownNameBytes - 3;
   }
   return std::string(name.substr(0, cut)) + "...";
 }
@@ -104,9 +110,18 @@ std::string QuotedList(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& name : names) {
     out += out.empty() ? "" : ", ";
-    out += "'" + ShownName(name) + "'";
+    out += "'" + name + "'";
   }
   return out;
+}
+
+std::string QuotedInputNames(const std::vector<std::string>& names) {
+  std::vector<std::string> shown;
+  shown.reserve(names.size());
+  for (const std::string& name : names) {
+    shown.push_back(ShownName(name));
+  }
+  return QuotedList(shown);
 }
 
 }  // namespace fleetsim

@@ -92,7 +92,7 @@ Status CsvHeader::Missing(const std::vector<std::string>& required) const {
   }
   return Status::InvalidInput(
       fmt::format("expected a header with the column{} {}, found columns {}",
-                  missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedList(names_)));
+                  missing.size() == 1 ? "" : "s", QuotedList(missing), QuotedInputNames(names_)));
 }
 
 Status ReadCsvHeader(LineReader& lines, const std::vector<std::string>& required,

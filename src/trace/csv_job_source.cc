@@ -41,7 +41,7 @@ JobSource::RowStatus CsvJobSource::Next(Job& job, RowError& error) {
 std::vector<std::string> CsvJobSource::Notes() const {
   std::vector<std::string> notes = FormatNotes();
   if (const std::vector<std::string> unused = UnusedColumns(header_, used_); !unused.empty()) {
-    notes.push_back(fmt::format("columns not used: {}", QuotedList(unused)));
+    notes.push_back(fmt::format("columns not used: {}", QuotedInputNames(unused)));
   }
   return notes;
 }

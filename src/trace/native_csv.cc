@@ -323,13 +323,13 @@ class CsvSource final : public JobSource {
       return Status::InvalidInput(
           fmt::format("expected a header with a 'gpus', 'gres' or 'resources' column, found "
                       "columns {}",
-                      QuotedList(header_.names())));
+                      QuotedInputNames(header_.names())));
     }
     if (!header_.Find("duration_s") && !header_.Find("work_gpu_hours")) {
       return Status::InvalidInput(
           fmt::format("expected a header with a 'duration_s' or 'work_gpu_hours' column, "
                       "found columns {}",
-                      QuotedList(header_.names())));
+                      QuotedInputNames(header_.names())));
     }
     return Status::Ok();
   }

@@ -365,7 +365,7 @@ class SacctSource final : public JobSource {
       return Status::InvalidInput(
           fmt::format("{}: expected the columns {} (sacct --format), "
                       "found {}",
-                      path(), QuotedList(missing), QuotedList(columns_)));
+                      path(), QuotedList(missing), QuotedInputNames(columns_)));
     }
     return Status::Ok();
   }

@@ -44,12 +44,15 @@ std::string ClosestMatch(const std::string& word, const std::vector<std::string>
 std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 // A name the input made up (an unknown key, field or column), as a message or a path shows it:
-// whole up to kShownNameChars characters, else cut there (at a UTF-8 character boundary) and
-// ended with "...", so a hostile name of any length gives a message of bounded length.
-inline constexpr std::size_t kShownNameChars = 64;
+// whole up to kShownNameBytes bytes, else cut (at a UTF-8 character boundary) and ended with
+// "..." within them, so a hostile name of any length gives a message of bounded length.
+inline constexpr std::size_t kShownNameBytes = 64;
 std::string ShownName(std::string_view name);
 
-// "'a', 'b', 'c'" — for "valid names are ..." messages; each name as ShownName shows it.
+// "'a', 'b', 'c'" — for "valid names are ..." messages (whole: the user may have to type them).
 std::string QuotedList(const std::vector<std::string>& names);
+
+// The same for names the input gave (a file's header), each as ShownName shows it.
+std::string QuotedInputNames(const std::vector<std::string>& names);
 
 }  // namespace fleetsim

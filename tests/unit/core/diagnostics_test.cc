@@ -36,16 +36,22 @@ TEST(SpellingTest, SuggestsCloseNamesOnly) {
   EXPECT_EQ(QuotedList(names), "'fifo', 'first-fit', 'backfill'");
 }
 
-TEST(SpellingTest, NamesAreShownWholeUpTo64CharactersThenCut) {
+TEST(SpellingTest, NamesAreShownWholeUpTo64BytesThenCut) {
   EXPECT_EQ(ShownName("gpus"), "gpus");
   EXPECT_EQ(ShownName(std::string(64, 'a')), std::string(64, 'a'));
   EXPECT_EQ(ShownName(std::string(65, 'a')), std::string(61, 'a') + "...");
-  // "é" is two bytes: a cut that would fall between them falls before the character.
+  // "é" is two bytes: byte 61 is the second byte of one, so the cut falls before that character.
   std::string accents;
   for (int i = 0; i < 40; ++i) {
     accents += "\xc3\xa9";
   }
-  EXPECT_EQ(ShownName("a" + accents), "a" + accents.substr(0, 60) + "...");
+  EXPECT_EQ(ShownName(accents), accents.substr(0, 60) + "...");
+  // Not UTF-8 (a CSV header may be anything): cut at 61 bytes rather than stepping back further.
+  const std::string continuation(100, '\x80');
+  EXPECT_EQ(ShownName(continuation), continuation.substr(0, 61) + "...");
+  EXPECT_EQ(QuotedInputNames({"id", std::string(65, 'a')}),
+            "'id', '" + std::string(61, 'a') + "...'");
+  EXPECT_EQ(QuotedList({std::string(65, 'a')}), "'" + std::string(65, 'a') + "'");
 }
 
 // Candidates whose length alone puts them no closer than the best so far are skipped; the
