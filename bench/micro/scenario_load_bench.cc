@@ -4,36 +4,23 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
-#include <fstream>
-#include <optional>
-#include <sstream>
 #include <string>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/policy/registry.h"
 #include "fleetsim/scenario/scenario.h"
 
 namespace fleetsim {
 namespace {
 
-// The text of the file at `relative` to the source tree, or nullopt when it cannot be read.
-std::optional<std::string> TextOf(const std::string& relative) {
-  std::ifstream in(std::filesystem::path(FLEETSIM_SOURCE_DIR) / relative);
-  if (!in) {
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void BM_ParseScenario(benchmark::State& state, const std::string& path) {
+void BM_ParseScenario(benchmark::State& state, const std::string& relative) {
   const PolicyRegistry registry = BuiltinPolicies();
-  const std::optional<std::string> read = TextOf(path);
-  if (!read) {
-    state.SkipWithError((path + ": cannot read it").c_str());
+  const std::string path = (std::filesystem::path(FLEETSIM_SOURCE_DIR) / relative).string();
+  std::string text;
+  if (const Status status = DiskFileSystem().ReadFile(path, text); !status.ok()) {
+    state.SkipWithError(status.message().c_str());
     return;
   }
-  const std::string& text = *read;
   if (!ParseScenario(text, path, registry, {}).scenario) {
     state.SkipWithError((path + " does not load").c_str());
     return;

@@ -218,9 +218,9 @@ void JsonChecker::UnknownKeys(const nlohmann::json& object, const std::string& p
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      diagnostics_.Warning(
-          ChildPath(path, ShownName(key)),
-          fmt::format("unknown key '{}'{}", ShownName(key), DidYouMean(key, known)));
+      const std::string shown = ShownName(key);
+      diagnostics_.Warning(ChildPath(path, shown),
+                           fmt::format("unknown key '{}'{}", shown, DidYouMean(key, known)));
     }
   }
 }

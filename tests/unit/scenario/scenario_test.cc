@@ -141,7 +141,7 @@ TEST(ScenarioTest, HostileNamesAndDocumentsGetErrorsNotCrashes) {
             "s.json:1:522: invalid JSON: arrays and objects nested deeper than 512 levels");
 }
 
-// An unknown key of any length is shown cut to 64 characters, in its path and in the message.
+// An unknown key of any length is shown cut to 64 bytes, in its path and in the message.
 TEST(ScenarioTest, ALongUnknownKeyGivesABoundedWarning) {
   const LoadResult r = Parse(R"({"format_version": 1, "name": "x", ")" + std::string(100'000, 'k') +
                              R"(": 1, "fleet": {"gpus": 1}, )"
