@@ -7,6 +7,9 @@
 #include <optional>
 
 #include "cluster_config/yaml_documents.h"
+#include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/names.h"
+#include "fleetsim/workload/tenants.h"
 
 namespace fleetsim {
 
@@ -42,6 +45,10 @@ Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_js
   const std::string name = YamlText(queue["metadata"]["name"]);
   if (name.empty()) {
     return Status::InvalidInput(where + ": expected metadata.name");
+  }
+  if (!IsPlainName(name)) {
+    return Status::InvalidInput(fmt::format("{}: metadata.name: expected {}, found '{}'", where,
+                                            kPlainNameExpectation, ShownName(name)));
   }
   const std::string& at = where;
   const DocumentNode spec = queue["spec"];
@@ -84,6 +91,26 @@ Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_js
   return Status::Ok();
 }
 
+// The queues as a tree: names distinct, parents listed, no cycles; every problem, one per line.
+Status CheckQueueTree(const nlohmann::ordered_json& tenants,
+                      const std::vector<KindObject>& queues) {
+  Organization tree;
+  for (const ordered_json& tenant : tenants) {
+    tree.push_back(
+        {.name = tenant["name"].get<std::string>(), .parent = tenant.value("parent", "")});
+  }
+  const auto where = [&queues](std::size_t index, TenantField field) {
+    return fmt::format("{}: {}", queues[index].where,
+                       field == TenantField::kName ? "metadata.name" : "spec.parentQueue");
+  };
+  std::string message;
+  for (const TenantProblem& problem : TenantTreeProblems(tree, where, "queue")) {
+    message += fmt::format("{}{}: {}", message.empty() ? "" : "\n",
+                           where(problem.index, problem.field), problem.message);
+  }
+  return message.empty() ? Status::Ok() : Status::InvalidInput(message);
+}
+
 }  // namespace
 
 KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
@@ -107,6 +134,9 @@ KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
   }
   if (result.status.ok() && result.tenants.empty()) {
     result.status = Status::InvalidInput(path + ": no KAI Queue");
+  }
+  if (result.status.ok()) {
+    result.status = CheckQueueTree(result.tenants, queues);
   }
   if (result.status.ok()) {
     result.notes.push_back(

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 
+#include "fleetsim/core/diagnostics.h"
 #include "json/json_text.h"
 
 namespace fleetsim {
@@ -330,8 +331,8 @@ Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string&
     }
     const std::string doc_kind = kind_of(doc);
     if (doc_kind == kind) {
-      out.push_back(
-          {doc, fmt::format("{}: {} '{}'", path, noun, YamlText(doc["metadata"]["name"]))});
+      out.push_back({doc, fmt::format("{}: {} '{}'", path, noun,
+                                      ShownName(YamlText(doc["metadata"]["name"])))});
       continue;
     }
     if ((doc_kind != "List" && doc_kind != kind + "List") || !doc["items"] ||
@@ -346,8 +347,9 @@ Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string&
       if (!item_kind.empty() && item_kind != kind) {
         return refuse(item_kind, where);
       }
-      out.push_back({item, fmt::format("{} ({} '{}')", where, noun,
-                                       item.IsMap() ? YamlText(item["metadata"]["name"]) : "")});
+      out.push_back(
+          {item, fmt::format("{} ({} '{}')", where, noun,
+                             item.IsMap() ? ShownName(YamlText(item["metadata"]["name"])) : "")});
     }
   }
   return Status::Ok();

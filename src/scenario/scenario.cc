@@ -9,9 +9,11 @@
 #include <map>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/core/names.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/speed_model.h"
 #include "fleetsim/scenario/trace_cache.h"
+#include "fleetsim/workload/tenants.h"
 #include "job_json/job_json.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
@@ -30,21 +32,6 @@ const std::vector<std::string> kTopKeys = {
     "format_version", "name",       "description", "seed",   "fleet",
     "failures",       "policy",     "run",         "jobs",   "trace",
     "generator",      "generators", "transforms",  "tenants"};
-
-// A scenario's name names its output folders and files: at most this many characters, and no
-// leading '.' (which would allow '.' and '..', and the hidden names output folders keep for
-// themselves, such as the manifest).
-constexpr std::size_t kMaxNameChars = 128;
-constexpr const char* kNameExpectation =
-    "a name of 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'";
-
-bool IsValidName(const std::string& name) {
-  return !name.empty() && name.size() <= kMaxNameChars && name.front() != '.' &&
-         std::all_of(name.begin(), name.end(), [](char c) {
-           return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                  c == '.' || c == '_' || c == '-';
-         });
-}
 
 class ScenarioParser {
  public:
@@ -99,11 +86,11 @@ class ScenarioParser {
                                *version, kScenarioFormatVersion));
     }
     if (const auto name = check_.String(root, "", "name", true)) {
-      if (IsValidName(*name)) {
+      if (IsPlainName(*name)) {
         s.name = *name;
       } else {
-        check_.Error("/name",
-                     fmt::format("expected {}, found {}", kNameExpectation, Shown(json(*name))));
+        check_.Error("/name", fmt::format("expected {}, found {}", kPlainNameExpectation,
+                                          Shown(json(*name))));
       }
     }
     s.description = check_.String(root, "", "description", false).value_or("");
@@ -531,8 +518,6 @@ class ScenarioParser {
     if (tenants == nullptr) {
       return;
     }
-    std::map<std::string, std::size_t> first_at;
-    std::vector<std::string> parent_paths;
     for (std::size_t i = 0; i < tenants->size(); ++i) {
       const std::string path = ChildPath("/tenants", i);
       const json& item = (*tenants)[i];
@@ -546,13 +531,10 @@ class ScenarioParser {
       TenantSpec t;
       const std::optional<std::string> name = check_.String(item, path, "name", true);
       t.name = name.value_or("");
-      if (name && !IsValidName(*name)) {
-        check_.Error(ChildPath(path, "name"),
-                     fmt::format("expected {}, found {}", kNameExpectation, Shown(json(*name))));
-      } else if (const auto [it, fresh] = first_at.emplace(t.name, i); name && !fresh) {
-        check_.Error(ChildPath(path, "name"),
-                     fmt::format("duplicate tenant name '{}' (first used at /tenants/{}/name)",
-                                 t.name, it->second));
+      if (name && !IsPlainName(*name)) {
+        check_.Error(
+            ChildPath(path, "name"),
+            fmt::format("expected {}, found {}", kPlainNameExpectation, Shown(json(*name))));
       }
       t.parent = check_.String(item, path, "parent", false).value_or("");
       t.shares = check_.Real(item, path, "shares", {0, 1e9, true}, false).value_or(1);
@@ -571,41 +553,25 @@ class ScenarioParser {
                                  t.quota_gpus, t.limit_gpus));
       }
       s.tenants.push_back(std::move(t));
-      parent_paths.push_back(ChildPath(path, "parent"));
     }
-    CheckTenantParents(s.tenants, parent_paths);
+    CheckTenantTree(*tenants, s.tenants);
   }
 
-  // Every parent is a listed tenant, and no tenant is its own ancestor.
-  void CheckTenantParents(const Organization& tenants, const std::vector<std::string>& where) {
-    std::map<std::string, const TenantSpec*> by_name;
-    std::vector<std::string> names;
-    for (const TenantSpec& t : tenants) {
-      by_name.emplace(t.name, &t);
-      names.push_back(t.name);
+  // Names distinct, every parent a listed tenant, no tenant its own ancestor. `items` are the
+  // tenant objects read; `tenants` what was read from those that are objects, in order.
+  void CheckTenantTree(const json& items, const Organization& tenants) {
+    std::vector<std::size_t> item_of;  // tenants[k] was read from items[item_of[k]]
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].is_object()) {
+        item_of.push_back(i);
+      }
     }
-    for (std::size_t i = 0; i < tenants.size(); ++i) {
-      const std::string& parent = tenants[i].parent;
-      if (parent.empty()) {
-        continue;
-      }
-      if (!by_name.contains(parent)) {
-        check_.Error(where[i], fmt::format("unknown parent tenant '{}'{} (tenants: {})", parent,
-                                           DidYouMean(parent, names), QuotedList(names)));
-        continue;
-      }
-      std::string chain = tenants[i].name;
-      const TenantSpec* t = by_name.at(parent);
-      for (std::size_t steps = 0; t != nullptr && steps < tenants.size(); ++steps) {
-        chain += " -> " + t->name;
-        if (t->name == tenants[i].name) {
-          check_.Error(where[i],
-                       fmt::format("tenant '{}' is its own ancestor ({})", tenants[i].name, chain));
-          break;
-        }
-        const auto next = t->parent.empty() ? by_name.end() : by_name.find(t->parent);
-        t = next == by_name.end() ? nullptr : next->second;
-      }
+    const auto where = [&item_of](std::size_t k, TenantField field) {
+      return ChildPath(ChildPath("/tenants", item_of[k]),
+                       field == TenantField::kName ? "name" : "parent");
+    };
+    for (const TenantProblem& problem : TenantTreeProblems(tenants, where)) {
+      check_.Error(where(problem.index, problem.field), problem.message);
     }
   }
 

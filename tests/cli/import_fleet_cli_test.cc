@@ -782,6 +782,71 @@ TEST_F(ImportFleetCliTest, OtherKindsAreNotKaiQueues) {
                               "whole number in [-1, 1000000], found '0.5'\n");
 }
 
+// The queues must form the tree a scenario's tenants form (TenantTreeProblems, the loader's own
+// check), or the tenants file written would not load. Found by the cluster_config fuzz target: a
+// queue whose parent's document had been cut was imported.
+TEST_F(ImportFleetCliTest, KaiQueuesMustFormATree) {
+  const std::string unknown_parent = Write("unknown.yaml", R"(# Copyright 2025 NVIDIA CORPORATION
+# SPDX-License-Ident overQuotaWeight: 1
+---
+apiVersion: scheduling.run.ai/v2
+kind: Queue
+metadata:
+  name: test
+spec:
+  parentQueue: default
+  resources:
+    cpu:
+      quota: -1
+      limit: -1
+      overQuotaWeight: 1
+    gpu:
+      quota: 1
+      limit: 1
+      overQuotaWeight: 1
+    memory:
+      quota: -1
+      limit: -1
+      overQuotaWeight: 1
+)");
+  const CommandResult r =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o '{}'", unknown_parent, Out("t.json")));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, unknown_parent +
+                       ": queue 'test': spec.parentQueue: unknown parent queue 'default' (queues: "
+                       "'test')\n");
+  EXPECT_FALSE(fs::exists(Out("t.json")));
+
+  // Every problem at once, each where its queue is.
+  const std::string tree = Write("tree.yaml", R"(kind: List
+items:
+- {kind: Queue, metadata: {name: a}, spec: {parentQueue: b}}
+- {kind: Queue, metadata: {name: b}, spec: {parentQueue: a}}
+- {kind: Queue, metadata: {name: a}}
+- {kind: Queue, metadata: {name: c}, spec: {parentQueue: research}}
+)");
+  const CommandResult bad = Fleetsim(fmt::format("import-fleet --from kai '{}' -o -", tree));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err, fmt::format("{0}: items[0] (queue 'a'): spec.parentQueue: queue 'a' is its "
+                                 "own ancestor (a -> b -> a)\n"
+                                 "{0}: items[1] (queue 'b'): spec.parentQueue: queue 'b' is its "
+                                 "own ancestor (b -> a -> b)\n"
+                                 "{0}: items[2] (queue 'a'): metadata.name: duplicate queue name "
+                                 "'a' (first used at {0}: items[0] (queue 'a'): metadata.name)\n"
+                                 "{0}: items[3] (queue 'c'): spec.parentQueue: unknown parent "
+                                 "queue 'research' (queues: 'a', 'b', 'c')\n",
+                                 tree));
+
+  // A queue's name becomes a tenant's: the same rule.
+  const std::string name = Write("name.yaml", "kind: Queue\nmetadata: {name: '.hidden'}\n");
+  const CommandResult hidden = Fleetsim(fmt::format("import-fleet --from kai '{}' -o -", name));
+  EXPECT_EQ(hidden.exit_code, 1);
+  EXPECT_EQ(hidden.err, name +
+                            ": queue '.hidden': metadata.name: expected a name of 1 to 128 "
+                            "letters, digits, '.', '_' or '-', not starting with '.', found "
+                            "'.hidden'\n");
+}
+
 TEST_F(ImportFleetCliTest, UsageErrors) {
   const CommandResult from = Fleetsim("import-fleet --from slurn x.conf -o -");
   EXPECT_EQ(from.exit_code, 2);
