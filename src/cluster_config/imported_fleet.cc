@@ -23,7 +23,7 @@ using nlohmann::ordered_json;
 constexpr int kAssumedNodesPerRack = 4;
 
 // The most MIG instances a node can hold: 7 on each of the 1,024 GPUs a node template may have.
-constexpr std::int64_t kMaxMigInstancesPerNode = 7 * 1024;
+constexpr std::int64_t kMaxMigInstancesPerNode = 7 * kMaxGpusPerNode;
 
 std::vector<std::string> ModelNames(const std::vector<const GpuModel*>& models) {
   std::vector<std::string> names;
@@ -284,6 +284,10 @@ Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added
   if (Status status = CheckMigProfiles(group, *model); !status.ok()) {
     return status;
   }
+  if (group.whole_gpus > kMaxGpusPerNode) {
+    return Status::InvalidInput(fmt::format("{}: {} GPUs per node, more than the {} a node holds",
+                                            group.where, group.whole_gpus, kMaxGpusPerNode));
+  }
   for (const Part& part : Parts(group, *model)) {
     if (Status status = AddPart(group, *model, part, added); !status.ok()) {
       return status;
@@ -310,9 +314,9 @@ Status FleetBuilder::CheckMigProfiles(const NodeGroup& group, const GpuModel& mo
   }
   if (instances > kMaxMigInstancesPerNode) {
     return Status::InvalidInput(
-        fmt::format("{}: {} MIG instances per node, more than the {} of "
-                    "1,024 GPUs",
-                    group.where, instances, kMaxMigInstancesPerNode));
+        fmt::format("{}: more MIG instances per node than the {} a node holds (7 on each of "
+                    "{} GPUs)",
+                    group.where, kMaxMigInstancesPerNode, kMaxGpusPerNode));
   }
   return Status::Ok();
 }
@@ -334,6 +338,11 @@ Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, cons
         "{}: the MIG instances {} per node cannot be laid out the same way on {} {} GPUs",
         group.where, InstancesText(group.mig_instances),
         group.mig_gpus ? std::to_string(*group.mig_gpus) : "whole", model.name));
+  }
+  if (split->first > kMaxGpusPerNode) {
+    return Status::InvalidInput(
+        fmt::format("{}: MIG instances on {} GPUs per node, more than the {} a node holds",
+                    group.where, split->first, kMaxGpusPerNode));
   }
   ordered_json pool =
       Pool(group, both ? name + "-mig" : name, part.nodes, TemplateFor(model, split->first, part));

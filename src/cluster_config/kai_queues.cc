@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -40,16 +41,10 @@ Status Whole(const DocumentNode& node, const std::string& where, const std::stri
   return Status::Ok();
 }
 
-Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_json& tenant,
-                 std::vector<std::string>& notes) {
-  const std::string name = YamlText(queue["metadata"]["name"]);
-  if (name.empty()) {
-    return Status::InvalidInput(where + ": expected metadata.name");
-  }
-  if (!IsPlainName(name)) {
-    return Status::InvalidInput(fmt::format("{}: metadata.name: expected {}, found '{}'", where,
-                                            kPlainNameExpectation, ShownName(name)));
-  }
+// The tenant of `queue`, named `name` and under `parent` (read and checked by the caller), or the
+// first problem with its GPU figures.
+Status ReadQueue(const DocumentNode& queue, const std::string& where, const TenantSpec& names,
+                 ordered_json& tenant, std::vector<std::string>& notes) {
   const std::string& at = where;
   const DocumentNode spec = queue["spec"];
   const DocumentNode gpu = spec["resources"]["gpu"];
@@ -80,9 +75,9 @@ Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_js
     notes.push_back(at + ": limit 0 (no GPUs at all) is not a fleetsim limit; taken as 1");
     limit = 1;
   }
-  tenant = ordered_json{{"name", name}};
-  if (const std::string parent = YamlText(spec["parentQueue"]); !parent.empty()) {
-    tenant["parent"] = parent;
+  tenant = ordered_json{{"name", names.name}};
+  if (!names.parent.empty()) {
+    tenant["parent"] = names.parent;
   }
   tenant["quota_gpus"] = quota;
   tenant["over_quota_weight"] = *weight;
@@ -91,22 +86,44 @@ Status ReadQueue(const DocumentNode& queue, const std::string& where, ordered_js
   return Status::Ok();
 }
 
-// The queues as a tree: names distinct, parents listed, no cycles; every problem, one per line.
-Status CheckQueueTree(const nlohmann::ordered_json& tenants,
-                      const std::vector<KindObject>& queues) {
-  Organization tree;
-  for (const ordered_json& tenant : tenants) {
-    tree.push_back(
-        {.name = tenant["name"].get<std::string>(), .parent = tenant.value("parent", "")});
+// A problem with queue `index`, kept to be reported with the others in queue order.
+struct QueueProblem {
+  std::size_t index = 0;
+  std::string message;  // "FILE: queue 'x': field: ..."
+};
+
+// The name a queue's tenant takes: present and a plain name, as a scenario's tenants need.
+std::optional<std::string> NameProblem(const std::string& name, const std::string& where) {
+  if (name.empty()) {
+    return where + ": expected metadata.name";
   }
+  if (!IsPlainName(name)) {
+    return fmt::format("{}: metadata.name: expected {}, found '{}'", where, kPlainNameExpectation,
+                       ShownName(name));
+  }
+  return std::nullopt;
+}
+
+// The queues as a tree (names distinct, parents listed, no cycles), by the scenario loader's rules.
+void CheckQueueTree(const Organization& tree, const std::vector<KindObject>& queues,
+                    std::vector<QueueProblem>& problems) {
   const auto where = [&queues](std::size_t index, TenantField field) {
     return fmt::format("{}: {}", queues[index].where,
                        field == TenantField::kName ? "metadata.name" : "spec.parentQueue");
   };
-  std::string message;
   for (const TenantProblem& problem : TenantTreeProblems(tree, where, "queue")) {
-    message += fmt::format("{}{}: {}", message.empty() ? "" : "\n",
-                           where(problem.index, problem.field), problem.message);
+    problems.push_back({problem.index, fmt::format("{}: {}", where(problem.index, problem.field),
+                                                   problem.message)});
+  }
+}
+
+// Every problem, in queue order, one per line.
+Status ProblemsStatus(std::vector<QueueProblem> problems) {
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const QueueProblem& a, const QueueProblem& b) { return a.index < b.index; });
+  std::string message;
+  for (const QueueProblem& problem : problems) {
+    message += (message.empty() ? "" : "\n") + problem.message;
   }
   return message.empty() ? Status::Ok() : Status::InvalidInput(message);
 }
@@ -124,20 +141,32 @@ KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
   result.status =
       ObjectsOfKind(docs, path, "Queue", "queue",
                     "KAI Queue objects (apiVersion scheduling.run.ai/v2, kind Queue)", queues);
-  for (const auto& [queue, where] : queues) {
-    if (!result.status.ok()) {
-      break;
+  if (!result.status.ok()) {
+    return result;
+  }
+  if (queues.empty()) {
+    result.status = Status::InvalidInput(path + ": no KAI Queue");
+    return result;
+  }
+  std::vector<QueueProblem> problems;
+  Organization tree;
+  for (std::size_t i = 0; i < queues.size(); ++i) {
+    const auto& [queue, where] = queues[i];
+    tree.push_back({.name = YamlText(queue["metadata"]["name"]),
+                    .parent = YamlText(queue["spec"]["parentQueue"])});
+    if (std::optional<std::string> problem = NameProblem(tree.back().name, where)) {
+      problems.push_back({i, std::move(*problem)});
+      continue;
     }
     ordered_json tenant;
-    result.status = ReadQueue(queue, where, tenant, result.notes);
+    if (const Status status = ReadQueue(queue, where, tree.back(), tenant, result.notes);
+        !status.ok()) {
+      problems.push_back({i, status.message()});
+    }
     result.tenants.push_back(std::move(tenant));
   }
-  if (result.status.ok() && result.tenants.empty()) {
-    result.status = Status::InvalidInput(path + ": no KAI Queue");
-  }
-  if (result.status.ok()) {
-    result.status = CheckQueueTree(result.tenants, queues);
-  }
+  CheckQueueTree(tree, queues, problems);
+  result.status = ProblemsStatus(std::move(problems));
   if (result.status.ok()) {
     result.notes.push_back(
         "CPU and memory quotas, displayName and preemptMinRuntime are not "

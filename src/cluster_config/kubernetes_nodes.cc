@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -211,7 +212,9 @@ class KubernetesImporter {
     }
     if (const std::size_t mig = product.find("-MIG-"); mig != std::string::npos) {
       // mig.strategy=single: nvidia.com/gpu counts MIG devices of the one profile.
-      node.mig[product.substr(mig + 5)] += static_cast<int>(advertised);
+      int& instances = node.mig[product.substr(mig + 5)];  // ReadMig may have counted some
+      instances = static_cast<int>(
+          std::min<std::int64_t>(instances + advertised, std::numeric_limits<int>::max()));
       advertised = 0;
       product.resize(mig);
     }

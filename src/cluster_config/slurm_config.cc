@@ -35,10 +35,17 @@ struct GpuCounts {
   bool empty() const { return whole.empty() && mig.empty(); }
 };
 
+// The most GPUs (or MIG instances) one GRES entry may count: 7 instances on each of the 1,024
+// GPUs a node template may hold.
+constexpr std::int64_t kMaxGresCount = 7 * kMaxGpusPerNode;
+
 // Adds `count` GPUs of `type` (whole or MIG) to `counts`.
 void AddGpus(const std::string& type, std::int64_t count, GpuCounts& counts) {
   if (const std::optional<MigTypeName> mig = SplitMigTypeName(type)) {
-    counts.mig[mig->model][mig->profile] += static_cast<int>(count);
+    // Saturated just past the most a node holds, which the fleet builder then refuses, so that
+    // no number of entries overflows.
+    int& instances = counts.mig[mig->model][mig->profile];
+    instances = static_cast<int>(std::min<std::int64_t>(instances + count, kMaxGresCount + 1));
   } else {
     counts.whole[type] += count;
   }
@@ -62,10 +69,6 @@ std::optional<std::int64_t> Count(std::string_view text) {
   FieldError ignored;
   return IntField(text, "", 0, 1'000'000'000'000, ignored);
 }
-
-// The most GPUs (or MIG instances) one GRES entry may count: 7 instances on each of the 1,024
-// GPUs a node template may hold.
-constexpr std::int64_t kMaxGresCount = 7 * 1024;
 
 // A GRES count: a whole number up to kMaxGresCount, or nullopt.
 std::optional<std::int64_t> GresCount(std::string_view text) {
@@ -237,10 +240,11 @@ class SlurmImporter {
         continue;
       }
       const std::optional<std::int64_t> count =
-          eq == std::string::npos ? std::nullopt : Count(item.substr(eq + 1));
+          eq == std::string::npos ? std::nullopt : GresCount(item.substr(eq + 1));
       if (!count) {
         return Status::InvalidInput(
-            fmt::format("{}: CfgTRES '{}': expected {}=COUNT", node.line->where(), item, key));
+            fmt::format("{}: CfgTRES '{}': expected {}=COUNT with a whole COUNT up to {}",
+                        node.line->where(), item, key, kMaxGresCount));
       }
       if (*count > 0) {
         AddGpus(key == "gres/gpu" ? "" : key.substr(9), *count,

@@ -450,7 +450,7 @@ class CatalogParser {
     NodeTemplate t;
     const auto name = Name(n, path);
     const auto gpu = check_.String(n, path, "gpu", true);
-    const auto per_node = check_.Int(n, path, "gpus_per_node", {1, 1024}, true);
+    const auto per_node = check_.Int(n, path, "gpus_per_node", {1, kMaxGpusPerNode}, true);
     const auto domain = check_.Int(n, path, "nvlink_domain_gpus", {1, 100'000}, true);
     const auto per_rack = check_.Int(n, path, "nodes_per_rack", {1, 10'000}, true);
     t.description = check_.String(n, path, "description", false).value_or("");

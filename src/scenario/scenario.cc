@@ -518,6 +518,7 @@ class ScenarioParser {
     if (tenants == nullptr) {
       return;
     }
+    std::vector<std::size_t> item_of;  // s.tenants[k] was read from tenants[item_of[k]]
     for (std::size_t i = 0; i < tenants->size(); ++i) {
       const std::string path = ChildPath("/tenants", i);
       const json& item = (*tenants)[i];
@@ -553,19 +554,14 @@ class ScenarioParser {
                                  t.quota_gpus, t.limit_gpus));
       }
       s.tenants.push_back(std::move(t));
+      item_of.push_back(i);
     }
-    CheckTenantTree(*tenants, s.tenants);
+    CheckTenantTree(s.tenants, item_of);
   }
 
-  // Names distinct, every parent a listed tenant, no tenant its own ancestor. `items` are the
-  // tenant objects read; `tenants` what was read from those that are objects, in order.
-  void CheckTenantTree(const json& items, const Organization& tenants) {
-    std::vector<std::size_t> item_of;  // tenants[k] was read from items[item_of[k]]
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (items[i].is_object()) {
-        item_of.push_back(i);
-      }
-    }
+  // Names distinct, every parent a listed tenant, no tenant its own ancestor; tenants[k] was read
+  // from /tenants/item_of[k].
+  void CheckTenantTree(const Organization& tenants, const std::vector<std::size_t>& item_of) {
     const auto where = [&item_of](std::size_t k, TenantField field) {
       return ChildPath(ChildPath("/tenants", item_of[k]),
                        field == TenantField::kName ? "name" : "parent");

@@ -55,7 +55,9 @@ const std::vector<std::string> kSetKeys = {"tenant",
 const std::vector<std::string> kSmallJobChoices = {"pow2", "keep"};
 const std::vector<std::string> kAboveMaxChoices = {"drop", "clamp"};
 
-bool IsValidName(const std::string& name) {
+// A generator's id prefix: letters, digits, '.', '_' or '-' (ids need no length limit or
+// leading-dot rule).
+bool IsValidIdPrefix(const std::string& name) {
   return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
            c == '_' || c == '-';
@@ -116,7 +118,7 @@ class WorkloadParser {
     const bool durations_ok = Durations(gen, path, spec);
     bool ok = jobs && gap && gpus && Valid(gen, "priority", priority) &&
               Valid(gen, "id_prefix", prefix) && durations_ok;
-    if (prefix && !IsValidName(*prefix)) {
+    if (prefix && !IsValidIdPrefix(*prefix)) {
       check_.Error(
           ChildPath(path, "id_prefix"),
           fmt::format("expected letters, digits, '.', '_' or '-', found {}", Shown(json(*prefix))));

@@ -337,6 +337,30 @@ TEST_F(ImportFleetCliTest, NamesThatAreNotUtf8AreWrittenReplaced) {
   EXPECT_EQ(Fleetsim(fmt::format("validate '{}'", Out("s.json"))).exit_code, 0);
 }
 
+// Found by the cluster_config fuzz target: a CfgTRES count of 49,223,372,036 GPUs was imported
+// into a template the catalog refuses. A GRES or CfgTRES entry counts at most 7,168 (MIG
+// instances on 1,024 GPUs), and a node at most the 1,024 GPUs a template holds, whatever the
+// entries add up to.
+TEST_F(ImportFleetCliTest, NodesOfMoreGpusThanANodeHoldsAreRefused) {
+  EXPECT_EQ(ImportError("NodeName=a1 CfgTRES=cpu=64,gres/gpu=4,gres/gpu:a100=49223372036\n", ""),
+            "slurm.conf:1: CfgTRES 'gres/gpu:a100=49223372036': expected gres/gpu:a100=COUNT with "
+            "a whole COUNT up to 7168");
+  EXPECT_EQ(ImportError("NodeName=a1 Gres=gpu:h100:1000,gpu:h100:25\n", ""),
+            "slurm.conf:1: 1025 GPUs per node, more than the 1024 a node holds");
+  EXPECT_EQ(ImportError("NodeName=a1 CfgTRES=gres/gpu:h100=2000\n", ""),
+            "slurm.conf:1: 2000 GPUs per node, more than the 1024 a node holds");
+  const std::string many = "NodeName=a1 Gres=" + [] {
+    std::string entries;
+    for (int i = 0; i < 400'000; ++i) {
+      entries += (i == 0 ? "" : ",") + std::string("gpu:a100_1g.10gb:7168");
+    }
+    return entries;
+  }() + "\n";
+  EXPECT_EQ(ImportError(many, "", "--map a100=A100-80GB"),
+            "slurm.conf:1: more MIG instances per node than the 7168 a node holds (7 on each of "
+            "1024 GPUs)");
+}
+
 TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
   const std::string conf = SharedConfig("slurm/pcluster-slurm_parallelcluster.conf");
   const CommandResult r = Fleetsim(fmt::format("import-fleet --from slurm '{}' -o -", conf));
@@ -817,13 +841,15 @@ spec:
                        "'test')\n");
   EXPECT_FALSE(fs::exists(Out("t.json")));
 
-  // Every problem at once, each where its queue is.
+  // Every problem at once, each where its queue is: the tree's, names and GPU figures.
   const std::string tree = Write("tree.yaml", R"(kind: List
 items:
 - {kind: Queue, metadata: {name: a}, spec: {parentQueue: b}}
 - {kind: Queue, metadata: {name: b}, spec: {parentQueue: a}}
 - {kind: Queue, metadata: {name: a}}
 - {kind: Queue, metadata: {name: c}, spec: {parentQueue: research}}
+- {kind: Queue, metadata: {name: d e}, spec: {resources: {gpu: {quota: 0.5}}}}
+- {kind: Queue, metadata: {name: f}, spec: {resources: {gpu: {quota: 0.5}}}}
 )");
   const CommandResult bad = Fleetsim(fmt::format("import-fleet --from kai '{}' -o -", tree));
   EXPECT_EQ(bad.exit_code, 1);
@@ -834,7 +860,12 @@ items:
                                  "{0}: items[2] (queue 'a'): metadata.name: duplicate queue name "
                                  "'a' (first used at {0}: items[0] (queue 'a'): metadata.name)\n"
                                  "{0}: items[3] (queue 'c'): spec.parentQueue: unknown parent "
-                                 "queue 'research' (queues: 'a', 'b', 'c')\n",
+                                 "queue 'research' (queues: 'a', 'b', 'c', 'f')\n"
+                                 "{0}: items[4] (queue 'd e'): metadata.name: expected a name of "
+                                 "1 to 128 letters, digits, '.', '_' or '-', not starting with "
+                                 "'.', found 'd e'\n"
+                                 "{0}: items[5] (queue 'f'): spec.resources.gpu.quota: expected a "
+                                 "whole number in [-1, 1000000], found '0.5'\n",
                                  tree));
 
   // A queue's name becomes a tenant's: the same rule.

@@ -14,6 +14,9 @@
 
 namespace fleetsim {
 
+// The most GPUs a node template holds (a catalog refuses more).
+inline constexpr int kMaxGpusPerNode = 1024;
+
 // A node shape. A node holds gpus_per_node GPUs of one model. NVLink domains hold
 // nvlink_domain_gpus GPUs: either a node is split into domains (HGX: 8 of 8; NVL pairs: 2 of 8;
 // no NVLink: 1), or a domain spans several whole nodes of a rack (NVL72: 72 GPUs = 18 trays of 4).

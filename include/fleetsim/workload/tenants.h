@@ -2,7 +2,8 @@
 // accounts/queues. Fair-share policies read it: Slurm's fair-share uses `shares` (an
 // association's RawShares), KAI's queues use quota, over-quota weight, limit and priority. A
 // scenario lists them under "tenants" (docs/scenario-format.md); a job whose tenant is not listed
-// belongs to an implicit top-level tenant with the defaults below. Value types.
+// belongs to an implicit top-level tenant with the defaults below. Value types, and the check
+// that they form a tree.
 #pragma once
 
 #include <cstddef>

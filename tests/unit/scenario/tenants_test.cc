@@ -70,6 +70,18 @@ TEST(TenantsTest, DuplicateNamesPointAtTheFirstUse) {
             "/tenants/0/name)\n");
 }
 
+TEST(TenantsTest, TreeProblemsPointAtTheirItemPastItemsThatAreNotObjects) {
+  const LoadResult r =
+      ParseWithTenants(R"(["x", {"name": "a"}, 3, {"name": "a", "parent": "research"}])");
+  EXPECT_FALSE(r.scenario);
+  EXPECT_EQ(Messages(r),
+            "s.json: /tenants/0: error: expected a tenant object, found \"x\"\n"
+            "s.json: /tenants/2: error: expected a tenant object, found 3\n"
+            "s.json: /tenants/3/name: error: duplicate tenant name 'a' (first used at "
+            "/tenants/1/name)\n"
+            "s.json: /tenants/3/parent: error: unknown parent tenant 'research' (tenants: 'a')\n");
+}
+
 TEST(TenantsTest, CyclesAreReportedForEveryTenantOnThem) {
   const LoadResult r = ParseWithTenants(R"([
     {"name": "a", "parent": "c"},

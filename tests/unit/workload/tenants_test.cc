@@ -66,6 +66,38 @@ TEST(TenantTreeProblemsTest, EveryTenantOnACycleIsReportedAndOnlyThey) {
                                 "q2.parent: tenant 'self' is its own ancestor (self -> self)"}));
 }
 
+TEST(TenantTreeProblemsTest, ALaterTenantUnderTheFirstOfItsNameIsADuplicateNotACycle) {
+  EXPECT_EQ(Problems({{.name = "a"}, {.name = "a", .parent = "a"}}),
+            std::vector<std::string>{"q1.name: duplicate tenant name 'a' (first used at q0.name)"});
+}
+
+TEST(TenantTreeProblemsTest, ALongCycleIsShownCutAndADeepTreeIsFine) {
+  Organization cycle;
+  Organization deep = {{.name = "t0"}};
+  for (int i = 0; i < 20'000; ++i) {
+    cycle.push_back(
+        {.name = fmt::format("t{}", i), .parent = fmt::format("t{}", (i + 1) % 20'000)});
+    if (i > 0) {
+      deep.push_back({.name = fmt::format("t{}", i), .parent = fmt::format("t{}", i - 1)});
+    }
+  }
+  const std::vector<std::string> problems = Problems(cycle);
+  ASSERT_EQ(problems.size(), 20'000U);
+  EXPECT_EQ(problems[0],
+            "q0.parent: tenant 't0' is its own ancestor (t0 -> t1 -> t2 -> t3 -> t4 -> t5 -> t6 "
+            "-> ... (19993 more) -> t0)");
+  EXPECT_EQ(problems[19'999],
+            "q19999.parent: tenant 't19999' is its own ancestor (t19999 -> t0 -> t1 -> t2 -> t3 "
+            "-> t4 -> t5 -> ... (19993 more) -> t19999)");
+  EXPECT_TRUE(Problems(deep).empty());
+}
+
+TEST(TenantTreeProblemsTest, OnlyPlainNamesAreListedAsParents) {
+  EXPECT_EQ(
+      Problems({{.name = "bad name"}, {.name = "vision", .parent = "bad-name"}}),
+      std::vector<std::string>{"q1.parent: unknown parent tenant 'bad-name' (tenants: 'vision')"});
+}
+
 TEST(TenantTreeProblemsTest, ProblemsComeInTenantOrder) {
   const std::vector<std::string> problems =
       Problems({{.name = "a", .parent = "nowhere"}, {.name = "a", .parent = "elsewhere"}});
