@@ -9,6 +9,7 @@
 #include <cctype>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/fleet/fleet_spec.h"
 #include "fleetsim/fleet/mig.h"
 #include "text/text_fields.h"
 
@@ -284,14 +285,36 @@ Status FleetBuilder::Add(const NodeGroup& group, std::vector<std::string>& added
   if (Status status = CheckMigProfiles(group, *model); !status.ok()) {
     return status;
   }
-  if (group.whole_gpus > kMaxGpusPerNode) {
-    return Status::InvalidInput(fmt::format("{}: {} GPUs per node, more than the {} a node holds",
-                                            group.where, group.whole_gpus, kMaxGpusPerNode));
+  if (Status status = CheckNodeFigures(group); !status.ok()) {
+    return status;
   }
   for (const Part& part : Parts(group, *model)) {
     if (Status status = AddPart(group, *model, part, added); !status.ok()) {
       return status;
     }
+  }
+  if (gpus_ > kMaxFleetGpus) {
+    return Status::InvalidInput(
+        fmt::format("{}: the pools so far hold {} GPUs, more than the {} a fleet may", group.where,
+                    gpus_, kMaxFleetGpus));
+  }
+  return Status::Ok();
+}
+
+Status FleetBuilder::CheckNodeFigures(const NodeGroup& group) {
+  if (group.whole_gpus > kMaxGpusPerNode) {
+    return Status::InvalidInput(fmt::format("{}: {} GPUs per node, more than the {} a node holds",
+                                            group.where, group.whole_gpus, kMaxGpusPerNode));
+  }
+  if (group.cpu_cores && *group.cpu_cores > kMaxNodeCpuCores) {
+    return Status::InvalidInput(
+        fmt::format("{}: {} CPUs per node, more than the {} a node may state", group.where,
+                    *group.cpu_cores, kMaxNodeCpuCores));
+  }
+  if (group.memory_gb && *group.memory_gb > kMaxNodeMemoryGb) {
+    return Status::InvalidInput(
+        fmt::format("{}: {} GiB of memory per node, more than the {} a node may state", group.where,
+                    *group.memory_gb, kMaxNodeMemoryGb));
   }
   return Status::Ok();
 }
@@ -328,6 +351,7 @@ Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, cons
   if (group.whole_gpus > 0) {
     pools_.push_back(Pool(group, name, part.nodes, TemplateFor(model, group.whole_gpus, part)));
     added.push_back(pools_.back()["name"]);
+    gpus_ += part.nodes * group.whole_gpus;
   }
   if (group.mig_instances.empty()) {
     return Status::Ok();
@@ -346,6 +370,7 @@ Status FleetBuilder::AddPart(const NodeGroup& group, const GpuModel& model, cons
   }
   ordered_json pool =
       Pool(group, both ? name + "-mig" : name, part.nodes, TemplateFor(model, split->first, part));
+  gpus_ += part.nodes * split->first;
   ordered_json layout = ordered_json::object();
   for (const auto& [profile, count] : split->second) {
     layout[profile] = count;

@@ -71,9 +71,16 @@ Status ReadQueue(const DocumentNode& queue, const std::string& where, const Tena
       !status.ok()) {
     return status;
   }
-  if (limit == 0) {
+  const bool zero_limit = limit == 0;
+  if (zero_limit) {
     notes.push_back(at + ": limit 0 (no GPUs at all) is not a fleetsim limit; taken as 1");
     limit = 1;
+  }
+  if (limit > 0 && limit < quota) {  // as a scenario's tenants need: the limit holds the quota
+    return Status::InvalidInput(
+        fmt::format("{}: spec.resources.gpu.limit: expected -1 or a limit of at least the quota "
+                    "({}), found {}",
+                    at, quota, zero_limit ? "0 (taken as 1)" : std::to_string(limit)));
   }
   tenant = ordered_json{{"name", names.name}};
   if (!names.parent.empty()) {
@@ -156,6 +163,12 @@ KaiImport ImportKaiQueues(const std::string& path, const FileSystem* files) {
                     .parent = YamlText(queue["spec"]["parentQueue"])});
     if (std::optional<std::string> problem = NameProblem(tree.back().name, where)) {
       problems.push_back({i, std::move(*problem)});
+      continue;
+    }
+    if (const DocumentNode parent = queue["spec"]["parentQueue"];
+        parent.IsMap() || parent.IsSequence()) {
+      problems.push_back({i, where + ": spec.parentQueue: expected the name of a queue, found a " +
+                                 (parent.IsMap() ? "map" : "list")});
       continue;
     }
     ordered_json tenant;

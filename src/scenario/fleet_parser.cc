@@ -53,8 +53,8 @@ class PoolParser {
     pool.price_per_gpu_hour = check_.Real(p, path, "price_per_gpu_hour", {0, 1e6}, false);
     pool.cloud = check_.String(p, path, "cloud", false).value_or("");
     pool.region = check_.String(p, path, "region", false).value_or("");
-    const auto cpu = check_.Real(p, path, "cpu_cores", {0, 1e6}, false);
-    const auto memory = check_.Real(p, path, "memory_gb", {0, 1e9}, false);
+    const auto cpu = check_.Real(p, path, "cpu_cores", {0, kMaxNodeCpuCores}, false);
+    const auto memory = check_.Real(p, path, "memory_gb", {0, kMaxNodeMemoryGb}, false);
     const bool tier_ok = ParseTier(p, path, pool);
     if (const json* spot = check_.Object(p, path, "spot", false)) {
       ParseSpot(*spot, ChildPath(path, "spot"), tier_ok, pool);

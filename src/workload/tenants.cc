@@ -18,6 +18,12 @@ namespace {
 // cycle of any length gives messages of bounded length.
 constexpr std::size_t kMaxChainNames = 8;
 
+// An unknown parent's message lists at most this many names, and looks for a close one ("did you
+// mean") only among at most kMaxSuggestionNames, so that a file of many bad parents gives output
+// and work that grow with its size, not with its square.
+constexpr std::size_t kMaxListedNames = 20;
+constexpr std::size_t kMaxSuggestionNames = 1000;
+
 // Each name's first tenant (parents resolve to it); a later tenant with the same plain name is a
 // problem (a name that is not plain is the caller's to report).
 std::map<std::string, std::size_t, std::less<>> FirstOfEachName(
@@ -35,12 +41,13 @@ std::map<std::string, std::size_t, std::less<>> FirstOfEachName(
   return first;
 }
 
-// Which tenants are on a cycle of parents, in one pass over the tree: each walk up stops at a
-// tenant an earlier walk has settled, or at one its own walk has passed (a cycle).
-std::vector<bool> OnCycle(const std::vector<std::optional<std::size_t>>& parent_of) {
+// For each tenant on a cycle of parents, the cycle's length (0 for the others), in one pass over
+// the tree: each walk up stops at a tenant an earlier walk has settled, or at one its own walk has
+// passed (a cycle).
+std::vector<std::size_t> CycleLengths(const std::vector<std::optional<std::size_t>>& parent_of) {
   enum class Mark { kUnseen, kOnWalk, kSettled };
   std::vector<Mark> mark(parent_of.size(), Mark::kUnseen);
-  std::vector<bool> on_cycle(parent_of.size(), false);
+  std::vector<std::size_t> length(parent_of.size(), 0);
   std::vector<std::size_t> walk;
   for (std::size_t start = 0; start < parent_of.size(); ++start) {
     walk.clear();
@@ -51,37 +58,45 @@ std::vector<bool> OnCycle(const std::vector<std::optional<std::size_t>>& parent_
       at = parent_of[*at];
     }
     if (at && mark[*at] == Mark::kOnWalk) {  // the walk came back to *at: the rest is a cycle
-      for (auto it = std::find(walk.begin(), walk.end(), *at); it != walk.end(); ++it) {
-        on_cycle[*it] = true;
+      const auto first = std::find(walk.begin(), walk.end(), *at);
+      for (auto it = first; it != walk.end(); ++it) {
+        length[*it] = static_cast<std::size_t>(walk.end() - first);
       }
     }
     for (const std::size_t t : walk) {
       mark[t] = Mark::kSettled;
     }
   }
-  return on_cycle;
+  return length;
 }
 
-// "a -> b -> a": the parents from tenant `start`, on a cycle, back to it.
+// "a -> b -> a": the parents from tenant `start`, on a cycle of `length` tenants, back to it. A
+// long cycle shows `start`, the next names, how many more, and `start` again: kMaxChainNames names
+// in all (cut only where two or more would be hidden).
 std::string CycleChain(const Organization& tenants,
-                       const std::vector<std::optional<std::size_t>>& parent_of,
-                       std::size_t start) {
-  std::vector<std::size_t> cycle = {start};
-  for (std::size_t at = *parent_of[start]; at != start; at = *parent_of[at]) {
-    cycle.push_back(at);
-  }
-  cycle.push_back(start);
-  const std::size_t hidden = cycle.size() > kMaxChainNames ? cycle.size() - kMaxChainNames : 0;
+                       const std::vector<std::optional<std::size_t>>& parent_of, std::size_t start,
+                       std::size_t length) {
+  const bool cut = length > kMaxChainNames;
+  const std::size_t shown = cut ? kMaxChainNames - 2 : length - 1;  // between the two `start`s
   std::string chain = ShownName(tenants[start].name);
-  for (std::size_t k = 1; k < cycle.size(); ++k) {
-    if (hidden > 0 && k == kMaxChainNames - 1) {
-      chain += fmt::format(" -> ... ({} more)", hidden);
-      k += hidden - 1;
-      continue;
-    }
-    chain += " -> " + ShownName(tenants[cycle[k]].name);
+  std::size_t at = start;
+  for (std::size_t k = 0; k < shown; ++k) {
+    at = *parent_of[at];
+    chain += " -> " + ShownName(tenants[at].name);
   }
-  return chain;
+  if (cut) {
+    chain += fmt::format(" -> ... ({} more)", length - 1 - shown);
+  }
+  return chain + " -> " + ShownName(tenants[start].name);
+}
+
+// The names an unknown parent is shown against: the first kMaxListedNames, then how many more.
+std::string ListedNames(const std::vector<std::string>& names) {
+  if (names.size() <= kMaxListedNames) {
+    return QuotedList(names);
+  }
+  const std::vector<std::string> first(names.begin(), names.begin() + kMaxListedNames);
+  return fmt::format("{} and {} more", QuotedList(first), names.size() - kMaxListedNames);
 }
 
 }  // namespace
@@ -102,18 +117,20 @@ std::vector<TenantProblem> TenantTreeProblems(const Organization& tenants,
     if (const auto it = first.find(parent); !parent.empty() && it != first.end()) {
       parent_of[i] = it->second;
     } else if (!parent.empty()) {
-      problems.push_back({i, TenantField::kParent,
-                          fmt::format("unknown parent {} '{}'{} ({}s: {})", noun, ShownName(parent),
-                                      DidYouMean(parent, names), noun, QuotedList(names))});
+      problems.push_back(
+          {i, TenantField::kParent,
+           fmt::format("unknown parent {} '{}'{} ({}s: {})", noun, ShownName(parent),
+                       names.size() <= kMaxSuggestionNames ? DidYouMean(parent, names) : "", noun,
+                       ListedNames(names))});
     }
   }
-  const std::vector<bool> on_cycle = OnCycle(parent_of);
+  const std::vector<std::size_t> cycle_length = CycleLengths(parent_of);
   for (std::size_t i = 0; i < tenants.size(); ++i) {
-    if (on_cycle[i]) {
+    if (cycle_length[i] > 0) {
       problems.push_back(
           {i, TenantField::kParent,
            fmt::format("{} '{}' is its own ancestor ({})", noun, ShownName(tenants[i].name),
-                       CycleChain(tenants, parent_of, i))});
+                       CycleChain(tenants, parent_of, i, cycle_length[i]))});
     }
   }
   std::stable_sort(

@@ -349,16 +349,26 @@ TEST_F(ImportFleetCliTest, NodesOfMoreGpusThanANodeHoldsAreRefused) {
             "slurm.conf:1: 1025 GPUs per node, more than the 1024 a node holds");
   EXPECT_EQ(ImportError("NodeName=a1 CfgTRES=gres/gpu:h100=2000\n", ""),
             "slurm.conf:1: 2000 GPUs per node, more than the 1024 a node holds");
-  const std::string many = "NodeName=a1 Gres=" + [] {
-    std::string entries;
-    for (int i = 0; i < 400'000; ++i) {
-      entries += (i == 0 ? "" : ",") + std::string("gpu:a100_1g.10gb:7168");
-    }
-    return entries;
-  }() + "\n";
-  EXPECT_EQ(ImportError(many, "", "--map a100=A100-80GB"),
+  // Entries add up, saturating rather than overflowing, and the sum is refused.
+  EXPECT_EQ(ImportError("NodeName=a1 Gres=gpu:a100_1g.10gb:7168,gpu:a100_1g.10gb:7168\n", "",
+                        "--map a100=A100-80GB"),
             "slurm.conf:1: more MIG instances per node than the 7168 a node holds (7 on each of "
             "1024 GPUs)");
+  EXPECT_EQ(ImportError("NodeName=a1 Gres=gpu:a100_7g.80gb:1025\n", "", "--map a100=A100-80GB"),
+            "slurm.conf:1: MIG instances on 1025 GPUs per node, more than the 1024 a node holds");
+  // CPUs, memory and the fleet's GPUs within what a fleet file may state.
+  EXPECT_EQ(ImportError("NodeName=a1 CPUs=2000000 Gres=gpu:h100:8\n", ""),
+            "slurm.conf:1: 2000000 CPUs per node, more than the 1000000 a node may state");
+  EXPECT_EQ(ImportError("NodeName=a1 Sockets=1000000000000 CoresPerSocket=1000000000000 "
+                        "Gres=gpu:h100:8\n",
+                        ""),
+            "slurm.conf:1: 1e+24 CPUs per node, more than the 1000000 a node may state");
+  EXPECT_EQ(
+      ImportError("NodeName=a1 CfgTRES=mem=1000000000000T,gres/gpu:h100=8\n", ""),
+      "slurm.conf:1: 1024000000000000 GiB of memory per node, more than the 1000000000 a node "
+      "may state");
+  EXPECT_EQ(ImportError("NodeName=a[1-1000] Gres=gpu:h100:1024\n", ""),
+            "slurm.conf:1: the pools so far hold 1024000 GPUs, more than the 1000000 a fleet may");
 }
 
 TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
@@ -867,6 +877,25 @@ items:
                                  "{0}: items[5] (queue 'f'): spec.resources.gpu.quota: expected a "
                                  "whole number in [-1, 1000000], found '0.5'\n",
                                  tree));
+
+  // A limit below the quota (a limit of 0 is taken as 1) and a parent that is not a name.
+  const std::string figures = Write("figures.yaml", R"(kind: List
+items:
+- {kind: Queue, metadata: {name: a}, spec: {resources: {gpu: {quota: 8, limit: 4}}}}
+- {kind: Queue, metadata: {name: b}, spec: {resources: {gpu: {quota: 2, limit: 0}}}}
+- {kind: Queue, metadata: {name: c}, spec: {resources: {gpu: {quota: 1, limit: 0}}}}
+- {kind: Queue, metadata: {name: d}, spec: {parentQueue: {name: a}}}
+)");
+  const CommandResult limits = Fleetsim(fmt::format("import-fleet --from kai '{}' -o -", figures));
+  EXPECT_EQ(limits.exit_code, 1);
+  EXPECT_EQ(limits.err,
+            fmt::format("{0}: items[0] (queue 'a'): spec.resources.gpu.limit: expected -1 or a "
+                        "limit of at least the quota (8), found 4\n"
+                        "{0}: items[1] (queue 'b'): spec.resources.gpu.limit: expected -1 or a "
+                        "limit of at least the quota (2), found 0 (taken as 1)\n"
+                        "{0}: items[3] (queue 'd'): spec.parentQueue: expected the name of a "
+                        "queue, found a map\n",
+                        figures));
 
   // A queue's name becomes a tenant's: the same rule.
   const std::string name = Write("name.yaml", "kind: Queue\nmetadata: {name: '.hidden'}\n");

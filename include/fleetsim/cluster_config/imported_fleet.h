@@ -91,6 +91,8 @@ class FleetBuilder {
 
   Status ResolveModel(const NodeGroup& group, const GpuModel*& model);
   Status CheckMigProfiles(const NodeGroup& group, const GpuModel& model) const;
+  // GPUs, CPUs and memory per node within what a fleet file may state.
+  static Status CheckNodeFigures(const NodeGroup& group);
   std::vector<Part> Parts(const NodeGroup& group, const GpuModel& model);
   Status AddPart(const NodeGroup& group, const GpuModel& model, const Part& part,
                  std::vector<std::string>& added);
@@ -107,6 +109,7 @@ class FleetBuilder {
   GpuTypeMap types_;
   std::string source_;
   nlohmann::ordered_json pools_ = nlohmann::ordered_json::array();
+  std::int64_t gpus_ = 0;  // in the pools so far
   nlohmann::ordered_json templates_ = nlohmann::ordered_json::array();
   std::vector<std::string> notes_;
   std::set<std::string> used_maps_;  // --map types a group resolved with

@@ -20,6 +20,9 @@ namespace fleetsim {
 
 // The largest fleet a scenario may describe; keeps GPU-time sums inside int64 (see time.h).
 inline constexpr std::int64_t kMaxFleetGpus = 1'000'000;
+// The most CPU cores and memory a pool's node may state.
+inline constexpr double kMaxNodeCpuCores = 1e6;
+inline constexpr double kMaxNodeMemoryGb = 1e9;
 
 enum class MigMode { kOff, kStatic, kDynamic };
 

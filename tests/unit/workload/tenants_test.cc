@@ -92,6 +92,33 @@ TEST(TenantTreeProblemsTest, ALongCycleIsShownCutAndADeepTreeIsFine) {
   EXPECT_TRUE(Problems(deep).empty());
 }
 
+TEST(TenantTreeProblemsTest, ACycleIsCutOnlyWhereTwoOrMoreNamesWouldBeHidden) {
+  const auto cycle_of = [](int n) {
+    Organization cycle;
+    for (int i = 0; i < n; ++i) {
+      cycle.push_back({.name = fmt::format("t{}", i), .parent = fmt::format("t{}", (i + 1) % n)});
+    }
+    return Problems(cycle)[0];
+  };
+  EXPECT_EQ(cycle_of(8),
+            "q0.parent: tenant 't0' is its own ancestor (t0 -> t1 -> t2 -> t3 -> t4 -> t5 -> t6 "
+            "-> t7 -> t0)");
+  EXPECT_EQ(cycle_of(9),
+            "q0.parent: tenant 't0' is its own ancestor (t0 -> t1 -> t2 -> t3 -> t4 -> t5 -> t6 "
+            "-> ... (2 more) -> t0)");
+}
+
+TEST(TenantTreeProblemsTest, TheNamesListedForAnUnknownParentAreBounded) {
+  Organization many;
+  for (int i = 0; i < 30; ++i) {
+    many.push_back({.name = fmt::format("team-{:02}", i)});
+  }
+  many.push_back({.name = "orphan", .parent = "research"});
+  const std::vector<std::string> problems = Problems(many);
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_TRUE(problems[0].ends_with("'team-18', 'team-19' and 11 more)")) << problems[0];
+}
+
 TEST(TenantTreeProblemsTest, OnlyPlainNamesAreListedAsParents) {
   EXPECT_EQ(
       Problems({{.name = "bad name"}, {.name = "vision", .parent = "bad-name"}}),
