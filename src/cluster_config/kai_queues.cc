@@ -41,8 +41,8 @@ Status Whole(const DocumentNode& node, const std::string& where, const std::stri
   return Status::Ok();
 }
 
-// The tenant of `queue`, named `name` and under `parent` (read and checked by the caller), or the
-// first problem with its GPU figures.
+// The tenant of `queue`, with the name and parent in `names` (read and checked by the caller), or
+// the first problem with its GPU figures.
 Status ReadQueue(const DocumentNode& queue, const std::string& where, const TenantSpec& names,
                  ordered_json& tenant, std::vector<std::string>& notes) {
   const std::string& at = where;
