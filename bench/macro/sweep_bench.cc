@@ -6,8 +6,12 @@
 // journal records, and results.csv, results.json, summary.csv and report.html rendered and
 // committed (the layout file aside). The ratio of the two is the machinery's overhead; run each in
 // its own process (--benchmark_filter), since a process's earlier benchmarks leave its heap in a
-// state that slows the later ones.
+// state that slows the later ones, or both in one with --benchmark_enable_random_interleaving,
+// which shuffles their repetitions so that both see the same machine. Besides milliseconds, each
+// phase of the whole sweep reports its page faults (`*_faults`), which on a virtual machine cost
+// microseconds each.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <filesystem>
@@ -29,6 +33,33 @@ std::string SpecPath(const std::string& relative = "bench/macro/sweep-1015.json"
   return (fs::path(FLEETSIM_SOURCE_DIR) / relative).string();
 }
 
+// The page faults the process has taken so far (minor ones: pages the kernel hands out or maps
+// again). On a virtual machine each costs microseconds, so they are part of what a phase costs.
+double PageFaults() {
+  rusage usage{};
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? static_cast<double>(usage.ru_minflt) : 0.0;
+}
+
+// Where a phase's cost goes: its milliseconds and page faults, summed over iterations.
+struct PhaseCost {
+  double ms = 0;
+  double faults = 0;
+};
+
+// A point in time and the faults taken by then.
+struct Mark {
+  Clock::time_point at = Clock::now();
+  double faults = PageFaults();
+};
+
+// Adds what passed since `start` to `total`; returns now.
+Mark AddElapsed(const Mark& start, PhaseCost& total) {
+  const Mark now;
+  total.ms += std::chrono::duration<double, std::milli>(now.at - start.at).count();
+  total.faults += now.faults - start.faults;
+  return now;
+}
+
 void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
   const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
@@ -37,6 +68,7 @@ void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
     return;
   }
   const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+  const double faults_before = PageFaults();
   for (auto _ : state) {
     for (const SweepPoint& point : expansion.points) {
       RunOptions options;
@@ -47,30 +79,25 @@ void BM_SweepRunsAlone(benchmark::State& state, const std::string& spec) {
     }
   }
   state.counters["runs"] = static_cast<double>(expansion.points.size());
+  state.counters["runs_faults"] =
+      benchmark::Counter(PageFaults() - faults_before, benchmark::Counter::kAvgIterations);
 }
 BENCHMARK_CAPTURE(BM_SweepRunsAlone, sweep_1015, std::string("bench/macro/sweep-1015.json"))
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_SweepRunsAlone, planner, std::string("scenarios/sweeps/planner.json"))
     ->Unit(benchmark::kMillisecond);
 
-// Milliseconds since `start`, added to `total`; returns now.
-Clock::time_point AddElapsed(Clock::time_point start, double& total) {
-  const Clock::time_point now = Clock::now();
-  total += std::chrono::duration<double, std::milli>(now - start).count();
-  return now;
-}
-
 void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
   const PolicyRegistry registry = BuiltinPolicies();
   const std::string dir = (fs::temp_directory_path() / "fleetsim-sweep-bench").string();
-  double expand_ms = 0;
-  double runs_ms = 0;
-  double results_ms = 0;
+  PhaseCost expand;
+  PhaseCost runs;
+  PhaseCost results;
   for (auto _ : state) {
     state.PauseTiming();  // the bench's cleanup between iterations, not the machinery's work
     fs::remove_all(dir);
     state.ResumeTiming();
-    Clock::time_point at = Clock::now();
+    Mark at;
     const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
     const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
     std::vector<const SweepPoint*> points;
@@ -80,7 +107,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
     const SweepLayout layout = MakeLayout(*load.spec, expansion);
     std::vector<std::string> warnings;
     SweepRecords records = ReadRecords(dir, warnings);  // none: as `fleetsim sweep` starts
-    at = AddElapsed(at, expand_ms);
+    at = AddElapsed(at, expand);
     JournalWriter journal(dir, JournalName(1, 1));
     RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
                    [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
@@ -88,7 +115,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
                      records[record.id] = std::move(record);
                    });
     journal.Flush();
-    at = AddElapsed(at, runs_ms);
+    at = AddElapsed(at, runs);
     DirectorySink sink(DiskFileSystem(), dir);
     sink.Stage("results.csv", ResultsCsv(layout, records));
     sink.Stage("results.json", ResultsJson(layout, records));
@@ -99,13 +126,19 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
       state.SkipWithError("the sweep did not write its results");
       break;
     }
-    AddElapsed(at, results_ms);
+    AddElapsed(at, results);
   }
-  // Where the time goes, in milliseconds per sweep: loading and expanding the spec, the runs with
-  // their metrics and journal, and rendering and committing the result files.
-  state.counters["expand_ms"] = benchmark::Counter(expand_ms, benchmark::Counter::kAvgIterations);
-  state.counters["runs_ms"] = benchmark::Counter(runs_ms, benchmark::Counter::kAvgIterations);
-  state.counters["results_ms"] = benchmark::Counter(results_ms, benchmark::Counter::kAvgIterations);
+  // Where the time goes, per sweep: milliseconds and page faults loading and expanding the spec,
+  // in the runs with their metrics and journal, and rendering and committing the result files.
+  const auto per_sweep = [](double total) {
+    return benchmark::Counter(total, benchmark::Counter::kAvgIterations);
+  };
+  state.counters["expand_ms"] = per_sweep(expand.ms);
+  state.counters["runs_ms"] = per_sweep(runs.ms);
+  state.counters["results_ms"] = per_sweep(results.ms);
+  state.counters["expand_faults"] = per_sweep(expand.faults);
+  state.counters["runs_faults"] = per_sweep(runs.faults);
+  state.counters["results_faults"] = per_sweep(results.faults);
   fs::remove_all(dir);
 }
 BENCHMARK_CAPTURE(BM_SweepWhole, sweep_1015, std::string("bench/macro/sweep-1015.json"))

@@ -378,16 +378,20 @@ ordered_json JobToJson(const Job& job) {
   ordered_json out;
   out["id"] = r.id;
   out["submit_s"] = SecondsValue(r.submit);
+  // A field the job sets: one that differs from the default and that the request's words do
+  // not already state, written as show(value). Most jobs set few fields, so show() runs only
+  // for those (a JSON value built for every field costs more than the rest of the object).
   const auto put = [&out, &r](const char* key, const auto& value, const auto& fallback,
-                              const ordered_json& shown) {
+                              const auto& show) {
     if (value != fallback && !SetByRequestWords(r, key)) {
-      out[key] = shown;
+      out[key] = show(value);
     }
   };
-  put("tenant", r.tenant, d.tenant, r.tenant);
-  put("priority_class", r.priority_class, d.priority_class, r.priority_class);
-  put("priority", r.priority, d.priority, r.priority);
-  put("kind", r.kind, d.kind, JobKindName(r.kind));
+  const auto as_is = [](const auto& value) -> const auto& { return value; };
+  put("tenant", r.tenant, d.tenant, as_is);
+  put("priority_class", r.priority_class, d.priority_class, as_is);
+  put("priority", r.priority, d.priority, as_is);
+  put("kind", r.kind, d.kind, JobKindName);
   if (!r.gres.empty()) {
     out["gres"] = r.gres;
   } else if (!r.resources.empty()) {
@@ -395,23 +399,22 @@ ordered_json JobToJson(const Job& job) {
   } else {
     out["gpus"] = r.gpus;
   }
-  put("max_gpus", r.max_gpus, d.max_gpus, r.max_gpus);
-  put("pow2_block", r.pow2_block, d.pow2_block, r.pow2_block);
-  put("gpu_models", r.gpu_models, d.gpu_models, r.gpu_models);
-  put("nvlink", r.nvlink, d.nvlink, NvlinkLocalityName(r.nvlink));
-  put("sharing", r.sharing, d.sharing, GpuSharingName(r.sharing));
-  put("gpu_milli", r.gpu_milli, d.gpu_milli, r.gpu_milli);
-  put("gpu_memory_gb", r.gpu_memory_gb, d.gpu_memory_gb, NumberValue(r.gpu_memory_gb));
-  put("cpu_milli", r.cpu_milli, d.cpu_milli, r.cpu_milli);
-  put("memory_mib", r.memory_mib, d.memory_mib, r.memory_mib);
-  put("preemptible", r.preemptible, d.preemptible, r.preemptible);
-  put("spot_eligible", r.spot_eligible, d.spot_eligible, r.spot_eligible);
-  put("checkpoint_interval_s", r.checkpoint_interval, d.checkpoint_interval,
-      SecondsValue(r.checkpoint_interval));
-  put("checkpoint_cost_s", r.checkpoint_cost, d.checkpoint_cost, SecondsValue(r.checkpoint_cost));
-  put("checkpoint_sharded", r.checkpoint_sharded, d.checkpoint_sharded, r.checkpoint_sharded);
-  put("restart_cost_s", r.restart_cost, d.restart_cost, SecondsValue(r.restart_cost));
-  put("walltime_s", r.walltime_estimate, d.walltime_estimate, SecondsValue(r.walltime_estimate));
+  put("max_gpus", r.max_gpus, d.max_gpus, as_is);
+  put("pow2_block", r.pow2_block, d.pow2_block, as_is);
+  put("gpu_models", r.gpu_models, d.gpu_models, as_is);
+  put("nvlink", r.nvlink, d.nvlink, NvlinkLocalityName);
+  put("sharing", r.sharing, d.sharing, GpuSharingName);
+  put("gpu_milli", r.gpu_milli, d.gpu_milli, as_is);
+  put("gpu_memory_gb", r.gpu_memory_gb, d.gpu_memory_gb, NumberValue);
+  put("cpu_milli", r.cpu_milli, d.cpu_milli, as_is);
+  put("memory_mib", r.memory_mib, d.memory_mib, as_is);
+  put("preemptible", r.preemptible, d.preemptible, as_is);
+  put("spot_eligible", r.spot_eligible, d.spot_eligible, as_is);
+  put("checkpoint_interval_s", r.checkpoint_interval, d.checkpoint_interval, SecondsValue);
+  put("checkpoint_cost_s", r.checkpoint_cost, d.checkpoint_cost, SecondsValue);
+  put("checkpoint_sharded", r.checkpoint_sharded, d.checkpoint_sharded, as_is);
+  put("restart_cost_s", r.restart_cost, d.restart_cost, SecondsValue);
+  put("walltime_s", r.walltime_estimate, d.walltime_estimate, SecondsValue);
   if (r.deadline != kTimeNever) {
     out["deadline_s"] = SecondsValue(r.deadline);
   }

@@ -75,6 +75,17 @@ const std::string& MetricTextOf(const Outcome& outcome, std::size_t metric) {
              : (*outcome.metrics)[metric].text;
 }
 
+// Reserves room in `out` for `rows` more rows of the size of the one that starts at `row_start`
+// and ends at out's end, plus an eighth. A result file of a large sweep then grows in one
+// allocation rather than by doubling: every doubling copies the text into fresh pages, and on a
+// sweep of short runs faulting those pages in costs more than rendering the rows. Callers size
+// from a row without an error (an invalid document's diagnostics can be long; the rows are not
+// like it).
+void ReserveRows(std::string& out, std::size_t row_start, std::size_t rows) {
+  const std::size_t row = out.size() - row_start;
+  out.reserve(out.size() + rows * (row + row / 8));
+}
+
 std::string OptionalText(std::optional<double> value) {
   return value ? fmt::format("{}", *value) : "";
 }
@@ -224,8 +235,10 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
     out += "," + metric;
   }
   out += "\n";
+  bool reserved = false;
   for (const LayoutPoint& p : layout.points) {
     const Outcome outcome = OutcomeOf(p, records);
+    const std::size_t row_start = out.size();
     out += fmt::format("{},{},{},{},{}", p.index, p.id, CsvField(p.scenario), CsvField(p.policy),
                        p.seed);
     for (const std::string& label : p.labels) {
@@ -238,6 +251,10 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
       out += MetricTextOf(outcome, m);
     }
     out += "\n";
+    if (!reserved && outcome.error.empty()) {
+      ReserveRows(out, row_start, layout.points.size() - p.index - 1);
+      reserved = true;
+    }
   }
   return out;
 }
@@ -251,8 +268,10 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
       json(layout.axes).dump(), json(names).dump());
   // One run per line, written directly: nlohmann's tree would cost more than the runs' own
   // bookkeeping on a sweep of short runs.
+  bool reserved = false;
   for (const LayoutPoint& p : layout.points) {
     const Outcome outcome = OutcomeOf(p, records);
+    const std::size_t row_start = out.size();
     out += p.index == 0 ? "\n  {\"point\": " : ",\n  {\"point\": ";
     out += fmt::format(
         "{}, \"run_id\": \"{}\", \"scenario\": {}, \"policy\": {}, \"seed\": {}, "
@@ -277,6 +296,10 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
       out += value.empty() ? "null" : value;
     }
     out += "}}";
+    if (!reserved && outcome.error.empty()) {
+      ReserveRows(out, row_start, layout.points.size() - p.index - 1);
+      reserved = true;
+    }
   }
   out += "\n ]\n}\n";
   return out;
@@ -290,8 +313,12 @@ std::string SummaryCsv(const SweepLayout& layout, const std::vector<SweepCell>& 
   out +=
       ",metric,failed_runs,runs,mean,sd,ci95_low,ci95_high,min,max,baseline_policy,pairs,"
       "diff_mean,diff_ci95_low,diff_ci95_high\n";
-  for (const SweepCell& cell : cells) {
-    out += SummaryRows(layout, cell);
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    const std::size_t rows_start = out.size();
+    out += SummaryRows(layout, cells[c]);
+    if (c == 0) {
+      ReserveRows(out, rows_start, cells.size() - 1);
+    }
   }
   return out;
 }

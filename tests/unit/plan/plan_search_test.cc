@@ -63,9 +63,10 @@ class PlanSearchTest : public ::testing::Test {
 
 // The whole grid is 894 runs of a week's workload under constraint-aware: 28 s in the release
 // build, over half an hour under AddressSanitizer (a Debug build, about 2 s a run), which would
-// hold the whole sanitizer suite up. The search's code runs under the sanitizers in the tests
-// below, and the exhaustive pass in plan_html_test.cc; the agreement is checked in the release
-// build.
+// hold the whole sanitizer suite up. The search's code runs under the sanitizers in
+// AnImpossibleTargetLeavesNoAnswerAndTheClosestFleets below and in PlanCliTest's searches end to
+// end (tools/run-tests leaves the other test below to the release build too, for its time); the
+// agreement is checked in the release build.
 #if !defined(FLEETSIM_SANITIZED)
 // A recorded run's value of a sweep metric.
 double Metric(const SweepRecord& record, const std::string& name) {

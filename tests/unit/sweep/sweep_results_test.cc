@@ -170,5 +170,29 @@ TEST(SweepResultsTest, ARunWithoutARecordIsMissing) {
   EXPECT_EQ(MissingRuns(Layout(), records), (std::vector<std::size_t>{3}));
 }
 
+// Result files reserve room for all their rows from the first row's size; a first row that
+// carries a long error must not have every row reserved at its size.
+TEST(SweepResultsTest, AFirstRowWithALongErrorDoesNotSizeTheOthers) {
+  SweepLayout layout = Layout();
+  const LayoutPoint first = layout.points.front();
+  layout.points.clear();
+  for (std::size_t i = 0; i < 2000; ++i) {
+    LayoutPoint p = first;
+    p.index = i;
+    p.id = fmt::format("{:016x}", i);
+    layout.points.push_back(p);
+  }
+  layout.points[0].error = std::string(100000, 'e');  // an invalid document's diagnostics
+  SweepRecords records;
+  for (std::size_t i = 1; i < layout.points.size(); ++i) {
+    records[layout.points[i].id] = Ok(i, 0.5);
+  }
+  const std::string csv = ResultsCsv(layout, records);
+  const std::string json = ResultsJson(layout, records);
+  EXPECT_LT(csv.capacity(), 4 * csv.size());  // not 2,000 rows of 100 kB: 200 MB
+  EXPECT_LT(json.capacity(), 4 * json.size());
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 2001);
+}
+
 }  // namespace
 }  // namespace fleetsim
