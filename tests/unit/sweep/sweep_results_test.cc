@@ -170,8 +170,8 @@ TEST(SweepResultsTest, ARunWithoutARecordIsMissing) {
   EXPECT_EQ(MissingRuns(Layout(), records), (std::vector<std::size_t>{3}));
 }
 
-// Result files reserve room for all their rows from the first row's size; a first row that
-// carries a long error must not have every row reserved at its size.
+// Result files reserve room for all their rows from the size of the first row without an
+// error: a first row that carries a long error must not have every row reserved at its size.
 TEST(SweepResultsTest, AFirstRowWithALongErrorDoesNotSizeTheOthers) {
   SweepLayout layout = Layout();
   const LayoutPoint first = layout.points.front();
