@@ -9,7 +9,7 @@
 // state that slows the later ones, or both in one with --benchmark_enable_random_interleaving,
 // which shuffles their repetitions so that both see the same machine. Besides milliseconds, each
 // phase of the whole sweep reports its page faults (`*_faults`), which on a virtual machine cost
-// microseconds each.
+// microseconds each; `teardown_ms` is the time to free the spec, the points and the records.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -93,49 +93,55 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
   PhaseCost expand;
   PhaseCost runs;
   PhaseCost results;
+  PhaseCost teardown;
   for (auto _ : state) {
     state.PauseTiming();  // the bench's cleanup between iterations, not the machinery's work
     fs::remove_all(dir);
     state.ResumeTiming();
     Mark at;
-    const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
-    const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
-    std::vector<const SweepPoint*> points;
-    for (const SweepPoint& p : expansion.points) {
-      points.push_back(&p);
-    }
-    const SweepLayout layout = MakeLayout(*load.spec, expansion);
-    std::vector<std::string> warnings;
-    SweepRecords records = ReadRecords(dir, warnings);  // none: as `fleetsim sweep` starts
-    at = AddElapsed(at, expand);
-    JournalWriter journal(dir, JournalName(1, 1));
-    RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
-                   [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
-                     journal.Append(record);
-                     records[record.id] = std::move(record);
-                   });
-    journal.Flush();
-    at = AddElapsed(at, runs);
-    DirectorySink sink(DiskFileSystem(), dir);
-    sink.Stage("results.csv", ResultsCsv(layout, records));
-    sink.Stage("results.json", ResultsJson(layout, records));
-    const std::vector<SweepCell> cells = SummarizeCells(layout, records);
-    sink.Stage("summary.csv", SummaryCsv(layout, cells));
-    sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
-    if (!sink.Commit().message().empty() || records.size() != points.size()) {
-      state.SkipWithError("the sweep did not write its results");
-      break;
-    }
-    AddElapsed(at, results);
+    {
+      const SweepLoad load = LoadSweepSpec(DiskFileSystem(), SpecPath(spec), registry, true);
+      const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
+      std::vector<const SweepPoint*> points;
+      for (const SweepPoint& p : expansion.points) {
+        points.push_back(&p);
+      }
+      const SweepLayout layout = MakeLayout(*load.spec, expansion);
+      std::vector<std::string> warnings;
+      SweepRecords records = ReadRecords(dir, warnings);  // none: as `fleetsim sweep` starts
+      at = AddElapsed(at, expand);
+      JournalWriter journal(dir, JournalName(1, 1));
+      RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
+                     [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
+                       journal.Append(record);
+                       records[record.id] = std::move(record);
+                     });
+      journal.Flush();
+      at = AddElapsed(at, runs);
+      DirectorySink sink(DiskFileSystem(), dir);
+      sink.Stage("results.csv", ResultsCsv(layout, records));
+      sink.Stage("results.json", ResultsJson(layout, records));
+      const std::vector<SweepCell> cells = SummarizeCells(layout, records);
+      sink.Stage("summary.csv", SummaryCsv(layout, cells));
+      sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
+      if (!sink.Commit().message().empty() || records.size() != points.size()) {
+        state.SkipWithError("the sweep did not write its results");
+        break;
+      }
+      at = AddElapsed(at, results);
+    }  // the spec, the points and the records freed, as the command frees them before it exits
+    AddElapsed(at, teardown);
   }
   // Where the time goes, per sweep: milliseconds and page faults loading and expanding the spec,
-  // in the runs with their metrics and journal, and rendering and committing the result files.
+  // in the runs with their metrics and journal, rendering and committing the result files, and
+  // freeing what the sweep held (teardown).
   const auto per_sweep = [](double total) {
     return benchmark::Counter(total, benchmark::Counter::kAvgIterations);
   };
   state.counters["expand_ms"] = per_sweep(expand.ms);
   state.counters["runs_ms"] = per_sweep(runs.ms);
   state.counters["results_ms"] = per_sweep(results.ms);
+  state.counters["teardown_ms"] = per_sweep(teardown.ms);
   state.counters["expand_faults"] = per_sweep(expand.faults);
   state.counters["runs_faults"] = per_sweep(runs.faults);
   state.counters["results_faults"] = per_sweep(results.faults);

@@ -258,7 +258,7 @@ std::string BenchJson(const std::vector<RunReport>& reports, const BoundFigures*
   for (const RunReport& r : reports) {
     ordered_json metrics = ordered_json::object();
     for (const BenchMetric& metric : BenchMetrics(r, BoundFor(r, bounds))) {
-      ordered_json& value = metrics[metric.name];
+      ordered_json& value = metrics[std::string(metric.name)];
       if (!metric.value) {
         value = nullptr;
       } else if (metric.count) {

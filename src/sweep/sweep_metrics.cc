@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "fleetsim/metrics/run_metrics.h"
 #include "fleetsim/report/bench_report.h"
@@ -17,7 +17,7 @@ namespace fleetsim {
 namespace {
 
 // The bench metrics that describe a scenario's bound, not a run: a sweep has no bounds file.
-bool IsBoundMetric(const std::string& name) {
+bool IsBoundMetric(std::string_view name) {
   return name == "bound" || name == "bound_gap" || name == "share_of_bound";
 }
 
@@ -46,7 +46,7 @@ const MetricColumns& Columns() {
     MetricColumns all;
     for (const BenchMetric& m : BenchMetrics(RunReport{})) {
       if (!IsBoundMetric(m.name)) {
-        all.names.push_back(m.name);
+        all.names.emplace_back(m.name);
         all.counts.push_back(m.count);
       }
     }

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleetsim/core/status.h"
@@ -44,9 +45,10 @@ struct PublishedLoad {
 PublishedLoad LoadPublishedFigures(const std::string& path);
 
 // One of the flat metrics of a run: no value (JSON null) when the run has none, e.g. the cost of
-// an unpriced fleet or fairness with one tenant; counts are written as JSON integers.
+// an unpriced fleet or fairness with one tenant; counts are written as JSON integers. The name is
+// a literal of BenchMetrics (a sweep takes 31 of these per run: no copies).
 struct BenchMetric {
-  std::string name{};
+  std::string_view name{};
   std::optional<double> value{};
   bool count = false;
 };
