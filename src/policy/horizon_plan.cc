@@ -650,45 +650,36 @@ std::vector<std::int32_t> FreeRuns(const Grid& grid) {
   return run;
 }
 
-// Lanes for `count` at step t: the lanes held at t - 1 that are still free first, then free lanes
-// of the job's reserved set, then the free lanes that stay free longest (ties: lowest lane).
-std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob& job,
-                                         const LaneMask& reserved,
-                                         const std::vector<std::int32_t>& free_run,
-                                         const std::vector<std::uint32_t>& previous, std::int64_t t,
-                                         std::int64_t count) {
-  LaneMask free;
-  grid.FreeOver(t, t + 1, job.allowed, free);
-  std::vector<std::uint32_t> lanes;
-  for (const std::uint32_t lane : previous) {
-    if (TestBit(free, lane) && static_cast<std::int64_t>(lanes.size()) < count) {
-      lanes.push_back(lane);
-      free[lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
-    }
+// A lane a service may take at a step, ranked: how many steps from there it stays free (more
+// first; `rank` may add a bonus), then the size of the free aligned block it lies in (smaller
+// first: packing a service into domains and blocks already in use keeps whole domains and large
+// blocks free for the jobs that need them), then the lowest.
+struct RealtimeCandidate {
+  std::int64_t rank;
+  std::uint32_t enclosing;
+  std::uint32_t lane;
+  bool operator<(const RealtimeCandidate& o) const {
+    return rank != o.rank ? rank > o.rank
+                          : (enclosing != o.enclosing ? enclosing < o.enclosing : lane < o.lane);
   }
-  if (static_cast<std::int64_t>(lanes.size()) == count) {
+};
+
+// Appends to `lanes` the best `count` - lanes.size() lanes of `free` at step t (those already in
+// `lanes` must not be in `free`), ranked as RealtimeCandidate says; lanes of `bonus` rank first.
+void AddRankedLanes(const Grid& grid, const LaneMask& free, const LaneMask* bonus,
+                    const std::vector<std::int32_t>& free_run, std::int64_t t, std::int64_t count,
+                    std::vector<std::uint32_t>& lanes) {
+  if (static_cast<std::int64_t>(lanes.size()) >= count) {
     std::sort(lanes.begin(), lanes.end());
-    return lanes;
+    return;
   }
-  // Rank the other free lanes: how many steps from t they stay free, reserved ones first; then
-  // the lanes in the smallest free aligned blocks (packing a service into domains already in
-  // use keeps whole domains and large blocks free for the jobs that need them); then the lowest.
-  struct Candidate {
-    std::int64_t rank;
-    std::uint32_t enclosing;
-    std::uint32_t lane;
-    bool operator<(const Candidate& o) const {
-      return rank != o.rank ? rank > o.rank
-                            : (enclosing != o.enclosing ? enclosing < o.enclosing : lane < o.lane);
-    }
-  };
-  std::vector<Candidate> candidates;
+  std::vector<RealtimeCandidate> candidates;
   for (std::size_t w = 0; w < free.size(); ++w) {
     for (std::uint64_t bits = free[w]; bits != 0; bits &= bits - 1) {
       const auto lane =
           static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
       const std::int64_t run = free_run[static_cast<std::size_t>(t) * grid.lanes() + lane];
-      candidates.push_back({run + (TestBit(reserved, lane) ? grid.steps() : 0),
+      candidates.push_back({run + (bonus != nullptr && TestBit(*bonus, lane) ? grid.steps() : 0),
                             EnclosingFreeBlock(grid.DomainOf(lane), free, lane, 1), lane});
     }
   }
@@ -700,7 +691,92 @@ std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob
     lanes.push_back(it->lane);
   }
   std::sort(lanes.begin(), lanes.end());
-  return lanes;
+}
+
+// The largest free aligned block of domain d in `free` (0: none free). Aligned blocks nest, so
+// the first size with no free block ends the search.
+std::uint32_t LargestFreeBlock(const DomainRange& d, const LaneMask& free) {
+  if (d.first % 64 + d.count > 64) {  // the rare domain over two words: lane by lane
+    std::uint32_t largest = 0;
+    for (std::uint32_t lane = d.first; lane < d.first + d.count;) {
+      if (!TestBit(free, lane)) {
+        ++lane;
+        continue;
+      }
+      const std::uint32_t size = EnclosingFreeBlock(d, free, lane, 1);
+      largest = std::max(largest, size);
+      lane += size;  // the block starts at `lane`: a lane of an earlier block would have passed it
+    }
+    return largest;
+  }
+  const std::uint64_t in_domain =
+      d.count == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << d.count) - 1;
+  const std::uint64_t x = (free[d.first / 64] >> (d.first % 64)) & in_domain;
+  if (x == 0) {
+    return 0;
+  }
+  std::uint32_t largest = 1;
+  for (std::uint32_t m = 2; m <= d.count; m *= 2) {
+    std::uint64_t full = x;  // bit i: lanes [i, i + m) all free
+    for (std::uint32_t shift = 1; shift < m; shift <<= 1) {
+      full &= full >> shift;
+    }
+    std::uint64_t starts = 0;  // aligned block starts that fit in the domain
+    for (std::uint32_t i = 0; i + m <= d.count; i += m) {
+      starts |= std::uint64_t{1} << i;
+    }
+    if ((full & starts) == 0) {
+      break;
+    }
+    largest = m;
+  }
+  return largest;
+}
+
+// The largest free aligned block of the fleet in `free` less `taken`: the room left for the
+// widest job.
+std::uint32_t LargestBlockLeft(const Grid& grid, const LaneMask& free,
+                               const std::vector<std::uint32_t>& taken) {
+  LaneMask& left = free_scratch;
+  left.assign(free.begin(), free.end());
+  for (const std::uint32_t lane : taken) {
+    left[lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
+  }
+  std::uint32_t largest = 0;
+  ForEachDomainWithFree(grid, left, [&](std::uint32_t d, std::uint32_t) {
+    largest = std::max(largest, LargestFreeBlock(grid.domains()[d], left));
+    return true;
+  });
+  return largest;
+}
+
+// Lanes for `count` at step t, of `free` (the lanes the job accepts free at t). Kept: the lanes
+// held at t - 1 that are still free first, then free lanes of the job's reserved set, then the
+// other free lanes as RealtimeCandidate ranks them. Packed: the best `count` free lanes as ranked,
+// wherever the service held. The packed lanes are taken only when they leave a larger free aligned
+// block in the fleet than the kept ones: a service that grew into a second block while the first
+// was full, or shrank out of the wrong one, moves back once that makes room for a wider job, and
+// otherwise stays where it is.
+std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const LaneMask& reserved,
+                                         const std::vector<std::int32_t>& free_run,
+                                         const std::vector<std::uint32_t>& previous, std::int64_t t,
+                                         std::int64_t count, const LaneMask& free) {
+  std::vector<std::uint32_t> kept;
+  LaneMask rest = free;
+  for (const std::uint32_t lane : previous) {
+    if (TestBit(rest, lane) && static_cast<std::int64_t>(kept.size()) < count) {
+      kept.push_back(lane);
+      rest[lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
+    }
+  }
+  AddRankedLanes(grid, rest, &reserved, free_run, t, count, kept);
+  const std::uint32_t kept_leaves = LargestBlockLeft(grid, free, kept);
+  if (kept_leaves == LargestBlockLeft(grid, free, {})) {
+    return kept;  // the largest block there is stays whole: no move can do better
+  }
+  std::vector<std::uint32_t> packed;
+  AddRankedLanes(grid, free, nullptr, free_run, t, count, packed);
+  return LargestBlockLeft(grid, free, packed) > kept_leaves ? packed : kept;
 }
 
 std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanRealtimeJob& job) {
@@ -721,11 +797,23 @@ std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanReal
   }
   const std::vector<std::int32_t> free_run = FreeRuns(grid);
   std::vector<std::uint32_t> previous = job.lanes;
+  // RealtimeLanes gives the same answer at a step whose free lanes and count are the previous
+  // step's (the ranks of free lanes keep their order from one step to the next): it is skipped.
+  LaneMask free;
+  LaneMask free_before;
+  bool chosen_before = false;  // whether RealtimeLanes chose the previous step's lanes
   for (std::int64_t t = first; t < end; ++t) {
     const auto i = static_cast<std::size_t>(t);
-    lanes[i] = t == 0 && !job.lanes.empty() && !job.can_resize_now
-                   ? job.lanes
-                   : RealtimeLanes(grid, job, reserved, free_run, previous, t, counts[i]);
+    if (t == 0 && !job.lanes.empty() && !job.can_resize_now) {
+      lanes[i] = job.lanes;
+    } else {
+      grid.FreeOver(t, t + 1, job.allowed, free);
+      const bool same = chosen_before && counts[i] == counts[i - 1] && free == free_before;
+      lanes[i] =
+          same ? previous : RealtimeLanes(grid, reserved, free_run, previous, t, counts[i], free);
+      std::swap(free, free_before);
+      chosen_before = true;
+    }
     grid.Take(lanes[i], t, t + 1);
     previous = lanes[i];
   }

@@ -365,6 +365,50 @@ TEST(HorizonPlanTest, RealtimeRampsAheadOfRisingDemandWithinTheCap) {
   EXPECT_EQ(plan.realtime[0][0], (std::vector<std::uint32_t>{0}));
 }
 
+// A service that grew into the second 8-lane block while the first was full (random family
+// rf-s1-196: it held lanes 0, 1, 6 and 8 for hours with 12 lanes free and 8-GPU jobs waiting)
+// moves back into the first block once that has room, so a wide job fits in the second.
+TEST(HorizonPlanTest, AServiceMovesToLeaveABlockWholeForAWideJob) {
+  PlanProblem p;
+  p.steps = 4;
+  p.lanes = Lanes(1, 16);
+  PlanRealtimeJob service;
+  service.min_gpus = 2;
+  service.max_gpus = 5;
+  service.swap_cap = 1;
+  service.demand = {4, 4, 4, 4};
+  service.end_step = 4;
+  service.lanes = {0, 1, 6, 8};
+  service.can_resize_now = true;
+  p.realtime = {service};
+  p.batch = {Batch(5, 8, 4, true)};
+  const Plan plan = BuildPlan(p, DefaultChoices(p));
+  EXPECT_EQ(Illegal(p, plan), "");
+  EXPECT_EQ(plan.realtime[0][0], (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(plan.batch[0].start_step, 0);
+  EXPECT_EQ(plan.batch[0].lanes, (std::vector<std::uint32_t>{8, 9, 10, 11, 12, 13, 14, 15}));
+}
+
+// A service moves only to make room: where the lowest lanes would leave no larger free block
+// than its own, it keeps its own.
+TEST(HorizonPlanTest, AServiceStaysWhereMovingMakesNoRoom) {
+  PlanProblem p;
+  p.steps = 3;
+  p.lanes = Lanes(1, 8);
+  PlanRealtimeJob service;
+  service.min_gpus = 2;
+  service.max_gpus = 2;
+  service.demand = {2, 2, 2};
+  service.end_step = 3;
+  service.lanes = {2, 3};
+  service.can_resize_now = true;
+  p.realtime = {service};
+  const Plan plan = BuildPlan(p, DefaultChoices(p));
+  for (const std::vector<std::uint32_t>& lanes : plan.realtime[0]) {
+    EXPECT_EQ(lanes, (std::vector<std::uint32_t>{2, 3}));
+  }
+}
+
 TEST(HorizonPlanTest, UnmetRealtimeDemandOutweighsBatchWork) {
   PlanProblem p;
   p.steps = 2;
