@@ -145,6 +145,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
   state.counters["expand_faults"] = per_sweep(expand.faults);
   state.counters["runs_faults"] = per_sweep(runs.faults);
   state.counters["results_faults"] = per_sweep(results.faults);
+  state.counters["teardown_faults"] = per_sweep(teardown.faults);
   fs::remove_all(dir);
 }
 BENCHMARK_CAPTURE(BM_SweepWhole, sweep_1015, std::string("bench/macro/sweep-1015.json"))

@@ -231,6 +231,7 @@ class Translator {
             .end_step = end_step,
             .lanes = {},
             .can_resize_now = false,
+            .can_move = r.restart_cost == 0,
             .allowed = PlanMask(Allowed(r))};
   }
 

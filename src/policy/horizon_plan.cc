@@ -323,6 +323,7 @@ std::optional<std::uint32_t> BestDomain(const Grid& grid, const LaneMask& free,
 thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> domains_scratch;
 thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> lanes_scratch;
 thread_local LaneMask free_scratch;
+thread_local LaneMask blocks_scratch;  // LargestBlockLeft's
 thread_local std::vector<DomainFree> domain_free_scratch;
 
 std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const LaneMask& free,
@@ -664,8 +665,9 @@ struct RealtimeCandidate {
   }
 };
 
-// Appends to `lanes` the best `count` - lanes.size() lanes of `free` at step t (those already in
-// `lanes` must not be in `free`), ranked as RealtimeCandidate says; lanes of `bonus` rank first.
+// Adds to `lanes` the best `count` - lanes.size() lanes of `free` at step t (those already in
+// `lanes` must not be in `free`), ranked as RealtimeCandidate says (lanes of `bonus` first), and
+// sorts them all.
 void AddRankedLanes(const Grid& grid, const LaneMask& free, const LaneMask* bonus,
                     const std::vector<std::int32_t>& free_run, std::int64_t t, std::int64_t count,
                     std::vector<std::uint32_t>& lanes) {
@@ -733,11 +735,10 @@ std::uint32_t LargestFreeBlock(const DomainRange& d, const LaneMask& free) {
   return largest;
 }
 
-// The largest free aligned block of the fleet in `free` less `taken`: the room left for the
-// widest job.
+// The largest free aligned block in `free` less `taken`: the room left for the widest job.
 std::uint32_t LargestBlockLeft(const Grid& grid, const LaneMask& free,
                                const std::vector<std::uint32_t>& taken) {
-  LaneMask& left = free_scratch;
+  LaneMask& left = blocks_scratch;
   left.assign(free.begin(), free.end());
   for (const std::uint32_t lane : taken) {
     left[lane / 64] &= ~(std::uint64_t{1} << (lane % 64));
@@ -753,14 +754,15 @@ std::uint32_t LargestBlockLeft(const Grid& grid, const LaneMask& free,
 // Lanes for `count` at step t, of `free` (the lanes the job accepts free at t). Kept: the lanes
 // held at t - 1 that are still free first, then free lanes of the job's reserved set, then the
 // other free lanes as RealtimeCandidate ranks them. Packed: the best `count` free lanes as ranked,
-// wherever the service held. The packed lanes are taken only when they leave a larger free aligned
-// block in the fleet than the kept ones: a service that grew into a second block while the first
-// was full, or shrank out of the wrong one, moves back once that makes room for a wider job, and
-// otherwise stays where it is.
-std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const LaneMask& reserved,
+// wherever the service held. The packed lanes are taken only when the job may move and they leave
+// a larger free aligned block among the lanes it accepts than the kept ones: a service that grew
+// into a second block while the first was full, or shrank out of the wrong one, moves back once
+// that makes room for a wider job, and otherwise stays where it is.
+std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const PlanRealtimeJob& job,
+                                         const LaneMask& free, const LaneMask& reserved,
                                          const std::vector<std::int32_t>& free_run,
                                          const std::vector<std::uint32_t>& previous, std::int64_t t,
-                                         std::int64_t count, const LaneMask& free) {
+                                         std::int64_t count) {
   std::vector<std::uint32_t> kept;
   LaneMask rest = free;
   for (const std::uint32_t lane : previous) {
@@ -770,6 +772,9 @@ std::vector<std::uint32_t> RealtimeLanes(const Grid& grid, const LaneMask& reser
     }
   }
   AddRankedLanes(grid, rest, &reserved, free_run, t, count, kept);
+  if (!job.can_move) {
+    return kept;
+  }
   const std::uint32_t kept_leaves = LargestBlockLeft(grid, free, kept);
   if (kept_leaves == LargestBlockLeft(grid, free, {})) {
     return kept;  // the largest block there is stays whole: no move can do better
@@ -801,7 +806,7 @@ std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanReal
   // step's (the ranks of free lanes keep their order from one step to the next): it is skipped.
   LaneMask free;
   LaneMask free_before;
-  bool chosen_before = false;  // whether RealtimeLanes chose the previous step's lanes
+  bool chosen_before = false;  // whether the previous step's lanes were computed or reused
   for (std::int64_t t = first; t < end; ++t) {
     const auto i = static_cast<std::size_t>(t);
     if (t == 0 && !job.lanes.empty() && !job.can_resize_now) {
@@ -809,8 +814,8 @@ std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanReal
     } else {
       grid.FreeOver(t, t + 1, job.allowed, free);
       const bool same = chosen_before && counts[i] == counts[i - 1] && free == free_before;
-      lanes[i] =
-          same ? previous : RealtimeLanes(grid, reserved, free_run, previous, t, counts[i], free);
+      lanes[i] = same ? previous
+                      : RealtimeLanes(grid, job, free, reserved, free_run, previous, t, counts[i]);
       std::swap(free, free_before);
       chosen_before = true;
     }

@@ -69,12 +69,15 @@ struct PlanRealtimeJob {
   double priority = 1;
   std::int64_t min_gpus = 1;
   std::int64_t max_gpus = 1;
-  std::int64_t swap_cap = 0;           // most lanes gained or lost between steps; 0: no cap
+  std::int64_t swap_cap = 0;           // most change in count between steps; 0: no cap
   std::vector<std::int64_t> demand{};  // GPUs wanted per step (size: the plan's steps)
   std::int64_t end_step = 0;           // it is gone from this step on (estimate)
   std::vector<std::uint32_t> lanes{};  // running: the lanes it holds now; queued: empty
   // Running only: whether its step-0 count may differ from what it holds now (by <= swap_cap).
   bool can_resize_now = false;
+  // Whether it may change lanes at the same count to leave a larger free block (a move); not when
+  // a resize pauses it (restart_cost), which the plan does not weigh.
+  bool can_move = true;
   LaneMask allowed{};
 };
 

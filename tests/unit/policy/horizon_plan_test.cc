@@ -1,8 +1,9 @@
 // The rolling-horizon planner on hand-made grids: legality over many random problems (no lane
 // used twice in a step, blocks aligned inside one domain, one-domain jobs, size ranges, accepted
 // lanes, swap cap, running work pinned), priority order, a block that survives because free space
-// is kept in useful shapes, a real-time ramp that meets a rising demand within the cap, and an
-// improvement phase that never lowers the objective and is deterministic.
+// is kept in useful shapes, a real-time ramp that meets a rising demand within the cap, services
+// that move only to leave a larger free block, and an improvement phase that never lowers the
+// objective and is deterministic.
 #include "policy/horizon_plan.h"
 
 #include <fmt/format.h>
@@ -389,6 +390,30 @@ TEST(HorizonPlanTest, AServiceMovesToLeaveABlockWholeForAWideJob) {
   EXPECT_EQ(plan.batch[0].lanes, (std::vector<std::uint32_t>{8, 9, 10, 11, 12, 13, 14, 15}));
 }
 
+// The same on a 72-lane domain (an NVL72 rack: the domain spans two words of the lane masks). The
+// service's two lanes in the middle of the first 64 leave at most a 32-lane block; on the last 8
+// lanes they leave the 64-lane block whole.
+TEST(HorizonPlanTest, AServiceMovesOnADomainOfSeventyTwoLanes) {
+  PlanProblem p;
+  p.steps = 2;
+  p.lanes = Lanes(1, 72);
+  PlanRealtimeJob service;
+  service.min_gpus = 2;
+  service.max_gpus = 2;
+  service.demand = {2, 2};
+  service.end_step = 2;
+  service.lanes = {36, 40};
+  service.can_resize_now = true;
+  p.realtime = {service};
+  const Plan moved = BuildPlan(p, DefaultChoices(p));
+  EXPECT_EQ(Illegal(p, moved), "");
+  EXPECT_EQ(moved.realtime[0][0], (std::vector<std::uint32_t>{64, 65}));
+  // A service that a resize pauses (restart_cost) is not moved: the plan does not weigh the pause.
+  p.realtime[0].can_move = false;
+  const Plan kept = BuildPlan(p, DefaultChoices(p));
+  EXPECT_EQ(kept.realtime[0][0], (std::vector<std::uint32_t>{36, 40}));
+}
+
 // A service moves only to make room: where the lowest lanes would leave no larger free block
 // than its own, it keeps its own.
 TEST(HorizonPlanTest, AServiceStaysWhereMovingMakesNoRoom) {
@@ -404,6 +429,7 @@ TEST(HorizonPlanTest, AServiceStaysWhereMovingMakesNoRoom) {
   service.can_resize_now = true;
   p.realtime = {service};
   const Plan plan = BuildPlan(p, DefaultChoices(p));
+  EXPECT_EQ(Illegal(p, plan), "");
   for (const std::vector<std::uint32_t>& lanes : plan.realtime[0]) {
     EXPECT_EQ(lanes, (std::vector<std::uint32_t>{2, 3}));
   }
