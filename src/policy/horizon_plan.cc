@@ -356,6 +356,20 @@ std::optional<std::vector<std::uint32_t>> ChooseBlock(const Grid& grid, const La
   return best;
 }
 
+// For the free lanes `x` of a domain of `count` lanes that lies in one word (bit i: its i-th
+// lane), the aligned blocks of `m` lanes that are all free, as a bit at each block's first lane.
+std::uint64_t FreeBlockStarts(std::uint64_t x, std::uint32_t m, std::uint32_t count) {
+  std::uint64_t full = x;  // bit i: lanes [i, i + m) all free
+  for (std::uint32_t s = 1; s < m; s <<= 1) {
+    full &= full >> s;
+  }
+  std::uint64_t starts = 0;  // aligned block starts that fit in the domain
+  for (std::uint32_t i = 0; i + m <= count; i += m) {
+    starts |= std::uint64_t{1} << i;
+  }
+  return full & starts;
+}
+
 // LeastFragmenting for a domain that lies in one word, on bits: level k holds the lanes whose
 // enclosing free aligned block (EnclosingFreeBlock) has at least 2^k lanes; the lanes whose block
 // has exactly 2^k are taken before those of 2^(k+1), lowest lane first, as the general case
@@ -377,15 +391,7 @@ void LeastFragmentingInWord(const DomainRange& d, const LaneMask& free, std::uin
   level[0] = x;
   std::size_t levels = 1;
   for (std::uint32_t m = 2; m <= d.count && level[levels - 1] != 0; m *= 2) {
-    std::uint64_t full = x;  // bit i: lanes [i, i + m) all free
-    for (std::uint32_t s = 1; s < m; s <<= 1) {
-      full &= full >> s;
-    }
-    std::uint64_t starts = 0;  // aligned block starts that fit in the domain
-    for (std::uint32_t i = 0; i + m <= d.count; i += m) {
-      starts |= std::uint64_t{1} << i;
-    }
-    std::uint64_t spread = full & starts;
+    std::uint64_t spread = FreeBlockStarts(x, m, d.count);
     for (std::uint32_t s = 1; s < m; s <<= 1) {
       spread |= spread << s;
     }
@@ -719,15 +725,7 @@ std::uint32_t LargestFreeBlock(const DomainRange& d, const LaneMask& free) {
   }
   std::uint32_t largest = 1;
   for (std::uint32_t m = 2; m <= d.count; m *= 2) {
-    std::uint64_t full = x;  // bit i: lanes [i, i + m) all free
-    for (std::uint32_t shift = 1; shift < m; shift <<= 1) {
-      full &= full >> shift;
-    }
-    std::uint64_t starts = 0;  // aligned block starts that fit in the domain
-    for (std::uint32_t i = 0; i + m <= d.count; i += m) {
-      starts |= std::uint64_t{1} << i;
-    }
-    if ((full & starts) == 0) {
+    if (FreeBlockStarts(x, m, d.count) == 0) {
       break;
     }
     largest = m;
