@@ -17,7 +17,6 @@
 #include <filesystem>
 #include <string>
 
-#include "fleetsim/report/output_sink.h"
 #include "fleetsim/sweep/sweep_report.h"
 #include "fleetsim/sweep/sweep_results.h"
 #include "fleetsim/sweep/sweep_runner.h"
@@ -118,13 +117,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
                      });
       journal.Flush();
       at = AddElapsed(at, runs);
-      DirectorySink sink(DiskFileSystem(), dir);
-      sink.Stage("results.csv", ResultsCsv(layout, records));
-      sink.Stage("results.json", ResultsJson(layout, records));
-      const std::vector<SweepCell> cells = SummarizeCells(layout, records);
-      sink.Stage("summary.csv", SummaryCsv(layout, cells));
-      sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
-      if (!sink.Commit().message().empty() || records.size() != points.size()) {
+      if (!WriteSweepResults(dir, layout, records).ok() || records.size() != points.size()) {
         state.SkipWithError("the sweep did not write its results");
         break;
       }

@@ -163,17 +163,6 @@ Status WriteLayout(const std::string& dir, const SweepLayout& layout) {
                         : committed;
 }
 
-Status WriteResults(const std::string& dir, const SweepLayout& layout,
-                    const SweepRecords& records) {
-  DirectorySink sink(DiskFileSystem(), dir);
-  sink.Stage("results.csv", ResultsCsv(layout, records));
-  sink.Stage("results.json", ResultsJson(layout, records));
-  const std::vector<SweepCell> cells = SummarizeCells(layout, records);
-  sink.Stage("summary.csv", SummaryCsv(layout, cells));
-  sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
-  return sink.Commit();
-}
-
 // Lists the failed runs (the first kFailuresListed) on `err`; returns how many failed.
 std::size_t ReportFailures(const SweepLayout& layout, const SweepRecords& records,
                            std::ostream& err) {
@@ -195,7 +184,7 @@ std::size_t ReportFailures(const SweepLayout& layout, const SweepRecords& record
 // Writes the results into `dir`, lists the failures; kOk, kRunsFailed or kOutputError.
 int WriteAndReport(const std::string& dir, const SweepLayout& layout, const SweepRecords& records,
                    const SweepContext& c) {
-  if (Status status = WriteResults(dir, layout, records); !status.ok()) {
+  if (Status status = WriteSweepResults(dir, layout, records); !status.ok()) {
     fmt::print(c.err, "fleetsim: cannot write results: {}\n", status.message());
     return ToInt(ExitStatus::kOutputError);
   }

@@ -11,8 +11,10 @@
 #include <map>
 #include <set>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/html_chart.h"
+#include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/report_style.h"
 
 namespace fleetsim {
@@ -529,6 +531,17 @@ std::string SweepHtml(const SweepLayout& layout, const SweepRecords& records,
   }
   content += GridTable(page, cells, metrics);
   return HtmlPage("fleetsim sweep " + layout.name, content, page.charts, options.render_check);
+}
+
+Status WriteSweepResults(const std::string& dir, const SweepLayout& layout,
+                         const SweepRecords& records) {
+  DirectorySink sink(DiskFileSystem(), dir);
+  sink.Stage("results.csv", ResultsCsv(layout, records));
+  sink.Stage("results.json", ResultsJson(layout, records));
+  const std::vector<SweepCell> cells = SummarizeCells(layout, records);
+  sink.Stage("summary.csv", SummaryCsv(layout, cells));
+  sink.Stage("report.html", SweepHtml(layout, records, cells, {}));
+  return sink.Commit();
 }
 
 }  // namespace fleetsim

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <string>
 
+#include "fleetsim/core/status.h"
 #include "fleetsim/sweep/sweep_results.h"
 
 namespace fleetsim {
@@ -30,5 +31,11 @@ struct SweepReportOptions {
 // The page of a sweep's results; `cells` are SummarizeCells(layout, records).
 std::string SweepHtml(const SweepLayout& layout, const SweepRecords& records,
                       const std::vector<SweepCell>& cells, const SweepReportOptions& options);
+
+// Renders results.csv, results.json, summary.csv and report.html (default options) and commits
+// the four into `dir` as one unit (report/output_sink.h): what `fleetsim sweep` and `sweep merge`
+// write once the runs are recorded.
+Status WriteSweepResults(const std::string& dir, const SweepLayout& layout,
+                         const SweepRecords& records);
 
 }  // namespace fleetsim
