@@ -30,17 +30,18 @@ class RandomFamilyCliTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   CommandResult Family(const std::string& args) {
-    return testing::RunCommand(fmt::format("python3 '{}' --fleetsim '{}' {}",
-                                           SourcePath("tools/random-family"), FLEETSIM_CLI_PATH,
-                                           args),
-                               dir_);
+    return testing::RunCommand(
+        fmt::format("python3 '{}' --fleetsim '{}' {}", SourcePath("tools/random-family"),
+                    FLEETSIM_CLI_PATH, args),
+        dir_);
   }
 
   std::string dir_;
 };
 
 TEST_F(RandomFamilyCliTest, EveryScenarioRunsUnderEveryPolicyAndTheReportHasTheFigures) {
-  const CommandResult r = Family(fmt::format("all '{}/work' --count {} --seed 1", dir_, kScenarios));
+  const CommandResult r =
+      Family(fmt::format("all '{}/work' --count {} --seed 1", dir_, kScenarios));
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = json::parse(ReadFile(dir_ + "/work/report.json"));
   EXPECT_EQ(report.at("scenarios"), kScenarios);
@@ -52,6 +53,14 @@ TEST_F(RandomFamilyCliTest, EveryScenarioRunsUnderEveryPolicyAndTheReportHasTheF
   EXPECT_EQ(vs_fifo.at("wins").get<int>() + vs_fifo.at("ties").get<int>() +
                 vs_fifo.at("losses").get<int>(),
             kScenarios);
+  // Beating the best of the three means beating each: no policy alone is beaten less often.
+  const int wins_vs_best = report.at("constraint_aware_vs_best_other").at("wins").get<int>();
+  const json& vs_each = report.at("constraint_aware_vs_each_other");
+  EXPECT_EQ(vs_each.size(), 3U);
+  for (const auto& [policy, vs] : vs_each.items()) {
+    EXPECT_EQ(vs.at("compared"), kScenarios) << policy;
+    EXPECT_GE(vs.at("wins").get<int>(), wins_vs_best) << policy;
+  }
   EXPECT_EQ(report.at("per_policy").size(), 5U);
   EXPECT_TRUE(report.at("wide_vs_fifo").contains("constraint-aware"));
 }
