@@ -225,6 +225,33 @@ TEST(ResizeTest, ServedRealtimeDemandFollowsTheResizes) {
   EXPECT_NEAR(out.metrics.allocated_gpu_hours, 2 + 4 + 6, 1e-9);
 }
 
+// A move: a resize to other GPUs at the same count (what constraint-aware does to leave a free
+// block whole for a wide job). It frees the GPUs left at once, for a start later in the same
+// call, uses none of the step's swap cap, and serves the demand as before.
+TEST(ResizeTest, AServiceMovesAtTheSameCountAndItsOldGpusAreFreeAtOnce) {
+  Workload w = Service();
+  AddJob(w, "wide", 0, 4, 3600);
+  const Outcome out =
+      RunScripted(w, [](const ClusterView& view, int call) -> std::vector<Decision> {
+        if (call == 1) {
+          return {StartJob{0, WholeGpus(std::vector<GpuId>{0, 4})}, WakeAt{SecondsToTime(3600)}};
+        }
+        if (view.now() == SecondsToTime(3600) && Queued(view, 1)) {
+          // Move off GPU 0 (the block 0-3 becomes whole), start the wide job there, then grow
+          // 2 -> 4: the step began at 2 GPUs, so the move took none of the cap of 2.
+          return {ResizeJob{0, WholeGpus(std::vector<GpuId>{4, 5})},
+                  StartJob{1, WholeGpus(Gpus(0, 4))}, ResizeJob{0, WholeGpus(Gpus(4, 4))}};
+        }
+        return {};
+      });
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  EXPECT_EQ(out.rows[1].start, SecondsToTime(3600));
+  EXPECT_EQ(out.rows[1].end, SecondsToTime(7200));
+  EXPECT_EQ(out.rows[0].gpus_allocated, 4);
+  EXPECT_NEAR(out.realtime.served_gpu_hours, 2 + 4 + 4, 1e-9);
+  EXPECT_NEAR(out.metrics.allocated_gpu_hours, (2 + 4 + 4) + 4, 1e-9);
+}
+
 TEST(DeadlockTest, APolicyThatNeverStartsAnythingIsReported) {
   Workload w;
   AddJob(w, "a", 0, 4, 100);
