@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <new>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -19,14 +20,51 @@ namespace fleetsim {
 
 namespace {
 
-// A fixed-size Bloom filter over job ids: 2^27 bits (16 MiB) and 4 probes give under 1 % false
-// positives up to about 14 million ids; every positive is confirmed exactly on a second pass.
+// The job ids seen so far, to find ids that may repeat. The first kExactIds ids are kept
+// exactly (a set); past that, every id goes into a fixed-size Bloom filter of 2^27 bits (16 MiB)
+// and 4 probes, which gives under 1 % false positives up to about 14 million ids. Every positive
+// is confirmed exactly on a second pass. A short trace thus never pays for the filter's 16 MiB
+// (4,096 pages, each faulted in on first touch).
 class IdFilter {
  public:
-  IdFilter() : words_(static_cast<std::uint64_t*>(std::calloc(kWords, sizeof(std::uint64_t)))) {}
-
   // Adds `id`; returns whether it may have been added before.
   bool TestAndAdd(const std::string& id) {
+    if (!words_) {
+      if (!exact_.insert(id).second) {
+        return true;
+      }
+      if (exact_.size() > kExactIds) {
+        MoveToBloom();
+      }
+      return false;
+    }
+    return BloomTestAndAdd(id);
+  }
+
+ private:
+  static constexpr std::size_t kExactIds = 16384;
+  static constexpr std::uint64_t kBits = std::uint64_t{1} << 27;
+  static constexpr std::size_t kWords = kBits / 64;
+  static constexpr int kProbes = 4;
+
+  static std::uint64_t Mix(std::uint64_t x) {  // SplitMix64's finalizer
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+
+  void MoveToBloom() {
+    words_.reset(static_cast<std::uint64_t*>(std::calloc(kWords, sizeof(std::uint64_t))));
+    if (!words_) {
+      throw std::bad_alloc();
+    }
+    for (const std::string& seen : exact_) {
+      BloomTestAndAdd(seen);
+    }
+    std::unordered_set<std::string>().swap(exact_);
+  }
+
+  bool BloomTestAndAdd(const std::string& id) {
     std::uint64_t h1 = Fnv1a64(id);
     const std::uint64_t h2 = Mix(h1) | 1;
     bool all_set = true;
@@ -41,21 +79,11 @@ class IdFilter {
     return all_set;
   }
 
- private:
-  static constexpr std::uint64_t kBits = std::uint64_t{1} << 27;
-  static constexpr std::size_t kWords = kBits / 64;
-  static constexpr int kProbes = 4;
-
-  static std::uint64_t Mix(std::uint64_t x) {  // SplitMix64's finalizer
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  }
-
   struct Free {
     void operator()(std::uint64_t* p) const { std::free(p); }
   };
-  std::unique_ptr<std::uint64_t, Free> words_;
+  std::unordered_set<std::string> exact_;
+  std::unique_ptr<std::uint64_t, Free> words_;  // null while the ids are kept exactly
 };
 
 // One pass over a trace: every row comes back as a job or a row error, with the checks that

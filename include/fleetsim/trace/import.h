@@ -4,7 +4,8 @@
 // unsorted trace stably by submit time, saying so. Two entry points:
 //  - ConvertTrace streams the jobs into a JobWriter with memory bounded independently of the
 //    trace's length when the input is sorted: it reads the file in passes (check, then write),
-//    finding duplicate ids with a fixed-size Bloom filter confirmed exactly on a second pass;
+//    finding duplicate ids with an exact set for the first ids, then a fixed-size Bloom filter,
+//    confirmed exactly on a second pass;
 //  - ReadTrace collects the jobs into a Workload (for scenarios).
 // docs/trace-formats.md ("Bad rows") documents the behaviour. Thread-compatible.
 #pragma once

@@ -166,6 +166,29 @@ TEST(ImportTest, ManyDistinctIdsAreNotMistakenForRepeats) {
   EXPECT_EQ(report.jobs, 200'000);
 }
 
+// The driver keeps the first ids exactly and moves them into its Bloom filter past a few
+// thousand: a repeat is found whether its first sighting came before the move or after it.
+TEST(ImportTest, RepeatsAreFoundOnBothSidesOfTheMoveToTheBloomFilter) {
+  std::vector<Row> rows;
+  for (int i = 0; i < 40'000; ++i) {
+    rows.emplace_back(MakeJob("job-" + std::to_string(i), i));
+    if (i == 10) {
+      rows.emplace_back(MakeJob("job-3", i));  // while the ids are kept exactly
+    }
+    if (i == 30'000) {
+      rows.emplace_back(MakeJob("job-5", i));  // first seen before the move
+    }
+  }
+  rows.emplace_back(MakeJob("job-25000", 40'000));  // first seen after the move
+  CollectingWriter out;
+  const TraceReport report = Convert(Scripted(rows), BadRowPolicy::kSkip, out);
+  ASSERT_TRUE(report.ok()) << report.status.message();
+  EXPECT_EQ(report.jobs, 40'000);
+  ASSERT_EQ(report.skipped.size(), 1u);
+  EXPECT_EQ(report.skipped[0].reason, "duplicate id");
+  EXPECT_EQ(report.skipped[0].rows, 3);
+}
+
 TEST(ImportTest, UnsortedInputIsSortedStablyAndSaidSo) {
   CollectingWriter out;
   const TraceReport report =
