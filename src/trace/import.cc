@@ -20,11 +20,11 @@ namespace fleetsim {
 
 namespace {
 
-// The job ids seen so far, to find ids that may repeat. The first kExactIds ids are kept
-// exactly (a set); past that, every id goes into a fixed-size Bloom filter of 2^27 bits (16 MiB)
-// and 4 probes, which gives under 1 % false positives up to about 14 million ids. Every positive
-// is confirmed exactly on a second pass. A short trace thus never pays for the filter's 16 MiB
-// (4,096 pages, each faulted in on first touch).
+// The job ids seen so far, to find ids that may repeat. The first kExactIds ids (up to
+// kExactBytes of their text) are kept exactly (a set); past that, every id goes into a fixed-size
+// Bloom filter of 2^27 bits (16 MiB) and 4 probes, which gives under 1 % false positives up to
+// about 14 million ids. Every positive is confirmed exactly on a second pass. A short trace thus
+// never pays for the filter's 16 MiB (4,096 pages, each faulted in on first touch).
 class IdFilter {
  public:
   // Adds `id`; returns whether it may have been added before.
@@ -33,7 +33,8 @@ class IdFilter {
       if (!exact_.insert(id).second) {
         return true;
       }
-      if (exact_.size() > kExactIds) {
+      exact_bytes_ += id.size();
+      if (exact_.size() > kExactIds || exact_bytes_ > kExactBytes) {
         MoveToBloom();
       }
       return false;
@@ -43,6 +44,8 @@ class IdFilter {
 
  private:
   static constexpr std::size_t kExactIds = 16384;
+  // The ids' text the set may hold: long ids move to the filter sooner, so memory stays bounded.
+  static constexpr std::size_t kExactBytes = std::size_t{4} << 20;
   static constexpr std::uint64_t kBits = std::uint64_t{1} << 27;
   static constexpr std::size_t kWords = kBits / 64;
   static constexpr int kProbes = 4;
@@ -83,6 +86,7 @@ class IdFilter {
     void operator()(std::uint64_t* p) const { std::free(p); }
   };
   std::unordered_set<std::string> exact_;
+  std::size_t exact_bytes_ = 0;
   std::unique_ptr<std::uint64_t, Free> words_;  // null while the ids are kept exactly
 };
 

@@ -189,6 +189,23 @@ TEST(ImportTest, RepeatsAreFoundOnBothSidesOfTheMoveToTheBloomFilter) {
   EXPECT_EQ(report.skipped[0].rows, 3);
 }
 
+// 100 ids of 64 KiB pass the 4 MiB of id text the exact set holds, so the repeat at the end is
+// found by the Bloom filter and confirmed.
+TEST(ImportTest, ARepeatAmongLongIdsIsFoundPastTheExactSetsBytes) {
+  std::vector<Row> rows;
+  const std::string pad(64 * 1024, 'x');
+  for (int i = 0; i < 100; ++i) {
+    rows.emplace_back(MakeJob(std::to_string(i) + pad, i));
+  }
+  rows.emplace_back(MakeJob("0" + pad, 100));
+  CollectingWriter out;
+  const TraceReport report = Convert(Scripted(rows), BadRowPolicy::kSkip, out);
+  ASSERT_TRUE(report.ok()) << report.status.message();
+  EXPECT_EQ(report.jobs, 100);
+  ASSERT_EQ(report.skipped.size(), 1u);
+  EXPECT_EQ(report.skipped[0].rows, 1);
+}
+
 TEST(ImportTest, UnsortedInputIsSortedStablyAndSaidSo) {
   CollectingWriter out;
   const TraceReport report =
