@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <string>
 
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/sweep/sweep_report.h"
 #include "fleetsim/sweep/sweep_results.h"
 #include "fleetsim/sweep/sweep_runner.h"

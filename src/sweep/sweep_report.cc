@@ -1,5 +1,6 @@
 // report.html of a sweep: per reported metric, lines over a numeric axis with confidence bars,
-// heatmaps over two numeric axes, or bars per cell; then the table of the grid.
+// heatmaps over two numeric axes, or bars per cell; then the table of the grid. And
+// WriteSweepResults, which commits it with the other three result files.
 #include "fleetsim/sweep/sweep_report.h"
 
 #include <fmt/format.h>

@@ -5,90 +5,18 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <memory>
-#include <new>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "fleetsim/core/diagnostics.h"
-#include "fleetsim/core/random.h"
 #include "trace/fields.h"
+#include "trace/id_filter.h"
 
 namespace fleetsim {
 
 namespace {
-
-// The job ids seen so far, to find ids that may repeat. The first kExactIds ids (up to
-// kExactBytes of their text) are kept exactly (a set); past that, every id goes into a fixed-size
-// Bloom filter of 2^27 bits (16 MiB) and 4 probes, which gives under 1 % false positives up to
-// about 14 million ids. Every positive is confirmed exactly on a second pass. A short trace thus
-// never pays for the filter's 16 MiB (4,096 pages, each faulted in on first touch).
-class IdFilter {
- public:
-  // Adds `id`; returns whether it may have been added before.
-  bool TestAndAdd(const std::string& id) {
-    if (!words_) {
-      if (!exact_.insert(id).second) {
-        return true;
-      }
-      exact_bytes_ += id.size();
-      if (exact_.size() > kExactIds || exact_bytes_ > kExactBytes) {
-        MoveToBloom();
-      }
-      return false;
-    }
-    return BloomTestAndAdd(id);
-  }
-
- private:
-  static constexpr std::size_t kExactIds = 16384;
-  // The ids' text the set may hold: long ids move to the filter sooner, so memory stays bounded.
-  static constexpr std::size_t kExactBytes = std::size_t{4} << 20;
-  static constexpr std::uint64_t kBits = std::uint64_t{1} << 27;
-  static constexpr std::size_t kWords = kBits / 64;
-  static constexpr int kProbes = 4;
-
-  static std::uint64_t Mix(std::uint64_t x) {  // SplitMix64's finalizer
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-  }
-
-  void MoveToBloom() {
-    words_.reset(static_cast<std::uint64_t*>(std::calloc(kWords, sizeof(std::uint64_t))));
-    if (!words_) {
-      throw std::bad_alloc();
-    }
-    for (const std::string& seen : exact_) {
-      BloomTestAndAdd(seen);
-    }
-    std::unordered_set<std::string>().swap(exact_);
-  }
-
-  bool BloomTestAndAdd(const std::string& id) {
-    std::uint64_t h1 = Fnv1a64(id);
-    const std::uint64_t h2 = Mix(h1) | 1;
-    bool all_set = true;
-    for (int probe = 0; probe < kProbes; ++probe) {
-      const std::uint64_t bit = h1 & (kBits - 1);
-      std::uint64_t& word = words_.get()[bit / 64];
-      const std::uint64_t mask = std::uint64_t{1} << (bit % 64);
-      all_set = all_set && (word & mask) != 0;
-      word |= mask;
-      h1 += h2;
-    }
-    return all_set;
-  }
-
-  struct Free {
-    void operator()(std::uint64_t* p) const { std::free(p); }
-  };
-  std::unordered_set<std::string> exact_;
-  std::size_t exact_bytes_ = 0;
-  std::unique_ptr<std::uint64_t, Free> words_;  // null while the ids are kept exactly
-};
 
 // One pass over a trace: every row comes back as a job or a row error, with the checks that
 // need only the row itself and the catalog applied.

@@ -59,6 +59,9 @@ TEST_F(RandomFamilyCliTest, EveryScenarioRunsUnderEveryPolicyAndTheReportHasTheF
   EXPECT_EQ(vs_each.size(), 3U);
   for (const auto& [policy, vs] : vs_each.items()) {
     EXPECT_EQ(vs.at("compared"), kScenarios) << policy;
+    EXPECT_EQ(vs.at("wins").get<int>() + vs.at("ties").get<int>() + vs.at("losses").get<int>(),
+              kScenarios)
+        << policy;
     EXPECT_GE(vs.at("wins").get<int>(), wins_vs_best) << policy;
   }
   EXPECT_EQ(report.at("per_policy").size(), 5U);

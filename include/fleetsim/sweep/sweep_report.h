@@ -11,6 +11,7 @@
 // and a table of the grid (per cell: runs, failures, each metric's mean ± half the interval and
 // the paired difference against the baseline). docs/sweeps.md#reporthtml describes it. Rendered
 // from the layout and the records alone, like the other result files: byte-identical reruns.
+// WriteSweepResults writes the four result files as one unit.
 #pragma once
 
 #include <cstddef>

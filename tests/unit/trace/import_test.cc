@@ -166,8 +166,8 @@ TEST(ImportTest, ManyDistinctIdsAreNotMistakenForRepeats) {
   EXPECT_EQ(report.jobs, 200'000);
 }
 
-// The driver keeps the first ids exactly and moves them into its Bloom filter past a few
-// thousand: a repeat is found whether its first sighting came before the move or after it.
+// The driver keeps the first IdFilter::kExactIds ids exactly and then moves them into its Bloom
+// filter: a repeat is found whether its first sighting came before the move or after it.
 TEST(ImportTest, RepeatsAreFoundOnBothSidesOfTheMoveToTheBloomFilter) {
   std::vector<Row> rows;
   for (int i = 0; i < 40'000; ++i) {
@@ -203,6 +203,7 @@ TEST(ImportTest, ARepeatAmongLongIdsIsFoundPastTheExactSetsBytes) {
   ASSERT_TRUE(report.ok()) << report.status.message();
   EXPECT_EQ(report.jobs, 100);
   ASSERT_EQ(report.skipped.size(), 1u);
+  EXPECT_EQ(report.skipped[0].reason, "duplicate id");
   EXPECT_EQ(report.skipped[0].rows, 1);
 }
 
