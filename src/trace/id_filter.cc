@@ -14,12 +14,6 @@ constexpr std::uint64_t kBits = std::uint64_t{1} << 27;
 constexpr std::size_t kWords = kBits / 64;
 constexpr int kProbes = 4;
 
-std::uint64_t Mix(std::uint64_t x) {  // SplitMix64's finalizer
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 }  // namespace
 
 void IdFilter::Free::operator()(std::uint64_t* p) const { std::free(p); }
@@ -53,7 +47,7 @@ void IdFilter::MoveToBloomFilter() {
 
 bool IdFilter::BloomTestAndAdd(const std::string& id) {
   std::uint64_t h1 = Fnv1a64(id);
-  const std::uint64_t h2 = Mix(h1) | 1;
+  const std::uint64_t h2 = Mix64(h1) | 1;
   bool all_set = true;
   for (int probe = 0; probe < kProbes; ++probe) {
     const std::uint64_t bit = h1 & (kBits - 1);

@@ -48,6 +48,9 @@ class RandomStreams {
 // FNV-1a, 64-bit, of the bytes of `text`: a fixed, portable hash (stream names, per-job seeds).
 std::uint64_t Fnv1a64(std::string_view text);
 
+// SplitMix64's finalizer: a bijective mix of the bits of `x` (a hash's second opinion).
+std::uint64_t Mix64(std::uint64_t x);
+
 // Uniform real on [low, high).
 double UniformReal(Rng& rng, double low, double high);
 // Uniform integer on [low, high], inclusive, without modulo bias.
