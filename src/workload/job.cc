@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "fleetsim/core/check.h"
+#include "fleetsim/core/diagnostics.h"
 
 namespace fleetsim {
 
@@ -89,7 +90,7 @@ class ProblemList {
 void CheckIdentity(const JobRequest& r, ProblemList& out) {
   if (!IsValidId(r.id)) {
     out.Add("id", fmt::format("expected an id of letters, digits, '.', '_' or '-', found '{}'",
-                              r.id));
+                              ShownName(r.id)));
   }
   if (r.submit < 0) {
     out.Add("submit_s", fmt::format("expected a time >= 0, found {}", TimeToSeconds(r.submit)));
@@ -124,6 +125,10 @@ void CheckSize(const JobRequest& r, ProblemList& out) {
   for (const std::string& model : r.gpu_models) {
     if (model.empty()) {
       out.Add("gpu_models", "expected GPU model names, found an empty name");
+    } else if (model.find('|') != std::string::npos) {
+      out.Add("gpu_models", fmt::format("expected GPU model names without '|' (it separates the "
+                                        "names of a CSV cell), found '{}'",
+                                        ShownName(model)));
     }
   }
 }

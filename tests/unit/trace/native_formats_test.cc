@@ -200,6 +200,16 @@ TEST(JsonlReaderTest, JobRuleProblemsComeOutAsForEveryReader) {
             "work_gpu_hours, found both");
 }
 
+// The import_roundtrip fuzz target's finding (tenth campaign): the CSV writer joins a job's model
+// names with '|', so a name holding one came back as two. Every reader now refuses such a name.
+TEST(JsonlReaderTest, AModelNameHoldingTheCsvListSeparatorIsABadRow) {
+  EXPECT_EQ(
+      OnlyRow("jsonl",
+              R"({"id":"a","submit_s":0,"gpus":1,"duration_s":60,"gpu_models":["A|B","H100"]})"),
+      "1: value out of range: FILE:1: field 'gpu_models': expected GPU model names without '|' "
+      "(it separates the names of a CSV cell), found 'A|B'");
+}
+
 TEST(JsonlReaderTest, AMissingFileIsAnOpenError) {
   const std::string path = "traces/none.jsonl";
   const MemoryFileSystem files;
