@@ -18,7 +18,7 @@ bool CheckJob(const Job& job, FieldError& error) {
   }
   const JobProblem& first = problems.front();
   const char* reason = first.field == "gpus" && job.request.gpus == 0 ? kReasonZeroGpus
-                       : first.field == "id"                          ? kReasonBadValue
+                       : first.text                                   ? kReasonBadValue
                                                                       : kReasonOutOfRange;
   error.Set(reason, fmt::format("field '{}': {}", first.field, first.message));
   return false;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 #include <utility>
 
 #include "fleetsim/core/check.h"
@@ -81,23 +82,72 @@ class ProblemList {
   void Add(std::string field, std::string message) {
     problems_.push_back({std::move(field), std::move(message)});
   }
+  void AddText(std::string field, std::string message) {
+    problems_.push_back({std::move(field), std::move(message), true});
+  }
   std::vector<JobProblem> Take() { return std::move(problems_); }
 
  private:
   std::vector<JobProblem> problems_;
 };
 
+// What is wrong with a name or other text a job sets (`text` non-empty), or "" when nothing:
+// every native format must carry it unchanged, a line of CSV among them, so no control
+// characters (a line break would end the row) and not spaces alone (a CSV cell of spaces reads
+// as empty, that is, as the field's default).
+bool IsControl(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte < 0x20 || byte == 0x7f;
+}
+
+// `text` as a message shows it: each control character as \xNN, then cut as ShownName cuts.
+std::string WithControlsEscaped(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    out +=
+        IsControl(c) ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c)) : std::string(1, c);
+  }
+  return ShownName(out);
+}
+
+std::string TextProblem(std::string_view text) {
+  if (std::any_of(text.begin(), text.end(), IsControl)) {
+    return fmt::format(
+        "expected text without control characters (tabs, line breaks...), found "
+        "'{}'",
+        WithControlsEscaped(text));
+  }
+  if (text.find_first_not_of(' ') == std::string_view::npos) {
+    return fmt::format("expected text that is not spaces alone, found '{}'", ShownName(text));
+  }
+  return "";
+}
+
+// Adds TextProblem(text) for `field` when `text` is set and has one.
+void CheckText(std::string_view field, std::string_view text, ProblemList& out) {
+  if (text.empty()) {
+    return;
+  }
+  if (std::string problem = TextProblem(text); !problem.empty()) {
+    out.AddText(std::string(field), std::move(problem));
+  }
+}
+
 void CheckIdentity(const JobRequest& r, ProblemList& out) {
   if (!IsValidId(r.id)) {
-    out.Add("id", fmt::format("expected an id of letters, digits, '.', '_' or '-', found '{}'",
-                              ShownName(r.id)));
+    out.AddText("id", fmt::format("expected an id of letters, digits, '.', '_' or '-', found '{}'",
+                                  ShownName(r.id)));
   }
   if (r.submit < 0) {
     out.Add("submit_s", fmt::format("expected a time >= 0, found {}", TimeToSeconds(r.submit)));
   }
   if (r.tenant.empty()) {
-    out.Add("tenant", "expected a non-empty tenant name, found ''");
+    out.AddText("tenant", "expected a non-empty tenant name, found ''");
   }
+  CheckText("tenant", r.tenant, out);
+  CheckText("priority_class", r.priority_class, out);
+  CheckText("gres", r.gres, out);
+  CheckText("resources", r.resources, out);
   if (r.priority < 1 || r.priority > kMaxPriority) {
     out.Add("priority",
             fmt::format("expected an integer in [1, {}], found {}", kMaxPriority, r.priority));
@@ -122,13 +172,17 @@ void CheckSize(const JobRequest& r, ProblemList& out) {
                                       "max_gpus, found {} and {}",
                                       r.gpus, r.MaxGpus()));
   }
+  // Models named through gres are reported there, where the user wrote them.
+  const char* models = r.gres.empty() ? "gpu_models" : "gres";
   for (const std::string& model : r.gpu_models) {
     if (model.empty()) {
-      out.Add("gpu_models", "expected GPU model names, found an empty name");
+      out.AddText(models, "expected GPU model names, found an empty name");
     } else if (model.find('|') != std::string::npos) {
-      out.Add("gpu_models", fmt::format("expected GPU model names without '|' (it separates the "
-                                        "names of a CSV cell), found '{}'",
-                                        ShownName(model)));
+      out.AddText(models, fmt::format("expected GPU model names without '|' (it separates the "
+                                      "names of a CSV cell), found '{}'",
+                                      ShownName(model)));
+    } else {
+      CheckText(models, model, out);
     }
   }
 }
@@ -211,6 +265,7 @@ void CheckDemand(const JobRequest& r, ProblemList& out) {
 }
 
 void CheckTruth(const JobTruth& t, ProblemList& out) {
+  CheckText("recorded_state", t.recorded_state, out);
   const bool has_duration = t.duration != 0;
   const bool has_work = t.work_gpu_hours != 0;
   if (has_duration == has_work) {

@@ -140,6 +140,7 @@ std::vector<std::string> GpuSharingNames();
 struct JobProblem {
   std::string field;
   std::string message;
+  bool text = false;  // a name or other text that is not allowed (else a value out of range)
 };
 
 // Every way the job breaks the rules that do not depend on a fleet or catalog: ranges, a

@@ -206,8 +206,51 @@ TEST(JsonlReaderTest, AModelNameHoldingTheCsvListSeparatorIsABadRow) {
   EXPECT_EQ(
       OnlyRow("jsonl",
               R"({"id":"a","submit_s":0,"gpus":1,"duration_s":60,"gpu_models":["A|B","H100"]})"),
-      "1: value out of range: FILE:1: field 'gpu_models': expected GPU model names without '|' "
+      "1: invalid value: FILE:1: field 'gpu_models': expected GPU model names without '|' "
       "(it separates the names of a CSV cell), found 'A|B'");
+}
+
+// Text that a line of native CSV could not carry unchanged (a CSV cell of spaces reads as the
+// field's default; a line break ends the row) is refused by every reader, so JSON Lines -> CSV ->
+// JSON Lines loses nothing.
+TEST(JsonlReaderTest, TextThatTheCsvFormatCouldNotCarryIsABadRow) {
+  const std::string job = R"({"id":"a","submit_s":0,"duration_s":60,)";
+  const std::string spaces = "expected text that is not spaces alone, found ";
+  const std::string controls =
+      "expected text without control characters (tabs, line breaks...), found ";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"("gpus":1,"tenant":" "})", "field 'tenant': " + spaces + "' '"},
+      {R"("gpus":1,"tenant":"x\ny"})", "field 'tenant': " + controls + R"('x\x0ay')"},
+      {R"("gpus":1,"priority_class":"\t"})", "field 'priority_class': " + controls + R"('\x09')"},
+      {R"("gpus":1,"gpu_models":["  "]})", "field 'gpu_models': " + spaces + "'  '"},
+      {R"("gpus":1,"gpu_models":["A100\r"]})", "field 'gpu_models': " + controls + R"('A100\x0d')"},
+      {R"("gres":"gpu:a|b:1"})",
+       "field 'gres': expected GPU model names without '|' (it "
+       "separates the names of a CSV cell), found 'a|b'"},
+      {R"("gpus":1,"recorded_state":"\u007f"})",
+       "field 'recorded_state': " + controls + R"('\x7f')"},
+  };
+  for (const auto& [fields, expected] : cases) {
+    EXPECT_EQ(OnlyRow("jsonl", job + fields), "1: invalid value: FILE:1: " + expected);
+  }
+}
+
+TEST(JsonlReaderTest, TextInAJobRuleMessageIsCutTo64Bytes) {
+  const std::string model = std::string(70, 'x') + "|";
+  EXPECT_EQ(OnlyRow("jsonl", R"({"id":"a","submit_s":0,"gpus":1,"duration_s":60,"gpu_models":[")" +
+                                 model + R"("]})"),
+            "1: invalid value: FILE:1: field 'gpu_models': expected GPU model names without '|' "
+            "(it separates the names of a CSV cell), found '" +
+                std::string(61, 'x') + "...'");
+}
+
+TEST(CsvWriterTest, TextWithOuterSpacesQuotesAndCommasReadsBackUnchanged) {
+  Job job = SimpleJob("a", 0, 1, 60000);
+  job.request.tenant = " search, \"west\" ";
+  job.request.priority_class = "high ";
+  job.request.gpu_models = {" A100", "H100 SXM"};
+  job.truth.recorded_state = "CANCELLED by 42";
+  EXPECT_EQ(Rows("csv", Csv({job})), (std::vector<std::string>{"2: " + JobToJson(job).dump()}));
 }
 
 TEST(JsonlReaderTest, AMissingFileIsAnOpenError) {
@@ -300,8 +343,8 @@ TEST(CsvReaderTest, CellProblemsNameTheColumnAndTheValueFound) {
 
 TEST(CsvReaderTest, JobRuleProblemsComeOutAsForEveryReader) {
   EXPECT_EQ(OnlyRow("csv", "id,gpus,submit_s,gpu_models,duration_s\na,1,0,A100||H100,1\n"),
-            "2: value out of range: FILE:2: field 'gpu_models': expected GPU model names, found "
-            "an empty name");
+            "2: invalid value: FILE:2: field 'gpu_models': expected GPU model names, found an "
+            "empty name");
   EXPECT_EQ(OnlyRow("csv", "id,gpus,submit_s,duration_s,work_gpu_hours\na,1,0,1,2\n"),
             "2: value out of range: FILE:2: field 'duration_s': expected either duration_s or "
             "work_gpu_hours, found both");
