@@ -91,10 +91,6 @@ class ProblemList {
   std::vector<JobProblem> problems_;
 };
 
-// What is wrong with a name or other text a job sets (`text` non-empty), or "" when nothing:
-// every native format must carry it unchanged, a line of CSV among them, so no control
-// characters (a line break would end the row) and not spaces alone (a CSV cell of spaces reads
-// as empty, that is, as the field's default).
 bool IsControl(char c) {
   const auto byte = static_cast<unsigned char>(c);
   return byte < 0x20 || byte == 0x7f;
@@ -110,11 +106,14 @@ std::string WithControlsEscaped(std::string_view text) {
   return ShownName(out);
 }
 
+// What is wrong with a name or other text a job sets (`text` non-empty), or "" when nothing:
+// every native format must carry it unchanged, a line of CSV among them, so no control
+// characters (a line break would end the row) and not spaces alone (a CSV cell of spaces reads
+// as empty, that is, as the field's default).
 std::string TextProblem(std::string_view text) {
   if (std::any_of(text.begin(), text.end(), IsControl)) {
     return fmt::format(
-        "expected text without control characters (tabs, line breaks...), found "
-        "'{}'",
+        "expected text without control characters (tabs, line breaks...), found '{}'",
         WithControlsEscaped(text));
   }
   if (text.find_first_not_of(' ') == std::string_view::npos) {
