@@ -100,8 +100,11 @@ bool IsControl(char c) {
 std::string WithControlsEscaped(std::string_view text) {
   std::string out;
   for (const char c : text) {
-    out +=
-        IsControl(c) ? fmt::format("\\x{:02x}", static_cast<unsigned char>(c)) : std::string(1, c);
+    if (IsControl(c)) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    } else {
+      out += c;
+    }
   }
   return ShownName(out);
 }
