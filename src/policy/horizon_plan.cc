@@ -832,38 +832,6 @@ std::vector<double> Weights(const PlanProblem& problem) {
   return weights;
 }
 
-// A batch job's place in the default order, highest first: priority x sqrt(GPUs). The objective
-// pays priority x GPUs per step, and the list scheduler gives each job the earliest room left by
-// those before it. By priority alone, a narrow job of a higher priority takes the room a wide job
-// worth more per step waits for, and no later job can use the rest (on 8 GPUs, a 2-GPU 9-hour job
-// of priority 4 ahead of 8-GPU jobs of priority 3 leaves six GPUs idle for nine hours); by
-// priority x GPUs, the value per step, wide jobs go first whatever their priority, and the fleet
-// drains for them. The square root is the geometric middle of the two (docs/policies.md).
-double BatchOrderKey(const PlanBatchJob& job) {
-  return job.priority * std::sqrt(static_cast<double>(job.min_gpus));
-}
-
-// Moves each reserved batch job ahead of every unreserved batch job of its priority or lower, as
-// the reservation promises (the key above can rank a wide job of a lower priority first).
-void ReservedBeforeTheirEquals(const PlanProblem& problem, std::vector<std::uint32_t>& order) {
-  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
-  const auto unreserved_at_most = [&](std::uint32_t item, double priority) {
-    return item >= realtime && !problem.batch[item - realtime].reserved &&
-           problem.batch[item - realtime].priority <= priority;
-  };
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    if (order[i] < realtime || !problem.batch[order[i] - realtime].reserved) {
-      continue;
-    }
-    const double priority = problem.batch[order[i] - realtime].priority;
-    const auto first =
-        std::find_if(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(i),
-                     [&](std::uint32_t item) { return unreserved_at_most(item, priority); });
-    std::rotate(first, order.begin() + static_cast<std::ptrdiff_t>(i),
-                order.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-  }
-}
-
 // A batch job's size for the default order: (GPUs, steps).
 std::pair<std::int64_t, std::int64_t> PackingSize(const PlanBatchJob& job) {
   return {job.min_gpus, job.steps};
@@ -912,12 +880,12 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
   std::iota(choices.order.begin(), choices.order.end(), 0U);
   const auto key = [&](std::uint32_t item) {
     return item < realtime ? problem.realtime[item].priority * problem.realtime_penalty
-                           : BatchOrderKey(problem.batch[item - realtime]);
+                           : problem.batch[item - realtime].priority;
   };
   const auto reserved = [&](std::uint32_t item) {
     return item >= realtime && problem.batch[item - realtime].reserved;
   };
-  // Services first, then by key, the reserved job first among its equals.
+  // Services first, then by priority, the reserved job first among its equals.
   const auto rank = [&](std::uint32_t item) {
     return std::tuple(item < realtime, key(item), reserved(item));
   };
@@ -925,7 +893,6 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
                    [&](std::uint32_t a, std::uint32_t b) { return rank(a) > rank(b); });
   LargestFirstAmongEquals(problem, choices.order,
                           [&](std::uint32_t a, std::uint32_t b) { return rank(a) == rank(b); });
-  ReservedBeforeTheirEquals(problem, choices.order);
   choices.smallest_size.assign(problem.batch.size(), false);
   return choices;
 }
