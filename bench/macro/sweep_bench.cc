@@ -4,12 +4,14 @@
 // RunScenario calls on scenarios loaded once, then as a whole sweep as `fleetsim sweep` does it —
 // spec loading, expansion (each point's document built and loaded), the runs with their metrics and
 // journal records, and results.csv, results.json, summary.csv and report.html rendered and
-// committed (the layout file aside). The ratio of the two is the machinery's overhead; run each in
-// its own process (--benchmark_filter), since a process's earlier benchmarks leave its heap in a
-// state that slows the later ones, or both in one with --benchmark_enable_random_interleaving,
-// which shuffles their repetitions so that both see the same machine. Besides milliseconds, each
-// phase of the whole sweep reports its page faults (`*_faults`), which on a virtual machine cost
-// microseconds each; `teardown_ms` is the time to free the spec, the points and the records.
+// committed (the layout file aside). The ratio of the two is the machinery's overhead; run both
+// in one process with --benchmark_enable_random_interleaving and repetitions, which shuffles their
+// repetitions so that both see the same machine, and compare the `_min` rows (the fastest
+// repetition) as well as the medians. (Each in its own process, with --benchmark_filter, avoids
+// the heap a process's earlier benchmarks leave, but two processes see different moments of a
+// shared machine.) Besides milliseconds, each phase of the whole sweep reports its page faults
+// (`*_faults`), which on a virtual machine cost microseconds each; `teardown_ms` is the time to
+// free the spec, the points and the records.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
