@@ -49,7 +49,9 @@ struct Settings {
   SimDuration default_runtime = 0;
   std::int64_t max_planned_jobs = 0;
   double spot_risk_limit = 0;
+  double width_exponent = 0;
   SimDuration reserve_after = 0;
+  SimDuration reserve_wider_after = 0;
   std::int64_t protected_starts = 0;
   std::int64_t full_mode_steps = 0;  // 0: off
   std::int64_t full_mode_max_nodes = 0;
@@ -360,6 +362,25 @@ class Translator {
     return lanes;
   }
 
+  // The widest job (GPUs) of its priority or lower the starving job's reservation holds against:
+  // those no wider than it until its wait reaches reserve_wider_after, then every width. Wider
+  // jobs rank ahead of it (RankFactor); held back from the outset, they would lose the room they
+  // wait for to a narrow job whose leftover GPUs no one uses. The full reservation bounds its
+  // wait (docs/policies.md).
+  std::int64_t ReservedAgainst(const JobRequest& r) const {
+    return view_.now() - r.submit >= settings_.reserve_wider_after
+               ? std::numeric_limits<std::int64_t>::max()
+               : r.gpus;
+  }
+
+  // The default order's weight on a queued job with an estimate, beside its priority:
+  // GPUs^width_exponent. The objective pays priority x GPUs per step, so a wide job ranked by
+  // priority alone loses the room it waits for to narrow jobs of a higher priority, whose
+  // leftover GPUs no job can use (docs/policies.md).
+  double RankFactor(const JobRequest& r) const {
+    return std::pow(static_cast<double>(r.gpus), settings_.width_exponent);
+  }
+
   // The queued jobs a plan looks at, in the order it looks at them, and the starving job: the
   // queued whole-GPU batch-like job that has waited longest, if its wait has reached
   // reserve_after (ties: queue order; elastic services follow their demand and are never
@@ -439,7 +460,10 @@ class Translator {
            .steps = std::max<std::int64_t>(1, CeilDiv(offset + run, settings_.step)),
            .estimated = has_estimate,
            .allowed = std::move(allowed),
-           .reserved = job == starving});
+           .reserved = job == starving,
+           .reserved_against_gpus =
+               job == starving ? ReservedAgainst(r) : std::numeric_limits<std::int64_t>::max(),
+           .rank_factor = has_estimate ? RankFactor(r) : 1});
       t.batch_jobs.push_back(job);
     }
   }
@@ -713,131 +737,151 @@ class ConstraintAwarePolicy final : public Policy {
 }  // namespace
 
 PolicyInfo ConstraintAwarePolicyInfo() {
-  return {.name = "constraint-aware",
-          .summary =
-              "Rolling-horizon plan over a timestep grid, legal by construction: real-time "
-              "demand within the swap cap first, batch jobs by priority into the troughs; "
-              "commits the current step.",
-          .params =
-              {{.name = "step_s",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{3600},
-                .min = 60,
-                .max = 86400,
-                .doc = "Length of one plan step, in seconds; steps are aligned to time 0."},
-               {.name = "horizon_steps",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{24},
-                .min = 1,
-                .max = 1000,
-                .doc = "Steps planned ahead (24 one-hour steps: one day, as in the source post)."},
-               {.name = "decay",
-                .type = ParamType::kReal,
-                .default_value = 0.95,
-                .min = 0.5,
-                .max = 1,
-                .doc = "Weight of a batch GPU-step t steps ahead is decay^t: earlier work is worth "
-                       "more, since new jobs will have arrived by the next re-plan."},
-               {.name = "realtime_penalty",
-                .type = ParamType::kReal,
-                .default_value = 8.0,
-                .min = 1,
-                .max = 100,
-                .doc = "Cost of one unmet real-time GPU-step, in equal-priority batch GPU-steps "
-                       "(the post: 5 to 10)."},
-               {.name = "improve_period_s",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{1800},
-                .min = 1,
-                .max = 86400,
-                .doc = "The improvement phase (local search) runs at most once per this many "
-                       "seconds; other calls use the fast heuristic alone."},
-               {.name = "improve_evaluations",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{24},
-                .min = 1,
-                .max = 100000,
-                .doc = "Plans the improvement phase may build (its budget; deterministic)."},
-               {.name = "default_runtime_s",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{3600},
-                .min = 1,
-                .max = 31536000,
-                .doc = "Run time assumed for a job without a walltime estimate, in seconds."},
-               {.name = "max_planned_jobs",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{64},
-                .min = 1,
-                .max = 1000000,
-                .doc = "Queued whole-GPU jobs planned per call, highest priority first (then "
-                       "queue order); the rest wait for a later plan (Slurm's bf_max_job_test "
-                       "plays this role for backfill). Bounds the cost of a call on long queues."},
-               {.name = "spot_risk_limit",
-                .type = ParamType::kReal,
-                .default_value = 0.5,
-                .min = 0,
-                .max = 1,
-                .doc = "A job without checkpoints is kept off a spot pool when the pool's "
-                       "advertised reclaim rate (its declared rate or advisor bucket, plus waves) "
-                       "makes a reclaim during its estimated run likelier than this "
-                       "and other accepted capacity is expected to finish it sooner (its wait for "
-                       "that capacity plus its run, against the expected time to finish on spot, "
-                       "restarting after each reclaim); such a job also takes free non-spot GPUs "
-                       "first. 1 turns both off."},
-               {.name = "reserve_after_s",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{21600},
-                .min = 0,
-                .max = 31536000,
-                .doc = "The guarantee against starvation: the queued whole-GPU job that has "
-                       "waited longest, once its wait reaches this many seconds, gets a "
-                       "reservation (as backfill's): it is planned before every job of its "
-                       "priority or lower, at the earliest step it fits, and none of them may "
-                       "delay it; only higher priorities go first. 0 reserves for the "
-                       "longest-waiting job at every call."},
-               {.name = "protected_starts",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{1},
-                .min = 0,
-                .max = 1000000,
-                .doc = "Backfill on the plan: a job the plan starts later, or not at all, "
-                       "starts now if it fits around the planned starts it may not delay — "
-                       "those of the first protected_starts jobs the plan starts later, of the "
-                       "reserved job and of every higher priority. 1 is EASY backfill's rule "
-                       "(only the first waiting job's start is held against its equals); "
-                       "1000000 holds every planned start (conservative)."},
-               {.name = "full_mode_steps",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{0},
-                .min = 0,
-                .max = 1000,
-                .doc = "Full mode: at each improvement call, a MILP of this many steps ahead "
-                       "(GPU counts per step, solved with CBC) suggests an order for the list "
-                       "scheduler, whose plan is kept if its objective is higher. 0: off."},
-               {.name = "full_mode_max_nodes",
-                .type = ParamType::kInt,
-                .default_value = std::int64_t{200},
-                .min = 1,
-                .max = 1000000,
-                .doc = "Branch-and-bound nodes full mode's solver may explore per call (its "
-                       "budget; deterministic, unlike a time limit)."}},
-          .make = [](const PolicyParams& params) {
-            const Settings settings{
-                .step = IntParam(params, "step_s") * kMillisPerSecond,
-                .steps = IntParam(params, "horizon_steps"),
-                .decay = RealParam(params, "decay"),
-                .realtime_penalty = RealParam(params, "realtime_penalty"),
-                .improve_period = IntParam(params, "improve_period_s") * kMillisPerSecond,
-                .improve_evaluations = IntParam(params, "improve_evaluations"),
-                .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
-                .max_planned_jobs = IntParam(params, "max_planned_jobs"),
-                .spot_risk_limit = RealParam(params, "spot_risk_limit"),
-                .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond,
-                .protected_starts = IntParam(params, "protected_starts"),
-                .full_mode_steps = IntParam(params, "full_mode_steps"),
-                .full_mode_max_nodes = IntParam(params, "full_mode_max_nodes")};
-            return std::make_unique<ConstraintAwarePolicy>(settings);
-          }};
+  return {
+      .name = "constraint-aware",
+      .summary =
+          "Rolling-horizon plan over a timestep grid, legal by construction: real-time "
+          "demand within the swap cap first, batch jobs by priority and width into the troughs; "
+          "commits the current step.",
+      .params =
+          {{.name = "step_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{3600},
+            .min = 60,
+            .max = 86400,
+            .doc = "Length of one plan step, in seconds; steps are aligned to time 0."},
+           {.name = "horizon_steps",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{24},
+            .min = 1,
+            .max = 1000,
+            .doc = "Steps planned ahead (24 one-hour steps: one day, as in the source post)."},
+           {.name = "decay",
+            .type = ParamType::kReal,
+            .default_value = 0.95,
+            .min = 0.5,
+            .max = 1,
+            .doc = "Weight of a batch GPU-step t steps ahead is decay^t: earlier work is worth "
+                   "more, since new jobs will have arrived by the next re-plan."},
+           {.name = "realtime_penalty",
+            .type = ParamType::kReal,
+            .default_value = 8.0,
+            .min = 1,
+            .max = 100,
+            .doc = "Cost of one unmet real-time GPU-step, in equal-priority batch GPU-steps "
+                   "(the post: 5 to 10)."},
+           {.name = "improve_period_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{1800},
+            .min = 1,
+            .max = 86400,
+            .doc = "The improvement phase (local search) runs at most once per this many "
+                   "seconds; other calls use the fast heuristic alone."},
+           {.name = "improve_evaluations",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{24},
+            .min = 1,
+            .max = 100000,
+            .doc = "Plans the improvement phase may build (its budget; deterministic)."},
+           {.name = "default_runtime_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{3600},
+            .min = 1,
+            .max = 31536000,
+            .doc = "Run time assumed for a job without a walltime estimate, in seconds."},
+           {.name = "max_planned_jobs",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{64},
+            .min = 1,
+            .max = 1000000,
+            .doc = "Queued whole-GPU jobs planned per call, highest priority first (then "
+                   "queue order); the rest wait for a later plan (Slurm's bf_max_job_test "
+                   "plays this role for backfill). Bounds the cost of a call on long queues."},
+           {.name = "spot_risk_limit",
+            .type = ParamType::kReal,
+            .default_value = 0.5,
+            .min = 0,
+            .max = 1,
+            .doc = "A job without checkpoints is kept off a spot pool when the pool's "
+                   "advertised reclaim rate (its declared rate or advisor bucket, plus waves) "
+                   "makes a reclaim during its estimated run likelier than this "
+                   "and other accepted capacity is expected to finish it sooner (its wait for "
+                   "that capacity plus its run, against the expected time to finish on spot, "
+                   "restarting after each reclaim); such a job also takes free non-spot GPUs "
+                   "first. 1 turns both off."},
+           {.name = "width_exponent",
+            .type = ParamType::kReal,
+            .default_value = 0.5,
+            .min = 0,
+            .max = 2,
+            .doc = "The plan ranks queued jobs with an estimate by priority x "
+                   "GPUs^width_exponent, highest first, so that a narrow job of a higher "
+                   "priority does not take the room a wider job worth more per step waits "
+                   "for. 0 ranks by priority alone, as jobs without an estimate are."},
+           {.name = "reserve_after_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{21600},
+            .min = 0,
+            .max = 31536000,
+            .doc = "The guarantee against starvation: the queued whole-GPU job that has "
+                   "waited longest, once its wait reaches this many seconds, gets a "
+                   "reservation (as backfill's): it is planned before every job of its "
+                   "priority or lower that takes no more GPUs than it does, at the earliest "
+                   "step it fits, and none of them may delay it. 0 reserves for the "
+                   "longest-waiting job at every call."},
+           {.name = "reserve_wider_after_s",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{86400},
+            .min = 0,
+            .max = 31536000,
+            .doc = "Once the reserved job's wait reaches this many seconds, its reservation "
+                   "holds against wider jobs of its priority or lower too; only higher "
+                   "priorities go first."},
+           {.name = "protected_starts",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{1},
+            .min = 0,
+            .max = 1000000,
+            .doc = "Backfill on the plan: a job the plan starts later, or not at all, "
+                   "starts now if it fits around the planned starts it may not delay — "
+                   "those of the first protected_starts jobs the plan starts later, of the "
+                   "reserved job and of every higher priority. 1 is EASY backfill's rule "
+                   "(only the first waiting job's start is held against its equals); "
+                   "1000000 holds every planned start (conservative)."},
+           {.name = "full_mode_steps",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{0},
+            .min = 0,
+            .max = 1000,
+            .doc = "Full mode: at each improvement call, a MILP of this many steps ahead "
+                   "(GPU counts per step, solved with CBC) suggests an order for the list "
+                   "scheduler, whose plan is kept if its objective is higher. 0: off."},
+           {.name = "full_mode_max_nodes",
+            .type = ParamType::kInt,
+            .default_value = std::int64_t{200},
+            .min = 1,
+            .max = 1000000,
+            .doc = "Branch-and-bound nodes full mode's solver may explore per call (its "
+                   "budget; deterministic, unlike a time limit)."}},
+      .make = [](const PolicyParams& params) {
+        const Settings settings{
+            .step = IntParam(params, "step_s") * kMillisPerSecond,
+            .steps = IntParam(params, "horizon_steps"),
+            .decay = RealParam(params, "decay"),
+            .realtime_penalty = RealParam(params, "realtime_penalty"),
+            .improve_period = IntParam(params, "improve_period_s") * kMillisPerSecond,
+            .improve_evaluations = IntParam(params, "improve_evaluations"),
+            .default_runtime = IntParam(params, "default_runtime_s") * kMillisPerSecond,
+            .max_planned_jobs = IntParam(params, "max_planned_jobs"),
+            .spot_risk_limit = RealParam(params, "spot_risk_limit"),
+            .width_exponent = RealParam(params, "width_exponent"),
+            .reserve_after = IntParam(params, "reserve_after_s") * kMillisPerSecond,
+            .reserve_wider_after = IntParam(params, "reserve_wider_after_s") * kMillisPerSecond,
+            .protected_starts = IntParam(params, "protected_starts"),
+            .full_mode_steps = IntParam(params, "full_mode_steps"),
+            .full_mode_max_nodes = IntParam(params, "full_mode_max_nodes")};
+        return std::make_unique<ConstraintAwarePolicy>(settings);
+      }};
 }
 
 }  // namespace fleetsim

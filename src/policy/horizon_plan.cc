@@ -832,6 +832,37 @@ std::vector<double> Weights(const PlanProblem& problem) {
   return weights;
 }
 
+// Whether reserved job `reserved` holds against `job`: `job` is unreserved, of the same or a
+// lower priority, and at most reserved_against_gpus wide.
+bool HoldsAgainst(const PlanBatchJob& reserved, const PlanBatchJob& job) {
+  return !job.reserved && job.priority <= reserved.priority &&
+         job.min_gpus <= reserved.reserved_against_gpus;
+}
+
+// Moves each reserved batch job ahead of every unreserved batch job it holds against (of its
+// priority or lower, at most reserved_against_gpus wide), as the reservation promises (priority x
+// rank_factor can rank a wider job of a lower priority first). The jobs it passes that it does
+// not hold against move ahead with it, in their order, so none comes after it that did not.
+void ReservedBeforeTheirEquals(const PlanProblem& problem, std::vector<std::uint32_t>& order) {
+  const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
+  const auto batch = [&](std::uint32_t item) -> const PlanBatchJob& {
+    return problem.batch[item - realtime];
+  };
+  for (auto it = order.begin(); it != order.end(); ++it) {
+    if (*it < realtime || !batch(*it).reserved) {
+      continue;
+    }
+    const PlanBatchJob& reserved = batch(*it);
+    const auto passed = [&](std::uint32_t item) {
+      return item >= realtime && HoldsAgainst(reserved, batch(item));
+    };
+    const auto first = std::find_if(order.begin(), it, passed);
+    const auto higher =
+        std::stable_partition(first, it, [&](std::uint32_t item) { return !passed(item); });
+    std::rotate(higher, it, it + 1);
+  }
+}
+
 // A batch job's size for the default order: (GPUs, steps).
 std::pair<std::int64_t, std::int64_t> PackingSize(const PlanBatchJob& job) {
   return {job.min_gpus, job.steps};
@@ -880,12 +911,14 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
   std::iota(choices.order.begin(), choices.order.end(), 0U);
   const auto key = [&](std::uint32_t item) {
     return item < realtime ? problem.realtime[item].priority * problem.realtime_penalty
-                           : problem.batch[item - realtime].priority;
+                           : problem.batch[item - realtime].priority *
+                                 problem.batch[item - realtime].rank_factor;
   };
   const auto reserved = [&](std::uint32_t item) {
     return item >= realtime && problem.batch[item - realtime].reserved;
   };
-  // Services first, then by priority, the reserved job first among its equals.
+  // Services first, then by key, the reserved job first among its equals; then each reserved
+  // job ahead of its priority's and lower priorities' jobs.
   const auto rank = [&](std::uint32_t item) {
     return std::tuple(item < realtime, key(item), reserved(item));
   };
@@ -893,6 +926,7 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
                    [&](std::uint32_t a, std::uint32_t b) { return rank(a) > rank(b); });
   LargestFirstAmongEquals(problem, choices.order,
                           [&](std::uint32_t a, std::uint32_t b) { return rank(a) == rank(b); });
+  ReservedBeforeTheirEquals(problem, choices.order);
   choices.smallest_size.assign(problem.batch.size(), false);
   return choices;
 }
@@ -1112,21 +1146,20 @@ double PlanObjective(const PlanProblem& problem, const Plan& plan) {
 
 namespace {
 
-// Whether an order keeps every reservation: no unreserved batch job of the same or a lower
-// priority is placed before a reserved one.
+// Whether an order keeps every reservation: no unreserved batch job a reservation holds against
+// is placed before the reserved job.
 bool KeepsReservations(const PlanProblem& problem, const std::vector<std::uint32_t>& order) {
   const auto realtime = static_cast<std::uint32_t>(problem.realtime.size());
-  double lowest_unreserved = std::numeric_limits<double>::infinity();  // of the batch jobs so far
-  for (const std::uint32_t item : order) {
-    if (item < realtime) {
+  for (auto it = order.begin(); it != order.end(); ++it) {
+    if (*it < realtime || !problem.batch[*it - realtime].reserved) {
       continue;
     }
-    const PlanBatchJob& job = problem.batch[item - realtime];
-    if (job.reserved && lowest_unreserved <= job.priority) {
+    const PlanBatchJob& reserved = problem.batch[*it - realtime];
+    const bool passed = std::any_of(order.begin(), it, [&](std::uint32_t item) {
+      return item >= realtime && HoldsAgainst(reserved, problem.batch[item - realtime]);
+    });
+    if (passed) {
       return false;
-    }
-    if (!job.reserved) {
-      lowest_unreserved = std::min(lowest_unreserved, job.priority);
     }
   }
   return true;

@@ -13,20 +13,22 @@
 //   sum over batch jobs of priority x sum over planned steps of d x (sum of its lanes' speeds)
 //   - realtime_penalty x sum over real-time jobs of priority x sum over steps of d x unmet GPUs.
 // BuildPlan (the fast heuristic) places jobs one by one in an order (real-time jobs by priority x
-// penalty, then batch jobs by priority, descending; ties: reserved jobs first, then input
-// position, except that the jobs with an estimate take their places widest, then longest, first);
+// penalty, then batch jobs by priority x rank_factor, descending; ties: reserved jobs first, then
+// input position, except that the jobs with an estimate take their places widest, then longest,
+// first; then each reserved job moves ahead of the jobs it holds against);
 // each batch job takes
 // the earliest step at which it fits, at the largest size that fits there, on the lanes that keep
 // the most useful free shapes (fragmentation-aware best fit). ImprovePlan is the improvement
 // phase: a deterministic first-improvement local search over the placement order (move a job
-// earlier, swap two jobs; never one that puts a job of the same or a lower priority before a
-// reserved one) and over elastic jobs' size choice,
+// earlier, swap two jobs; never one that puts a job a reservation holds against before the
+// reserved job) and over elastic jobs' size choice,
 // re-running the list scheduler for
 // each candidate and keeping only strict improvements, within an evaluation budget.
 // Value types and free functions; thread-safe (no shared state).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -58,11 +60,17 @@ struct PlanBatchJob {
   std::int64_t steps = 1;   // estimated run length in steps (>= 1); may exceed the horizon
   bool estimated = true;    // `steps` comes from the job's walltime estimate, not a default
   LaneMask allowed{};       // lanes it accepts; empty: every lane
-  // A reservation: placed before every other batch job of the same or a lower priority, at the
-  // earliest step it fits around the work placed before it, and the local search never moves
-  // such a job ahead of it — so no job of its priority or lower can delay it (the
-  // constraint-aware policy's guarantee against starvation; higher priorities still go first).
+  // A reservation: placed before every other batch job of the same or a lower priority that
+  // takes at most reserved_against_gpus GPUs (min_gpus), at the earliest step it fits around the
+  // work placed before it, and the local search never moves such a job ahead of it; work started
+  // now around the plan never delays its planned start. So no job it holds against can delay it
+  // (the constraint-aware policy's guarantee against starvation; higher priorities, and wider
+  // jobs while it holds against fewer GPUs, may still go first).
   bool reserved = false;
+  std::int64_t reserved_against_gpus = std::numeric_limits<std::int64_t>::max();
+  // The default order ranks batch jobs by priority x rank_factor (the caller's weighting, e.g. of
+  // width; 1: by priority alone). Reservations and the backfill rules read `priority`.
+  double rank_factor = 1;
 };
 
 struct PlanRealtimeJob {

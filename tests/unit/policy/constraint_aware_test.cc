@@ -189,13 +189,6 @@ TEST(ConstraintAwareTest, HigherPriorityJobJumpsTheQueue) {
   EXPECT_EQ(log.rows()[1].start, 2 * kHourMs);
 }
 
-// A hand-made starvation case: on 8 GPUs, a stream of 2-GPU 3-hour jobs arrives every 45 minutes
-// for two days (enough to keep the fleet full), all of priority 1 like an 8-GPU 4-hour job
-// submitted at 00:30. fifo starts the wide job at 03:00. Without a reservation the planner keeps
-// filling the GPUs it waits for with stream jobs that arrived after it (an earlier start of small
-// work is worth more to the discounted plan than the wide job's later one), and it only starts
-// once the stream ends; with the default reservation (after 6 hours of waiting) it starts by the
-// time the jobs running at the reservation end.
 // When job `id` starts when constraint-aware, with its default parameters but `overrides`, runs
 // `w` on 8 GPUs until no job is left (kTimeNever: it never starts).
 SimTime StartUnderConstraintAware(const Workload& w, const PolicyParams& overrides,
@@ -219,7 +212,17 @@ SimTime StartUnderConstraintAware(const Workload& w, const PolicyParams& overrid
   return kTimeNever;
 }
 
-SimTime WideJobStart(std::optional<std::int64_t> reserve_after_s) {
+constexpr std::int64_t kYearS = std::int64_t{365} * 24 * 3600;
+
+// A hand-made starvation case: on 8 GPUs, a stream of 2-GPU 3-hour jobs arrives every 45 minutes
+// for two days (enough to keep the fleet full), all of priority 1 like an 8-GPU 4-hour job
+// submitted at 00:30. fifo starts the wide job at 03:00. Without a reservation the planner keeps
+// filling the GPUs it waits for with stream jobs that arrived after it (an earlier start of small
+// work is worth more to the discounted plan than the wide job's later one, whatever the order it
+// starts from), and it only starts once the stream ends; with the default reservation (after 6
+// hours of waiting, against jobs no wider than it: all of them here) it starts by the time the
+// jobs running at the reservation end.
+SimTime WideJobStart(const PolicyParams& overrides) {
   Workload w;
   for (int i = 0; i * 45 * 60 < 48 * 3600; ++i) {
     AddJob(w, "small-" + std::to_string(i), i * 45 * 60, 2, 3 * kHour).request.walltime_estimate =
@@ -227,21 +230,48 @@ SimTime WideJobStart(std::optional<std::int64_t> reserve_after_s) {
   }
   AddJob(w, "wide", 1800, 8, 4 * kHour).request.walltime_estimate = 4 * kHourMs;
   SortBySubmit(w);
-  PolicyParams overrides;
-  if (reserve_after_s) {
-    overrides["reserve_after_s"] = *reserve_after_s;
-  }
   return StartUnderConstraintAware(w, overrides, "wide");
 }
 
 TEST(ConstraintAwareTest, AWideJobStarvedByLaterSmallJobsWithoutAReservation) {
-  EXPECT_GT(WideJobStart(std::int64_t{365} * 24 * 3600), 48 * kHourMs);
+  EXPECT_GT(WideJobStart({{"reserve_after_s", kYearS}}), 48 * kHourMs);
+  EXPECT_GT(WideJobStart({{"reserve_after_s", kYearS}, {"width_exponent", 0.0}}), 48 * kHourMs);
 }
 
 TEST(ConstraintAwareTest, TheReservationStartsALongWaitingWideJob) {
-  const SimTime start = WideJobStart(std::nullopt);
+  const SimTime start = WideJobStart({});
   EXPECT_GE(start, 6 * kHourMs + kHourMs / 2);  // not reserved before its wait reaches 6 hours
   EXPECT_LE(start, 6 * kHourMs + kHourMs / 2 + 3 * kHourMs);  // then the running jobs end
+}
+
+// The other side of the width order: on 8 GPUs, a stream of 8-GPU jobs estimated (and running)
+// 3 h 10 min arrives every 3 hours for two days, all of priority 1 like a 1-GPU 4-hour job
+// submitted at 00:30. Each time the GPUs free, a wide job is waiting and ranks first. The narrow
+// job's reservation after 6 hours holds against jobs no wider than it (none here); after a day it
+// holds against every job, and the narrow job starts when the wide job running then ends.
+// Holding wider jobs back from 6 hours on (as the first release did) starts it 18 hours sooner.
+SimTime NarrowJobAmongWideStart(const PolicyParams& overrides) {
+  Workload w;
+  for (int i = 0; i * 3 < 48; ++i) {
+    AddJob(w, "wide-" + std::to_string(i), i * 3 * 3600, 8, 3 * kHour + 600)
+        .request.walltime_estimate = 3 * kHourMs + 600'000;
+  }
+  AddJob(w, "narrow", 1800, 1, 4 * kHour).request.walltime_estimate = 4 * kHourMs;
+  SortBySubmit(w);
+  return StartUnderConstraintAware(w, overrides, "narrow");
+}
+
+TEST(ConstraintAwareTest, ANarrowJobStarvedByWiderJobsWithoutTheFullReservation) {
+  EXPECT_GT(NarrowJobAmongWideStart({{"reserve_wider_after_s", kYearS}}), 48 * kHourMs);
+}
+
+TEST(ConstraintAwareTest, TheFullReservationAfterADayStartsANarrowJobAheadOfWiderOnes) {
+  const SimTime start = NarrowJobAmongWideStart({});
+  EXPECT_GE(start, 24 * kHourMs + kHourMs / 2);  // not held against wider jobs before a day
+  EXPECT_LE(start, 24 * kHourMs + kHourMs / 2 + 3 * kHourMs + 600'000);  // then the wide job ends
+  const SimTime sooner = NarrowJobAmongWideStart({{"reserve_wider_after_s", 6 * 3600}});
+  EXPECT_GE(sooner, 6 * kHourMs + kHourMs / 2);
+  EXPECT_LE(sooner, 6 * kHourMs + kHourMs / 2 + 3 * kHourMs + 600'000);
 }
 
 // Backfill on the plan (protected_starts), the mixed-fleet case in miniature: on 8 GPUs a 6-GPU
@@ -251,7 +281,8 @@ TEST(ConstraintAwareTest, TheReservationStartsALongWaitingWideJob) {
 // planned start (as conservative backfill does), the two free GPUs wait for the 8-GPU job's start,
 // planned a step later again and again; with the first waiting job's start protected (EASY), the
 // 2-GPU job starts at once, on GPUs the 6-GPU job's planned start does not need. (Without the
-// local search, which here finds the early start too, at its next run.)
+// local search, which here finds the early start too, at its next run; and ranked by priority
+// alone, as the other jobs have no estimate: by width, the 2-GPU job would go first anyway.)
 SimTime NarrowJobStart(std::int64_t protected_starts) {
   Workload w;
   AddJob(w, "running", 0, 6, 10 * kHour);
@@ -262,6 +293,7 @@ SimTime NarrowJobStart(std::int64_t protected_starts) {
   PolicyParams overrides;
   overrides["protected_starts"] = protected_starts;
   overrides["improve_evaluations"] = std::int64_t{1};  // the list scheduler's plan alone
+  overrides["width_exponent"] = 0.0;
   return StartUnderConstraintAware(w, overrides, "narrow");
 }
 

@@ -571,6 +571,25 @@ TEST(HorizonPlanTest, AmongEqualsTheWidestThenLongestEstimatedJobGoesFirst) {
   EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{5, 7, 0, 2, 6, 3, 4, 1}));
 }
 
+// The caller's rank_factor weighs the order: priority x rank_factor, highest first. A reserved
+// job still goes ahead of every job of its priority or lower, whatever their weight; a job of a
+// higher priority it passes moves ahead with it, so none comes after it that did not.
+TEST(HorizonPlanTest, TheRankFactorOrdersAndAReservationStillGoesFirstAmongItsPriority) {
+  PlanProblem p;
+  p.lanes = Lanes(1, 8);
+  p.batch = {Batch(1, 1, 1), Batch(1, 8, 1), Batch(2, 1, 1), Batch(2, 4, 1), Batch(1, 1, 1)};
+  p.batch[1].rank_factor = 8;  // 8
+  p.batch[2].rank_factor = 1;  // 2
+  p.batch[3].rank_factor = 2;  // 4
+  p.batch[4].rank_factor = 3;  // 3
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{1, 3, 4, 2, 0}));
+  p.batch[0].reserved = true;
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{3, 2, 0, 1, 4}));
+  p.batch[0].reserved = false;
+  p.batch[2].reserved = true;
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{2, 1, 3, 4, 0}));
+}
+
 TEST(HorizonPlanTest, FasterLanesPreferred) {
   PlanProblem p;
   p.steps = 2;
