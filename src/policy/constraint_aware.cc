@@ -815,9 +815,10 @@ PolicyInfo ConstraintAwarePolicyInfo() {
             .min = 0,
             .max = 2,
             .doc = "The plan ranks queued jobs with an estimate by priority x "
-                   "GPUs^width_exponent, highest first, so that a narrow job of a higher "
-                   "priority does not take the room a wider job worth more per step waits "
-                   "for. 0 ranks by priority alone, as jobs without an estimate are."},
+                   "GPUs^width_exponent, highest first (a job without an estimate ranks as "
+                   "a 1-GPU job would), so that a wide job is not passed by narrower ones of "
+                   "a priority only a little higher, whose leftover GPUs may stay idle. 0 "
+                   "ranks by priority alone."},
            {.name = "reserve_after_s",
             .type = ParamType::kInt,
             .default_value = std::int64_t{21600},

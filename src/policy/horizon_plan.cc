@@ -918,7 +918,7 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
     return item >= realtime && problem.batch[item - realtime].reserved;
   };
   // Services first, then by key, the reserved job first among its equals; then each reserved
-  // job ahead of its priority's and lower priorities' jobs.
+  // job ahead of the jobs it holds against.
   const auto rank = [&](std::uint32_t item) {
     return std::tuple(item < realtime, key(item), reserved(item));
   };
@@ -1102,20 +1102,22 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     }
   }
   // Each waiting job not on the grid starts now if it fits around the work on the grid and the
-  // planned starts of every waiting job of a higher priority. Those go on the grid once and stay:
-  // the waiting jobs by priority, highest first, are put on it down to the lowest priority seen
-  // so far (a planned start's lanes are fixed, so the order they are taken in does not matter).
-  std::vector<std::uint32_t> by_priority = waiting;
-  std::stable_sort(by_priority.begin(), by_priority.end(), [&](std::uint32_t a, std::uint32_t b) {
+  // planned starts of every waiting job of a higher priority; the jobs are tried by priority,
+  // highest first (the plan's order may rank a wider job of a lower priority first, and trying it
+  // first would put the higher one's planned start on the grid before it was tried), in the
+  // plan's order among equals. The planned starts go on the grid once and stay, down to the
+  // priority of the job tried (a planned start's lanes are fixed, so the order they are taken in
+  // does not matter).
+  std::stable_sort(waiting.begin(), waiting.end(), [&](std::uint32_t a, std::uint32_t b) {
     return problem.batch[a].priority > problem.batch[b].priority;
   });
   std::size_t next_higher = 0;
   for (const std::uint32_t j : waiting) {
     const PlanBatchJob& job = problem.batch[j];
-    for (; next_higher < by_priority.size() &&
-           problem.batch[by_priority[next_higher]].priority > job.priority;
+    for (; next_higher < waiting.size() &&
+           problem.batch[waiting[next_higher]].priority > job.priority;
          ++next_higher) {
-      const std::uint32_t i = by_priority[next_higher];
+      const std::uint32_t i = waiting[next_higher];
       if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned) {
         TakeBatch(grid, problem.batch[i], plan.batch[i]);
         on_grid[i] = true;

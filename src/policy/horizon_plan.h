@@ -132,7 +132,8 @@ struct PlanChoices {
   std::vector<bool> smallest_size{};   // by batch job
 };
 
-// The heuristic's own choices: priority order (ties as above), largest sizes.
+// The heuristic's own choices: the order described above (priority x rank_factor, ties, then
+// each reservation), largest sizes.
 PlanChoices DefaultChoices(const PlanProblem& problem);
 
 // The list scheduler under `choices`; the plan's objective is filled in.
@@ -152,13 +153,13 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                    std::int64_t protected_jobs);
 
 // Backfill on a plan, as EASY backfill does on a queue: every batch job the plan does not start
-// at step 0 (planned later, or not at all) starts at step 0 if it fits there, in the plan's order,
-// around what the plan starts at step 0, its real-time jobs, and the planned starts it may not
-// delay: those of the first `protected_jobs` jobs the plan starts later (in its order), of every
-// reserved job, and of every job of a higher priority. It may delay the planned starts of the
-// others (of its priority or lower). With protected_jobs at least the number of jobs, nothing
-// starts that the plan does not. Only step 0 of the result is meaningful (the later starts are
-// not re-planned, and may overlap what starts now).
+// at step 0 (planned later, or not at all) starts at step 0 if it fits there, by priority (highest
+// first) and in the plan's order among equals, around what the plan starts at step 0, its real-time
+// jobs, and the planned starts it may not delay: those of the first `protected_jobs` jobs the plan
+// starts later (in its order), of every reserved job, and of every job of a higher priority. It may
+// delay the planned starts of the others (of its priority or lower). With protected_jobs at least
+// the number of jobs, nothing starts that the plan does not. Only step 0 of the result is
+// meaningful (the later starts are not re-planned, and may overlap what starts now).
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan);
 

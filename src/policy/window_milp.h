@@ -27,10 +27,10 @@ struct WindowMilpOptions {
 };
 
 // The order the window's optimum suggests: the real-time jobs where `heuristic` has them, then
-// the reserved batch jobs (in heuristic's order, so that none of their priority or lower comes
-// first), then the batch jobs the model starts, by start step (ties: heuristic's order), then the
-// rest in heuristic's order; sizes as in heuristic. nullopt when the model has nothing to decide
-// (no batch job) or CBC returns no solution.
+// the reserved batch jobs (in heuristic's order, ahead of every other batch job: more than a
+// reservation asks, so none it holds against comes first), then the batch jobs the model starts, by
+// start step (ties: heuristic's order), then the rest in heuristic's order; sizes as in heuristic.
+// nullopt when the model has nothing to decide (no batch job) or CBC returns no solution.
 std::optional<PlanChoices> WindowMilpOrder(const PlanProblem& problem, const Plan& heuristic_plan,
                                            const PlanChoices& heuristic,
                                            const WindowMilpOptions& options);

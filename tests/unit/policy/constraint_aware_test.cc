@@ -246,10 +246,11 @@ TEST(ConstraintAwareTest, TheReservationStartsALongWaitingWideJob) {
 
 // The other side of the width order: on 8 GPUs, a stream of 8-GPU jobs estimated (and running)
 // 3 h 10 min arrives every 3 hours for two days, all of priority 1 like a 1-GPU 4-hour job
-// submitted at 00:30. Each time the GPUs free, a wide job is waiting and ranks first. The narrow
-// job's reservation after 6 hours holds against jobs no wider than it (none here); after a day it
-// holds against every job, and the narrow job starts when the wide job running then ends.
-// Holding wider jobs back from 6 hours on (as the first release did) starts it 18 hours sooner.
+// submitted at 00:30. Each time the GPUs free, a wide job is waiting and ranks first (by width,
+// and among equals widest first). The narrow job's reservation after 6 hours holds against jobs
+// no wider than it (none here); after a day it holds against every job, and the narrow job starts
+// when the wide job running then ends (25:20). Holding wider jobs back from 6 hours on (as the
+// reservation did before 2026-12-06) starts it at 09:30.
 SimTime NarrowJobAmongWideStart(const PolicyParams& overrides) {
   Workload w;
   for (int i = 0; i * 3 < 48; ++i) {

@@ -572,8 +572,10 @@ TEST(HorizonPlanTest, AmongEqualsTheWidestThenLongestEstimatedJobGoesFirst) {
 }
 
 // The caller's rank_factor weighs the order: priority x rank_factor, highest first. A reserved
-// job still goes ahead of every job of its priority or lower, whatever their weight; a job of a
-// higher priority it passes moves ahead with it, so none comes after it that did not.
+// job still goes ahead of every job it holds against (without a width limit, every job of its
+// priority or lower), whatever their weight; a job it passes that it does not hold against (of a
+// higher priority, or wider than the limit) moves ahead with it, so none comes after it that did
+// not.
 TEST(HorizonPlanTest, TheRankFactorOrdersAndAReservationStillGoesFirstAmongItsPriority) {
   PlanProblem p;
   p.lanes = Lanes(1, 8);
@@ -588,6 +590,31 @@ TEST(HorizonPlanTest, TheRankFactorOrdersAndAReservationStillGoesFirstAmongItsPr
   p.batch[0].reserved = false;
   p.batch[2].reserved = true;
   EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{2, 1, 3, 4, 0}));
+  p.batch[2].reserved = false;
+  p.batch[0].reserved = true;
+  p.batch[0].reserved_against_gpus = 1;  // the 8-GPU job of its priority stays ahead
+  EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{1, 3, 2, 0, 4}));
+}
+
+// A reservation with a width limit holds against the narrower jobs only: in the case above, the
+// 4-GPU reserved job holds the 3-GPU job back when the limit is 3 GPUs, and lets the local search
+// start it first when the limit is 2.
+TEST(HorizonPlanTest, AReservationHoldsAgainstNoJobWiderThanItsLimit) {
+  PlanProblem p;
+  p.steps = 8;
+  p.decay = 0.9;
+  p.lanes = Lanes(1, 4);
+  p.busy = {{3, 0, 2}};
+  p.batch = {Batch(3, 4, 6), Batch(3, 3, 3), Batch(1, 1, 3)};
+  p.batch[0].reserved = true;
+  p.batch[0].reserved_against_gpus = 3;
+  const ImproveResult held = ImprovePlan(p, DefaultChoices(p), 200);
+  EXPECT_EQ(held.plan.batch[0].start_step, 2);
+  p.batch[0].reserved_against_gpus = 2;
+  const ImproveResult passed = ImprovePlan(p, DefaultChoices(p), 200);
+  EXPECT_EQ(Illegal(p, passed.plan), "");
+  EXPECT_EQ(passed.plan.batch[1].start_step, 0);
+  EXPECT_EQ(passed.plan.batch[0].start_step, 3);
 }
 
 TEST(HorizonPlanTest, FasterLanesPreferred) {
