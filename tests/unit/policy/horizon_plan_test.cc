@@ -476,13 +476,20 @@ TEST(HorizonPlanTest, ImprovementFindsABetterOrderAndIsDeterministic) {
 // started now, for three steps, pushing the wide job to step 3 (and the horizon cuts off its
 // loss): the pattern that starved wide jobs. Reserved, the wide job keeps step 2; a job of a
 // higher priority still goes first.
-TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
+// Four lanes, lane 3 busy for two steps: a 4-GPU 6-step job, a 3-GPU 3-step job (both of
+// priority 3) and a 1-GPU 3-step job of priority 1. Unreserved, the 3-GPU job goes first.
+PlanProblem ReservationCase() {
   PlanProblem p;
   p.steps = 8;
   p.decay = 0.9;
   p.lanes = Lanes(1, 4);
   p.busy = {{3, 0, 2}};
   p.batch = {Batch(3, 4, 6), Batch(3, 3, 3), Batch(1, 1, 3)};
+  return p;
+}
+
+TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
+  PlanProblem p = ReservationCase();
   const ImproveResult free_search = ImprovePlan(p, DefaultChoices(p), 200);
   EXPECT_EQ(free_search.plan.batch[1].start_step, 0);
   EXPECT_EQ(free_search.plan.batch[0].start_step, 3);
@@ -596,16 +603,11 @@ TEST(HorizonPlanTest, TheRankFactorOrdersAndAReservationStillGoesFirstAmongItsPr
   EXPECT_EQ(DefaultChoices(p).order, (std::vector<std::uint32_t>{1, 3, 2, 0, 4}));
 }
 
-// A reservation with a width limit holds against the narrower jobs only: in the case above, the
+// A reservation with a width limit holds against the narrower jobs only: in ReservationCase, the
 // 4-GPU reserved job holds the 3-GPU job back when the limit is 3 GPUs, and lets the local search
 // start it first when the limit is 2.
 TEST(HorizonPlanTest, AReservationHoldsAgainstNoJobWiderThanItsLimit) {
-  PlanProblem p;
-  p.steps = 8;
-  p.decay = 0.9;
-  p.lanes = Lanes(1, 4);
-  p.busy = {{3, 0, 2}};
-  p.batch = {Batch(3, 4, 6), Batch(3, 3, 3), Batch(1, 1, 3)};
+  PlanProblem p = ReservationCase();
   p.batch[0].reserved = true;
   p.batch[0].reserved_against_gpus = 3;
   const ImproveResult held = ImprovePlan(p, DefaultChoices(p), 200);
