@@ -186,6 +186,9 @@ PlanProblem RandomProblem(std::uint64_t seed) {
       }
     }
     job.estimated = UniformInt(rng, 0, 2) != 0;  // a third keep their queue places among equals
+    if (UniformInt(rng, 0, 2) == 0) {  // a third weighted, so priorities may come out of order
+      job.rank_factor = 1 + static_cast<double>(UniformInt(rng, 1, 6)) / 2;
+    }
     p.batch.push_back(job);
   }
   return p;
@@ -554,6 +557,24 @@ TEST(HorizonPlanTest, BackfillNeverDelaysAHigherPriorityOrAReservation) {
   p.batch[1].priority = 1;
   p.batch[1].reserved = true;  // B first among its equals, and no one may delay it
   EXPECT_NE(StartAfterBackfill(p, 0, 2), 0);
+}
+
+// The jobs are tried by priority, not in the plan's order: four lanes, two busy for two steps; a
+// 4-GPU 2-step job of priority 1 weighted 4 ranks ahead of a 2-GPU 4-step job of priority 2, and
+// the plan starts them at steps 2 and 4. Unprotected, the wider job's planned start does not hold
+// the priority-2 job back, which starts now on the two free lanes; protected, it does.
+TEST(HorizonPlanTest, BackfillTriesAHigherPriorityFirstWhereverThePlanRanksIt) {
+  PlanProblem p;
+  p.steps = 8;
+  p.lanes = Lanes(1, 4);
+  p.busy = {{0, 0, 2}, {1, 0, 2}};
+  p.batch = {Batch(1, 4, 2), Batch(2, 2, 4)};
+  p.batch[0].rank_factor = 4;
+  const Plan plan = BuildPlan(p, DefaultChoices(p));
+  ASSERT_EQ(plan.batch[0].start_step, 2);
+  ASSERT_EQ(plan.batch[1].start_step, 4);
+  EXPECT_EQ(StartAfterBackfill(p, 0, 1), 0);
+  EXPECT_EQ(StartAfterBackfill(p, 1, 1), 4);
 }
 
 // Ties in priority: a reserved job is placed first, whatever the input order.
