@@ -846,7 +846,9 @@ PolicyInfo ConstraintAwarePolicyInfo() {
             .doc = "Backfill on the plan: a job the plan starts later, or not at all, "
                    "starts now if it fits around the planned starts it may not delay — "
                    "those of the first protected_starts jobs the plan starts later, of the "
-                   "reserved job and of every higher priority. 1 is EASY backfill's rule "
+                   "reserved job and of every higher priority — and delays no job ranked "
+                   "above it, or delays one and the plan's objective does not fall. 1 is "
+                   "EASY backfill's rule "
                    "(only the first waiting job's start is held against its equals); "
                    "1000000 holds every planned start (conservative)."},
            {.name = "full_mode_steps",

@@ -1068,8 +1068,87 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
   return plan;
 }
 
+namespace {
+
+// What backfill has started at step 0, and the objective of the plan around it: those jobs fixed
+// on their lanes from step 0 over their estimated run, every other item placed again by the list
+// scheduler under the same choices. It answers whether one more start is worth what it delays.
+class BackfillValue {
+ public:
+  BackfillValue(const PlanProblem& problem, const PlanChoices& choices)
+      : problem_(problem), choices_(choices), weight_(Weights(problem)) {}
+
+  // Records a start that delays no planned start ranked above it.
+  void Started(std::uint32_t job, const std::vector<std::uint32_t>& lanes) {
+    started_.emplace_back(job, lanes);
+    objective_.reset();
+  }
+
+  // Records the start, and returns true, if the plan around it has an objective at least that of
+  // the plan without it; otherwise records nothing.
+  bool StartIfWorth(std::uint32_t job, const std::vector<std::uint32_t>& lanes) {
+    if (!objective_) {
+      objective_ = Objective();
+    }
+    started_.emplace_back(job, lanes);
+    const double with = Objective();
+    if (with < *objective_ - 1e-9 * std::abs(*objective_)) {
+      started_.pop_back();
+      return false;
+    }
+    objective_ = with;
+    return true;
+  }
+
+ private:
+  double Objective() const {
+    PlanProblem fixed = problem_;
+    PlanChoices rest = choices_;
+    const auto realtime = static_cast<std::uint32_t>(problem_.realtime.size());
+    double value = 0;
+    for (const auto& [job, lanes] : started_) {
+      const PlanBatchJob& started = problem_.batch[job];
+      for (const std::uint32_t lane : lanes) {
+        fixed.busy.push_back({lane, 0, started.steps});
+      }
+      std::erase(rest.order, realtime + job);
+      value += BatchValue(problem_, weight_, started, BatchPlacement{0, lanes});
+    }
+    return BuildPlan(fixed, rest).objective + value;
+  }
+
+  const PlanProblem& problem_;
+  const PlanChoices& choices_;
+  std::vector<double> weight_;
+  std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>> started_;
+  std::optional<double> objective_;  // of the plan around started_, once asked
+};
+
+// `grid` with the planned starts of the waiting jobs ranked above `job` (by priority x
+// rank_factor) that are not on it yet, or nothing when there are none.
+std::optional<Grid> WithStartsRankedAbove(const PlanProblem& problem, const Plan& plan,
+                                          const std::vector<std::uint32_t>& waiting,
+                                          const std::vector<bool>& on_grid, const Grid& grid,
+                                          const PlanBatchJob& job) {
+  std::optional<Grid> above;
+  for (const std::uint32_t i : waiting) {
+    const PlanBatchJob& other = problem.batch[i];
+    if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned &&
+        other.priority * other.rank_factor > job.priority * job.rank_factor) {
+      if (!above) {
+        above.emplace(grid);
+      }
+      TakeBatch(*above, other, plan.batch[i]);
+    }
+  }
+  return above;
+}
+
+}  // namespace
+
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan) {
+  BackfillValue value(problem, choices);
   ListScheduler scheduler(problem);
   Grid grid = scheduler.TakeEmptyGrid();
   for (std::size_t k = 0; k < plan.realtime.size(); ++k) {
@@ -1126,7 +1205,21 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     if (on_grid[j]) {
       continue;
     }
-    if (auto lanes = FitAt(grid, job, 0, choices.smallest_size[j])) {
+    // Around the planned starts of the jobs ranked above it too, it delays none of them; around
+    // the protected ones alone, only if the plan gains by it.
+    const std::optional<Grid> above =
+        WithStartsRankedAbove(problem, plan, waiting, on_grid, grid, job);
+    std::optional<std::vector<std::uint32_t>> lanes =
+        FitAt(above ? *above : grid, job, 0, choices.smallest_size[j]);
+    if (lanes) {
+      value.Started(j, *lanes);
+    } else if (above) {
+      lanes = FitAt(grid, job, 0, choices.smallest_size[j]);
+      if (lanes && !value.StartIfWorth(j, *lanes)) {
+        lanes.reset();
+      }
+    }
+    if (lanes) {
       plan.batch[j] = {0, std::move(*lanes)};
       TakeBatch(grid, job, plan.batch[j]);
       on_grid[j] = true;

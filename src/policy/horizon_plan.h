@@ -157,9 +157,12 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
 // first) and in the plan's order among equals, around what the plan starts at step 0, its real-time
 // jobs, and the planned starts it may not delay: those of the first `protected_jobs` jobs the plan
 // starts later (in its order), of every reserved job, and of every job of a higher priority. It may
-// delay the planned starts of the others (of its priority or lower). With protected_jobs at least
-// the number of jobs, nothing starts that the plan does not. Only step 0 of the result is
-// meaningful (the later starts are not re-planned, and may overlap what starts now).
+// delay the planned starts of the others (of its priority or lower), but one of a job ranked above
+// it (a higher priority x rank_factor) only if the plan gains by it: the objective of the plan with
+// it started now (what backfill started before it fixed too, the rest placed again under
+// `choices`) is at least that of the plan without it. With protected_jobs at least the number of
+// jobs, nothing starts that the plan does not. Only step 0 of the result is meaningful (the later
+// starts are not re-planned, and may overlap what starts now).
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan);
 
