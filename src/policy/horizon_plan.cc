@@ -1205,25 +1205,27 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     if (on_grid[j]) {
       continue;
     }
-    // Around the planned starts of the jobs ranked above it too, it delays none of them; around
-    // the protected ones alone, only if the plan gains by it.
-    const std::optional<Grid> above =
-        WithStartsRankedAbove(problem, plan, waiting, on_grid, grid, job);
+    // Around the protected planned starts; then around those of the jobs ranked above it too, it
+    // delays none of them; around the protected ones alone, only if the plan gains by it.
     std::optional<std::vector<std::uint32_t>> lanes =
-        FitAt(above ? *above : grid, job, 0, choices.smallest_size[j]);
-    if (lanes) {
-      value.Started(j, *lanes);
-    } else if (above) {
-      lanes = FitAt(grid, job, 0, choices.smallest_size[j]);
-      if (lanes && !value.StartIfWorth(j, *lanes)) {
-        lanes.reset();
+        FitAt(grid, job, 0, choices.smallest_size[j]);
+    if (!lanes) {
+      continue;
+    }
+    if (const std::optional<Grid> above =
+            WithStartsRankedAbove(problem, plan, waiting, on_grid, grid, job)) {
+      if (auto around_above = FitAt(*above, job, 0, choices.smallest_size[j])) {
+        lanes = std::move(around_above);
+        value.Started(j, *lanes);
+      } else if (!value.StartIfWorth(j, *lanes)) {
+        continue;
       }
+    } else {
+      value.Started(j, *lanes);
     }
-    if (lanes) {
-      plan.batch[j] = {0, std::move(*lanes)};
-      TakeBatch(grid, job, plan.batch[j]);
-      on_grid[j] = true;
-    }
+    plan.batch[j] = {0, std::move(*lanes)};
+    TakeBatch(grid, job, plan.batch[j]);
+    on_grid[j] = true;
   }
 }
 
