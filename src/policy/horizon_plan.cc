@@ -1207,8 +1207,7 @@ void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     }
     // Around the protected planned starts; then around those of the jobs ranked above it too, it
     // delays none of them; around the protected ones alone, only if the plan gains by it.
-    std::optional<std::vector<std::uint32_t>> lanes =
-        FitAt(grid, job, 0, choices.smallest_size[j]);
+    std::optional<std::vector<std::uint32_t>> lanes = FitAt(grid, job, 0, choices.smallest_size[j]);
     if (!lanes) {
       continue;
     }
