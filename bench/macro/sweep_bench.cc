@@ -126,8 +126,7 @@ void BM_SweepWhole(benchmark::State& state, const std::string& spec) {
       JournalWriter journal(dir, JournalName(1, 1));
       RunSweepPoints(points, registry, {.threads = 1, .check_invariants = false},
                      [&](const SweepPoint&, SweepRecord&& record, const RunReport*) {
-                       journal.Append(record);
-                       records[record.id] = std::move(record);
+                       journal.Append(records[record.id] = std::move(record));
                      });
       journal.Flush();
       at = AddElapsed(at, runs);

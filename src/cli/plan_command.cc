@@ -123,10 +123,10 @@ class PlanCommand {
                      if (report != nullptr) {
                        record.group_metrics = PlanGroupMetrics(plan, *report);
                      }
-                     if (!journal_->Append(record) && write_status_.ok()) {
+                     SweepRecord& kept = records_[record.id] = std::move(record);
+                     if (!journal_->Append(kept) && write_status_.ok()) {
                        write_status_ = journal_->status();
                      }
-                     records_[record.id] = std::move(record);
                    });
     std::vector<SweepRecord> out;
     for (const SweepPoint* p : points) {

@@ -323,11 +323,11 @@ class SweepCommand {
                      if (report != nullptr && args_.keep_runs && write_status.ok()) {
                        write_status = KeepRun(point, *report);
                      }
-                     if (!journal.Append(record) && write_status.ok()) {
+                     progress.Done(record.status != SweepRunStatus::kOk);
+                     SweepRecord& kept = records[record.id] = std::move(record);
+                     if (!journal.Append(kept) && write_status.ok()) {
                        write_status = journal.status();
                      }
-                     progress.Done(record.status != SweepRunStatus::kOk);
-                     records[record.id] = std::move(record);
                    });
     progress.Finish();
     if (!journal.Flush() && write_status.ok()) {

@@ -818,7 +818,7 @@ std::vector<std::pair<std::string, SweepMetric>> PlanGroupMetrics(const PlanSpec
     if (t.group) {
       const std::optional<double> value = GroupMetric(report, t.metric, *t.group);
       metrics.emplace_back(TargetMetricName(t),
-                           SweepMetric{.value = value, .text = MetricText(false, value)});
+                           SweepMetric{.value = value});
     }
   }
   return metrics;

@@ -33,6 +33,14 @@ std::string MetricText(bool count, std::optional<double> value) {
   return fmt::to_string(*value);  // as fmt::format("{}") writes it, without parsing a format
 }
 
+void AppendMetricText(std::string& out, bool count, const SweepMetric& metric) {
+  if (metric.text.empty()) {
+    out += MetricText(count, metric.value);
+  } else {
+    out += metric.text;
+  }
+}
+
 namespace {
 
 // The metrics' names and kinds, in order: the bench metrics (bounds aside), then cost by tier.
@@ -65,10 +73,7 @@ const MetricColumns& Columns() {
 std::vector<SweepMetric> SweepMetrics(const RunReport& report) {
   std::vector<SweepMetric> metrics;
   metrics.reserve(Columns().names.size());
-  const auto add = [&metrics](std::optional<double> value) {
-    const bool count = IsCountMetric(metrics.size());
-    metrics.push_back({.value = value, .text = MetricText(count, value)});
-  };
+  const auto add = [&metrics](std::optional<double> value) { metrics.push_back({.value = value}); };
   for (const BenchMetric& m : BenchMetrics(report)) {
     if (!IsBoundMetric(m.name)) {
       add(m.value);

@@ -67,12 +67,13 @@ std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
              : (*outcome.metrics)[metric].value;
 }
 
-// The metric as result files write it; "" for none.
-const std::string& MetricTextOf(const Outcome& outcome, std::size_t metric) {
-  static const std::string kNone;
-  return outcome.metrics == nullptr || metric >= outcome.metrics->size()
-             ? kNone
-             : (*outcome.metrics)[metric].text;
+// Appends the metric as result files write it; nothing for none. Returns whether it appended.
+bool AppendMetricTextOf(std::string& out, const Outcome& outcome, std::size_t metric) {
+  const std::size_t before = out.size();
+  if (outcome.metrics != nullptr && metric < outcome.metrics->size()) {
+    AppendMetricText(out, IsCountMetric(metric), (*outcome.metrics)[metric]);
+  }
+  return out.size() > before;
 }
 
 // Reserves room in `out` for `rows` more rows of the size of the one that starts at `row_start`
@@ -248,7 +249,7 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
                        SweepRunStatusExit(outcome.status), CsvField(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
       out += ',';
-      out += MetricTextOf(outcome, m);
+      AppendMetricTextOf(out, outcome, m);
     }
     out += "\n";
     if (!reserved && outcome.error.empty()) {
@@ -289,11 +290,12 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
         SweepRunStatusName(outcome.status), SweepRunStatusExit(outcome.status),
         JsonString(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
-      const std::string& value = MetricTextOf(outcome, m);
       out += m == 0 ? "\"" : ", \"";
       out += names[m];
       out += "\": ";
-      out += value.empty() ? "null" : value;
+      if (!AppendMetricTextOf(out, outcome, m)) {
+        out += "null";
+      }
     }
     out += "}}";
     if (!reserved && outcome.error.empty()) {

@@ -96,6 +96,15 @@ LayoutPoint ParsePoint(const json& p) {
           .error = p.at("error").get<std::string>()};
 }
 
+
+// A metric in a journal line: its text, or null for none.
+void AppendJsonMetric(std::string& line, bool count, const SweepMetric& metric) {
+  const std::size_t before = line.size();
+  AppendMetricText(line, count, metric);
+  if (line.size() == before) {
+    line += "null";
+  }
+}
 }  // namespace
 
 std::string SweepRunStatusName(SweepRunStatus status) {
@@ -208,6 +217,20 @@ std::optional<SweepLayout> ReadLayout(const std::string& dir, Status& status) {
   }
 }
 
+void FormatMetricTexts(SweepRecord& record) {
+  for (std::size_t i = 0; i < record.metrics.size(); ++i) {
+    SweepMetric& m = record.metrics[i];
+    if (m.text.empty()) {
+      m.text = MetricText(IsCountMetric(i), m.value);
+    }
+  }
+  for (auto& [name, m] : record.group_metrics) {
+    if (m.text.empty()) {
+      m.text = MetricText(false, m.value);
+    }
+  }
+}
+
 std::string RecordLine(const SweepRecord& record) {
   // Written directly (one line per run, flushed as runs end): cheaper than a JSON tree.
   std::string line = fmt::format("{{\"id\":{},\"status\":\"{}\",\"error\":{},\"metrics\":[",
@@ -215,16 +238,16 @@ std::string RecordLine(const SweepRecord& record) {
                                  json(record.error).dump());
   const std::vector<std::string>& names = SweepMetricNames();
   for (std::size_t i = 0; i < std::min(record.metrics.size(), names.size()); ++i) {
-    const SweepMetric& m = record.metrics[i];
     line += i == 0 ? "[\"" : ",[\"";
     line += names[i];
     line += "\",";
-    line += m.text.empty() ? "null" : m.text;
+    AppendJsonMetric(line, IsCountMetric(i), record.metrics[i]);
     line += ']';
   }
   for (const auto& [name, m] : record.group_metrics) {
-    line += fmt::format("{}[{},{}]", line.back() == '[' ? "" : ",", json(name).dump(),
-                        m.text.empty() ? "null" : m.text);
+    line += fmt::format("{}[{},", line.back() == '[' ? "" : ",", json(name).dump());
+    AppendJsonMetric(line, false, m);
+    line += ']';
   }
   line += "]}\n";
   return line;
@@ -287,10 +310,12 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
   }
 }
 
-bool JournalWriter::Append(const SweepRecord& record) {
-  waiting_ += RecordLine(record);
+bool JournalWriter::Append(SweepRecord& record) {
+  if (std::find(waiting_.begin(), waiting_.end(), &record) == waiting_.end()) {
+    waiting_.push_back(&record);  // a record run again before the flush is written once
+  }
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_flush_ >= kJournalFlushPeriod || waiting_.size() >= kJournalBatchBytes) {
+  if (now - last_flush_ >= kJournalFlushPeriod || waiting_.size() >= kJournalBatchRecords) {
     last_flush_ = now;
     return Flush();
   }
@@ -298,8 +323,13 @@ bool JournalWriter::Append(const SweepRecord& record) {
 }
 
 bool JournalWriter::Flush() {
-  file_.write(waiting_.data(), static_cast<std::streamsize>(waiting_.size()));
+  std::string lines;
+  for (SweepRecord* record : waiting_) {
+    FormatMetricTexts(*record);
+    lines += RecordLine(*record);
+  }
   waiting_.clear();
+  file_.write(lines.data(), static_cast<std::streamsize>(lines.size()));
   file_.flush();
   if (!file_ && status_.ok()) {
     status_ = Status::IoError(fmt::format("{}: cannot append a run record (disk full?)", path_));

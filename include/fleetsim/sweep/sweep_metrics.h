@@ -16,14 +16,21 @@ namespace fleetsim {
 // name is its position's (kept once, not per run: a sweep holds thousands of runs).
 struct SweepMetric {
   std::optional<double> value{};  // none when the run has none (an unpriced fleet's cost)
-  std::string text{};             // as result files write it (MetricText), formatted once
+  // As result files write it (MetricText), formatted once; empty until then (and for none).
+  std::string text{};
 };
 
 // A metric value as result files write it: a count as an integer, another value in its shortest
 // exact form, "" for none.
 std::string MetricText(bool count, std::optional<double> value);
 
-// The metrics of one run, in SweepMetricNames() order (the order results.csv lists them).
+// Appends the metric as result files write it: its text if formatted, else MetricText.
+void AppendMetricText(std::string& out, bool count, const SweepMetric& metric);
+
+// The metrics of one run, in SweepMetricNames() order (the order results.csv lists them), their
+// texts not formatted yet: a sweep formats them in batches, between runs of a few hundred
+// (FormatMetricTexts, JournalWriter), since formatting 32 numbers between two short runs costs the next run its warm
+// caches (docs/performance.md, "Sweeps").
 std::vector<SweepMetric> SweepMetrics(const RunReport& report);
 
 // Their names.

@@ -62,6 +62,9 @@ std::string LayoutJson(const SweepLayout& layout);
 // Reads DIR/.sweep/points.json; nullopt with `error` set when missing or malformed.
 std::optional<SweepLayout> ReadLayout(const std::string& dir, Status& status);
 
+// Formats the texts of the record's metrics that have a value and none yet (SweepMetric).
+void FormatMetricTexts(SweepRecord& record);
+
 // One journal line (with its newline).
 std::string RecordLine(const SweepRecord& record);
 
@@ -75,12 +78,14 @@ std::map<std::string, SweepRecord> ReadRecords(const std::string& dir,
 std::string JournalName(std::size_t shard, std::size_t shards);
 
 // Records reach the journal file in batches: at the first record this long after the last write,
-// when this many bytes wait, and at Flush(). Short runs do not pay a write each; a killed sweep
-// loses the records that wait (those runs run again on resume).
+// when this many records wait, and at Flush(). Short runs do not pay a write each, nor the
+// formatting of their metrics between them; a killed sweep loses the records that wait (those
+// runs run again on resume).
 inline constexpr std::chrono::milliseconds kJournalFlushPeriod{250};
-inline constexpr std::size_t kJournalBatchBytes = 1 << 18;
+inline constexpr std::size_t kJournalBatchRecords = 256;
 
-// Appends records to one journal file, in batches (kJournalFlushPeriod).
+// Appends records to one journal file, in batches (kJournalFlushPeriod). A batch's records get
+// their metric texts (FormatMetricTexts) when the batch is written.
 class JournalWriter {
  public:
   // Creates DIR/.sweep if needed; ok() is false (and status() says why) when it cannot.
@@ -90,11 +95,14 @@ class JournalWriter {
   JournalWriter& operator=(const JournalWriter&) = delete;
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  bool Append(const SweepRecord& record);
+  // `record` waits by reference: it must stay where it is until the next Flush() (a record in
+  // SweepRecords, a std::map, does), which formats its texts in place and writes it as it then
+  // is (once, if it was appended again meanwhile).
+  bool Append(SweepRecord& record);
   bool Flush();
 
  private:
-  std::string waiting_{};  // records not yet written
+  std::vector<SweepRecord*> waiting_{};  // records not yet written
   std::ofstream file_{};
   std::string path_{};
   Status status_{};

@@ -164,6 +164,26 @@ TEST(SweepResultsTest, StudentQuantiles) {
   EXPECT_NEAR(StudentT95(1000), 1.9623, 1e-4);
 }
 
+// A sweep formats its runs' metric texts in batches (JournalWriter); a record whose texts are not
+// formatted yet is written exactly as if they were.
+TEST(SweepResultsTest, TextsNotFormattedYetAreWrittenAsFormattedOnes) {
+  const SweepLayout layout = Layout();
+  const SweepRecords formatted = Records();
+  SweepRecords bare = formatted;
+  for (auto& [id, record] : bare) {
+    for (SweepMetric& m : record.metrics) {
+      m.text.clear();
+    }
+  }
+  EXPECT_EQ(ResultsCsv(layout, bare), ResultsCsv(layout, formatted));
+  EXPECT_EQ(ResultsJson(layout, bare), ResultsJson(layout, formatted));
+  SweepRecord& record = bare.begin()->second;
+  EXPECT_EQ(RecordLine(record), RecordLine(formatted.begin()->second));
+  FormatMetricTexts(record);
+  EXPECT_EQ(record.metrics.at(MetricIndex("utilization")).text, "0.5");
+  EXPECT_EQ(record.metrics.at(MetricIndex("jobs_total")).text, "10");
+}
+
 TEST(SweepResultsTest, ARunWithoutARecordIsMissing) {
   SweepRecords records = Records();
   records.erase("0000000000000003");

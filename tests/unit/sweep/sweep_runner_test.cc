@@ -1,14 +1,17 @@
 // Running sweep points: every point gets a record whatever happens in the others — an illegal
 // policy decision is recorded with its message and the runs after it still run — on one thread
-// or several, with the same records.
+// or several, with the same records; and the journal that records them in batches.
 #include "fleetsim/sweep/sweep_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 
+#include "fleetsim/sweep/sweep_results.h"
+#include "fleetsim/sweep/sweep_store.h"
 #include "testutil/command.h"
 #include "testutil/paths.h"
 
@@ -79,6 +82,43 @@ TEST(SweepRunnerTest, AnIllegalDecisionIsRecordedAndTheOtherRunsFinish) {
   for (const auto& [id, record] : records) {
     EXPECT_EQ(RecordLine(threaded.at(id)), RecordLine(record));
   }
+  std::filesystem::remove_all(dir);
+}
+
+// The journal keeps a record by reference until its batch is written: the batch's records get
+// their metric texts then, and a record appended again before that is written once, as it then is.
+TEST(SweepRunnerTest, TheJournalFormatsAndWritesEachWaitingRecordOnceAtTheFlush) {
+  const std::string dir = testing::FreshTempDir();
+  const std::string path = dir + "/" + kSweepStateDir + "/" + JournalName(1, 1);
+  const auto journal_text = [&] {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  SweepRecords records;
+  {
+    JournalWriter journal(dir, JournalName(1, 1));
+    ASSERT_TRUE(journal.ok()) << journal.status().message();
+    ASSERT_TRUE(journal.Append(records["a"] = {.id = "a", .status = SweepRunStatus::kOk,
+                                               .error = "", .metrics = {{.value = 0.25}}}));
+    ASSERT_TRUE(journal.Flush());  // the first record of a writer may go at once; start afresh
+    const std::string before = journal_text();
+    SweepRecord& b = records["b"] = {.id = "b", .status = SweepRunStatus::kError,
+                                     .error = "x", .metrics = {}};
+    ASSERT_TRUE(journal.Append(b));
+    b = {.id = "b", .status = SweepRunStatus::kOk, .error = "", .metrics = {{.value = 0.5}}};
+    ASSERT_TRUE(journal.Append(b));
+    EXPECT_EQ(b.metrics[0].text, "");  // not formatted before the flush
+    ASSERT_TRUE(journal.Flush());
+    EXPECT_EQ(b.metrics[0].text, "0.5");
+    EXPECT_EQ(journal_text(), before + RecordLine(b));
+  }
+  EXPECT_EQ(records.at("a").metrics[0].text, "0.25");
+  std::vector<std::string> warnings;
+  const SweepRecords reread = ReadRecords(dir, warnings);
+  EXPECT_TRUE(warnings.empty());
+  ASSERT_EQ(reread.size(), 2U);
+  EXPECT_EQ(reread.at("b").status, SweepRunStatus::kOk);  // the run again, not the error
+  EXPECT_EQ(reread.at("b").metrics.at(0).text, "0.5");
   std::filesystem::remove_all(dir);
 }
 
