@@ -817,8 +817,7 @@ std::vector<std::pair<std::string, SweepMetric>> PlanGroupMetrics(const PlanSpec
   for (const PlanTarget& t : plan.targets) {
     if (t.group) {
       const std::optional<double> value = GroupMetric(report, t.metric, *t.group);
-      metrics.emplace_back(TargetMetricName(t),
-                           SweepMetric{.value = value});
+      metrics.emplace_back(TargetMetricName(t), SweepMetric{.value = value});
     }
   }
   return metrics;

@@ -96,7 +96,6 @@ LayoutPoint ParsePoint(const json& p) {
           .error = p.at("error").get<std::string>()};
 }
 
-
 // A metric in a journal line: its text, or null for none.
 void AppendJsonMetric(std::string& line, bool count, const SweepMetric& metric) {
   const std::size_t before = line.size();

@@ -29,8 +29,8 @@ void AppendMetricText(std::string& out, bool count, const SweepMetric& metric);
 
 // The metrics of one run, in SweepMetricNames() order (the order results.csv lists them), their
 // texts not formatted yet: a sweep formats them in batches, between runs of a few hundred
-// (FormatMetricTexts, JournalWriter), since formatting 32 numbers between two short runs costs the next run its warm
-// caches (docs/performance.md, "Sweeps").
+// (FormatMetricTexts, JournalWriter), since formatting 32 numbers between two short runs costs the
+// next run its warm caches (docs/performance.md, "Sweeps").
 std::vector<SweepMetric> SweepMetrics(const RunReport& report);
 
 // Their names.

@@ -98,12 +98,13 @@ TEST(SweepRunnerTest, TheJournalFormatsAndWritesEachWaitingRecordOnceAtTheFlush)
   {
     JournalWriter journal(dir, JournalName(1, 1));
     ASSERT_TRUE(journal.ok()) << journal.status().message();
-    ASSERT_TRUE(journal.Append(records["a"] = {.id = "a", .status = SweepRunStatus::kOk,
-                                               .error = "", .metrics = {{.value = 0.25}}}));
+    ASSERT_TRUE(journal.Append(
+        records["a"] = {
+            .id = "a", .status = SweepRunStatus::kOk, .error = "", .metrics = {{.value = 0.25}}}));
     ASSERT_TRUE(journal.Flush());  // the first record of a writer may go at once; start afresh
     const std::string before = journal_text();
-    SweepRecord& b = records["b"] = {.id = "b", .status = SweepRunStatus::kError,
-                                     .error = "x", .metrics = {}};
+    SweepRecord& b =
+        records["b"] = {.id = "b", .status = SweepRunStatus::kError, .error = "x", .metrics = {}};
     ASSERT_TRUE(journal.Append(b));
     b = {.id = "b", .status = SweepRunStatus::kOk, .error = "", .metrics = {{.value = 0.5}}};
     ASSERT_TRUE(journal.Append(b));
