@@ -13,6 +13,7 @@
 #include <bit>
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "fleetsim/core/random.h"
 
@@ -511,14 +512,20 @@ TEST(HorizonPlanTest, NoJobOfTheSameOrALowerPriorityOvertakesAReservation) {
 // 0-1) is planned at step 2; B (4 GPUs, 2 steps) at step 3; C (2 GPUs, 4 steps) fits on lanes
 // 2-3 now but would delay B, so the plan puts it after B. All of priority 1, in that order (none
 // has an estimate, so the default order keeps the queue's among equals).
-PlanProblem BackfillCase() {
+// Four lanes in one domain, lanes 0 and 1 busy for the first two steps, and `batch` queued.
+PlanProblem TwoOfFourLanesBusy(std::int64_t steps, std::vector<PlanBatchJob> batch) {
   PlanProblem p;
-  p.steps = 8;
+  p.steps = steps;
   p.lanes = Lanes(1, 4);
   p.busy = {{0, 0, 2}, {1, 0, 2}};
+  p.batch = std::move(batch);
+  return p;
+}
+
+PlanProblem BackfillCase() {
   PlanBatchJob a = Batch(1, 2, 1);
   a.allowed = {0b0011};
-  p.batch = {a, Batch(1, 4, 2), Batch(1, 2, 4)};
+  PlanProblem p = TwoOfFourLanesBusy(8, {a, Batch(1, 4, 2), Batch(1, 2, 4)});
   for (PlanBatchJob& job : p.batch) {
     job.estimated = false;
   }
@@ -564,11 +571,7 @@ TEST(HorizonPlanTest, BackfillNeverDelaysAHigherPriorityOrAReservation) {
 // the plan starts them at steps 2 and 4. Unprotected, the wider job's planned start does not hold
 // the priority-2 job back, which starts now on the two free lanes; protected, it does.
 TEST(HorizonPlanTest, BackfillTriesAHigherPriorityFirstWhereverThePlanRanksIt) {
-  PlanProblem p;
-  p.steps = 8;
-  p.lanes = Lanes(1, 4);
-  p.busy = {{0, 0, 2}, {1, 0, 2}};
-  p.batch = {Batch(1, 4, 2), Batch(2, 2, 4)};
+  PlanProblem p = TwoOfFourLanesBusy(8, {Batch(1, 4, 2), Batch(2, 2, 4)});
   p.batch[0].rank_factor = 4;
   const Plan plan = BuildPlan(p, DefaultChoices(p));
   ASSERT_EQ(plan.batch[0].start_step, 2);
@@ -586,11 +589,7 @@ TEST(HorizonPlanTest, BackfillTriesAHigherPriorityFirstWhereverThePlanRanksIt) {
 // N delays W by one step and adds more than that costs (2.85 + 9.78 against 10.30 + 2.21): it
 // starts. Ranked equal, the old rule: N starts, whatever it delays.
 TEST(HorizonPlanTest, BackfillDelaysAJobRankedAboveOnlyWhereThePlanGains) {
-  PlanProblem p;
-  p.steps = 24;
-  p.lanes = Lanes(1, 4);
-  p.busy = {{0, 0, 2}, {1, 0, 2}};
-  p.batch = {Batch(1, 4, 3), Batch(1, 1, 20)};
+  PlanProblem p = TwoOfFourLanesBusy(24, {Batch(1, 4, 3), Batch(1, 1, 20)});
   p.batch[0].rank_factor = 2;
   const Plan plan = BuildPlan(p, DefaultChoices(p));
   ASSERT_EQ(plan.batch[0].start_step, 2);
