@@ -179,7 +179,7 @@ void BM_Sweep1015Render(benchmark::State& state) {
   const SweepExpansion expansion = ExpandSweep(*load.spec, registry, {});
   SweepRecords records;
   for (const SweepPoint& point : expansion.points) {
-    records[point.id] = RunSweepPoint(point, registry, {}, nullptr);
+    FormatMetricTexts(records[point.id] = RunSweepPoint(point, registry, {}, nullptr));
   }
   const SweepLayout layout = MakeLayout(*load.spec, expansion);
   for (auto _ : state) {

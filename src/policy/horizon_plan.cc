@@ -823,6 +823,9 @@ std::vector<std::vector<std::uint32_t>> PlaceRealtime(Grid& grid, const PlanReal
   return lanes;
 }
 
+// A batch job's rank in the default order: priority x rank_factor.
+double Rank(const PlanBatchJob& job) { return job.priority * job.rank_factor; }
+
 // decay^t for every step of the horizon.
 std::vector<double> Weights(const PlanProblem& problem) {
   std::vector<double> weights(static_cast<std::size_t>(problem.steps), 1);
@@ -911,8 +914,7 @@ PlanChoices DefaultChoices(const PlanProblem& problem) {
   std::iota(choices.order.begin(), choices.order.end(), 0U);
   const auto key = [&](std::uint32_t item) {
     return item < realtime ? problem.realtime[item].priority * problem.realtime_penalty
-                           : problem.batch[item - realtime].priority *
-                                 problem.batch[item - realtime].rank_factor;
+                           : Rank(problem.batch[item - realtime]);
   };
   const auto reserved = [&](std::uint32_t item) {
     return item >= realtime && problem.batch[item - realtime].reserved;
@@ -1027,9 +1029,11 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
   constexpr double kNoPriority = -std::numeric_limits<double>::infinity();
   std::size_t last_realtime = 0;  // one past the last real-time item of the order
   std::size_t last_reserved = 0;  // one past the last reserved batch job
-  // Of the batch jobs at positions i and later: the smallest min_gpus, the highest priority.
+  // Of the batch jobs at positions i and later: the smallest min_gpus, the highest priority, the
+  // highest rank (priority x rank_factor).
   std::vector<std::int64_t> fewest_after(items + 1, std::numeric_limits<std::int64_t>::max());
   std::vector<double> highest_after(items + 1, kNoPriority);
+  std::vector<double> highest_rank_after(items + 1, kNoPriority);
   for (std::size_t i = items; i > 0; --i) {
     const std::uint32_t item = choices.order[i - 1];
     const PlanBatchJob* job = item >= realtime ? &problem.batch[item - realtime] : nullptr;
@@ -1038,19 +1042,23 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     fewest_after[i - 1] = std::min(
         fewest_after[i], job != nullptr ? job->min_gpus : std::numeric_limits<std::int64_t>::max());
     highest_after[i - 1] = std::max(highest_after[i], job != nullptr ? job->priority : kNoPriority);
+    highest_rank_after[i - 1] =
+        std::max(highest_rank_after[i], job != nullptr ? Rank(*job) : kNoPriority);
   }
   std::int64_t planned_later = 0;  // batch jobs placed after step 0 (not reserved)
-  double lowest_waiting = std::numeric_limits<double>::infinity();  // of those not at step 0
+  // Of those not at step 0: the lowest priority, the lowest rank.
+  double lowest_waiting = std::numeric_limits<double>::infinity();
+  double lowest_waiting_rank = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < items; ++i) {
     if (i >= last_realtime) {
       const std::int64_t free_now = grid.FreeCount(0);
       // No later batch job can start at step 0; and either no backfill can start one either
-      // (step 0 is full), or every planned start backfill protects is placed already: the
-      // reserved job's, the first protected_jobs', and those of a higher priority than a job
-      // waiting (no later job has one).
+      // (step 0 is full), or every planned start backfill reads is placed already: the
+      // reserved job's, the first protected_jobs', those of a higher priority than a job
+      // waiting and those ranked above one (no later job has either).
       if (free_now == 0 ||
           (free_now < fewest_after[i] && i >= last_reserved && planned_later >= protected_jobs &&
-           highest_after[i] <= lowest_waiting)) {
+           highest_after[i] <= lowest_waiting && highest_rank_after[i] <= lowest_waiting_rank)) {
         break;
       }
     }
@@ -1061,6 +1069,7 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
     }
     const PlanBatchJob& job = problem.batch[item - realtime];
     lowest_waiting = std::min(lowest_waiting, job.priority);
+    lowest_waiting_rank = std::min(lowest_waiting_rank, Rank(job));
     if (!job.reserved && plan.batch[item - realtime].start_step != kNotPlanned) {
       ++planned_later;
     }
@@ -1133,8 +1142,7 @@ std::optional<Grid> WithStartsRankedAbove(const PlanProblem& problem, const Plan
   std::optional<Grid> above;
   for (const std::uint32_t i : waiting) {
     const PlanBatchJob& other = problem.batch[i];
-    if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned &&
-        other.priority * other.rank_factor > job.priority * job.rank_factor) {
+    if (!on_grid[i] && plan.batch[i].start_step != kNotPlanned && Rank(other) > Rank(job)) {
       if (!above) {
         above.emplace(grid);
       }

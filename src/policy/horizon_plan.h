@@ -143,7 +143,8 @@ Plan BuildPlan(const PlanProblem& problem, const PlanChoices& choices);
 // `protected_jobs`: once no real-time job is left in the order and either no lane is free at
 // step 0, or fewer lanes are free there than any batch job left needs, the reserved job and the
 // first `protected_jobs` jobs planned later have been placed and no job left has a higher
-// priority than a job placed after step 0 (or not at all), the batch jobs left are not placed
+// priority, or a higher priority x rank_factor, than a job placed after step 0 (or not at all),
+// the batch jobs left are not placed
 // (kNotPlanned: none of them could start at step 0, and neither the step-0 starts nor what
 // BackfillFirstStep then starts depend on where they go). Every batch job that BuildPlan starts
 // at step 0 starts here on the same lanes, every real-time job gets the same lanes at every
@@ -160,9 +161,10 @@ Plan PlanFirstStep(const PlanProblem& problem, const PlanChoices& choices,
 // delay the planned starts of the others (of its priority or lower), but one of a job ranked above
 // it (a higher priority x rank_factor) only if the plan gains by it: the objective of the plan with
 // it started now (what backfill started before it fixed too, the rest placed again under
-// `choices`) is at least that of the plan without it. With protected_jobs at least the number of
-// jobs, nothing starts that the plan does not. Only step 0 of the result is meaningful (the later
-// starts are not re-planned, and may overlap what starts now).
+// `choices`) is at least that of the plan without it; a job with a size range that fits around
+// them only at a smaller size starts at that size, unchecked. With protected_jobs at least the
+// number of jobs, nothing starts that the plan does not. Only step 0 of the result is meaningful
+// (the later starts are not re-planned, and may overlap what starts now).
 void BackfillFirstStep(const PlanProblem& problem, const PlanChoices& choices,
                        std::int64_t protected_jobs, Plan& plan);
 

@@ -33,12 +33,14 @@ std::string MetricText(bool count, std::optional<double> value) {
   return fmt::to_string(*value);  // as fmt::format("{}") writes it, without parsing a format
 }
 
-void AppendMetricText(std::string& out, bool count, const SweepMetric& metric) {
+bool AppendMetricText(std::string& out, bool count, const SweepMetric& metric) {
+  const std::size_t before = out.size();
   if (metric.text.empty()) {
     out += MetricText(count, metric.value);
   } else {
     out += metric.text;
   }
+  return out.size() > before;
 }
 
 namespace {

@@ -69,11 +69,8 @@ std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
 
 // Appends the metric as result files write it; nothing for none. Returns whether it appended.
 bool AppendMetricTextOf(std::string& out, const Outcome& outcome, std::size_t metric) {
-  const std::size_t before = out.size();
-  if (outcome.metrics != nullptr && metric < outcome.metrics->size()) {
-    AppendMetricText(out, IsCountMetric(metric), (*outcome.metrics)[metric]);
-  }
-  return out.size() > before;
+  return outcome.metrics != nullptr && metric < outcome.metrics->size() &&
+         AppendMetricText(out, IsCountMetric(metric), (*outcome.metrics)[metric]);
 }
 
 // Reserves room in `out` for `rows` more rows of the size of the one that starts at `row_start`

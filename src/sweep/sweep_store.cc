@@ -98,12 +98,11 @@ LayoutPoint ParsePoint(const json& p) {
 
 // A metric in a journal line: its text, or null for none.
 void AppendJsonMetric(std::string& line, bool count, const SweepMetric& metric) {
-  const std::size_t before = line.size();
-  AppendMetricText(line, count, metric);
-  if (line.size() == before) {
+  if (!AppendMetricText(line, count, metric)) {
     line += "null";
   }
 }
+
 }  // namespace
 
 std::string SweepRunStatusName(SweepRunStatus status) {
@@ -294,7 +293,9 @@ std::string JournalName(std::size_t shard, std::size_t shards) {
   return fmt::format("runs-{}-of-{}.jsonl", shard, shards);
 }
 
-JournalWriter::JournalWriter(const std::string& dir, const std::string& name) {
+JournalWriter::JournalWriter(const std::string& dir, const std::string& name,
+                             std::chrono::milliseconds flush_period)
+    : flush_period_(flush_period) {
   const fs::path state = fs::path(dir) / kSweepStateDir;
   std::error_code ec;
   fs::create_directories(state, ec);
@@ -314,7 +315,7 @@ bool JournalWriter::Append(SweepRecord& record) {
     waiting_.push_back(&record);  // a record run again before the flush is written once
   }
   const auto now = std::chrono::steady_clock::now();
-  if (now - last_flush_ >= kJournalFlushPeriod || waiting_.size() >= kJournalBatchRecords) {
+  if (now - last_flush_ >= flush_period_ || waiting_.size() >= kJournalBatchRecords) {
     last_flush_ = now;
     return Flush();
   }

@@ -16,7 +16,8 @@ namespace fleetsim {
 // name is its position's (kept once, not per run: a sweep holds thousands of runs).
 struct SweepMetric {
   std::optional<double> value{};  // none when the run has none (an unpriced fleet's cost)
-  // As result files write it (MetricText), formatted once; empty until then (and for none).
+  // As result files write it (MetricText), formatted once; empty until then (and for none). A
+  // cache of `value`: set the value before the text is formatted, never after.
   std::string text{};
 };
 
@@ -24,8 +25,9 @@ struct SweepMetric {
 // exact form, "" for none.
 std::string MetricText(bool count, std::optional<double> value);
 
-// Appends the metric as result files write it: its text if formatted, else MetricText.
-void AppendMetricText(std::string& out, bool count, const SweepMetric& metric);
+// Appends the metric as result files write it: its text if formatted, else MetricText. Returns
+// whether it appended anything (nothing for none).
+bool AppendMetricText(std::string& out, bool count, const SweepMetric& metric);
 
 // The metrics of one run, in SweepMetricNames() order (the order results.csv lists them), their
 // texts not formatted yet: a sweep formats them in batches, between runs of a few hundred

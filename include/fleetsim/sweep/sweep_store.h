@@ -89,7 +89,9 @@ inline constexpr std::size_t kJournalBatchRecords = 256;
 class JournalWriter {
  public:
   // Creates DIR/.sweep if needed; ok() is false (and status() says why) when it cannot.
-  JournalWriter(const std::string& dir, const std::string& name);
+  // `flush_period`: kJournalFlushPeriod, or longer in a test that must control the batches.
+  JournalWriter(const std::string& dir, const std::string& name,
+                std::chrono::milliseconds flush_period = kJournalFlushPeriod);
   ~JournalWriter() { Flush(); }  // what waits is written on every way out, as a stream's buffer
   JournalWriter(const JournalWriter&) = delete;
   JournalWriter& operator=(const JournalWriter&) = delete;
@@ -103,6 +105,7 @@ class JournalWriter {
 
  private:
   std::vector<SweepRecord*> waiting_{};  // records not yet written
+  std::chrono::milliseconds flush_period_{};
   std::ofstream file_{};
   std::string path_{};
   Status status_{};

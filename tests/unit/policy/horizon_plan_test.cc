@@ -580,6 +580,32 @@ TEST(HorizonPlanTest, BackfillTriesAHigherPriorityFirstWhereverThePlanRanksIt) {
   EXPECT_EQ(StartAfterBackfill(p, 1, 1), 4);
 }
 
+// PlanFirstStep places every job ranked above a waiting one (found in review): three lanes, two
+// busy for 3 and 6 steps. The reservation puts J3 ahead of J2, which ranks above it by its rank
+// factor; BuildPlan plans J2 at step 3, so backfill keeps J0 (which would hold a lane over it)
+// waiting. PlanFirstStep stopped after J3, leaving J2 unplaced, and backfill then started J0.
+TEST(HorizonPlanTest, PlanFirstStepPlacesTheJobsRankedAboveAWaitingOne) {
+  PlanProblem p;
+  p.lanes = Lanes(1, 3);
+  p.busy = {{0, 0, 3}, {1, 0, 6}};
+  PlanBatchJob elastic = Batch(2, 1, 13);
+  elastic.max_gpus = 3;
+  p.batch = {elastic, Batch(2, 3, 12), Batch(1, 2, 2), Batch(1, 3, 6)};
+  p.batch[2].rank_factor = 3;
+  p.batch[3].rank_factor = 1.5;
+  p.batch[3].reserved = true;
+  p.batch[3].reserved_against_gpus = 3;
+  const PlanChoices choices = DefaultChoices(p);
+  ASSERT_EQ(choices.order, (std::vector<std::uint32_t>{1, 0, 3, 2}));
+  Plan full = BuildPlan(p, choices);
+  Plan first = PlanFirstStep(p, choices, 0);
+  BackfillFirstStep(p, choices, 0, full);
+  BackfillFirstStep(p, choices, 0, first);
+  for (std::size_t j = 0; j < p.batch.size(); ++j) {
+    EXPECT_EQ(first.batch[j].start_step == 0, full.batch[j].start_step == 0) << "job " << j;
+  }
+}
+
 // A job that would delay the planned start of a job ranked above it (by priority x rank factor)
 // starts now only if the plan gains by it. Four lanes, two busy for two steps; a 4-GPU 3-step job
 // W of priority 1 ranked by 2 (its width) starts at step 2, and a 1-GPU job N of priority 1 after
