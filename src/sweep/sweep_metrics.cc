@@ -33,14 +33,13 @@ std::string MetricText(bool count, std::optional<double> value) {
   return fmt::to_string(*value);  // as fmt::format("{}") writes it, without parsing a format
 }
 
-bool AppendMetricText(std::string& out, bool count, const SweepMetric& metric) {
+void AppendMetricText(std::string& out, bool count, const SweepMetric& metric,
+                      std::string_view none) {
   const std::size_t before = out.size();
-  if (metric.text.empty()) {
-    out += MetricText(count, metric.value);
-  } else {
-    out += metric.text;
+  out += metric.text.empty() ? MetricText(count, metric.value) : metric.text;
+  if (out.size() == before) {
+    out += none;
   }
-  return out.size() > before;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "fleetsim/core/version.h"
 #include "fleetsim/report/outputs.h"
@@ -67,10 +68,14 @@ std::optional<double> MetricValue(const Outcome& outcome, std::size_t metric) {
              : (*outcome.metrics)[metric].value;
 }
 
-// Appends the metric as result files write it; nothing for none. Returns whether it appended.
-bool AppendMetricTextOf(std::string& out, const Outcome& outcome, std::size_t metric) {
-  return outcome.metrics != nullptr && metric < outcome.metrics->size() &&
-         AppendMetricText(out, IsCountMetric(metric), (*outcome.metrics)[metric]);
+// Appends the metric as result files write it (AppendMetricText), `none` for none.
+void AppendMetricTextOf(std::string& out, const Outcome& outcome, std::size_t metric,
+                        std::string_view none) {
+  if (outcome.metrics != nullptr && metric < outcome.metrics->size()) {
+    AppendMetricText(out, IsCountMetric(metric), (*outcome.metrics)[metric], none);
+  } else {
+    out += none;
+  }
 }
 
 // Reserves room in `out` for `rows` more rows of the size of the one that starts at `row_start`
@@ -246,7 +251,7 @@ std::string ResultsCsv(const SweepLayout& layout, const SweepRecords& records) {
                        SweepRunStatusExit(outcome.status), CsvField(outcome.error));
     for (std::size_t m = 0; m < names.size(); ++m) {
       out += ',';
-      AppendMetricTextOf(out, outcome, m);
+      AppendMetricTextOf(out, outcome, m, "");
     }
     out += "\n";
     if (!reserved && outcome.error.empty()) {
@@ -290,9 +295,7 @@ std::string ResultsJson(const SweepLayout& layout, const SweepRecords& records) 
       out += m == 0 ? "\"" : ", \"";
       out += names[m];
       out += "\": ";
-      if (!AppendMetricTextOf(out, outcome, m)) {
-        out += "null";
-      }
+      AppendMetricTextOf(out, outcome, m, "null");
     }
     out += "}}";
     if (!reserved && outcome.error.empty()) {

@@ -96,13 +96,6 @@ LayoutPoint ParsePoint(const json& p) {
           .error = p.at("error").get<std::string>()};
 }
 
-// A metric in a journal line: its text, or null for none.
-void AppendJsonMetric(std::string& line, bool count, const SweepMetric& metric) {
-  if (!AppendMetricText(line, count, metric)) {
-    line += "null";
-  }
-}
-
 }  // namespace
 
 std::string SweepRunStatusName(SweepRunStatus status) {
@@ -239,12 +232,12 @@ std::string RecordLine(const SweepRecord& record) {
     line += i == 0 ? "[\"" : ",[\"";
     line += names[i];
     line += "\",";
-    AppendJsonMetric(line, IsCountMetric(i), record.metrics[i]);
+    AppendMetricText(line, IsCountMetric(i), record.metrics[i], "null");
     line += ']';
   }
   for (const auto& [name, m] : record.group_metrics) {
     line += fmt::format("{}[{},", line.back() == '[' ? "" : ",", json(name).dump());
-    AppendJsonMetric(line, false, m);
+    AppendMetricText(line, false, m, "null");
     line += ']';
   }
   line += "]}\n";

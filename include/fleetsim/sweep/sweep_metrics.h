@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fleetsim/results/run_report.h"
@@ -25,9 +26,10 @@ struct SweepMetric {
 // exact form, "" for none.
 std::string MetricText(bool count, std::optional<double> value);
 
-// Appends the metric as result files write it: its text if formatted, else MetricText. Returns
-// whether it appended anything (nothing for none).
-bool AppendMetricText(std::string& out, bool count, const SweepMetric& metric);
+// Appends the metric as result files write it: its text if formatted, else MetricText; `none`
+// when it has no value ("" in CSV, "null" in JSON).
+void AppendMetricText(std::string& out, bool count, const SweepMetric& metric,
+                      std::string_view none);
 
 // The metrics of one run, in SweepMetricNames() order (the order results.csv lists them), their
 // texts not formatted yet: a sweep formats them in batches, between runs of a few hundred
