@@ -36,7 +36,11 @@ std::string MetricText(bool count, std::optional<double> value) {
 void AppendMetricText(std::string& out, bool count, const SweepMetric& metric,
                       std::string_view none) {
   const std::size_t before = out.size();
-  out += metric.text.empty() ? MetricText(count, metric.value) : metric.text;
+  if (metric.text.empty()) {
+    out += MetricText(count, metric.value);
+  } else {
+    out += metric.text;
+  }
   if (out.size() == before) {
     out += none;
   }

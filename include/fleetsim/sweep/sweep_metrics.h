@@ -26,8 +26,9 @@ struct SweepMetric {
 // exact form, "" for none.
 std::string MetricText(bool count, std::optional<double> value);
 
-// Appends the metric as result files write it: its text if formatted, else MetricText; `none`
-// when it has no value ("" in CSV, "null" in JSON).
+// Appends the metric as result files and the journal write it: its text if formatted, else
+// MetricText; `none` when that is empty (no value, or one that is not finite): "" in CSV, "null"
+// in JSON.
 void AppendMetricText(std::string& out, bool count, const SweepMetric& metric,
                       std::string_view none);
 
