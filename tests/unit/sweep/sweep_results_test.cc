@@ -8,8 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
+
+#include "fleetsim/sweep/sweep_store.h"
 
 namespace fleetsim {
 namespace {
@@ -182,6 +186,28 @@ TEST(SweepResultsTest, TextsNotFormattedYetAreWrittenAsFormattedOnes) {
   FormatMetricTexts(record);
   EXPECT_EQ(record.metrics.at(MetricIndex("utilization")).text, "0.5");
   EXPECT_EQ(record.metrics.at(MetricIndex("jobs_total")).text, "10");
+}
+
+// A metric with nothing to write (no value, a value that is not finite, or a failed run's) is an
+// empty cell in results.csv and null in results.json and the journal.
+TEST(SweepResultsTest, AMetricWithoutAValueIsEmptyInCsvAndNullInJson) {
+  SweepRecords records = Records();
+  SweepRecord& first = records.at("0000000000000000");
+  first.metrics.at(MetricIndex("utilization")) = {.value = std::numeric_limits<double>::quiet_NaN(),
+                                                  .text = ""};
+  const std::string csv = ResultsCsv(Layout(), records);
+  EXPECT_NE(csv.find("\n0,0000000000000000,s,fifo,1,,ok,0,,,"), std::string::npos) << csv;
+  const nlohmann::json runs = nlohmann::json::parse(ResultsJson(Layout(), records)).at("runs");
+  const nlohmann::json& metrics = runs.at(0).at("metrics");
+  EXPECT_TRUE(metrics.at("utilization").is_null());
+  EXPECT_TRUE(metrics.at("wait_mean_s").is_null()) << "Ok() gives it no value";
+  EXPECT_EQ(metrics.at("jobs_total"), 10);
+  for (const auto& [name, value] : runs.at(7).at("metrics").items()) {
+    EXPECT_TRUE(value.is_null()) << name << " of the failed run";
+  }
+  const std::string line = RecordLine(first);
+  EXPECT_NE(line.find("[\"utilization\",null]"), std::string::npos) << line;
+  EXPECT_NE(line.find("[\"jobs_total\",10]"), std::string::npos) << line;
 }
 
 TEST(SweepResultsTest, ARunWithoutARecordIsMissing) {
