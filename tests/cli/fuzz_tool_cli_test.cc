@@ -16,9 +16,9 @@ namespace fleetsim {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CommandResult;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using testing::CommandResult;
 using testing::SourcePath;
 
 class FuzzToolCliTest : public ::testing::Test {
