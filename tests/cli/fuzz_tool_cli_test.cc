@@ -1,7 +1,7 @@
 // tools/fuzz's command line: bad options and target names are refused before anything is built
 // or run, all of them in one message (exit 2), and --help prints the whole header. Every refused
-// command also names a build folder that does not exist, so a check that let one through would
-// fail fast with exit 1 instead of starting a build or a campaign.
+// command also names a build folder that does not exist (or an unknown target), so a check that
+// let one through would fail fast instead of starting a build or a campaign.
 #include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -62,15 +62,26 @@ TEST_F(FuzzToolCliTest, AnOptionWithoutItsValueIsRefusedByName) {
     EXPECT_EQ(r.exit_code, 2) << option << ": " << r.err;
     EXPECT_THAT(r.err, HasSubstr(fmt::format("tools/fuzz: {} needs a value", option)));
   }
-  const CommandResult r = Fuzz("--build");
+  // No build folder to name here: the unknown target keeps a check that let this through from
+  // building.
+  const CommandResult r = Fuzz("no_such_target --build");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("tools/fuzz: --build needs a value"));
 }
 
+TEST_F(FuzzToolCliTest, ATargetNameMustMatchOneTargetExactly) {
+  for (const char* name : {"scenario catalog", "trace_philly trace_ms_itp", "scen*", "trace_"}) {
+    const CommandResult r = FuzzUnbuilt(fmt::format("'{}'", name));
+    EXPECT_EQ(r.exit_code, 2) << name << ": " << r.err;
+    EXPECT_THAT(r.err, HasSubstr(fmt::format("tools/fuzz: unknown target '{}' (known: ", name)));
+  }
+}
+
 TEST_F(FuzzToolCliTest, EveryProblemIsReportedInOneMessage) {
   const CommandResult r =
-      FuzzUnbuilt("--seconds soon --seed 0 --verbose scenario no_such_target trace_philly");
+      FuzzUnbuilt("--seconds soon --seed 0 --verbose scenario no_such_target trace_philly --seed");
   EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("tools/fuzz: --seed needs a value"));
   EXPECT_THAT(r.err, HasSubstr("tools/fuzz: unknown option --verbose"));
   EXPECT_THAT(r.err, HasSubstr("(got 'soon')"));
   EXPECT_THAT(r.err, HasSubstr("(got '0')"));
