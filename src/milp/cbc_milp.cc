@@ -1,6 +1,6 @@
 // SolveMilp: the Milp handed to CBC's C interface as a column-major matrix, solved by CbcMain1
-// (cuts and heuristics at CBC's defaults, preprocessing off: see SolveMilp), read back and
-// checked against every row of the model.
+// (cuts and heuristics at CBC's defaults but for preprocessing and the feasibility pump, both
+// off: see SolveMilp), read back and checked against every row of the model.
 #include "milp/cbc_milp.h"
 
 #include <coin/Cbc_C_Interface.h>
@@ -145,6 +145,7 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
   const std::unique_ptr<Cbc_Model, CbcDeleter> model = Load(milp, true);
   Cbc_Model* m = model.get();
   Cbc_setParameter(m, "preprocess", "off");
+  Cbc_setParameter(m, "feas", "off");  // the feasibility pump: see SolveMilp in the header
   Cbc_setParameter(m, "ratioGap", "0");
   Cbc_setParameter(m, "allowableGap", "1e-9");
   Cbc_setParameter(m, "sec", fmt::format("{}", options.time_limit_s).c_str());

@@ -77,7 +77,12 @@ struct MilpSolution {
 // 1e-9), so "proven optimal" means the search closed. CBC's preprocessing is off: on this
 // project's models it has reported false optima (a solution found in the preprocessed model
 // failed to map back, "Postprocessed model is infeasible", yet its value cut the search), which
-// would make an upper bound unsound. The solution is checked against the model.
+// would make an upper bound unsound. CBC's feasibility pump (a heuristic that looks for a first
+// solution) is off too: in Debian's CBC 2.10.8, built with its assertions, it aborted the whole
+// process on small models of full mode's window (a failed assertion in Clp, SIGABRT; four
+// scenarios of the random family, tests/data/repro/full-mode-cbc-abort). Without it the same
+// models solve, and the seven benchmark bounds reach the same optima in the same time. The
+// solution is checked against the model.
 MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options);
 
 // The optimum of the LP relaxation (every column continuous): a weaker bound, but one that needs
