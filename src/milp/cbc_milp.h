@@ -81,8 +81,8 @@ struct MilpSolution {
 // solution) is off too: in Debian's CBC 2.10.8, built with its assertions, it aborted the whole
 // process on small models of full mode's window (a failed assertion in Clp, SIGABRT; four
 // scenarios of the random family, tests/data/repro/full-mode-cbc-abort). Without it the same
-// models solve, and the seven benchmark bounds reach the same optima in the same time. The
-// solution is checked against the model.
+// models solve, and the seven benchmark bounds reach the same optima in about the same total
+// time. The solution is checked against the model.
 MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options);
 
 // The optimum of the LP relaxation (every column continuous): a weaker bound, but one that needs
