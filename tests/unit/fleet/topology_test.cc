@@ -39,6 +39,15 @@ TEST(TopologyTest, HgxNodesAreOneDomainEach) {
   EXPECT_EQ(std::vector<GpuId>(domain.begin(), domain.end()), expected);
 }
 
+// The names docs/fleet-model.md gives the classes, nearest first.
+TEST(TopologyTest, LocalityNamesAreTheDocumentedClasses) {
+  EXPECT_EQ(LocalityName(Locality::kSameGpu), "same-gpu");
+  EXPECT_EQ(LocalityName(Locality::kNvlink), "nvlink");
+  EXPECT_EQ(LocalityName(Locality::kSameNode), "same-node");
+  EXPECT_EQ(LocalityName(Locality::kSameRack), "same-rack");
+  EXPECT_EQ(LocalityName(Locality::kFabric), "fabric");
+}
+
 TEST(TopologyTest, NvlPairsSplitANodeIntoDomainsOfTwo) {
   const Topology t(FleetOf({CatalogPool("h100-nvl-pairs", 1)}));
   EXPECT_EQ(t.domains(), 4);
