@@ -95,6 +95,31 @@ def test_module_errors_exit_1_naming_the_file(tmp_path):
     assert taken.returncode == 1 and "exists already" in taken.stderr
 
 
+def test_a_failed_python_run_reads_the_same_from_any_folder(tmp_path):
+    """The failure text names the module as the command did, not by an absolute path (issue 19)."""
+    outputs = []
+    for folder in ("a", "b/c"):
+        where = tmp_path / folder
+        (where / "py").mkdir(parents=True)
+        (where / "py" / "failing.py").write_text(
+            "import fleetsim\n"
+            "@fleetsim.policy('failing')\n"
+            "class Failing(fleetsim.Policy):\n"
+            "    def decide(self, view, planner):\n"
+            "        raise RuntimeError('asked to fail')\n")
+        (where / "tiny.json").write_text(TINY.read_text())
+        (where / "sweep.json").write_text(json.dumps({
+            "format_version": 1, "kind": "sweep", "name": "f", "base": ["tiny.json"],
+            "axes": [{"name": "policy", "values": ["failing", "fifo"]}]}))
+        sweep = fleetsim("--policy-module", "py/failing.py", "sweep", "sweep.json", "--out", "o",
+                         cwd=where)
+        assert sweep.returncode == 6, sweep.stderr
+        outputs.append((where / "o" / "results.csv").read_text())
+    assert outputs[0] == outputs[1]
+    assert "RuntimeError: asked to fail" in outputs[0]
+    assert "py/failing.py(5): decide" in outputs[0] and str(tmp_path) not in outputs[0]
+
+
 def test_the_example_script_prints_the_benchmark_table():
     import sys
     script = EXAMPLES / "run_benchmark.py"

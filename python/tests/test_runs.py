@@ -128,6 +128,26 @@ def test_run_sweep_gives_the_results_of_fleetsim_sweep(tmp_path):
     assert isinstance(result.summary, pandas.DataFrame)
 
 
+def test_run_sweep_failures_read_the_same_on_any_number_of_threads(tmp_path):
+    """A policy that raises is described by its own frames only, not by the frames of the script
+    that called run_sweep (on one thread the policy runs on the caller's)."""
+    class Failing(fleetsim.Policy):
+        def decide(self, view, planner):
+            raise RuntimeError("asked to fail")
+    fleetsim.register_policy(Failing, name="fails-in-a-sweep")
+    (tmp_path / "tiny.json").write_text(TINY.read_text())
+    spec = tmp_path / "sweep.json"
+    spec.write_text(json.dumps({
+        "format_version": 1, "kind": "sweep", "name": "fails", "base": ["tiny.json"],
+        "axes": [{"name": "policy", "values": ["fails-in-a-sweep", "fifo"]}]}))
+    one = fleetsim.run_sweep(spec, threads=1)
+    two = fleetsim.run_sweep(spec, threads=2)
+    assert one.results_csv == two.results_csv
+    assert "RuntimeError: asked to fail" in one.results_csv
+    assert "test_runs.py" in one.results_csv  # the policy's own frame
+    assert "test_run_sweep_failures" not in one.results_csv  # not the caller's
+
+
 def test_a_scenario_describes_its_fleet():
     scenario = fleetsim.load_scenario(TINY.parent / "mixed-fleet.json")
     pools = scenario.pools

@@ -23,6 +23,7 @@
 #include "cli/shell_words.h"
 #include "cli/staged_outputs.h"
 #include "cli/sweep_command.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/policy/registry.h"
@@ -674,6 +675,14 @@ class Cli {
       fmt::print(err_, "fleetsim: --html: '{}' is a directory, not a file\n", args.html_file);
       return ToInt(ExitStatus::kUsage);
     }
+    if (!args.html_file.empty() && !args.out_dir.empty() &&
+        !HtmlBesideOutputs(args.html_file, args.out_dir)) {
+      fmt::print(err_,
+                 "fleetsim: --html: '{}' is inside --out '{}' and could be a file the run writes "
+                 "there; name it NAME.html directly in that folder, or put it elsewhere\n",
+                 args.html_file, args.out_dir);
+      return ToInt(ExitStatus::kUsage);
+    }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
     if (!scenarios) {
       return ToInt(ExitStatus::kInvalidInput);
@@ -713,6 +722,20 @@ class Cli {
       return status;
     }
     return BatchStatus(batch);
+  }
+
+  // Whether the --html page cannot be a file of the --out commit: outside DIR, or directly in it
+  // with a name ending in .html (no run writes such a file; the scenarios' folders are below).
+  static bool HtmlBesideOutputs(const std::string& html, const std::string& out_dir) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path page = fs::weakly_canonical(fs::absolute(html, error), error);
+    const fs::path dir = fs::weakly_canonical(fs::absolute(out_dir, error), error);
+    const fs::path inside = page.lexically_relative(dir);
+    if (inside.empty() || *inside.begin() == "..") {
+      return true;  // elsewhere
+    }
+    return inside.parent_path().empty() && inside.extension() == ".html";
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
@@ -1141,8 +1164,7 @@ class Cli {
     namespace fs = std::filesystem;
     std::error_code error;
     if (!args.json_file.empty() && !args.html_file.empty() &&
-        fs::weakly_canonical(fs::absolute(args.json_file, error), error) ==
-            fs::weakly_canonical(fs::absolute(args.html_file, error), error)) {
+        SameDiskFile(args.json_file, args.html_file)) {
       return Status::InvalidInput(
           fmt::format("--json and --html name the same file '{}'", args.json_file));
     }
@@ -1263,13 +1285,18 @@ int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
   const int status = Cli(out, err, err_is_terminal).Main(argc, argv);
   // What went to `out` (a listing, an import to '-', a report) must have been written: a full
   // device or a closed pipe is an output error, not success. The flush makes a buffered write
-  // fail here rather than silently at exit.
+  // fail here rather than silently at exit. A command that did its work and reported an outcome
+  // there (drift, failed runs, no fleet found) exits 4 too, as that report was lost; the
+  // failures of input, usage and policy keep their own status (their message is on stderr).
   out.flush();
   if (!out) {
     fmt::print(err,
                "fleetsim: cannot write to standard output (a full device or a closed "
                "pipe?): the output is incomplete\n");
-    return status == ToInt(ExitStatus::kOk) ? ToInt(ExitStatus::kOutputError) : status;
+    const bool reported_on_out =
+        status == ToInt(ExitStatus::kOk) || status == ToInt(ExitStatus::kDrift) ||
+        status == ToInt(ExitStatus::kRunsFailed) || status == ToInt(ExitStatus::kInfeasible);
+    return reported_on_out ? ToInt(ExitStatus::kOutputError) : status;
   }
   return status;
 }

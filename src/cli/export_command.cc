@@ -9,11 +9,15 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
+#include <vector>
 
 #include "cli/exit_status.h"
 #include "cli/staged_outputs.h"
 #include "fleetsim/core/file_system.h"
+#include "fleetsim/core/time.h"
 #include "fleetsim/report/dcgm_export.h"
+#include "fleetsim/report/output_sink.h"
 #include "fleetsim/report/outputs.h"
 #include "fleetsim/report/sacct_export.h"
 #include "fleetsim/scenario/runner.h"
@@ -174,6 +178,30 @@ std::optional<Failure> Rerun(const ExportArgs& args, const Scenario& scenario,
   return std::nullopt;
 }
 
+// The run folder's summary.json and jobs.csv must be those its manifest lists (the folder
+// verifies: report/output_sink.h), not files of an interrupted commit or changed after the run.
+std::optional<Failure> CheckCommitted(const std::string& run_dir) {
+  std::vector<std::string> problems;
+  const std::optional<std::set<std::string>> committed =
+      CommittedFiles(DiskFileSystem(), run_dir, problems);
+  if (!committed) {
+    return Failure{
+        fmt::format("fleetsim export: {}: not one complete run's results (`fleetsim "
+                    "verify`): {}",
+                    run_dir, problems.front())};
+  }
+  for (const char* name : {"summary.json", "jobs.csv"}) {
+    const std::string path = (std::filesystem::path(run_dir) / name).lexically_normal().string();
+    if (!committed->contains(path)) {
+      return Failure{
+          fmt::format("fleetsim export: {}: not a file of the run its folder's "
+                      "manifest lists (expected a one-run 'fleetsim run --out' folder)",
+                      path)};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& registry,
                               const Catalog& catalog, std::ostream& err,
                               std::vector<std::pair<std::string, std::string>>& files) {
@@ -192,6 +220,9 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
                                args.interval),
                    ExitStatus::kUsage};
   }
+  if (auto failure = CheckCommitted(args.run_dir)) {
+    return failure;
+  }
   RunFacts facts;
   if (auto failure = ReadRunFacts((std::filesystem::path(args.run_dir) / "summary.json").string(),
                                   registry, facts)) {
@@ -204,6 +235,16 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
   RunReport report;
   if (auto failure = Rerun(args, *scenario, registry, facts, report)) {
     return failure;
+  }
+  // The rows' times are written as calendar dates of at most four digits' year.
+  constexpr std::int64_t kLastWritableUtc = 253402300799;  // 9999-12-31T23:59:59
+  const std::int64_t run_seconds =  // every time the rows hold, and a sample's rounding
+      report.metrics.window_end / kMillisPerSecond + *interval + 1;
+  if (*epoch > kLastWritableUtc - run_seconds) {
+    return Failure{fmt::format("fleetsim export: --epoch: {} plus the run's {} s passes "
+                               "9999-12-31T23:59:59, the last time the rows can be written in",
+                               args.epoch, run_seconds),
+                   ExitStatus::kUsage};
   }
   if (!args.dcgm.empty()) {
     if (const Status status = CheckDcgmExportSize(report, *interval); !status.ok()) {
@@ -268,8 +309,7 @@ int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, con
     fmt::print(err, "fleetsim export: nothing to write: give --sacct FILE, --dcgm FILE or both\n");
     return ToInt(ExitStatus::kUsage);
   }
-  if (std::filesystem::weakly_canonical(args.sacct) ==
-      std::filesystem::weakly_canonical(args.dcgm)) {
+  if (!args.sacct.empty() && !args.dcgm.empty() && SameDiskFile(args.sacct, args.dcgm)) {
     fmt::print(err, "fleetsim export: --sacct and --dcgm name the same file '{}'\n", args.sacct);
     return ToInt(ExitStatus::kUsage);
   }

@@ -11,6 +11,7 @@
 
 #include "cli/exit_status.h"
 #include "cli/staged_outputs.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/fill/fill_scenario.h"
 #include "fleetsim/fill/fill_suite.h"
 #include "fleetsim/fill/fill_workload.h"
@@ -37,23 +38,12 @@ std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostr
   return std::move(result.scenario);
 }
 
-// Whether two output paths name one file: the same path once made absolute and normal, or (for
-// existing files) the same file by another path.
-bool SameFile(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  if (fs::absolute(a, error).lexically_normal() == fs::absolute(b, error).lexically_normal()) {
-    return true;
-  }
-  return fs::exists(a, error) && fs::exists(b, error) && fs::equivalent(a, b, error);
-}
-
 // The first file named by two of --markdown, --curves and --steps; "" if none is.
 std::string SameFileTwice(const FillArgs& args) {
   const std::vector<std::string> files = {args.markdown_file, args.curves_file, args.steps_file};
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (std::size_t j = i + 1; j < files.size(); ++j) {
-      if (!files[i].empty() && !files[j].empty() && SameFile(files[i], files[j])) {
+      if (!files[i].empty() && !files[j].empty() && SameDiskFile(files[i], files[j])) {
         return files[j];
       }
     }

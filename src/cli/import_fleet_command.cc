@@ -14,6 +14,7 @@
 #include "fleetsim/cluster_config/kubernetes_nodes.h"
 #include "fleetsim/cluster_config/slurm_config.h"
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/report/output_sink.h"
 
 namespace fleetsim::cli {
@@ -157,7 +158,9 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                option, source, args.from);
     return ToInt(ExitStatus::kUsage);
   }
-  if (args.parameters_output == args.output) {
+  if (!args.parameters_output.empty() && (args.parameters_output == args.output ||
+                                          (args.output != "-" && args.parameters_output != "-" &&
+                                           SameDiskFile(args.parameters_output, args.output)))) {
     fmt::print(err, "fleetsim import-fleet: --parameters-out and -o name the same output '{}'\n",
                args.output);
     return ToInt(ExitStatus::kUsage);

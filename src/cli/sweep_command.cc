@@ -432,6 +432,16 @@ int RunSweepMerge(const SweepMergeArgs& args, const SweepContext& c) {
     return ToInt(ExitStatus::kInvalidInput);
   }
   const std::string out = args.out_dir.empty() ? args.dirs.front() : args.out_dir;
+  // -o OUT is held to the rule of `sweep --out`, and then holds this sweep's layout, so a later
+  // merge into it, or a sweep resumed there, finds its own sweep.
+  if (Status status = CheckOutFolder(out, layout->name); !status.ok()) {
+    fmt::print(c.err, "fleetsim: {}\n", status.message());
+    return ToInt(ExitStatus::kUsage);
+  }
+  if (Status status = WriteLayout(out, *layout); !status.ok()) {
+    fmt::print(c.err, "fleetsim: cannot write the sweep's state: {}\n", status.message());
+    return ToInt(ExitStatus::kOutputError);
+  }
   return WriteAndReport(out, *layout, records, c);
 }
 

@@ -93,10 +93,17 @@ class KubernetesImporter {
       return status;
     }
     std::vector<GpuNode> nodes;
+    std::map<std::string, std::string> read_at;  // node name -> where it was read
     for (const auto& [object, where] : objects) {
       GpuNode node;
       if (Status status = ReadNode(object, where, node); !status.ok()) {
         return status;
+      }
+      // Node names are unique in a cluster: a second is a list concatenated twice, or edited.
+      if (const auto [it, inserted] = read_at.emplace(node.name, where); !inserted) {
+        return Status::InvalidInput(
+            fmt::format("{}: a second node named '{}' (the first: {})", where, node.name,
+                        it->second == where ? "an earlier document" : it->second));
       }
       if (node.gpus == 0 && node.mig.empty()) {
         ++cpu_only_;

@@ -141,6 +141,7 @@ class SlurmImporter {
     if (Status status = BuildPools(); !status.ok()) {
       return status;
     }
+    NoteUncheckedHosts();
     NotePartitions();
     if (builder_.empty()) {
       return Status::InvalidInput(
@@ -329,6 +330,7 @@ class SlurmImporter {
   // ---- gres.conf ----
 
   Status ReadGresConf(const std::string& path) {
+    gres_conf_ = path;
     ConfigText gres;
     if (Status status = ReadConfigLines(files_, path, gres); !status.ok()) {
       return status;
@@ -367,6 +369,7 @@ class SlurmImporter {
       if (Status status = ExpandHostList(nodes->value, hosts); !status.ok()) {
         return status.Within(line.where() + ": NodeName");
       }
+      NoteUnknownHosts(line, hosts);
     } else {
       for (const NodeLine& node : nodes_) {
         hosts.insert(hosts.end(), node.hosts.begin(), node.hosts.end());
@@ -385,6 +388,19 @@ class SlurmImporter {
     return Status::Ok();
   }
 
+  // Hosts of a gres.conf line that slurm.conf does not define are left out, with a note (a
+  // gres.conf shared by several clusters names others' nodes; a misspelt name is found so).
+  void NoteUnknownHosts(const ConfigLine& line, std::vector<std::string>& hosts) {
+    const auto unknown = std::stable_partition(
+        hosts.begin(), hosts.end(), [&](const auto& host) { return host_line_.contains(host); });
+    if (unknown != hosts.end()) {
+      notes_.push_back(fmt::format(
+          "{}: NodeName names {} host(s) slurm.conf does not define (first: {}); left out",
+          line.where(), hosts.end() - unknown, *unknown));
+      hosts.erase(unknown, hosts.end());
+    }
+  }
+
   // Count= if given, else the devices File= names (a host-list-like range), else 1 for
   // MultipleFiles= (one MIG device made of several files).
   static Status DeviceCount(const ConfigLine& line, std::int64_t& count) {
@@ -396,6 +412,18 @@ class SlurmImporter {
                         kMaxGresCount, given->value));
       }
       count = *n;
+      if (const ConfigField* file = line.Find("file")) {
+        // Slurm takes Count= only as the number of File= devices (else slurmd stops).
+        std::vector<std::string> devices;
+        if (Status status = ExpandHostList(file->value, devices); !status.ok()) {
+          return status.Within(line.where() + ": File");
+        }
+        if (static_cast<std::int64_t>(devices.size()) != count) {
+          return Status::InvalidInput(
+              fmt::format("{}: Count={} but File= names {} device(s); Slurm needs them to agree",
+                          line.where(), count, devices.size()));
+        }
+      }
       return Status::Ok();
     }
     if (const ConfigField* file = line.Find("file")) {
@@ -537,11 +565,31 @@ class SlurmImporter {
             node.line->where(), node.hosts.front(), host, CountsText(counts),
             CountsText(host_counts)));
       }
-      if (gres_by_host_.empty()) {
-        break;  // slurm.conf alone: every host has the line's Gres
+      if (gres_by_host_.empty()) {  // slurm.conf alone: every host has the line's Gres
+        if (!gres_conf_.empty() && !counts.empty()) {
+          CountUnchecked(node.hosts.front(), node.hosts.size());
+        }
+        break;
       }
     }
     return Status::Ok();
+  }
+
+  // GPU hosts gres.conf does not speak of: their counts are slurm.conf's, unchecked.
+  void CountUnchecked(const std::string& host, std::size_t hosts) {
+    if (unchecked_hosts_ == 0) {
+      first_unchecked_host_ = host;
+    }
+    unchecked_hosts_ += hosts;
+  }
+
+  void NoteUncheckedHosts() {
+    if (unchecked_hosts_ > 0) {
+      notes_.push_back(fmt::format(
+          "{}: says nothing of {} node(s) that slurm.conf gives GPUs (first: {}); their counts "
+          "are slurm.conf's, unchecked",
+          gres_conf_, unchecked_hosts_, first_unchecked_host_));
+    }
   }
 
   // A host's GPUs: slurm.conf's Gres=, checked against gres.conf when it speaks of the host.
@@ -551,6 +599,9 @@ class SlurmImporter {
     }
     const auto gres = gres_by_host_.find(host);
     if (gres == gres_by_host_.end()) {
+      if (!gres_by_host_.empty() && !counts.empty()) {
+        CountUnchecked(host, 1);
+      }
       return Status::Ok();
     }
     GpuCounts from_gres;
@@ -1086,7 +1137,10 @@ class SlurmImporter {
   // By index in nodes_: block size in nodes -> the line's nodes in blocks of it (0: no block).
   std::map<std::size_t, std::map<std::int64_t, std::int64_t>> nodes_by_block_size_;
   std::map<std::string, std::vector<std::string>> node_sets_;
+  std::string gres_conf_;  // --gres: "" when not given
   std::map<std::string, std::vector<GresEntry>> gres_by_host_;
+  std::size_t unchecked_hosts_ = 0;  // GPU hosts gres.conf says nothing of
+  std::string first_unchecked_host_;
   std::vector<std::pair<std::string, std::vector<std::string>>> partitions_;
   std::map<std::size_t, std::vector<std::string>> pools_of_node_;  // by index in nodes_
   std::string default_time_;

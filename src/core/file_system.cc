@@ -128,6 +128,17 @@ FileSystem& DiskFileSystem() {
   return disk;
 }
 
+bool SameDiskFile(const std::string& a, const std::string& b) {
+  std::error_code error;
+  const auto resolved = [&error](const std::string& path) {
+    return fs::weakly_canonical(fs::absolute(path, error), error).lexically_normal();
+  };
+  if (resolved(a) == resolved(b)) {
+    return true;
+  }
+  return fs::exists(a, error) && fs::exists(b, error) && fs::equivalent(a, b, error);
+}
+
 Status MemoryFileSystem::CanRead(const std::string& key, const std::string& path) const {
   if (IsDirectory(path)) {
     return CannotRead(path, "it is a directory");

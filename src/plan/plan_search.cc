@@ -893,9 +893,11 @@ PlanCandidates BuildCandidates(const PlanSpec& plan, const SweepExpansion& expan
   CheckHorizonPrices(plan, out);
   if (out.candidates.empty()) {
     out.errors.push_back(
-        fmt::format("{}: no candidate fleet is a valid scenario ({} tried); "
-                    "the first: {}",
-                    plan.runs.source, out.invalid, out.first_invalid));
+        out.invalid == 0
+            ? fmt::format("{}: the grid holds no candidate fleet (every point excluded)",
+                          plan.runs.source)
+            : fmt::format("{}: no candidate fleet is a valid scenario ({} tried); the first: {}",
+                          plan.runs.source, out.invalid, out.first_invalid));
   }
   return out;
 }

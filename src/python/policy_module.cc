@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "python/bindings.h"
+#include "python/python_policy.h"
 
 PYBIND11_EMBEDDED_MODULE(fleetsim, module) { fleetsim::python::DefineModule(module); }
 
@@ -76,7 +77,8 @@ Status LoadPolicyModule(const std::string& path, PolicyRegistry& registry) {
     ImportFile(std::filesystem::absolute(path));
   } catch (py::error_already_set& raised) {
     registered.resize(before);
-    return Status::InvalidInput(fmt::format("{}: importing it raised {}", path, raised.what()));
+    return Status::InvalidInput(
+        fmt::format("{}: importing it raised {}", path, python::DescribeRaised(raised)));
   }
   if (registered.size() == before) {
     return Status::InvalidInput(

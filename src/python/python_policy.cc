@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -24,6 +25,41 @@ void CallState::End() {
   view = nullptr;
   planner = nullptr;
   ++generation;
+}
+
+std::string DescribeRaised(const py::error_already_set& raised) {
+  try {
+    const py::module_ traceback = py::module_::import("traceback");
+    std::string text;
+    for (const py::handle line :
+         traceback.attr("format_exception_only")(raised.type(), raised.value())) {
+      text += line.cast<std::string>();
+    }
+    while (!text.empty() && text.back() == '\n') {
+      text.pop_back();
+    }
+    const py::list frames = traceback.attr("extract_tb")(raised.trace());
+    if (!frames.empty()) {
+      text += "\n\nAt:";
+    }
+    for (std::size_t i = frames.size(); i-- > 0;) {
+      const py::handle frame = frames[i];
+      text +=
+          fmt::format("\n  {}({}): {}", frame.attr("filename").cast<std::string>(),
+                      frame.attr("lineno").cast<long>(), frame.attr("name").cast<std::string>());
+    }
+    // Python makes a module's file name absolute; one under the working folder is written
+    // relative to it, so the text does not depend on where the command was run from.
+    std::error_code error;
+    const std::string here = std::filesystem::current_path(error).string() + "/";
+    for (std::size_t at = text.find(here); !error && here.size() > 1 && at != std::string::npos;
+         at = text.find(here, at)) {
+      text.erase(at, here.size());
+    }
+    return text;
+  } catch (const std::exception&) {  // the traceback module itself failed: pybind11's text
+    return raised.what();
+  }
 }
 
 PyAllocation PyAllocation::Of(const Allocation& allocation, const CallState& state) {
@@ -221,8 +257,10 @@ class PythonPolicy final : public Policy {
       failure_ = budget_.Disarm() ? OverranStatus("") : converted;
     } catch (py::error_already_set& error) {
       const bool overran = budget_.Disarm();
-      failure_ = overran ? OverranStatus(error.what())
-                         : Status::IllegalDecision(fmt::format("decide() raised {}", error.what()));
+      failure_ =
+          overran
+              ? OverranStatus(DescribeRaised(error))
+              : Status::IllegalDecision(fmt::format("decide() raised {}", DescribeRaised(error)));
     } catch (const std::exception& error) {  // a C++ error (a conversion, a thread not started)
       budget_.Disarm();
       failure_ = Status::IllegalDecision(fmt::format("decide() raised {}", error.what()));
@@ -338,8 +376,8 @@ PolicyInfo PythonPolicyInfo(std::shared_ptr<const PythonPolicyClass> cls) {
     try {
       return std::make_unique<PythonPolicy>(cls, cls->cls(values));
     } catch (py::error_already_set& error) {
-      return std::make_unique<UnbuiltPolicy>(
-          Status::IllegalDecision(fmt::format("creating the policy raised {}", error.what())));
+      return std::make_unique<UnbuiltPolicy>(Status::IllegalDecision(
+          fmt::format("creating the policy raised {}", DescribeRaised(error))));
     }
   };
   return info;

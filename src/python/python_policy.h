@@ -99,4 +99,11 @@ PolicyInfo PythonPolicyInfo(std::shared_ptr<const PythonPolicyClass> cls);
 // A parameter value as Python sees it, and back.
 py::object ToPython(const ParamValue& value);
 
+// What a raised Python exception says, under the global lock: "Type: message", then "At:" and
+// the frames between the call that raised and the raise, innermost first, each as
+// "file(line): function". Only those frames: not the callers' (a script that called
+// fleetsim.run_sweep on its own thread), so a failure's text does not depend on who ran it.
+// Paths under the working folder are written relative to it (Python makes them absolute).
+std::string DescribeRaised(const py::error_already_set& raised);
+
 }  // namespace fleetsim::python

@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <vector>
 
 #include "fleetsim/core/random.h"
@@ -172,7 +174,20 @@ Status CheckListed(const FileSystem& files, const fs::path& directory,
         fmt::format("{}: a files entry is not {{\"path\", \"bytes\", \"digest\"}}",
                     (directory / kOutputManifest).string()));
   }
-  const fs::path path = directory / entry["path"].get<std::string>();
+  const std::string listed = entry["path"].get<std::string>();
+  if (const fs::path relative(listed); listed.empty() || relative.is_absolute() ||
+                                       relative.lexically_normal().generic_string() != listed ||
+                                       *relative.begin() == "..") {
+    return Status::InvalidInput(
+        fmt::format("{}: \"{}\" is not a path inside the folder (relative, normal, no \"..\")",
+                    (directory / kOutputManifest).string(), listed));
+  }
+  const fs::path path = directory / listed;
+  if (files.Exists(path.string()) && !files.IsFile(path.string())) {
+    return Status::InvalidInput(
+        fmt::format("{} (listed in the manifest): not a regular file (a folder, a device, a FIFO)",
+                    path.string()));
+  }
   std::string contents;
   if (Status status = files.ReadFile(path.string(), contents); !status.ok()) {
     return Status::IoError(fmt::format("{} (listed in the manifest)", status.message()));
@@ -190,7 +205,11 @@ Status CheckListed(const FileSystem& files, const fs::path& directory,
 
 }  // namespace
 
-std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory) {
+namespace {
+
+// VerifyOutputFolder, also giving the paths the manifest lists (when it could be read).
+std::vector<std::string> VerifyAndList(const FileSystem& files, const std::string& directory,
+                                       std::set<std::string>& listed) {
   const fs::path manifest_path = fs::path(directory) / kOutputManifest;
   std::string text;
   if (Status status = files.ReadFile(manifest_path.string(), text); !status.ok()) {
@@ -212,12 +231,53 @@ std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::
                     manifest_path.string())};
   }
   std::vector<std::string> problems;
+  if (manifest["files"].empty()) {
+    problems.push_back(
+        fmt::format("{}: lists no files (a commit writes at least one)", manifest_path.string()));
+  }
   for (const nlohmann::json& entry : manifest["files"]) {
     if (Status status = CheckListed(files, directory, entry); !status.ok()) {
       problems.push_back(status.message());
+    } else if (!listed.insert(entry["path"].get<std::string>()).second) {
+      problems.push_back(fmt::format("{}: lists \"{}\" twice", manifest_path.string(),
+                                     entry["path"].get<std::string>()));
     }
   }
   return problems;
+}
+
+}  // namespace
+
+std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory) {
+  std::set<std::string> listed;
+  return VerifyAndList(files, directory, listed);
+}
+
+std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
+                                                    const std::string& directory,
+                                                    std::vector<std::string>& problems) {
+  fs::path root = fs::path(directory).lexically_normal();
+  if (root.filename().empty() && root.has_parent_path()) {
+    root = root.parent_path();  // "DIR/" is DIR
+  }
+  for (int up = 0; up < 3 && !files.Exists((root / kOutputManifest).string()) &&
+                   root.has_relative_path() && root.filename() != "..";
+       ++up) {
+    root = root.parent_path();
+  }
+  if (!files.Exists((root / kOutputManifest).string())) {
+    root = directory;  // for VerifyOutputFolder's message
+  }
+  std::set<std::string> listed;
+  problems = VerifyAndList(files, root.string(), listed);
+  if (!problems.empty()) {
+    return std::nullopt;
+  }
+  std::set<std::string> paths;
+  for (const std::string& path : listed) {
+    paths.insert((root / path).lexically_normal().string());
+  }
+  return paths;
 }
 
 void RemoveTemporariesOnSignals() {
@@ -230,8 +290,26 @@ void RemoveTemporariesOnSignals() {
 }
 
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
-  const fs::path target(path_);
-  temporary_ = TemporaryFor(target).string();
+  std::error_code ec;
+  const fs::file_status target_status = fs::status(path_, ec);  // through symbolic links
+  if (fs::exists(target_status) && !fs::is_regular_file(target_status) &&
+      !fs::is_directory(target_status)) {
+    // A device (/dev/stdout, /dev/full) or a FIFO: nothing can be renamed over it, so it is
+    // written in place, and a write error shows at Commit.
+    out_.open(path_, std::ios::binary | std::ios::trunc);
+    if (!out_) {
+      status_ = Status::IoError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+    }
+    return;
+  }
+  // Through a symbolic link, the file it names is replaced and the link stays.
+  target_ = path_;
+  if (fs::is_symlink(fs::symlink_status(target_, ec))) {
+    if (const fs::path resolved = fs::weakly_canonical(target_, ec); !ec) {
+      target_ = resolved.string();
+    }
+  }
+  temporary_ = TemporaryFor(target_).string();
   slot_ = TrackTemporary(temporary_);
   out_.open(temporary_, std::ios::binary | std::ios::trunc);
   if (!out_) {
@@ -243,8 +321,10 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
 StagedFile::~StagedFile() {
   if (!committed_) {
     out_.close();
-    std::error_code ignored;
-    fs::remove(temporary_, ignored);
+    if (!temporary_.empty()) {
+      std::error_code ignored;
+      fs::remove(temporary_, ignored);
+    }
   }
   ForgetTemporary(slot_);
 }
@@ -253,9 +333,11 @@ Status StagedFile::Commit() {
   out_.close();
   std::error_code ec;
   if (!out_) {
-    status_ =
-        Status::IoError(fmt::format("{}: cannot write: {}", temporary_, std::strerror(errno)));
-  } else if (fs::rename(temporary_, path_, ec); ec) {
+    status_ = Status::IoError(fmt::format(
+        "{}: cannot write: {}", temporary_.empty() ? path_ : temporary_, std::strerror(errno)));
+  } else if (temporary_.empty()) {
+    committed_ = true;  // written in place
+  } else if (fs::rename(temporary_, target_, ec); ec) {
     status_ = Status::IoError(fmt::format("{}: cannot rename into place: {}", path_, ec.message()));
   } else {
     committed_ = true;

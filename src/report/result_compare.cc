@@ -17,7 +17,9 @@
 #include <utility>
 
 #include "fleetsim/core/diagnostics.h"
+#include "fleetsim/core/file_system.h"
 #include "fleetsim/core/sample_stats.h"
+#include "fleetsim/report/output_sink.h"
 #include "json/json_checker.h"
 #include "json/json_text.h"
 
@@ -240,33 +242,35 @@ int RunLayout(const std::filesystem::path& dir, const std::filesystem::path& fil
   return depth == 0 || depth == 2 ? static_cast<int>(depth) : -1;
 }
 
-// A `fleetsim run --out` folder: every summary.json under it (DIR/summary.json,
-// DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json), in path order. A
-// folder holding files of two layouts (old runs left there: fleetsim never deletes) is refused.
+// A `fleetsim run --out` folder, or a folder inside one: every summary.json under it
+// (DIR/summary.json, DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json)
+// that the run's manifest lists, in path order; a folder whose commit does not verify is refused
+// (report/output_sink.h), and files of earlier runs left beside the listed ones are not read.
 std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& errors) {
   namespace fs = std::filesystem;
+  std::vector<std::string> problems;
+  const std::optional<std::set<std::string>> committed =
+      CommittedFiles(DiskFileSystem(), dir, problems);
+  if (!committed) {
+    errors += fmt::format("{}: not one complete run's results (`fleetsim verify`): {}\n", dir,
+                          problems.front());
+    return std::nullopt;
+  }
   std::vector<std::string> paths;
-  std::map<int, std::string> layouts;  // layout -> a file of it
   std::error_code error;
   for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
        it.increment(error)) {
-    if (it->path().filename() == "summary.json" && it->is_regular_file(error)) {
-      const int layout = RunLayout(dir, it->path());
-      if (layout >= 0) {
-        layouts.emplace(layout, it->path().string());
-        paths.push_back(it->path().string());
-      }
+    if (it->path().filename() == "summary.json" && it->is_regular_file(error) &&
+        committed->contains(it->path().lexically_normal().string()) &&
+        RunLayout(dir, it->path()) >= 0) {
+      paths.push_back(it->path().string());
     }
   }
-  if (error || paths.empty() || layouts.size() > 1) {
-    errors += fmt::format(
-        "{}: {}\n", dir,
-        error           ? "cannot read the folder: " + error.message()
-        : paths.empty() ? std::string("no summary.json under it (expected a 'fleetsim run --out' "
-                                      "folder)")
-                        : fmt::format("holds the files of runs of two layouts ({} and {}), "
-                                      "older runs left in it; compare a fresh --out folder",
-                                      layouts.begin()->second, layouts.rbegin()->second));
+  if (error || paths.empty()) {
+    errors += fmt::format("{}: {}\n", dir,
+                          error ? "cannot read the folder: " + error.message()
+                                : std::string("no summary.json of its run under it (expected a "
+                                              "'fleetsim run --out' folder)"));
     return std::nullopt;
   }
   std::sort(paths.begin(), paths.end());

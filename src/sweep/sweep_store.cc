@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include "json/json_text.h"
 
@@ -286,6 +287,47 @@ std::string JournalName(std::size_t shard, std::size_t shards) {
   return fmt::format("runs-{}-of-{}.jsonl", shard, shards);
 }
 
+namespace {
+
+// A journal whose last line was cut short (a kill or a full disk during a write) ends without a
+// newline. ReadRecords skipped that line and its run is to run again, so the line is cut off
+// here: appended to, it would swallow the next record too.
+Status TrimPartialLastLine(const std::string& path) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec || size == 0) {
+    return Status::Ok();  // no journal yet (opening it says why when it cannot be created)
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::uintmax_t keep = size;
+  constexpr std::uintmax_t kBlock = 4096;
+  std::string block;
+  while (keep > 0) {
+    const std::uintmax_t start = keep > kBlock ? keep - kBlock : 0;
+    block.resize(static_cast<std::size_t>(keep - start));
+    in.seekg(static_cast<std::streamoff>(start));
+    if (!in.read(block.data(), static_cast<std::streamsize>(block.size()))) {
+      return Status::IoError(fmt::format("{}: cannot read", path));
+    }
+    if (const std::size_t newline = block.rfind('\n'); newline != std::string::npos) {
+      keep = start + newline + 1;
+      break;
+    }
+    keep = start;
+  }
+  if (keep == size) {
+    return Status::Ok();
+  }
+  fs::resize_file(path, keep, ec);
+  if (ec) {
+    return Status::IoError(
+        fmt::format("{}: cannot cut off a run record cut short: {}", path, ec.message()));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 JournalWriter::JournalWriter(const std::string& dir, const std::string& name,
                              std::chrono::milliseconds flush_period)
     : flush_period_(flush_period) {
@@ -295,6 +337,9 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name,
   path_ = (state / name).string();
   if (ec) {
     status_ = Status::IoError(fmt::format("{}: cannot create: {}", state.string(), ec.message()));
+    return;
+  }
+  if (status_ = TrimPartialLastLine(path_); !ok()) {
     return;
   }
   file_.open(path_, std::ios::app | std::ios::binary);

@@ -374,9 +374,34 @@ TEST_F(CompareSweepCliTest, RunFoldersAreComparedByTheirSummaries) {
   fs::create_directories(dir_ + "/empty");
   const CommandResult empty = Fleetsim(fmt::format("compare '{0}/a' '{0}/empty'", dir_));
   EXPECT_EQ(empty.exit_code, 1);
-  EXPECT_EQ(empty.err, dir_ +
-                           "/empty: no summary.json under it (expected a 'fleetsim run --out' "
-                           "folder)\n");
+  EXPECT_NE(empty.err.find(dir_ + "/empty: not one complete run's results (`fleetsim verify`): " +
+                           dir_ + "/empty: no readable manifest"),
+            std::string::npos)
+      << empty.err;
+}
+
+// A run folder is read as its manifest lists it (issue 19): one that does not verify is refused,
+// and the files of an earlier run left in it are not taken for this run's.
+TEST_F(CompareSweepCliTest, RunFoldersAreReadAsTheirManifestsList) {
+  const std::string scenario = Write("small.json", SmallScenario(3600));
+  const auto run = [&](const std::string& args) {
+    return Fleetsim(fmt::format("run '{}' {}", scenario, args)).exit_code;
+  };
+  ASSERT_EQ(run(fmt::format("--policy fifo,backfill --out '{}/a'", dir_)), 0);
+  ASSERT_EQ(run(fmt::format("--policy fifo,backfill --out '{}/b'", dir_)), 0);
+  // An earlier run of another policy left in b: b's manifest does not list it.
+  ASSERT_EQ(run(fmt::format("--policy first-fit,fair-share --out '{}/b'", dir_)), 0);
+  ASSERT_EQ(run(fmt::format("--policy fifo,backfill --out '{}/b'", dir_)), 0);
+  ASSERT_TRUE(fs::exists(dir_ + "/b/small/first-fit/summary.json"));
+  const CommandResult same = Fleetsim(fmt::format("compare '{0}/a' '{0}/b'", dir_));
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  // A changed summary is not compared as if it were the run's.
+  std::ofstream(dir_ + "/b/small/fifo/summary.json", std::ios::app) << "\n";
+  const CommandResult changed = Fleetsim(fmt::format("compare '{0}/a' '{0}/b'", dir_));
+  EXPECT_EQ(changed.exit_code, 1) << changed.out;
+  EXPECT_NE(changed.err.find(dir_ + "/b/small/fifo/summary.json: not the file the manifest lists"),
+            std::string::npos)
+      << changed.err;
 }
 
 TEST_F(CompareCliTest, AMissingFileExitsOneNamingIt) {

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "fleetsim/policy/registry.h"
+#include "fleetsim/report/output_sink.h"
 #include "fleetsim/scenario/runner.h"
 #include "fleetsim/scenario/scenario.h"
 #include "testutil/command.h"
@@ -46,6 +47,21 @@ class ExportCliTest : public ::testing::Test {
         Fleetsim(fmt::format("run '{}' {} --out '{}'", scenario, extra, Out("run")));
     EXPECT_EQ(run.exit_code, 0) << run.err;
     return Out("run");
+  }
+
+  // Writes `contents` to NAME in the run folder and lists it so in the folder's manifest: a
+  // folder changed after the run in a way `verify` cannot tell, to reach export's own checks.
+  void RewriteCommitted(const std::string& run_dir, const std::string& name,
+                        const std::string& contents) {
+    std::ofstream(run_dir + "/" + name, std::ios::binary) << contents;
+    const std::string manifest_path = run_dir + "/" + kOutputManifest;
+    std::map<std::string, std::string> files;
+    const nlohmann::json manifest = nlohmann::json::parse(ReadFile(manifest_path));
+    for (const auto& entry : manifest["files"]) {
+      const std::string path = entry["path"].get<std::string>();
+      files[path] = fs::exists(run_dir + "/" + path) ? ReadFile(run_dir + "/" + path) : "";
+    }
+    std::ofstream(manifest_path, std::ios::binary) << OutputManifest(files);
   }
 
   // Expects `args` to fail with `status`, writing neither output, and returns stderr.
@@ -344,6 +360,14 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
   EXPECT_EQ(same.exit_code, 2);
   EXPECT_NE(same.err.find("--sacct and --dcgm name the same file"), std::string::npos) << same.err;
   EXPECT_FALSE(fs::exists(Out("out.x")));
+  const CommandResult relative =
+      testing::RunCommand(fmt::format("cd '{}' && '{}' export {} --sacct x.s --dcgm ./x.s", dir_,
+                                      FLEETSIM_CLI_PATH, ok),
+                          dir_);
+  EXPECT_EQ(relative.exit_code, 2);
+  EXPECT_NE(relative.err.find("--sacct and --dcgm name the same file"), std::string::npos)
+      << relative.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/x.s"));
 
   const CommandResult nothing = Fleetsim("export " + ok);
   EXPECT_EQ(nothing.exit_code, 2);
@@ -352,6 +376,10 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
   EXPECT_NE(ExportError(ok + " --epoch 2026-02-30T00:00:00", 2)
                 .find("--epoch: expected a UTC time as YYYY-MM-DDTHH:MM:SS, found "
                       "'2026-02-30T00:00:00'"),
+            std::string::npos);
+  EXPECT_NE(ExportError(ok + " --epoch 9999-12-31T00:00:00", 2)
+                .find("--epoch: 9999-12-31T00:00:00 plus the run's 172861 s passes "
+                      "9999-12-31T23:59:59"),
             std::string::npos);
   EXPECT_NE(ExportError(ok + " --interval 0", 2)
                 .find("--interval: expected a whole number of seconds above 0"),
@@ -372,6 +400,12 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
   std::string changed = jobs;
   changed.replace(changed.find("mig-small,infer"), 9, "mig-tiny");
   std::ofstream(run_dir + "/jobs.csv", std::ios::binary) << changed;
+  const std::string unlisted = ExportError(ok, 1);
+  EXPECT_NE(unlisted.find("not one complete run's results (`fleetsim verify`): " + run_dir +
+                          "/jobs.csv: not the file the manifest lists"),
+            std::string::npos)
+      << unlisted;
+  RewriteCommitted(run_dir, "jobs.csv", changed);
   const std::string differs = ExportError(ok, 2);
   EXPECT_NE(differs.find(run_dir + "/jobs.csv: not what '" + scenario +
                          "' gives under policy 'fifo' with seed 1"),
@@ -379,12 +413,12 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
       << differs;
   EXPECT_NE(differs.find("line 3: the run directory has 'mig-tiny,infer"), std::string::npos)
       << differs;
-  std::ofstream(run_dir + "/jobs.csv", std::ios::binary) << jobs;
+  RewriteCommitted(run_dir, "jobs.csv", jobs);
 
   const std::string summary = ReadFile(run_dir + "/summary.json");
   nlohmann::ordered_json facts = nlohmann::ordered_json::parse(summary);
   facts["policy"]["name"] = "fist-fit";
-  std::ofstream(run_dir + "/summary.json") << facts.dump(2);
+  RewriteCommitted(run_dir, "summary.json", facts.dump(2));
   const std::string unknown = ExportError(ok, 1);
   EXPECT_NE(unknown.find("/policy/name"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("did you mean 'first-fit'?"), std::string::npos) << unknown;
@@ -392,14 +426,14 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
 
   facts = nlohmann::ordered_json::parse(summary);
   facts["seed"] = "one";
-  std::ofstream(run_dir + "/summary.json") << facts.dump(2);
+  RewriteCommitted(run_dir, "summary.json", facts.dump(2));
   EXPECT_NE(ExportError(ok, 1).find(run_dir + "/summary.json: /seed: expected an integer >= 0, "
                                               "found \"one\""),
             std::string::npos);
-  std::ofstream(run_dir + "/summary.json") << "{\"scenario\": ";
+  RewriteCommitted(run_dir, "summary.json", "{\"scenario\": ");
   EXPECT_NE(ExportError(ok, 1).find(run_dir + "/summary.json:1:14: invalid JSON: "),
             std::string::npos);
-  std::ofstream(run_dir + "/summary.json") << "[1, 2]";
+  RewriteCommitted(run_dir, "summary.json", "[1, 2]");
   EXPECT_NE(ExportError(ok, 1).find("summary.json: expected the JSON object 'fleetsim run --out' "
                                     "writes, found [1,2]"),
             std::string::npos);
@@ -407,7 +441,7 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
   fs::remove(run_dir + "/summary.json");
   EXPECT_NE(ExportError(ok, 1).find(run_dir + "/summary.json: cannot read"), std::string::npos);
   EXPECT_NE(ExportError(fmt::format("'{}' --scenario '{}'", Out("nowhere"), scenario), 1)
-                .find("nowhere/summary.json: cannot read"),
+                .find("nowhere: no readable manifest"),
             std::string::npos);
 }
 

@@ -387,6 +387,42 @@ TEST_F(ImportFleetCliTest, IncludesThatCannotBeFoundAreReported) {
   EXPECT_EQ(nlohmann::json::parse(included.out)["pools"][0]["nodes"], 2);
 }
 
+// gres.conf is checked against every GPU host of slurm.conf: the hosts it says nothing of, and
+// hosts it names that slurm.conf does not define, are noted; Count= must agree with File=, as
+// Slurm requires (issue 19: each of these was accepted silently).
+TEST_F(ImportFleetCliTest, GresConfSpeaksOfEveryGpuHostOrSaysWhichItDoesNot) {
+  const std::string conf = Write("slurm.conf", "NodeName=n[1-4] Gres=gpu:h100:8\n");
+  const auto import = [&](const std::string& gres) {
+    return Fleetsim(fmt::format("import-fleet --from slurm '{}' --gres '{}' -o '{}'", conf,
+                                Write("gres.conf", gres), Out("fleet.json")));
+  };
+  const CommandResult other = import("NodeName=zz Name=gpu Type=h100 File=/dev/nvidia[0-7]\n");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_NE(other.out.find("gres.conf:1: NodeName names 1 host(s) slurm.conf does not define "
+                           "(first: zz); left out"),
+            std::string::npos)
+      << other.out;
+  EXPECT_NE(other.out.find("gres.conf: says nothing of 4 node(s) that slurm.conf gives GPUs "
+                           "(first: n1); their counts are slurm.conf's, unchecked"),
+            std::string::npos)
+      << other.out;
+  const CommandResult empty = import("");
+  ASSERT_EQ(empty.exit_code, 0) << empty.err;
+  EXPECT_NE(empty.out.find("says nothing of 4 node(s)"), std::string::npos) << empty.out;
+  const CommandResult some = import("NodeName=n[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-7]\n");
+  ASSERT_EQ(some.exit_code, 0) << some.err;
+  EXPECT_NE(some.out.find("says nothing of 2 node(s) that slurm.conf gives GPUs (first: n3)"),
+            std::string::npos)
+      << some.out;
+  const CommandResult all = import("Name=gpu Type=h100 File=/dev/nvidia[0-7]\n");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_EQ(all.out.find("says nothing"), std::string::npos) << all.out;
+  fs::remove(Out("fleet.json"));
+  EXPECT_EQ(ImportError("NodeName=n1 Gres=gpu:h100:8\n",
+                        "NodeName=n1 Name=gpu Type=h100 Count=8 File=/dev/nvidia[0-3]\n"),
+            "gres.conf:1: Count=8 but File= names 4 device(s); Slurm needs them to agree");
+}
+
 TEST_F(ImportFleetCliTest, ScontrolNodeListsGroupIdenticalNodes) {
   const std::string nodes = SharedConfig("sacct/hb-jobinfo-scontrol-nodes.txt");
   const CommandResult r =
@@ -674,6 +710,14 @@ TEST_F(ImportFleetCliTest, TimeSlicingReplicasAreDividedOut) {
   }
 }
 
+std::string ReplaceAll(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
 TEST_F(ImportFleetCliTest, BadNodeListsNameTheFileAndTheNode) {
   const auto error = [this](const std::string& text) {
     const CommandResult r = Fleetsim(fmt::format("import-fleet --from kubernetes '{}' -o '{}'",
@@ -711,6 +755,21 @@ status:
   EXPECT_EQ(error(with("NVIDIA-M60", "8", "2")),
             "nodes.yaml: node 'n1': unknown GPU type 'NVIDIA-M60'; give its catalog model with "
             "--map NVIDIA-M60=MODEL (`fleetsim list gpus`)");
+  EXPECT_EQ(error(with("NVIDIA-H100-80GB-HBM3", "8", "8") + "---\n" +
+                  with("NVIDIA-H100-80GB-HBM3", "8", "8")),
+            "nodes.yaml: node 'n1': a second node named 'n1' (the first: an earlier document)");
+  const std::string listed_twice = error(
+      ReplaceAll("{\"kind\": \"List\", \"items\": [N, N]}", "N",
+                 R"({"kind": "Node", "metadata": {"name": "n1", "labels": )"
+                 R"({"nvidia.com/gpu.product": "NVIDIA-H100-80GB-HBM3"}}, "status": )"
+                 R"({"allocatable": {"cpu": "8", "memory": "64Gi", "nvidia.com/gpu": "8"}}})"));
+  EXPECT_EQ(listed_twice.rfind("nodes.yaml: items[1] (node 'n1'): a second node named 'n1' (the "
+                               "first: ",
+                               0),
+            0U)
+      << listed_twice;
+  EXPECT_NE(listed_twice.find("nodes.yaml: items[0] (node 'n1'))"), std::string::npos)
+      << listed_twice;
   EXPECT_EQ(error(with("NVIDIA-H100-80GB-HBM3-MIG-5g.50gb", "8", "2")),
             "nodes.yaml: node 'n1': H100-SXM has no MIG profile '5g.50gb' (its profiles: "
             "'1g.10gb', '1g.10gb+me', '1g.20gb', '2g.20gb', '3g.40gb', '4g.40gb', '7g.80gb')");
@@ -922,6 +981,11 @@ TEST_F(ImportFleetCliTest, UsageErrors) {
       Fleetsim("import-fleet --from slurm x.conf -o f.json --parameters-out f.json");
   EXPECT_EQ(same.exit_code, 2);
   EXPECT_EQ(same.err,
+            "fleetsim import-fleet: --parameters-out and -o name the same output 'f.json'\n");
+  const CommandResult spelled =
+      Fleetsim("import-fleet --from slurm x.conf -o f.json --parameters-out ./f.json");
+  EXPECT_EQ(spelled.exit_code, 2);
+  EXPECT_EQ(spelled.err,
             "fleetsim import-fleet: --parameters-out and -o name the same output 'f.json'\n");
   const CommandResult missing = Fleetsim("import-fleet --from slurm none.conf -o -");
   EXPECT_EQ(missing.exit_code, 1);

@@ -167,6 +167,54 @@ TEST_F(SweepCliTest, MergingIncompleteShardsNamesWhatIsMissing) {
   EXPECT_FALSE(fs::exists(dir_ + "/a/results.csv"));
 }
 
+TEST_F(SweepCliTest, MergingIntoAFolderHoldingAnotherSweepOrRunIsRefusedUntouched) {
+  ASSERT_EQ(Sweep("a", "--shard 1/2").exit_code, 0);
+  ASSERT_EQ(Sweep("b", "--shard 2/2").exit_code, 0);
+  Write("other.json", R"({"format_version": 1, "kind": "sweep", "name": "other",
+    "base": "base.json", "axes": [{"name": "policy", "values": ["fifo"]}]})");
+  ASSERT_EQ(Sweep("other", "", "other.json").exit_code, 0);
+  const std::string before = ReadFile(dir_ + "/other/results.csv");
+  const CommandResult r = Fleetsim(fmt::format("sweep merge '{0}/a' '{0}/b' -o '{0}/other'", dir_));
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("holds the results of another sweep ('other', not 'grid')"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(ReadFile(dir_ + "/other/results.csv"), before);
+  ASSERT_EQ(Fleetsim(fmt::format("run '{0}/base.json' --out '{0}/run'", dir_)).exit_code, 0);
+  const CommandResult run = Fleetsim(fmt::format("sweep merge '{0}/a' '{0}/b' -o '{0}/run'", dir_));
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("exists and holds no sweep"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(dir_ + "/run/results.csv"));
+  // A new folder takes the merge, and is this sweep's from then on: merging again is allowed.
+  ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{0}/a' '{0}/b' -o '{0}/merged'", dir_)).exit_code,
+            0);
+  ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{0}/a' '{0}/b' -o '{0}/merged'", dir_)).exit_code,
+            0);
+  ASSERT_EQ(Sweep("one").exit_code, 0);
+  ExpectSameResults("one", "merged");
+}
+
+TEST_F(SweepCliTest, ARecordCutShortIsRunAgainAndTheJournalStaysReadable) {
+  // What a kill or a full disk in the middle of a journal write leaves: a last line cut short.
+  ASSERT_EQ(Sweep("out", "--shard 1/2").exit_code, 0);
+  ASSERT_EQ(Sweep("out", "--shard 2/2").exit_code, 0);
+  const fs::path journal = fs::path(dir_) / "out" / ".sweep" / "runs-1-of-2.jsonl";
+  fs::resize_file(journal, fs::file_size(journal) - 50);
+  const CommandResult again = Sweep("out", "--shard 1/2");
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("not a run record (a run cut short?)"), std::string::npos) << again.err;
+  const std::string text = ReadFile(journal.string());
+  EXPECT_EQ(text.back(), '\n');
+  // Every line is a whole record: a rerun finds nothing to do and warns of nothing.
+  const CommandResult third = Sweep("out", "--shard 1/2");
+  ASSERT_EQ(third.exit_code, 0) << third.err;
+  EXPECT_EQ(third.err.find("warning"), std::string::npos) << third.err;
+  EXPECT_NE(third.err.find("0 to run, 21 done before"), std::string::npos) << third.err;
+  ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{}/out'", dir_)).exit_code, 0);
+  ASSERT_EQ(Sweep("one").exit_code, 0);
+  ExpectSameResults("one", "out");
+}
+
 TEST_F(SweepCliTest, KeepRunsWritesEachRunsFiles) {
   Write("two.json", R"({"format_version": 1, "kind": "sweep", "name": "two", "base": "base.json",
     "axes": [{"name": "policy", "values": ["fifo", "backfill"]}]})");

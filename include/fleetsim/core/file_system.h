@@ -50,6 +50,11 @@ class FileSystem {
 // The machine's file system.
 FileSystem& DiskFileSystem();
 
+// Whether two paths name one file on the disk: the same path once made absolute, with the
+// symbolic links of its existing part resolved, and normal ("x", "./x" and "d/../x" are one); or,
+// both existing, one file by two names (a hard link). For outputs that must differ.
+bool SameDiskFile(const std::string& a, const std::string& b);
+
 class MemoryFileSystem final : public FileSystem {
  public:
   Status ReadFile(const std::string& path, std::string& contents) const override;

@@ -9,11 +9,16 @@
 // commit does not replace are left alone (and are not in the new manifest).
 // Files go through a FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is
 // the streaming counterpart for one large file (a converted trace): written through a temporary
-// beside the target, renamed into place by Commit, removed if never committed. Not thread-safe.
+// beside the target, renamed into place by Commit, removed if never committed. Through a symbolic
+// link it replaces the file the link names (the link stays); a target that is neither a regular
+// file nor a folder (a device such as /dev/stdout or /dev/full, a FIFO) is written in place, as
+// no file can be renamed over it. Not thread-safe.
 #pragma once
 
 #include <fstream>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +40,16 @@ std::string OutputManifest(const std::map<std::string, std::string>& files);
 // every file it lists exists with the listed size and digest. Returns the problems (empty: the
 // folder holds one complete commit), each naming the file.
 std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::string& directory);
+
+// For a reader of result files in `directory`, a run folder or a folder inside one
+// (DIR/SCENARIO/POLICY/seed-N): the folder of the commit that holds it (`directory` or the
+// nearest of its three parents with a manifest) is verified, and the files its manifest lists are
+// returned, as paths beside `directory` (lexically normal). Files there that the manifest does
+// not list are earlier runs', not part of the result. nullopt, with `problems`, when the commit
+// does not verify (or there is no manifest).
+std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
+                                                    const std::string& directory,
+                                                    std::vector<std::string>& problems);
 
 // Every temporary DirectorySink (on the disk) and StagedFile create is registered while it exists
 // (up to kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
@@ -85,7 +100,8 @@ class StagedFile {
 
  private:
   std::string path_;
-  std::string temporary_;
+  std::string target_;     // path_, or the file its symbolic link names
+  std::string temporary_;  // empty for a file written in place
   std::ofstream out_;
   Status status_;
   std::size_t slot_ = kMaxTrackedTemporaries;  // in the registry of temporaries

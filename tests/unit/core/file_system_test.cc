@@ -1,12 +1,13 @@
 // The FileSystem conformance suite: the disk (in a fresh temporary folder) and the memory file
 // system behave alike and say the same words — reads of missing files and of directories,
 // writes into missing directories, renames over files and onto directories, removes of what is
-// not there, and the paths "a/./b" and "a//b" naming "a/b".
+// not there, and the paths "a/./b" and "a//b" naming "a/b". And SameDiskFile.
 #include "fleetsim/core/file_system.h"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 
@@ -132,6 +133,28 @@ TEST_P(FileSystemTest, AFileWhereADirectoryShouldBeStopsEverythingUnderIt) {
   EXPECT_EQ(files().WriteFile(At("f/sub/x"), "x"),
             Status::IoError(At("f/sub/x") + ": cannot create: Not a directory"));
   EXPECT_EQ(Read("f"), "x");
+}
+
+// SameDiskFile: the check that two outputs of one command differ (issue 19: "x.s" and "./x.s"
+// were taken for two files, and both outputs went through one temporary).
+TEST(SameDiskFileTest, OneFileByAnySpellingOrLinkIsTheSame) {
+  const std::string dir = testing::FreshTempDir();
+  const std::string file = dir + "/x.s";
+  EXPECT_TRUE(SameDiskFile(file, dir + "/./x.s"));  // neither exists yet
+  EXPECT_TRUE(SameDiskFile(file, dir + "/sub/../x.s"));
+  EXPECT_TRUE(SameDiskFile(file, dir + "//x.s"));
+  EXPECT_FALSE(SameDiskFile(file, dir + "/y.s"));
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  EXPECT_TRUE(SameDiskFile("x.s", "./x.s"));
+  EXPECT_TRUE(SameDiskFile("x.s", file));
+  std::filesystem::current_path(cwd);
+  std::ofstream(file) << "x";
+  std::filesystem::create_symlink(file, dir + "/link");
+  std::filesystem::create_hard_link(file, dir + "/hard");
+  EXPECT_TRUE(SameDiskFile(file, dir + "/link"));
+  EXPECT_TRUE(SameDiskFile(file, dir + "/hard"));
+  std::filesystem::remove_all(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(BothFileSystems, FileSystemTest,

@@ -181,6 +181,20 @@ TEST_F(PlanSpecTest, AGridWithNoValidFleetSaysSoWithTheFirstReason) {
       << c.errors[0];
 }
 
+TEST_F(PlanSpecTest, AGridWhosePointsAreAllExcludedSaysSo) {
+  const PlanLoad load = Load(R"(
+      "axes": [{"name": "h100_nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}],
+      "exclude": [{"h100_nodes": [1, 2]}],
+      "targets": [{"metric": "wait_p99_s", "at_most": 7200}])");
+  ASSERT_TRUE(load.spec) << Messages(load);
+  SweepExpansion expansion;
+  const PlanCandidates c = CandidatesOf(load, expansion);
+  ASSERT_EQ(c.errors.size(), 1U);
+  EXPECT_NE(c.errors[0].find("the grid holds no candidate fleet (every point excluded)"),
+            std::string::npos)
+      << c.errors[0];
+}
+
 // A target on a tenant or kind takes a wait metric and a known kind, and its group must have
 // jobs in the workload: a misspelt tenant would be a target that no run has a value for.
 TEST_F(PlanSpecTest, AGroupTargetIsAWaitOnAKnownKindAndATenantWithJobs) {

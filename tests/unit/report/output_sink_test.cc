@@ -1,11 +1,18 @@
 // DirectorySink's commit and its manifest: a complete commit verifies; a changed, missing or
 // extra-listed file does not; a commit that stops between renames leaves a folder without a
 // manifest, which VerifyOutputFolder reports even though each file in it is complete (issue 19).
-// The folder is in a MemoryFileSystem; the disk's rename and remove are held to the same
-// behaviour by the FileSystem conformance suite, and the CLI tests commit to the disk.
+// A manifest may list only files inside its folder, each once; a reader of a folder inside a run
+// folder finds the run's manifest above it (CommittedFiles). The folder is in a MemoryFileSystem;
+// the disk's rename and remove are held to the same behaviour by the FileSystem conformance
+// suite, and the CLI tests commit to the disk.
 #include "fleetsim/report/output_sink.h"
 
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "fleetsim/core/file_system.h"
 
@@ -84,6 +91,64 @@ TEST_F(OutputSinkTest, AFolderWithoutAManifestOrWithABadOneFailsVerification) {
           .WriteFile(manifest, R"({"format": "fleetsim-output-manifest", "files": [{"path": 1}]})")
           .ok());
   EXPECT_NE(Verify().at(0).find("a files entry is not"), std::string::npos);
+}
+
+TEST_F(OutputSinkTest, AManifestListingPathsOutsideTheFolderTwiceOrNothingFailsVerification) {
+  ASSERT_EQ(Commit({{"a.csv", "1\n"}}), "");
+  ASSERT_TRUE(files_.CreateDirectories("elsewhere").ok());
+  ASSERT_TRUE(files_.WriteFile("elsewhere/a.csv", "1\n").ok());
+  const std::string manifest_path = dir_ + "/" + kOutputManifest;
+  const nlohmann::json manifest = nlohmann::json::parse(Read(kOutputManifest));
+  const auto verify_with = [&](const nlohmann::json& files) {
+    nlohmann::json changed = manifest;
+    changed["files"] = files;
+    EXPECT_TRUE(files_.WriteFile(manifest_path, changed.dump()).ok());
+    return Verify();
+  };
+  for (const std::string path : {"../elsewhere/a.csv", "/elsewhere/a.csv", "./a.csv", ""}) {
+    nlohmann::json entries = manifest["files"];
+    entries[0]["path"] = path;
+    const std::vector<std::string> problems = verify_with(entries);
+    ASSERT_EQ(problems.size(), 1U) << path;
+    EXPECT_NE(problems[0].find("is not a path inside the folder"), std::string::npos)
+        << problems[0];
+  }
+  const nlohmann::json entry = manifest["files"][0];
+  std::vector<std::string> problems = verify_with(nlohmann::json::array({entry, entry}));
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_NE(problems[0].find("lists \"a.csv\" twice"), std::string::npos) << problems[0];
+  problems = verify_with(nlohmann::json::array());
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_NE(problems[0].find("lists no files"), std::string::npos) << problems[0];
+  EXPECT_TRUE(verify_with(manifest["files"]).empty());
+}
+
+TEST_F(OutputSinkTest, CommittedFilesAreThoseOfTheRunFolderAboveAndNoOthers) {
+  ASSERT_EQ(Commit({{"comparison.csv", "c\n"},
+                    {"s/fifo/seed-1/summary.json", "{}\n"},
+                    {"s/fifo/seed-2/summary.json", "{}\n"}}),
+            "");
+  ASSERT_TRUE(files_.CreateDirectories(dir_ + "/s/fifo/seed-3").ok());  // an older run's
+  ASSERT_TRUE(files_.WriteFile(dir_ + "/s/fifo/seed-3/summary.json", "{}\n").ok());
+  std::vector<std::string> problems;
+  for (const std::string from : {"out", "out/s", "out/s/fifo", "out/s/fifo/seed-1/"}) {
+    const auto committed = CommittedFiles(files_, from, problems);
+    ASSERT_TRUE(committed.has_value()) << from;
+    EXPECT_EQ(*committed,
+              (std::set<std::string>{"out/comparison.csv", "out/s/fifo/seed-1/summary.json",
+                                     "out/s/fifo/seed-2/summary.json"}))
+        << from;
+  }
+  ASSERT_TRUE(files_.WriteFile(dir_ + "/comparison.csv", "changed\n").ok());
+  EXPECT_FALSE(CommittedFiles(files_, "out/s/fifo", problems).has_value());
+  ASSERT_EQ(problems.size(), 1U);
+  EXPECT_NE(problems[0].find("out/comparison.csv: not the file the manifest lists"),
+            std::string::npos)
+      << problems[0];
+  ASSERT_TRUE(files_.CreateDirectories("loose/a/b").ok());
+  EXPECT_FALSE(CommittedFiles(files_, "loose/a/b", problems).has_value());
+  EXPECT_NE(problems.at(0).find("loose/a/b: no readable manifest"), std::string::npos)
+      << problems[0];
 }
 
 TEST_F(OutputSinkTest, TheManifestIsTheSameBytesForTheSameFiles) {
