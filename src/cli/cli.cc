@@ -676,11 +676,8 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     if (!args.html_file.empty() && !args.out_dir.empty() &&
-        !HtmlBesideOutputs(args.html_file, args.out_dir)) {
-      fmt::print(err_,
-                 "fleetsim: --html: '{}' is inside --out '{}' and could be a file the run writes "
-                 "there; name it NAME.html directly in that folder, or put it elsewhere\n",
-                 args.html_file, args.out_dir);
+        InsideDiskFolder(args.html_file, args.out_dir)) {
+      fmt::print(err_, "fleetsim: {}\n", InsideOutMessage("--html", args.html_file, args.out_dir));
       return ToInt(ExitStatus::kUsage);
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
@@ -724,18 +721,14 @@ class Cli {
     return BatchStatus(batch);
   }
 
-  // Whether the --html page cannot be a file of the --out commit: outside DIR, or directly in it
-  // with a name ending in .html (no run writes such a file; the scenarios' folders are below).
-  static bool HtmlBesideOutputs(const std::string& html, const std::string& out_dir) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    const fs::path page = fs::weakly_canonical(fs::absolute(html, error), error);
-    const fs::path dir = fs::weakly_canonical(fs::absolute(out_dir, error), error);
-    const fs::path inside = page.lexically_relative(dir);
-    if (inside.empty() || *inside.begin() == "..") {
-      return true;  // elsewhere
-    }
-    return inside.parent_path().empty() && inside.extension() == ".html";
+  // Why a file output may not lie in the --out folder: it could be one of the commit's files
+  // (a scenario may be named "report.html"), both written through one temporary.
+  static std::string InsideOutMessage(const std::string& option, const std::string& path,
+                                      const std::string& out_dir) {
+    return fmt::format(
+        "{}: '{}' is inside --out '{}', where it could be one of the run's files; "
+        "put it beside that folder",
+        option, path, out_dir);
   }
 
   // False, after saying so, when two scenarios share a name (their results would mix).
@@ -1173,6 +1166,12 @@ class Cli {
         return Status::InvalidInput(fmt::format("'{}' is a directory, not a file", path));
       }
     }
+    for (const auto& [option, path] :
+         {std::pair{"--json", args.json_file}, std::pair{"--html", args.html_file}}) {
+      if (!path.empty() && !args.out_dir.empty() && InsideDiskFolder(path, args.out_dir)) {
+        return Status::InvalidInput(InsideOutMessage(option, path, args.out_dir));
+      }
+    }
     return Status::Ok();
   }
 
@@ -1285,17 +1284,17 @@ int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
   const int status = Cli(out, err, err_is_terminal).Main(argc, argv);
   // What went to `out` (a listing, an import to '-', a report) must have been written: a full
   // device or a closed pipe is an output error, not success. The flush makes a buffered write
-  // fail here rather than silently at exit. A command that did its work and reported an outcome
-  // there (drift, failed runs, no fleet found) exits 4 too, as that report was lost; the
-  // failures of input, usage and policy keep their own status (their message is on stderr).
+  // fail here rather than silently at exit. A command whose outcome is reported there (drift, no
+  // fleet found: the report lists what) exits 4 too, as that report was lost; the other failures
+  // keep their own status, their cause being on stderr (and a sweep's in results.csv).
   out.flush();
   if (!out) {
     fmt::print(err,
                "fleetsim: cannot write to standard output (a full device or a closed "
                "pipe?): the output is incomplete\n");
-    const bool reported_on_out =
-        status == ToInt(ExitStatus::kOk) || status == ToInt(ExitStatus::kDrift) ||
-        status == ToInt(ExitStatus::kRunsFailed) || status == ToInt(ExitStatus::kInfeasible);
+    const bool reported_on_out = status == ToInt(ExitStatus::kOk) ||
+                                 status == ToInt(ExitStatus::kDrift) ||
+                                 status == ToInt(ExitStatus::kInfeasible);
     return reported_on_out ? ToInt(ExitStatus::kOutputError) : status;
   }
   return status;

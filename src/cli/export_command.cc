@@ -191,7 +191,10 @@ std::optional<Failure> CheckCommitted(const std::string& run_dir) {
                     run_dir, problems.front())};
   }
   for (const char* name : {"summary.json", "jobs.csv"}) {
-    const std::string path = (std::filesystem::path(run_dir) / name).lexically_normal().string();
+    std::error_code error;
+    const std::string path = std::filesystem::absolute(std::filesystem::path(run_dir) / name, error)
+                                 .lexically_normal()
+                                 .string();
     if (!committed->contains(path)) {
       return Failure{
           fmt::format("fleetsim export: {}: not a file of the run its folder's "

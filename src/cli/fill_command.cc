@@ -5,7 +5,6 @@
 #include <fmt/ostream.h>
 
 #include <chrono>
-#include <filesystem>
 #include <sstream>
 #include <thread>
 

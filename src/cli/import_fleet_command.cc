@@ -32,10 +32,10 @@ Status WriteAll(const std::vector<std::pair<std::string, std::string>>& files, s
       continue;
     }
     staged.push_back(std::make_unique<StagedFile>(path));
-    if (!staged.back()->ok()) {
+    staged.back()->stream() << text;
+    if (!staged.back()->Flush().ok()) {
       return staged.back()->status();
     }
-    staged.back()->stream() << text;
   }
   for (const std::unique_ptr<StagedFile>& file : staged) {
     if (Status status = file->Commit(); !status.ok()) {

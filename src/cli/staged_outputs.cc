@@ -19,7 +19,7 @@ int StagedOutputs::Stage(const std::vector<std::pair<std::string, std::string>>&
     }
     staged_.push_back(std::make_unique<StagedFile>(path));
     staged_.back()->stream() << contents;
-    if (error || !staged_.back()->ok()) {
+    if (error || !staged_.back()->Flush().ok()) {
       fmt::print(err, "fleetsim: cannot write results: {}\n",
                  error ? fmt::format("{}: {}", path, error.message())
                        : staged_.back()->status().message());

@@ -349,6 +349,7 @@ class SlurmImporter {
   Status ReadGresLine(const ConfigLine& line) {
     const ConfigField* name = line.Find("name");
     if (line.Find("autodetect") != nullptr && name == nullptr) {
+      autodetect_ = true;
       notes_.push_back(line.where() + ": AutoDetect: GPU counts are slurm.conf's");
       return Status::Ok();
     }
@@ -401,10 +402,12 @@ class SlurmImporter {
     }
   }
 
-  // Count= if given, else the devices File= names (a host-list-like range), else 1 for
-  // MultipleFiles= (one MIG device made of several files).
+  // Count= if given (Slurm takes it only as the number of File= devices, when both are given),
+  // else the devices File= names (a host-list-like range), else 1 for MultipleFiles= (one MIG
+  // device made of several files).
   static Status DeviceCount(const ConfigLine& line, std::int64_t& count) {
-    if (const ConfigField* given = line.Find("count")) {
+    const ConfigField* given = line.Find("count");
+    if (given != nullptr) {
       const std::optional<std::int64_t> n = GresCount(given->value);
       if (!n) {
         return Status::InvalidInput(
@@ -412,30 +415,26 @@ class SlurmImporter {
                         kMaxGresCount, given->value));
       }
       count = *n;
-      if (const ConfigField* file = line.Find("file")) {
-        // Slurm takes Count= only as the number of File= devices (else slurmd stops).
-        std::vector<std::string> devices;
-        if (Status status = ExpandHostList(file->value, devices); !status.ok()) {
-          return status.Within(line.where() + ": File");
-        }
-        if (static_cast<std::int64_t>(devices.size()) != count) {
-          return Status::InvalidInput(
-              fmt::format("{}: Count={} but File= names {} device(s); Slurm needs them to agree",
-                          line.where(), count, devices.size()));
-        }
-      }
-      return Status::Ok();
     }
     if (const ConfigField* file = line.Find("file")) {
       std::vector<std::string> devices;
       if (Status status = ExpandHostList(file->value, devices); !status.ok()) {
         return status.Within(line.where() + ": File");
       }
-      count = static_cast<std::int64_t>(devices.size());
-      if (count > kMaxGresCount) {
+      const auto files = static_cast<std::int64_t>(devices.size());
+      if (given != nullptr && files != count) {
         return Status::InvalidInput(
-            fmt::format("{}: File: {} devices, more than {}", line.where(), count, kMaxGresCount));
+            fmt::format("{}: Count={} but File= names {} device(s); Slurm needs them to agree",
+                        line.where(), count, files));
       }
+      if (files > kMaxGresCount) {
+        return Status::InvalidInput(
+            fmt::format("{}: File: {} devices, more than {}", line.where(), files, kMaxGresCount));
+      }
+      count = files;
+      return Status::Ok();
+    }
+    if (given != nullptr) {
       return Status::Ok();
     }
     count = line.Find("multiplefiles") != nullptr ? 1 : 0;
@@ -584,7 +583,7 @@ class SlurmImporter {
   }
 
   void NoteUncheckedHosts() {
-    if (unchecked_hosts_ > 0) {
+    if (unchecked_hosts_ > 0 && !autodetect_) {  // AutoDetect's note says so already
       notes_.push_back(fmt::format(
           "{}: says nothing of {} node(s) that slurm.conf gives GPUs (first: {}); their counts "
           "are slurm.conf's, unchecked",
@@ -1140,6 +1139,7 @@ class SlurmImporter {
   std::string gres_conf_;  // --gres: "" when not given
   std::map<std::string, std::vector<GresEntry>> gres_by_host_;
   std::size_t unchecked_hosts_ = 0;  // GPU hosts gres.conf says nothing of
+  bool autodetect_ = false;          // gres.conf has an AutoDetect line
   std::string first_unchecked_host_;
   std::vector<std::pair<std::string, std::vector<std::string>>> partitions_;
   std::map<std::size_t, std::vector<std::string>> pools_of_node_;  // by index in nodes_

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -128,15 +129,48 @@ FileSystem& DiskFileSystem() {
   return disk;
 }
 
-bool SameDiskFile(const std::string& a, const std::string& b) {
+namespace {
+
+// `path` made absolute, with the symbolic links of its existing part resolved, and normal;
+// without the links resolved when they cannot be (a loop, a folder that cannot be read).
+std::optional<fs::path> Resolved(const std::string& path) {
   std::error_code error;
-  const auto resolved = [&error](const std::string& path) {
-    return fs::weakly_canonical(fs::absolute(path, error), error).lexically_normal();
-  };
-  if (resolved(a) == resolved(b)) {
+  const fs::path absolute = fs::absolute(path, error);
+  if (error) {
+    return std::nullopt;
+  }
+  const fs::path resolved = fs::weakly_canonical(absolute, error);
+  return (error ? absolute : resolved).lexically_normal();
+}
+
+}  // namespace
+
+bool SameDiskFile(const std::string& a, const std::string& b) {
+  std::error_code error_a;
+  std::error_code error_b;
+  const fs::file_status status_a = fs::status(a, error_a);
+  const fs::file_status status_b = fs::status(b, error_b);
+  if (fs::exists(status_a) && !fs::is_regular_file(status_a) && fs::exists(status_b) &&
+      !fs::is_regular_file(status_b)) {
+    return false;  // devices and FIFOs are written in place, one after the other
+  }
+  const std::optional<fs::path> path_a = Resolved(a);
+  const std::optional<fs::path> path_b = Resolved(b);
+  if (path_a && path_b && *path_a == *path_b) {
     return true;
   }
-  return fs::exists(a, error) && fs::exists(b, error) && fs::equivalent(a, b, error);
+  std::error_code error;
+  return fs::exists(status_a) && fs::exists(status_b) && fs::equivalent(a, b, error) && !error;
+}
+
+bool InsideDiskFolder(const std::string& path, const std::string& folder) {
+  const std::optional<fs::path> resolved_path = Resolved(path);
+  const std::optional<fs::path> resolved_folder = Resolved(folder);
+  if (!resolved_path || !resolved_folder) {
+    return false;
+  }
+  const fs::path inside = resolved_path->lexically_relative(*resolved_folder);
+  return !inside.empty() && *inside.begin() != "..";
 }
 
 Status MemoryFileSystem::CanRead(const std::string& key, const std::string& path) const {

@@ -27,6 +27,24 @@ void CallState::End() {
   ++generation;
 }
 
+namespace {
+
+// A frame's file name as a failure shows it: relative to the working folder when it lies there
+// (Python makes a module's file name absolute), so the text does not depend on where the
+// command ran.
+std::string ShownFileName(const std::string& name) {
+  std::error_code error;
+  const std::filesystem::path here = std::filesystem::current_path(error);
+  const std::filesystem::path file(name);
+  if (error || !file.is_absolute()) {
+    return name;
+  }
+  const std::filesystem::path relative = file.lexically_relative(here);
+  return relative.empty() || *relative.begin() == ".." ? name : relative.string();
+}
+
+}  // namespace
+
 std::string DescribeRaised(const py::error_already_set& raised) {
   try {
     const py::module_ traceback = py::module_::import("traceback");
@@ -45,16 +63,9 @@ std::string DescribeRaised(const py::error_already_set& raised) {
     for (std::size_t i = frames.size(); i-- > 0;) {
       const py::handle frame = frames[i];
       text +=
-          fmt::format("\n  {}({}): {}", frame.attr("filename").cast<std::string>(),
-                      frame.attr("lineno").cast<long>(), frame.attr("name").cast<std::string>());
-    }
-    // Python makes a module's file name absolute; one under the working folder is written
-    // relative to it, so the text does not depend on where the command was run from.
-    std::error_code error;
-    const std::string here = std::filesystem::current_path(error).string() + "/";
-    for (std::size_t at = text.find(here); !error && here.size() > 1 && at != std::string::npos;
-         at = text.find(here, at)) {
-      text.erase(at, here.size());
+          fmt::format("\n  {}({}): {}", ShownFileName(frame.attr("filename").cast<std::string>()),
+                      py::str(frame.attr("lineno")).cast<std::string>(),
+                      frame.attr("name").cast<std::string>());
     }
     return text;
   } catch (const std::exception&) {  // the traceback module itself failed: pybind11's text

@@ -103,7 +103,7 @@ py::object ToPython(const ParamValue& value);
 // the frames between the call that raised and the raise, innermost first, each as
 // "file(line): function". Only those frames: not the callers' (a script that called
 // fleetsim.run_sweep on its own thread), so a failure's text does not depend on who ran it.
-// Paths under the working folder are written relative to it (Python makes them absolute).
+// A frame's file under the working folder is named relative to it (Python makes it absolute).
 std::string DescribeRaised(const py::error_already_set& raised);
 
 }  // namespace fleetsim::python

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -183,6 +184,10 @@ Status CheckListed(const FileSystem& files, const fs::path& directory,
                     (directory / kOutputManifest).string(), listed));
   }
   const fs::path path = directory / listed;
+  if (std::error_code error; files.on_disk() && fs::is_symlink(fs::symlink_status(path, error))) {
+    return Status::InvalidInput(fmt::format(
+        "{} (listed in the manifest): a symbolic link, which no commit writes", path.string()));
+  }
   if (files.Exists(path.string()) && !files.IsFile(path.string())) {
     return Status::InvalidInput(
         fmt::format("{} (listed in the manifest): not a regular file (a folder, a device, a FIFO)",
@@ -256,20 +261,18 @@ std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::
 std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
                                                     const std::string& directory,
                                                     std::vector<std::string>& problems) {
-  fs::path root = fs::path(directory).lexically_normal();
-  if (root.filename().empty() && root.has_parent_path()) {
-    root = root.parent_path();  // "DIR/" is DIR
-  }
-  for (int up = 0; up < 3 && !files.Exists((root / kOutputManifest).string()) &&
-                   root.has_relative_path() && root.filename() != "..";
+  std::error_code error;
+  const fs::path start = files.on_disk() ? fs::absolute(directory, error).lexically_normal()
+                                         : fs::path(directory).lexically_normal();
+  fs::path root = start.filename().empty() ? start.parent_path() : start;  // "DIR/" is DIR
+  for (int up = 0;
+       up < 3 && !files.Exists((root / kOutputManifest).string()) && root.has_relative_path();
        ++up) {
     root = root.parent_path();
   }
-  if (!files.Exists((root / kOutputManifest).string())) {
-    root = directory;  // for VerifyOutputFolder's message
-  }
   std::set<std::string> listed;
-  problems = VerifyAndList(files, root.string(), listed);
+  problems = VerifyAndList(
+      files, files.Exists((root / kOutputManifest).string()) ? root.string() : directory, listed);
   if (!problems.empty()) {
     return std::nullopt;
   }
@@ -289,27 +292,51 @@ void RemoveTemporariesOnSignals() {
   }
 }
 
-StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
+namespace {
+
+// Whether a staged file's target is written in place rather than renamed over: a path under
+// /dev or /proc (/dev/stdout names whatever standard output is, a regular file included, and
+// renaming over it would unlink that file), or a character device or FIFO, directly or through a
+// link. A block device is refused: no result goes to a disk.
+Status WrittenInPlace(const std::string& path, bool& in_place) {
   std::error_code ec;
-  const fs::file_status target_status = fs::status(path_, ec);  // through symbolic links
-  if (fs::exists(target_status) && !fs::is_regular_file(target_status) &&
-      !fs::is_directory(target_status)) {
-    // A device (/dev/stdout, /dev/full) or a FIFO: nothing can be renamed over it, so it is
-    // written in place, and a write error shows at Commit.
-    out_.open(path_, std::ios::binary | std::ios::trunc);
+  const fs::path absolute = fs::absolute(path, ec).lexically_normal();
+  const auto first = ++absolute.begin();  // after "/"
+  in_place = first != absolute.end() && (*first == "dev" || *first == "proc");
+  const fs::file_status status = fs::status(path, ec);  // through links
+  if (fs::is_block_file(status)) {
+    return Status::IoError(
+        fmt::format("{}: is a block device; results are not written to one", path));
+  }
+  in_place =
+      in_place || fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status);
+  return Status::Ok();
+}
+
+}  // namespace
+
+StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
+  bool in_place = false;
+  if (status_ = WrittenInPlace(path_, in_place); !status_.ok()) {
+    return;
+  }
+  if (in_place) {
+    std::error_code ec;
+    if (fs::equivalent(path_, "/proc/self/fd/1", ec)) {
+      stream_ = &std::cout;  // the process's own standard output: its stream, in order
+      return;
+    }
+    if (fs::equivalent(path_, "/proc/self/fd/2", ec)) {
+      stream_ = &std::cerr;
+      return;
+    }
+    out_.open(path_, std::ios::binary | std::ios::app);  // a device or FIFO: nothing to truncate
     if (!out_) {
       status_ = Status::IoError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
     }
     return;
   }
-  // Through a symbolic link, the file it names is replaced and the link stays.
-  target_ = path_;
-  if (fs::is_symlink(fs::symlink_status(target_, ec))) {
-    if (const fs::path resolved = fs::weakly_canonical(target_, ec); !ec) {
-      target_ = resolved.string();
-    }
-  }
-  temporary_ = TemporaryFor(target_).string();
+  temporary_ = TemporaryFor(path_).string();
   slot_ = TrackTemporary(temporary_);
   out_.open(temporary_, std::ios::binary | std::ios::trunc);
   if (!out_) {
@@ -329,15 +356,30 @@ StagedFile::~StagedFile() {
   ForgetTemporary(slot_);
 }
 
-Status StagedFile::Commit() {
-  out_.close();
-  std::error_code ec;
-  if (!out_) {
+Status StagedFile::Flush() {
+  stream_->flush();
+  if (!*stream_ && status_.ok()) {
     status_ = Status::IoError(fmt::format(
         "{}: cannot write: {}", temporary_.empty() ? path_ : temporary_, std::strerror(errno)));
+  }
+  return status_;
+}
+
+Status StagedFile::Commit() {
+  if (!Flush().ok() || stream_ != &out_) {
+    committed_ = status_.ok();
+    return status_;
+  }
+  out_.close();
+  const int close_error = errno;
+  std::error_code ec;
+  if (!out_) {
+    status_ =
+        Status::IoError(fmt::format("{}: cannot write: {}", temporary_.empty() ? path_ : temporary_,
+                                    std::strerror(close_error)));
   } else if (temporary_.empty()) {
     committed_ = true;  // written in place
-  } else if (fs::rename(temporary_, target_, ec); ec) {
+  } else if (fs::rename(temporary_, path_, ec); ec) {
     status_ = Status::IoError(fmt::format("{}: cannot rename into place: {}", path_, ec.message()));
   } else {
     committed_ = true;

@@ -230,18 +230,6 @@ bool ReadSummary(const std::string& text, const std::string& name, std::string& 
   return true;
 }
 
-// The layout a summary.json's place in a run folder belongs to: 0 for DIR/summary.json (one
-// run), 2 for DIR/SCENARIO/POLICY/summary.json (several), 3 for .../seed-N/summary.json (a seed
-// range); -1 for any other place.
-int RunLayout(const std::filesystem::path& dir, const std::filesystem::path& file) {
-  const std::filesystem::path relative = file.lexically_relative(dir);
-  const auto depth = std::distance(relative.begin(), relative.end()) - 1;
-  if (depth == 3) {
-    return relative.parent_path().filename().string().rfind("seed-", 0) == 0 ? 3 : -1;
-  }
-  return depth == 0 || depth == 2 ? static_cast<int>(depth) : -1;
-}
-
 // A `fleetsim run --out` folder, or a folder inside one: every summary.json under it
 // (DIR/summary.json, DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json)
 // that the run's manifest lists, in path order; a folder whose commit does not verify is refused
@@ -260,9 +248,8 @@ std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& err
   std::error_code error;
   for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
        it.increment(error)) {
-    if (it->path().filename() == "summary.json" && it->is_regular_file(error) &&
-        committed->contains(it->path().lexically_normal().string()) &&
-        RunLayout(dir, it->path()) >= 0) {
+    if (it->path().filename() == "summary.json" &&
+        committed->contains(fs::absolute(it->path(), error).lexically_normal().string())) {
       paths.push_back(it->path().string());
     }
   }

@@ -289,36 +289,56 @@ std::string JournalName(std::size_t shard, std::size_t shards) {
 
 namespace {
 
-// A journal whose last line was cut short (a kill or a full disk during a write) ends without a
-// newline. ReadRecords skipped that line and its run is to run again, so the line is cut off
-// here: appended to, it would swallow the next record too.
-Status TrimPartialLastLine(const std::string& path) {
+// Where the last line of the file `in` reads (`size` bytes) starts: just after its last newline,
+// or 0; `size` when the file ends with a newline.
+std::optional<std::uintmax_t> LastLineStart(std::ifstream& in, std::uintmax_t size) {
+  constexpr std::uintmax_t kBlock = 4096;
+  std::string block;
+  for (std::uintmax_t end = size; end > 0;) {
+    const std::uintmax_t start = end > kBlock ? end - kBlock : 0;
+    block.resize(static_cast<std::size_t>(end - start));
+    in.seekg(static_cast<std::streamoff>(start));
+    if (!in.read(block.data(), static_cast<std::streamsize>(block.size()))) {
+      return std::nullopt;
+    }
+    if (const std::size_t newline = block.rfind('\n'); newline != std::string::npos) {
+      return start + newline + 1;
+    }
+    end = start;
+  }
+  return 0;
+}
+
+// A journal whose last line has no newline was stopped during a write (a kill, a full disk).
+// If that line is a whole record (only the newline was lost), ReadRecords took it and the
+// newline is added; otherwise ReadRecords skipped it, its run runs again, and the line is cut
+// off. Either way the next record appended starts a line of its own.
+Status EndJournalWithWholeLine(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec || size == 0) {
     return Status::Ok();  // no journal yet (opening it says why when it cannot be created)
   }
   std::ifstream in(path, std::ios::binary);
-  std::uintmax_t keep = size;
-  constexpr std::uintmax_t kBlock = 4096;
-  std::string block;
-  while (keep > 0) {
-    const std::uintmax_t start = keep > kBlock ? keep - kBlock : 0;
-    block.resize(static_cast<std::size_t>(keep - start));
-    in.seekg(static_cast<std::streamoff>(start));
-    if (!in.read(block.data(), static_cast<std::streamsize>(block.size()))) {
-      return Status::IoError(fmt::format("{}: cannot read", path));
-    }
-    if (const std::size_t newline = block.rfind('\n'); newline != std::string::npos) {
-      keep = start + newline + 1;
-      break;
-    }
-    keep = start;
+  const std::optional<std::uintmax_t> start = LastLineStart(in, size);
+  if (!start) {
+    return Status::IoError(fmt::format("{}: cannot read", path));
   }
-  if (keep == size) {
+  if (*start == size) {
     return Status::Ok();
   }
-  fs::resize_file(path, keep, ec);
+  std::string last(static_cast<std::size_t>(size - *start), '\0');
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(*start));
+  in.read(last.data(), static_cast<std::streamsize>(last.size()));
+  if (in && ParseRecord(last)) {
+    std::ofstream out(path, std::ios::app | std::ios::binary);
+    if (!(out << '\n' << std::flush)) {
+      return Status::IoError(fmt::format("{}: cannot end its last record's line", path));
+    }
+    return Status::Ok();
+  }
+  fs::resize_file(path, *start, ec);
   if (ec) {
     return Status::IoError(
         fmt::format("{}: cannot cut off a run record cut short: {}", path, ec.message()));
@@ -339,7 +359,7 @@ JournalWriter::JournalWriter(const std::string& dir, const std::string& name,
     status_ = Status::IoError(fmt::format("{}: cannot create: {}", state.string(), ec.message()));
     return;
   }
-  if (status_ = TrimPartialLastLine(path_); !ok()) {
+  if (status_ = EndJournalWithWholeLine(path_); !ok()) {
     return;
   }
   file_.open(path_, std::ios::app | std::ios::binary);

@@ -215,6 +215,15 @@ TEST_F(BenchCliTest, OutputFilesGoIntoNewDirectoriesAndBadTargetsStopBeforeAnyRu
   EXPECT_EQ(same.out, "") << "nothing ran";
   EXPECT_FALSE(fs::exists(d + "/same.out"));
 
+  // A file inside --out could be one of the commit's (issue 19: `--json B/comparison.csv`).
+  const CommandResult inside = Fleetsim(fmt::format(
+      "bench '{}' --policy fifo --out '{}/b' --json '{}/b/comparison.csv'", scenario, d, d));
+  EXPECT_EQ(inside.exit_code, 2);
+  EXPECT_NE(inside.err.find("--json: '" + d + "/b/comparison.csv' is inside --out"),
+            std::string::npos)
+      << inside.err;
+  EXPECT_FALSE(fs::exists(d + "/b"));
+
   fs::create_directories(d + "/a-dir");
   const CommandResult directory = Fleetsim(fmt::format(
       "bench '{}' --json '{}/ok.json' --html '{}/a-dir' --out '{}/runs'", scenario, d, d, d));

@@ -303,24 +303,38 @@ TEST_F(CliTest, VerifyChecksARunFolderAgainstItsManifest) {
   EXPECT_NE(none.err.find("no readable manifest"), std::string::npos) << none.err;
 }
 
-// A listed file replaced by a link to a device is refused, not read without end (issue 19).
+// A listed file replaced by a link (to a device, read without end; to a file outside the folder)
+// or by a FIFO is refused, not read (issue 19).
 TEST_F(CliTest, VerifyRefusesAListedFileThatIsNotARegularFile) {
   const std::string out = dir_ + "/o";
   ASSERT_EQ(Fleetsim(fmt::format("run '{}' --out '{}'", Example("tiny-contended"), out)).exit_code,
             0);
+  const std::string jobs = ReadFile(out + "/jobs.csv");
+  Write("outside.csv", jobs);
+  for (const std::string& target : {std::string("/dev/zero"), dir_ + "/outside.csv"}) {
+    fs::remove(out + "/jobs.csv");
+    fs::create_symlink(target, out + "/jobs.csv");
+    const CommandResult r = Fleetsim(fmt::format("verify '{}'", out));
+    EXPECT_EQ(r.exit_code, 1) << target;
+    EXPECT_NE(r.err.find(out + "/jobs.csv (listed in the manifest): a symbolic link"),
+              std::string::npos)
+        << r.err;
+  }
   fs::remove(out + "/jobs.csv");
-  fs::create_symlink("/dev/zero", out + "/jobs.csv");
-  const CommandResult r = Fleetsim(fmt::format("verify '{}'", out));
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_NE(r.err.find(out + "/jobs.csv (listed in the manifest): not a regular file"),
+  ASSERT_EQ(mkfifo((out + "/jobs.csv").c_str(), 0600), 0);
+  const CommandResult fifo =
+      testing::RunCommand(fmt::format("timeout 20 '{}' verify '{}'", FLEETSIM_CLI_PATH, out), dir_);
+  EXPECT_EQ(fifo.exit_code, 1);
+  EXPECT_NE(fifo.err.find(out + "/jobs.csv (listed in the manifest): not a regular file"),
             std::string::npos)
-      << r.err;
+      << fifo.err;
 }
 
-// A file output through a symbolic link replaces the file the link names and keeps the link; a
-// device or a FIFO is written in place, never replaced by a regular file (issue 19: `--sacct
-// /dev/full` had replaced the device, as root, and reported success).
-TEST_F(CliTest, AnOutputThroughALinkOrOntoADeviceOrFifoIsWrittenThere) {
+// A file output under /dev or /proc, or a device or FIFO reached through a link, is written in
+// place, never replaced by a regular file; a link to a regular file is replaced by the output, as
+// atomic writers do (issue 19: `--sacct /dev/full` had replaced the device, as root, and
+// reported success; `--html /dev/stdout > file` must not unlink that file).
+TEST_F(CliTest, AnOutputOntoADeviceOrFifoIsWrittenInPlace) {
   const std::string trace = SourcePath("tests/data/traces/jsonl/good.jsonl");
   const auto import_to = [&](const std::string& target) {
     return Fleetsim(
@@ -329,26 +343,35 @@ TEST_F(CliTest, AnOutputThroughALinkOrOntoADeviceOrFifoIsWrittenThere) {
   Write("real.csv", "old");
   fs::create_symlink(dir_ + "/real.csv", dir_ + "/link.csv");
   ASSERT_EQ(import_to("link.csv").exit_code, 0);
-  EXPECT_TRUE(fs::is_symlink(dir_ + "/link.csv"));
-  EXPECT_NE(ReadFile(dir_ + "/real.csv").find("submit"), std::string::npos);
+  EXPECT_FALSE(fs::is_symlink(dir_ + "/link.csv"));
+  EXPECT_NE(ReadFile(dir_ + "/link.csv").find("submit_s"), std::string::npos);
+  EXPECT_EQ(ReadFile(dir_ + "/real.csv"), "old");
 
   ASSERT_TRUE(fs::is_character_file("/dev/full"));
   fs::create_symlink("/dev/full", dir_ + "/full.csv");
   const CommandResult full = import_to("full.csv");
   EXPECT_EQ(full.exit_code, 4) << full.err;
-  EXPECT_NE(full.err.find("cannot write"), std::string::npos) << full.err;
+  EXPECT_NE(full.err.find("cannot write: No space left on device"), std::string::npos) << full.err;
   EXPECT_TRUE(fs::is_symlink(dir_ + "/full.csv"));
   EXPECT_TRUE(fs::is_character_file("/dev/full"));
 
   ASSERT_EQ(mkfifo((dir_ + "/pipe").c_str(), 0600), 0);
   const CommandResult fifo = testing::RunCommand(
-      fmt::format("cd '{}' && {{ cat pipe > got & '{}' import --from jsonl '{}' --to csv -o pipe; "
-                  "rc=$?; wait; exit $rc; }}",
+      fmt::format("cd '{}' && {{ timeout 20 cat pipe > got & timeout 20 '{}' import --from jsonl "
+                  "'{}' --to csv -o pipe; rc=$?; wait; exit $rc; }}",
                   dir_, FLEETSIM_CLI_PATH, trace),
       dir_);
   EXPECT_EQ(fifo.exit_code, 0) << fifo.err;
   EXPECT_TRUE(fs::is_fifo(dir_ + "/pipe"));
-  EXPECT_EQ(ReadFile(dir_ + "/got"), ReadFile(dir_ + "/real.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "/got"), ReadFile(dir_ + "/link.csv"));
+
+  // Standard output is a regular file here (RunCommand's): the page goes after the table.
+  const CommandResult page =
+      Fleetsim(fmt::format("run '{}' --html /dev/stdout", Example("tiny-contended")));
+  EXPECT_EQ(page.exit_code, 0) << page.err;
+  EXPECT_NE(page.out.find("tiny-contended"), std::string::npos);
+  EXPECT_NE(page.out.find("<html"), std::string::npos);
+  EXPECT_LT(page.out.find("tiny-contended"), page.out.find("<html"));
 }
 
 TEST_F(CliTest, UnwritableOutputDirectoryFailsWithoutPartialFiles) {

@@ -397,6 +397,18 @@ TEST_F(CompareSweepCliTest, RunFoldersAreReadAsTheirManifestsList) {
   EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
   // A changed summary is not compared as if it were the run's.
   std::ofstream(dir_ + "/b/small/fifo/summary.json", std::ios::app) << "\n";
+  // A folder inside the run folder, named relative to the working folder; a seed range's policy
+  // folder, whose summaries are one level down.
+  ASSERT_EQ(run(fmt::format("--policy fifo,backfill --seed 1-2 --out '{}/r'", dir_)), 0);
+  const CommandResult inside =
+      testing::RunCommand(fmt::format("cd '{}/a/small' && '{}' compare fifo '{}/a/small/fifo'",
+                                      dir_, FLEETSIM_CLI_PATH, dir_),
+                          dir_);
+  EXPECT_EQ(inside.exit_code, 0) << inside.out << inside.err;
+  const CommandResult seeds =
+      Fleetsim(fmt::format("compare '{0}/r/small/fifo' '{0}/r/small/fifo' --format json", dir_));
+  EXPECT_EQ(seeds.exit_code, 0) << seeds.out << seeds.err;
+  EXPECT_EQ(nlohmann::json::parse(seeds.out)["summary"]["results_compared"], 2);
   const CommandResult changed = Fleetsim(fmt::format("compare '{0}/a' '{0}/b'", dir_));
   EXPECT_EQ(changed.exit_code, 1) << changed.out;
   EXPECT_NE(changed.err.find(dir_ + "/b/small/fifo/summary.json: not the file the manifest lists"),

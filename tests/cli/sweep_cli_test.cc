@@ -213,6 +213,13 @@ TEST_F(SweepCliTest, ARecordCutShortIsRunAgainAndTheJournalStaysReadable) {
   ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{}/out'", dir_)).exit_code, 0);
   ASSERT_EQ(Sweep("one").exit_code, 0);
   ExpectSameResults("one", "out");
+  // Only the newline lost: the record is whole, read, kept, and its line ended.
+  fs::resize_file(journal, fs::file_size(journal) - 1);
+  const CommandResult kept = Sweep("out", "--shard 1/2");
+  ASSERT_EQ(kept.exit_code, 0) << kept.err;
+  EXPECT_NE(kept.err.find("0 to run, 21 done before"), std::string::npos) << kept.err;
+  EXPECT_EQ(ReadFile(journal.string()), text);
+  ASSERT_EQ(Fleetsim(fmt::format("sweep merge '{}/out'", dir_)).exit_code, 0);
 }
 
 TEST_F(SweepCliTest, KeepRunsWritesEachRunsFiles) {

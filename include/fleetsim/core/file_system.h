@@ -52,8 +52,13 @@ FileSystem& DiskFileSystem();
 
 // Whether two paths name one file on the disk: the same path once made absolute, with the
 // symbolic links of its existing part resolved, and normal ("x", "./x" and "d/../x" are one); or,
-// both existing, one file by two names (a hard link). For outputs that must differ.
+// both existing, one file by two names (a hard link). Two existing devices or FIFOs are not one
+// file (outputs are written into them in place, in turn). For outputs that must differ.
 bool SameDiskFile(const std::string& a, const std::string& b);
+
+// Whether `path` is `folder` or lies below it, both resolved as SameDiskFile does. For a file
+// output that must not be one of an output folder's files.
+bool InsideDiskFolder(const std::string& path, const std::string& folder);
 
 class MemoryFileSystem final : public FileSystem {
  public:

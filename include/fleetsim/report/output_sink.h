@@ -9,10 +9,13 @@
 // commit does not replace are left alone (and are not in the new manifest).
 // Files go through a FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is
 // the streaming counterpart for one large file (a converted trace): written through a temporary
-// beside the target, renamed into place by Commit, removed if never committed. Through a symbolic
-// link it replaces the file the link names (the link stays); a target that is neither a regular
-// file nor a folder (a device such as /dev/stdout or /dev/full, a FIFO) is written in place, as
-// no file can be renamed over it. Not thread-safe.
+// beside the target, renamed into place by Commit, removed if never committed (a link given as
+// the target is replaced by the file, as atomic writers do: no link is followed). A path under
+// /dev or /proc (/dev/stdout, /dev/full), or a character device or FIFO reached through a link,
+// is written in place instead: renaming over it would replace what it names (unlinking the
+// regular file /dev/stdout may stand for); when it is the process's own standard output or
+// error, whatever name it has, it is written through std::cout or std::cerr, in order with what
+// they print. A block device is refused. Not thread-safe.
 #pragma once
 
 #include <fstream>
@@ -44,9 +47,9 @@ std::vector<std::string> VerifyOutputFolder(const FileSystem& files, const std::
 // For a reader of result files in `directory`, a run folder or a folder inside one
 // (DIR/SCENARIO/POLICY/seed-N): the folder of the commit that holds it (`directory` or the
 // nearest of its three parents with a manifest) is verified, and the files its manifest lists are
-// returned, as paths beside `directory` (lexically normal). Files there that the manifest does
-// not list are earlier runs', not part of the result. nullopt, with `problems`, when the commit
-// does not verify (or there is no manifest).
+// returned, as absolute normal paths (on the disk; as given, normal, on a memory file system).
+// Files there that the manifest does not list are earlier runs', not part of the result. nullopt,
+// with `problems`, when the commit does not verify (or there is no manifest).
 std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
                                                     const std::string& directory,
                                                     std::vector<std::string>& problems);
@@ -86,7 +89,8 @@ class DirectorySink final : public OutputSink {
 
 class StagedFile {
  public:
-  // Opens a temporary file beside `path`; ok()/status() tell whether that worked.
+  // Opens a temporary file beside `path` (or `path` itself, written in place: see above);
+  // ok()/status() tell whether that worked.
   explicit StagedFile(std::string path);
   ~StagedFile();
   StagedFile(const StagedFile&) = delete;
@@ -94,15 +98,18 @@ class StagedFile {
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  std::ostream& stream() { return out_; }
+  std::ostream& stream() { return *stream_; }
+  // Writes what the stream holds so far, so that a write error (a full device written in place)
+  // shows before any other output is committed; returns status().
+  Status Flush();
   // Flushes, closes and renames the file into place; on an I/O error the temporary is removed.
   Status Commit();
 
  private:
   std::string path_;
-  std::string target_;     // path_, or the file its symbolic link names
   std::string temporary_;  // empty for a file written in place
   std::ofstream out_;
+  std::ostream* stream_ = &out_;  // or std::cout / std::cerr, when the path is one of them
   Status status_;
   std::size_t slot_ = kMaxTrackedTemporaries;  // in the registry of temporaries
   bool committed_ = false;
