@@ -165,6 +165,18 @@ Status DirectorySink::Commit() {
 
 namespace {
 
+// Whether `listed` or a folder on its way down from `directory` is a symbolic link.
+bool ThroughALink(const fs::path& directory, const std::string& listed) {
+  fs::path at = directory;
+  for (const fs::path& part : fs::path(listed)) {
+    at /= part;
+    if (std::error_code error; fs::is_symlink(fs::symlink_status(at, error))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // OK when the listed file is the one the manifest lists, else why not.
 Status CheckListed(const FileSystem& files, const fs::path& directory,
                    const nlohmann::json& entry) {
@@ -184,9 +196,10 @@ Status CheckListed(const FileSystem& files, const fs::path& directory,
                     (directory / kOutputManifest).string(), listed));
   }
   const fs::path path = directory / listed;
-  if (std::error_code error; files.on_disk() && fs::is_symlink(fs::symlink_status(path, error))) {
+  if (files.on_disk() && ThroughALink(directory, listed)) {
     return Status::InvalidInput(fmt::format(
-        "{} (listed in the manifest): a symbolic link, which no commit writes", path.string()));
+        "{} (listed in the manifest): a symbolic link on its way, which no commit writes",
+        path.string()));
   }
   if (files.Exists(path.string()) && !files.IsFile(path.string())) {
     return Status::InvalidInput(
@@ -294,22 +307,21 @@ void RemoveTemporariesOnSignals() {
 
 namespace {
 
-// Whether a staged file's target is written in place rather than renamed over: a path under
-// /dev or /proc (/dev/stdout names whatever standard output is, a regular file included, and
-// renaming over it would unlink that file), or a character device or FIFO, directly or through a
-// link. A block device is refused: no result goes to a disk.
+// Whether a staged file's target is written in place rather than renamed over: a character
+// device, FIFO or socket, directly or through a link (/dev/full, /dev/null, a pipe), or the
+// process's own standard output or error by any name (/dev/stdout when it is a regular file:
+// renaming over that name would replace the link, and the output would not reach the file).
+// A block device is refused: no result goes to a disk.
 Status WrittenInPlace(const std::string& path, bool& in_place) {
   std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec).lexically_normal();
-  const auto first = ++absolute.begin();  // after "/"
-  in_place = first != absolute.end() && (*first == "dev" || *first == "proc");
   const fs::file_status status = fs::status(path, ec);  // through links
   if (fs::is_block_file(status)) {
     return Status::IoError(
         fmt::format("{}: is a block device; results are not written to one", path));
   }
-  in_place =
-      in_place || fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status);
+  in_place = fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status) ||
+             fs::equivalent(path, "/proc/self/fd/1", ec) ||
+             fs::equivalent(path, "/proc/self/fd/2", ec);
   return Status::Ok();
 }
 

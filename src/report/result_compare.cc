@@ -232,7 +232,7 @@ bool ReadSummary(const std::string& text, const std::string& name, std::string& 
 
 // A `fleetsim run --out` folder, or a folder inside one: every summary.json under it
 // (DIR/summary.json, DIR/SCENARIO/POLICY/summary.json, DIR/SCENARIO/POLICY/seed-N/summary.json)
-// that the run's manifest lists, in path order; a folder whose commit does not verify is refused
+// that the run's manifest lists, in path order: a folder whose commit does not verify is refused
 // (report/output_sink.h), and files of earlier runs left beside the listed ones are not read.
 std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& errors) {
   namespace fs = std::filesystem;
@@ -244,20 +244,21 @@ std::optional<ResultFile> ReadRunFolder(const std::string& dir, std::string& err
                           problems.front());
     return std::nullopt;
   }
-  std::vector<std::string> paths;
   std::error_code error;
-  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end;
-       it.increment(error)) {
-    if (it->path().filename() == "summary.json" &&
-        committed->contains(fs::absolute(it->path(), error).lexically_normal().string())) {
-      paths.push_back(it->path().string());
+  fs::path start = fs::absolute(dir, error).lexically_normal();
+  if (start.filename().empty()) {
+    start = start.parent_path();  // "DIR/" is DIR
+  }
+  std::vector<std::string> paths;
+  for (const std::string& path : *committed) {  // the manifest's files under `dir`
+    const fs::path inside = fs::path(path).lexically_relative(start);
+    if (fs::path(path).filename() == "summary.json" && !inside.empty() && *inside.begin() != "..") {
+      paths.push_back((fs::path(dir) / inside).string());
     }
   }
-  if (error || paths.empty()) {
-    errors += fmt::format("{}: {}\n", dir,
-                          error ? "cannot read the folder: " + error.message()
-                                : std::string("no summary.json of its run under it (expected a "
-                                              "'fleetsim run --out' folder)"));
+  if (paths.empty()) {
+    errors += fmt::format(
+        "{}: no summary.json of its run under it (expected a 'fleetsim run --out' folder)\n", dir);
     return std::nullopt;
   }
   std::sort(paths.begin(), paths.end());

@@ -316,7 +316,7 @@ TEST_F(CliTest, VerifyRefusesAListedFileThatIsNotARegularFile) {
     fs::create_symlink(target, out + "/jobs.csv");
     const CommandResult r = Fleetsim(fmt::format("verify '{}'", out));
     EXPECT_EQ(r.exit_code, 1) << target;
-    EXPECT_NE(r.err.find(out + "/jobs.csv (listed in the manifest): a symbolic link"),
+    EXPECT_NE(r.err.find(out + "/jobs.csv (listed in the manifest): a symbolic link on its way"),
               std::string::npos)
         << r.err;
   }
@@ -330,10 +330,29 @@ TEST_F(CliTest, VerifyRefusesAListedFileThatIsNotARegularFile) {
       << fifo.err;
 }
 
-// A file output under /dev or /proc, or a device or FIFO reached through a link, is written in
-// place, never replaced by a regular file; a link to a regular file is replaced by the output, as
-// atomic writers do (issue 19: `--sacct /dev/full` had replaced the device, as root, and
-// reported success; `--html /dev/stdout > file` must not unlink that file).
+// A folder of a run folder moved elsewhere and linked back: its files lie outside the folder,
+// and `compare` would not see them (issue 19).
+TEST_F(CliTest, VerifyRefusesAFolderOfTheRunThatIsALink) {
+  const std::string out = dir_ + "/o";
+  ASSERT_EQ(
+      Fleetsim(fmt::format("run '{}' -p fifo,backfill --out '{}'", Example("tiny-contended"), out))
+          .exit_code,
+      0);
+  fs::rename(out + "/tiny-contended/backfill", dir_ + "/elsewhere");
+  fs::create_symlink(dir_ + "/elsewhere", out + "/tiny-contended/backfill");
+  const CommandResult r = Fleetsim(fmt::format("verify '{}'", out));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find(out + "/tiny-contended/backfill/summary.json (listed in the manifest): a "
+                             "symbolic link on its way"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(Fleetsim(fmt::format("compare '{0}' '{0}'", out)).exit_code, 1);
+}
+
+// A character device or FIFO, directly or through a link, or the process's own standard output,
+// is written in place, never replaced by a regular file; a link to a regular file is replaced by
+// the output, as atomic writers do (issue 19: `--sacct /dev/full` had replaced the device, as
+// root, and reported success; `--html /dev/stdout > file` must reach that file after the table).
 TEST_F(CliTest, AnOutputOntoADeviceOrFifoIsWrittenInPlace) {
   const std::string trace = SourcePath("tests/data/traces/jsonl/good.jsonl");
   const auto import_to = [&](const std::string& target) {
@@ -364,6 +383,19 @@ TEST_F(CliTest, AnOutputOntoADeviceOrFifoIsWrittenInPlace) {
   EXPECT_EQ(fifo.exit_code, 0) << fifo.err;
   EXPECT_TRUE(fs::is_fifo(dir_ + "/pipe"));
   EXPECT_EQ(ReadFile(dir_ + "/got"), ReadFile(dir_ + "/link.csv"));
+
+  // A regular file under /proc (or /dev/shm) is a file like any other: staged and renamed, so a
+  // second run replaces the page rather than appending to it.
+  for (int run = 0; run < 2; ++run) {
+    ASSERT_EQ(
+        testing::RunCommand(fmt::format("cd '{}' && '{}' run '{}' --html /proc/self/cwd/p.html",
+                                        dir_, FLEETSIM_CLI_PATH, Example("tiny-contended")),
+                            dir_)
+            .exit_code,
+        0);
+  }
+  const std::string twice = ReadFile(dir_ + "/p.html");
+  EXPECT_EQ(twice.find("<!DOCTYPE"), twice.rfind("<!DOCTYPE")) << "one page, not two";
 
   // Standard output is a regular file here (RunCommand's): the page goes after the table.
   const CommandResult page =

@@ -10,12 +10,11 @@
 // Files go through a FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is
 // the streaming counterpart for one large file (a converted trace): written through a temporary
 // beside the target, renamed into place by Commit, removed if never committed (a link given as
-// the target is replaced by the file, as atomic writers do: no link is followed). A path under
-// /dev or /proc (/dev/stdout, /dev/full), or a character device or FIFO reached through a link,
-// is written in place instead: renaming over it would replace what it names (unlinking the
-// regular file /dev/stdout may stand for); when it is the process's own standard output or
-// error, whatever name it has, it is written through std::cout or std::cerr, in order with what
-// they print. A block device is refused. Not thread-safe.
+// the target is replaced by the file, as atomic writers do: the target's link is not followed).
+// A character device, FIFO or socket, directly or through a link (/dev/full, a pipe), is written
+// in place instead, from the staging on; the process's own standard output or error, by any name
+// (/dev/stdout, also when it is a regular file), is written through std::cout or std::cerr, in
+// order with what they print. A block device is refused. Not thread-safe.
 #pragma once
 
 #include <fstream>
