@@ -1,7 +1,9 @@
 // The disk and the in-memory file system (core/file_system.h), with the same messages.
 #include "fleetsim/core/file_system.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -88,6 +90,22 @@ class Disk final : public FileSystem {
     return Status::Ok();
   }
 
+  Status CreateNewFile(const std::string& path, const std::string& contents) override {
+    const int descriptor = CreateNewDiskFile(path);
+    if (descriptor < 0) {
+      return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+    }
+    int error = WriteAll(descriptor, contents.data(), contents.size());
+    if (close(descriptor) != 0 && error == 0) {
+      error = errno;
+    }
+    if (error != 0) {
+      unlink(path.c_str());
+      return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+    }
+    return Status::Ok();
+  }
+
   Status Rename(const std::string& from, const std::string& to) override {
     std::error_code ec;
     fs::rename(from, to, ec);
@@ -127,6 +145,29 @@ std::string ParentOf(const std::string& key) {
 FileSystem& DiskFileSystem() {
   static Disk disk;
   return disk;
+}
+
+int CreateNewDiskFile(const std::string& path) {
+  int descriptor;
+  do {
+    descriptor = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  } while (descriptor < 0 && errno == EINTR);
+  return descriptor;
+}
+
+int WriteAll(int descriptor, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = write(descriptor, data, size);
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return 0;
 }
 
 namespace {
@@ -250,6 +291,14 @@ Status MemoryFileSystem::WriteFile(const std::string& path, const std::string& c
   }
   files_[key] = contents;
   return Status::Ok();
+}
+
+Status MemoryFileSystem::CreateNewFile(const std::string& path, const std::string& contents) {
+  const std::string key = Normal(path);
+  if (files_.count(key) != 0 || HasDirectory(key)) {
+    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(EEXIST)));
+  }
+  return WriteFile(path, contents);
 }
 
 Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) {

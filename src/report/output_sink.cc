@@ -1,6 +1,7 @@
 // Staged, all-or-nothing output files, and the manifest that marks a folder's commit complete.
 #include "fleetsim/report/output_sink.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -68,8 +69,47 @@ std::string Digest(const std::string& contents) {
   return fmt::format("fnv1a64:{:016x}", Fnv1a64(contents));
 }
 
-fs::path TemporaryFor(const fs::path& target) {
-  return target.parent_path() / ("." + target.filename().string() + ".tmp");
+// How many names CreateTemporary tries before it gives up.
+constexpr int kTemporaryAttempts = 16;
+
+// A fresh temporary name beside `target`: ".NAME.PID-N.tmp", N counting the process's
+// temporaries, so that two processes (sweep shards) or two outputs never share one.
+fs::path TemporaryName(const fs::path& target) {
+  static std::atomic<unsigned long> made{0};
+  return target.parent_path() /
+         fmt::format(".{}.{}-{}.tmp", target.filename().string(), getpid(), made++);
+}
+
+// Whether a creation failed because the name was taken (FileSystem::CreateNewFile's EEXIST).
+bool NameTaken(const Status& status) {
+  const std::string taken = fmt::format(": cannot create: {}", std::strerror(EEXIST));
+  const std::string& message = status.message();
+  return message.size() >= taken.size() &&
+         message.compare(message.size() - taken.size(), taken.size(), taken) == 0;
+}
+
+// Creates a temporary beside `target` with `create(name)`, which makes a new file (never
+// following a link, failing when anything is at the name), trying fresh names while the one
+// tried is taken (a leftover of a killed process whose id was reused, or a planted link).
+// Each name is registered for the signal handler before it is tried (so a signal cannot leave
+// it behind) in `slot`, and forgotten when the attempt fails. Returns the last attempt's status.
+template <typename Create>
+Status CreateTemporary(const fs::path& target, bool track, fs::path& temporary, std::size_t& slot,
+                       Create create) {
+  Status status;
+  for (int attempt = 0; attempt < kTemporaryAttempts; ++attempt) {
+    temporary = TemporaryName(target);
+    slot = track ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
+    if (status = create(temporary.string()); status.ok()) {
+      return status;
+    }
+    ForgetTemporary(slot);
+    slot = kMaxTrackedTemporaries;
+    if (!NameTaken(status)) {
+      break;
+    }
+  }
+  return status;
 }
 
 // The temporaries of one commit on `files`, each tracked for the signal handler (on the disk)
@@ -94,11 +134,15 @@ class PendingFiles {
     if (Status status = files_.CreateDirectories(target.parent_path().string()); !status.ok()) {
       return status;
     }
-    const fs::path temporary = TemporaryFor(target);
-    const std::size_t slot =
-        files_.on_disk() ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
-    pending_.push_back({temporary, target, slot});
-    return files_.WriteFile(temporary.string(), contents);
+    fs::path temporary;
+    std::size_t slot = kMaxTrackedTemporaries;
+    Status status = CreateTemporary(
+        target, files_.on_disk(), temporary, slot,
+        [&](const std::string& name) { return files_.CreateNewFile(name, contents); });
+    if (status.ok()) {
+      pending_.push_back({temporary, target, slot});
+    }
+    return status;
   }
 
   // Renames every temporary into place, in order; fails with the first rename that failed.
@@ -307,59 +351,148 @@ void RemoveTemporariesOnSignals() {
 
 namespace {
 
-// Whether a staged file's target is written in place rather than renamed over: a character
-// device, FIFO or socket, directly or through a link (/dev/full, /dev/null, a pipe), or the
-// process's own standard output or error by any name (/dev/stdout when it is a regular file:
-// renaming over that name would replace the link, and the output would not reach the file).
-// A block device is refused: no result goes to a disk.
-Status WrittenInPlace(const std::string& path, bool& in_place) {
+// How a staged file's target is written.
+enum class TargetKind {
+  kRenamedOver,     // through a temporary renamed over it (a regular file, a link, nothing yet)
+  kInPlace,         // a character device, FIFO or socket, directly or through a link
+  kStandardOutput,  // the process's own standard output, by any name (/dev/stdout)
+  kStandardError,
+};
+
+// The kind of `path`'s target (see StagedFile). The process's own standard output or error is
+// one even when it is a regular file: renaming over /dev/stdout would replace the link, and the
+// output would not reach the file. A block device is refused: no result goes to a disk.
+Status KindOf(const std::string& path, TargetKind& kind) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);  // through links
   if (fs::is_block_file(status)) {
     return Status::IoError(
         fmt::format("{}: is a block device; results are not written to one", path));
   }
-  in_place = fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status) ||
-             fs::equivalent(path, "/proc/self/fd/1", ec) ||
-             fs::equivalent(path, "/proc/self/fd/2", ec);
+  kind = fs::equivalent(path, "/proc/self/fd/1", ec)   ? TargetKind::kStandardOutput
+         : fs::equivalent(path, "/proc/self/fd/2", ec) ? TargetKind::kStandardError
+         : fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status)
+             ? TargetKind::kInPlace
+             : TargetKind::kRenamedOver;
   return Status::Ok();
+}
+
+Status CannotCreate(const std::string& path) {
+  return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
 }
 
 }  // namespace
 
+// A file descriptor the StagedFile owns, buffered; a failed write keeps its errno and fails the
+// stream (badbit).
+class StagedFile::Buffer final : public std::streambuf {
+ public:
+  explicit Buffer(int descriptor) : descriptor_(descriptor) { Reset(); }
+  ~Buffer() override { (void)Close(); }
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  // Writes what is buffered and closes the descriptor. Returns 0, or the errno of the first
+  // write or close that failed.
+  int Close() {
+    if (descriptor_ >= 0) {
+      (void)sync();
+      if (close(descriptor_) != 0 && error_ == 0) {
+        error_ = errno;
+      }
+      descriptor_ = -1;
+    }
+    return error_;
+  }
+  int error() const { return error_; }
+
+ protected:
+  int overflow(int ch) override {
+    if (sync() != 0) {
+      return traits_type::eof();
+    }
+    if (!traits_type::eq_int_type(ch, traits_type::eof())) {
+      *pptr() = traits_type::to_char_type(ch);
+      pbump(1);
+    }
+    return traits_type::not_eof(ch);
+  }
+
+  std::streamsize xsputn(const char* data, std::streamsize size) override {
+    if (size <= epptr() - pptr()) {
+      std::memcpy(pptr(), data, static_cast<std::size_t>(size));
+      pbump(static_cast<int>(size));
+      return size;
+    }
+    if (sync() != 0) {
+      return 0;
+    }
+    if (error_ = WriteAll(descriptor_, data, static_cast<std::size_t>(size)); error_ != 0) {
+      return 0;
+    }
+    return size;
+  }
+
+  int sync() override {
+    if (error_ == 0 && descriptor_ >= 0) {
+      error_ = WriteAll(descriptor_, pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    }
+    Reset();
+    return error_ == 0 ? 0 : -1;
+  }
+
+ private:
+  void Reset() { setp(space_.data(), space_.data() + space_.size()); }
+
+  int descriptor_;
+  int error_ = 0;
+  std::array<char, 1 << 16> space_{};
+};
+
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
-  bool in_place = false;
-  if (status_ = WrittenInPlace(path_, in_place); !status_.ok()) {
+  TargetKind kind = TargetKind::kRenamedOver;
+  if (status_ = KindOf(path_, kind); !status_.ok()) {
     return;
   }
-  if (in_place) {
-    std::error_code ec;
-    if (fs::equivalent(path_, "/proc/self/fd/1", ec)) {
-      stream_ = &std::cout;  // the process's own standard output: its stream, in order
+  switch (kind) {
+    case TargetKind::kStandardOutput:
+      stream_ = &std::cout;  // the process's own stream, in order with what it printed
       return;
-    }
-    if (fs::equivalent(path_, "/proc/self/fd/2", ec)) {
+    case TargetKind::kStandardError:
       stream_ = &std::cerr;
       return;
-    }
-    out_.open(path_, std::ios::binary | std::ios::app);  // a device or FIFO: nothing to truncate
-    if (!out_) {
-      status_ = Status::IoError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
-    }
-    return;
+    case TargetKind::kInPlace:
+      // A device or FIFO: appended to, nothing to truncate.
+      if (const int descriptor = open(path_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
+          descriptor >= 0) {
+        Attach(descriptor);
+      } else {
+        status_ = Status::IoError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
+      }
+      return;
+    case TargetKind::kRenamedOver:
+      break;
   }
-  temporary_ = TemporaryFor(path_).string();
-  slot_ = TrackTemporary(temporary_);
-  out_.open(temporary_, std::ios::binary | std::ios::trunc);
-  if (!out_) {
-    status_ =
-        Status::IoError(fmt::format("{}: cannot create: {}", temporary_, std::strerror(errno)));
+  fs::path temporary;
+  int descriptor = -1;
+  status_ = CreateTemporary(fs::path(path_), true, temporary, slot_, [&](const std::string& name) {
+    descriptor = CreateNewDiskFile(name);
+    return descriptor >= 0 ? Status::Ok() : CannotCreate(name);
+  });
+  if (status_.ok()) {
+    temporary_ = temporary.string();
+    Attach(descriptor);
   }
+}
+
+void StagedFile::Attach(int descriptor) {
+  buffer_ = std::make_unique<Buffer>(descriptor);
+  file_stream_.rdbuf(buffer_.get());
 }
 
 StagedFile::~StagedFile() {
   if (!committed_) {
-    out_.close();
+    buffer_.reset();
     if (!temporary_.empty()) {
       std::error_code ignored;
       fs::remove(temporary_, ignored);
@@ -368,27 +501,27 @@ StagedFile::~StagedFile() {
   ForgetTemporary(slot_);
 }
 
+std::string StagedFile::WrittenPath() const { return temporary_.empty() ? path_ : temporary_; }
+
 Status StagedFile::Flush() {
   stream_->flush();
   if (!*stream_ && status_.ok()) {
-    status_ = Status::IoError(fmt::format(
-        "{}: cannot write: {}", temporary_.empty() ? path_ : temporary_, std::strerror(errno)));
+    const int error = buffer_ != nullptr && buffer_->error() != 0 ? buffer_->error() : errno;
+    status_ =
+        Status::IoError(fmt::format("{}: cannot write: {}", WrittenPath(), std::strerror(error)));
   }
   return status_;
 }
 
 Status StagedFile::Commit() {
-  if (!Flush().ok() || stream_ != &out_) {
-    committed_ = status_.ok();
+  if (!Flush().ok() || buffer_ == nullptr) {
+    committed_ = status_.ok();  // the process's own stream: written already
     return status_;
   }
-  out_.close();
-  const int close_error = errno;
   std::error_code ec;
-  if (!out_) {
+  if (const int error = buffer_->Close(); error != 0) {
     status_ =
-        Status::IoError(fmt::format("{}: cannot write: {}", temporary_.empty() ? path_ : temporary_,
-                                    std::strerror(close_error)));
+        Status::IoError(fmt::format("{}: cannot write: {}", WrittenPath(), std::strerror(error)));
   } else if (temporary_.empty()) {
     committed_ = true;  // written in place
   } else if (fs::rename(temporary_, path_, ec); ec) {

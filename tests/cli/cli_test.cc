@@ -349,6 +349,26 @@ TEST_F(CliTest, VerifyRefusesAFolderOfTheRunThatIsALink) {
   EXPECT_EQ(Fleetsim(fmt::format("compare '{0}' '{0}'", out)).exit_code, 1);
 }
 
+// Links planted beside a run's outputs at the names its temporaries may take (the process's id,
+// known before `exec`, and the first counts) are not written through: each temporary is created
+// new, skipping taken names (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
+TEST_F(CliTest, LinksPlantedAtTemporaryNamesAreNotWrittenThrough) {
+  const std::string script = fmt::format(
+      "mkdir -p out/tiny-contended/fifo && for n in $(seq 0 40); do "
+      "ln -s ../victim-a$n out/.comparison.csv.$$-$n.tmp; "
+      "ln -s ../../../victim-b$n out/tiny-contended/fifo/.summary.json.$$-$n.tmp; done && "
+      "exec '{}' run '{}' -p fifo,backfill --out out",
+      FLEETSIM_CLI_PATH, Example("tiny-contended"));
+  const CommandResult r = testing::RunCommand("cd '" + dir_ + "' && (" + script + ")", dir_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir_)) {
+    EXPECT_EQ(entry.path().filename().string().find("victim"), std::string::npos)
+        << entry.path() << " was written through a planted link";
+  }
+  EXPECT_TRUE(Fleetsim(fmt::format("verify '{}/out'", dir_)).exit_code == 0);
+  EXPECT_NE(ReadFile(dir_ + "/out/comparison.csv").find("fifo"), std::string::npos);
+}
+
 // A character device or FIFO, directly or through a link, or the process's own standard output,
 // is written in place, never replaced by a regular file; a link to a regular file is replaced by
 // the output, as atomic writers do (issue 19: `--sacct /dev/full` had replaced the device, as

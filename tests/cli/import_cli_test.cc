@@ -120,21 +120,22 @@ TEST_F(ImportCliTest, SkipReportsHowManyRowsWereSkippedAndWhy) {
 }
 
 // An import stopped by a signal (here SIGTERM, while it waits for more input from a pipe) leaves
-// neither the output nor its staging file (issue 19: it once left a 0-byte ".NAME.tmp").
+// neither the output nor its staging file (issue 19: it once left a 0-byte ".NAME.tmp"). The
+// staging file is ".out.jsonl.PID-N.tmp", PID the import's.
 TEST_F(ImportCliTest, ASignalMidImportLeavesNoStagingFile) {
   const std::string script = fmt::format(
       "mkfifo in.jsonl && exec 3<>in.jsonl && "
       "{{ '{}' import --from jsonl in.jsonl -o out.jsonl & }} && pid=$! && "
       "echo '{{\"id\": \"a\", \"submit_s\": 0, \"gpus\": 1, \"duration_s\": 5}}' >&3 && "
-      "for i in $(seq 100); do [ -e .out.jsonl.tmp ] && break; sleep 0.05; done && "
-      "ls -a && kill -TERM $pid; wait $pid; echo \"status $?\"; ls -a",
+      "for i in $(seq 100); do [ -e .out.jsonl.$pid-0.tmp ] && break; sleep 0.05; done && "
+      "ls -a | sed \"s/$pid/PID/\" && kill -TERM $pid; wait $pid; echo \"status $?\"; ls -a",
       FLEETSIM_CLI_PATH);
   const CommandResult r = testing::RunCommand("(cd '" + dir_ + "' && " + script + ")", dir_);
   const std::size_t status = r.out.find("status 143\n");
   ASSERT_NE(status, std::string::npos) << r.out << r.err;
-  EXPECT_NE(r.out.substr(0, status).find(".out.jsonl.tmp"), std::string::npos)
+  EXPECT_NE(r.out.substr(0, status).find("\n.out.jsonl.PID-0.tmp\n"), std::string::npos)
       << "the staging file should exist while the import runs: " << r.out;
-  EXPECT_EQ(r.out.substr(status).find(".out.jsonl.tmp"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.substr(status).find(".tmp"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.substr(status).find("out.jsonl"), std::string::npos) << r.out;
 }
 

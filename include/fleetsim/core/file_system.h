@@ -37,6 +37,10 @@ class FileSystem {
   virtual Status CreateDirectories(const std::string& path) = 0;
   // Creates or truncates the file and writes `contents`; its directory must exist.
   virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;
+  // Creates a new file and writes `contents`; its directory must exist. Fails, naming EEXIST
+  // ("File exists"), when anything is at `path` already: a file, a directory, a link (which is
+  // not followed, even when it points nowhere). For temporaries no one else can redirect.
+  virtual Status CreateNewFile(const std::string& path, const std::string& contents) = 0;
   // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
   // Removes a file or an empty directory; OK when there is none.
@@ -60,6 +64,14 @@ bool SameDiskFile(const std::string& a, const std::string& b);
 // output that must not be one of an output folder's files.
 bool InsideDiskFolder(const std::string& path, const std::string& folder);
 
+// Opens a new file on the disk for writing, as FileSystem::CreateNewFile does (O_EXCL,
+// O_NOFOLLOW, mode 0666 less the umask). Returns its descriptor, or -1 with errno set.
+int CreateNewDiskFile(const std::string& path);
+
+// Writes all of `data` to the descriptor, through short writes and EINTR. Returns 0, or the
+// errno of the write that failed.
+int WriteAll(int descriptor, const char* data, std::size_t size);
+
 class MemoryFileSystem final : public FileSystem {
  public:
   Status ReadFile(const std::string& path, std::string& contents) const override;
@@ -69,6 +81,7 @@ class MemoryFileSystem final : public FileSystem {
   bool IsDirectory(const std::string& path) const override;
   Status CreateDirectories(const std::string& path) override;
   Status WriteFile(const std::string& path, const std::string& contents) override;
+  Status CreateNewFile(const std::string& path, const std::string& contents) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status Remove(const std::string& path) override;
   bool on_disk() const override { return false; }

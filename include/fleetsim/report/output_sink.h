@@ -1,25 +1,27 @@
 // OutputSink: where result files go. Files are staged in memory and committed together:
-// DirectorySink writes each to a temporary name beside its target and renames them into place
-// only when all were written, so a failed write leaves no result file and no temporary behind,
-// and no file is ever half-written. A set of renames is not atomic, so the folder's manifest
-// (kOutputManifest: every file of the commit with its size and digest) is removed before the
-// first rename and written after the last: a folder whose manifest is missing or does not match
-// its files (VerifyOutputFolder) holds an interrupted commit, even when every file in it looks
-// complete (docs/robustness.md#output-commit). Files of earlier runs in the directory that this
-// commit does not replace are left alone (and are not in the new manifest).
-// Files go through a FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is
-// the streaming counterpart for one large file (a converted trace): written through a temporary
-// beside the target, renamed into place by Commit, removed if never committed (a link given as
-// the target is replaced by the file, as atomic writers do: the target's link is not followed).
-// A character device, FIFO or socket, directly or through a link (/dev/full, a pipe), is written
-// in place instead, from the staging on; the process's own standard output or error, by any name
+// DirectorySink writes each to a temporary beside its target (a fresh name, ".NAME.PID-N.tmp",
+// created exclusively: no link planted there is followed, and no two writers share one) and
+// renames them into place only when all were written, so a failed write leaves no result file and
+// no temporary behind, and no file is ever half-written. A set of renames is not atomic, so the
+// folder's manifest (kOutputManifest: every file of the commit with its size and digest) is removed
+// before the first rename and written after the last: a folder whose manifest is missing or does
+// not match its files (VerifyOutputFolder) holds an interrupted commit, even when every file in it
+// looks complete (docs/robustness.md#output-commit). Files of earlier runs in the directory that
+// this commit does not replace are left alone (and are not in the new manifest). Files go through a
+// FileSystem (core/file_system.h): the disk, or memory for tests. StagedFile is the streaming
+// counterpart for one large file (a converted trace): written through a temporary beside the
+// target, renamed into place by Commit, removed if never committed (a link given as the target is
+// replaced by the file, as atomic writers do: the target's link is not followed). A character
+// device, FIFO or socket, directly or through a link (/dev/full, a pipe), is written in place
+// instead, from the staging on; the process's own standard output or error, by any name
 // (/dev/stdout, also when it is a regular file), is written through std::cout or std::cerr, in
 // order with what they print. A block device is refused. Not thread-safe.
 #pragma once
 
-#include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,8 +59,8 @@ std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
 // (up to kMaxTrackedTemporaries at once). After this call (once, from the command's main), SIGINT,
 // SIGTERM, SIGHUP, SIGPIPE and SIGABRT (a failed internal check, an uncaught exception) first
 // remove the registered temporaries, then end the process as the signal would have. What no
-// handler can clean (SIGKILL, a segmentation fault) may leave hidden ".NAME.tmp" files beside
-// the targets; no target is ever half-written.
+// handler can clean (SIGKILL, a segmentation fault) may leave hidden ".NAME.PID-N.tmp" files
+// beside the targets; no target is ever half-written.
 inline constexpr std::size_t kMaxTrackedTemporaries = 1024;
 void RemoveTemporariesOnSignals();
 
@@ -105,10 +107,18 @@ class StagedFile {
   Status Commit();
 
  private:
+  class Buffer;  // the file's descriptor, buffered
+
+  // Streams into the descriptor, which this file now owns.
+  void Attach(int descriptor);
+  // The file the stream writes: the temporary, or the path written in place.
+  std::string WrittenPath() const;
+
   std::string path_;
   std::string temporary_;  // empty for a file written in place
-  std::ofstream out_;
-  std::ostream* stream_ = &out_;  // or std::cout / std::cerr, when the path is one of them
+  std::unique_ptr<Buffer> buffer_;        // null for std::cout / std::cerr, or when nothing opened
+  std::ostream file_stream_{nullptr};     // fails every write until a descriptor is attached
+  std::ostream* stream_ = &file_stream_;  // or std::cout / std::cerr, when the path is one
   Status status_;
   std::size_t slot_ = kMaxTrackedTemporaries;  // in the registry of temporaries
   bool committed_ = false;

@@ -94,6 +94,37 @@ TEST_P(FileSystemTest, WritingNeedsItsDirectory) {
   EXPECT_TRUE(files().CreateDirectories(At("d")).ok());  // already there
 }
 
+TEST_P(FileSystemTest, ANewFileIsCreatedOnlyWhereNothingIsYet) {
+  ASSERT_TRUE(files().CreateNewFile(At("t"), "first").ok());
+  EXPECT_EQ(Read("t"), "first");
+  const Status exists = Status::IoError(At("t") + ": cannot create: File exists");
+  EXPECT_EQ(files().CreateNewFile(At("t"), "second"), exists);
+  EXPECT_EQ(Read("t"), "first");
+  ASSERT_TRUE(files().CreateDirectories(At("d")).ok());
+  EXPECT_EQ(files().CreateNewFile(At("d"), "x"),
+            Status::IoError(At("d") + ": cannot create: File exists"));
+  EXPECT_EQ(files().CreateNewFile(At("no/t"), "x"),
+            Status::IoError(At("no/t") + ": cannot create: No such file or directory"));
+}
+
+// A link at the new file's path is not followed, even when it points nowhere: a link planted
+// where a temporary will be created cannot send the write elsewhere.
+TEST(CreateNewDiskFileTest, ALinkAtThePathIsNeitherFollowedNorReplaced) {
+  const std::string root = testing::FreshTempDir();
+  std::filesystem::create_symlink(root + "/victim", root + "/dangling");
+  std::filesystem::create_symlink(root + "/existing", root + "/live");
+  std::ofstream(root + "/existing") << "kept";
+  for (const char* name : {"/dangling", "/live"}) {
+    EXPECT_EQ(DiskFileSystem().CreateNewFile(root + name, "payload"),
+              Status::IoError(root + name + ": cannot create: File exists"));
+  }
+  EXPECT_FALSE(std::filesystem::exists(root + "/victim"));
+  std::string kept;
+  ASSERT_TRUE(DiskFileSystem().ReadFile(root + "/existing", kept).ok());
+  EXPECT_EQ(kept, "kept");
+  std::filesystem::remove_all(root);
+}
+
 TEST_P(FileSystemTest, RenameReplacesATargetFileAndRefusesADirectory) {
   ASSERT_TRUE(files().WriteFile(At("new"), "new").ok());
   ASSERT_TRUE(files().WriteFile(At("old"), "old").ok());
