@@ -15,14 +15,6 @@
 
 namespace fleetsim::cli {
 
-Status CheckBoundTarget(const BoundArgs& args) {
-  std::error_code error;
-  if (!args.json_file.empty() && std::filesystem::is_directory(args.json_file, error)) {
-    return Status::InvalidInput(fmt::format("'{}' is a directory, not a file", args.json_file));
-  }
-  return Status::Ok();
-}
-
 int RunBoundCommand(const BoundArgs& args, const std::vector<Scenario>& scenarios,
                     const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
   std::optional<SimDuration> step;

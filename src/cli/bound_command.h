@@ -23,9 +23,6 @@ struct BoundArgs {
   bool strict = false;
 };
 
-// Why --json cannot be written, before anything is solved (OK when it can be tried).
-Status CheckBoundTarget(const BoundArgs& args);
-
 // Builds every scenario's model first (any scenario the model does not fit: every reason printed,
 // exit status 1, nothing solved), then solves them in order, printing each as it is done, then
 // writes --json. Returns the exit status.

@@ -19,6 +19,7 @@
 #include "cli/export_command.h"
 #include "cli/fill_command.h"
 #include "cli/import_fleet_command.h"
+#include "cli/output_targets.h"
 #include "cli/plan_command.h"
 #include "cli/shell_words.h"
 #include "cli/staged_outputs.h"
@@ -670,14 +671,10 @@ class Cli {
       }
       seed = *parsed;
     }
-    if (std::error_code error;
-        !args.html_file.empty() && std::filesystem::is_directory(args.html_file, error)) {
-      fmt::print(err_, "fleetsim: --html: '{}' is a directory, not a file\n", args.html_file);
-      return ToInt(ExitStatus::kUsage);
-    }
-    if (!args.html_file.empty() && !args.out_dir.empty() &&
-        InsideDiskFolder(args.html_file, args.out_dir)) {
-      fmt::print(err_, "fleetsim: {}\n", InsideOutMessage("--html", args.html_file, args.out_dir));
+    OutputTargets targets;
+    targets.AddFile("--html", args.html_file);
+    targets.AddFolder("--out", args.out_dir);
+    if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);
@@ -723,14 +720,6 @@ class Cli {
 
   // Why a file output may not lie in the --out folder: it could be one of the commit's files
   // (a scenario may be named "report.html"), both written through one temporary.
-  static std::string InsideOutMessage(const std::string& option, const std::string& path,
-                                      const std::string& out_dir) {
-    return fmt::format(
-        "{}: '{}' is inside --out '{}', where it could be one of the run's files; "
-        "put it beside that folder",
-        option, path, out_dir);
-  }
-
   // False, after saying so, when two scenarios share a name (their results would mix).
   bool NamesDiffer(const std::vector<Scenario>& scenarios) {
     std::set<std::string> names;
@@ -908,6 +897,11 @@ class Cli {
       fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
+    OutputTargets targets;
+    targets.AddFile("-o", args.output);
+    if (!targets.Check("fleetsim", err_)) {
+      return ToInt(ExitStatus::kUsage);
+    }
     const TraceReadOptions read_options{.on_bad_row = *ParseBadRowPolicy(args.on_bad_row),
                                         .catalog = catalog_};
     const bool to_stdout = args.output == "-";
@@ -932,7 +926,8 @@ class Cli {
         return ToInt(ExitStatus::kOutputError);
       }
     }
-    std::ostream& summary = to_stdout ? err_ : out_;
+    // Not into the converted trace, when that went to standard output by any name.
+    std::ostream& summary = targets.WritesStandardOutput() ? err_ : out_;
     for (const std::string& line : report.SummaryLines()) {
       fmt::print(summary, "{}\n", line);
     }
@@ -968,6 +963,11 @@ class Cli {
                  QuotedList(CompareFormatNames()));
       return ToInt(ExitStatus::kUsage);
     }
+    OutputTargets targets;
+    targets.AddFile("-o", args.output);
+    if (!targets.Check("fleetsim", err_)) {
+      return ToInt(ExitStatus::kUsage);
+    }
     options.strict = args.strict;
     options.seeds = args.seeds;
     const CompareOutcome outcome = CompareResultFiles(args.baseline, args.current, options);
@@ -982,7 +982,7 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     const std::string report = CompareReport(outcome, *format, args.only_drift);
-    if (args.output.empty() || args.output == "-") {
+    if (args.output.empty() || IsStandardOutput(args.output)) {  // no summary line after it
       fmt::print(out_, "{}", report);
     } else {
       StagedFile file(args.output);
@@ -1051,8 +1051,11 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
-    if (const Status status = CheckBenchTargets(args); !status.ok()) {
-      fmt::print(err_, "fleetsim: {}\n", status.message());
+    OutputTargets targets;
+    targets.AddFile("--json", args.json_file);
+    targets.AddFile("--html", args.html_file);
+    targets.AddFolder("--out", args.out_dir);
+    if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
     std::optional<std::string> golden;  // --check's goldens, read and checked before any run
@@ -1150,31 +1153,6 @@ class Cli {
     return ToInt(outcome.drift() ? ExitStatus::kDrift : ExitStatus::kOk);
   }
 
-  // --json, --html and --out, all staged first: a failure leaves none of them half-written.
-  // Why --json and --html cannot be written, before anything runs: the same file twice, or a
-  // directory in the way. OK when they can be tried.
-  static Status CheckBenchTargets(const BenchArgs& args) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    if (!args.json_file.empty() && !args.html_file.empty() &&
-        SameDiskFile(args.json_file, args.html_file)) {
-      return Status::InvalidInput(
-          fmt::format("--json and --html name the same file '{}'", args.json_file));
-    }
-    for (const std::string& path : {args.json_file, args.html_file}) {
-      if (!path.empty() && fs::is_directory(path, error)) {
-        return Status::InvalidInput(fmt::format("'{}' is a directory, not a file", path));
-      }
-    }
-    for (const auto& [option, path] :
-         {std::pair{"--json", args.json_file}, std::pair{"--html", args.html_file}}) {
-      if (!path.empty() && !args.out_dir.empty() && InsideDiskFolder(path, args.out_dir)) {
-        return Status::InvalidInput(InsideOutMessage(option, path, args.out_dir));
-      }
-    }
-    return Status::Ok();
-  }
-
   // Published figures for a scenario name that is not in the suite are never shown: say so (a
   // misspelt name would otherwise hide them silently).
   void WarnOfUnmatchedFigures(const PublishedSet& published, const std::vector<Scenario>& suite) {
@@ -1230,8 +1208,9 @@ class Cli {
   }
 
   int Bound(const BoundArgs& args) {
-    if (const Status status = CheckBoundTarget(args); !status.ok()) {
-      fmt::print(err_, "fleetsim: {}\n", status.message());
+    OutputTargets targets;
+    targets.AddFile("--json", args.json_file);
+    if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
     const auto scenarios = LoadAll(args.scenarios, args.strict);

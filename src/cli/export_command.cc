@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/exit_status.h"
+#include "cli/output_targets.h"
 #include "cli/staged_outputs.h"
 #include "fleetsim/core/file_system.h"
 #include "fleetsim/core/time.h"
@@ -41,6 +42,7 @@ struct RunFacts {
   std::string scenario_name;
   PolicyChoice policy;
   std::uint64_t seed = 0;
+  std::int64_t window_end_s = 0;  // the metrics window's end, whole seconds
 };
 
 // A JSON value as an error message quotes it.
@@ -78,13 +80,22 @@ std::optional<Failure> ReadRunFacts(const std::string& file, const PolicyRegistr
   for (const auto& [pointer, is, expected] :
        {std::tuple{"/scenario/name", &nlohmann::json::is_string, "a string"},
         std::tuple{"/seed", &nlohmann::json::is_number_unsigned, "an integer >= 0"},
-        std::tuple{"/policy", &nlohmann::json::is_object, "an object"}}) {
+        std::tuple{"/policy", &nlohmann::json::is_object, "an object"},
+        std::tuple{"/metrics/window_end_s", &nlohmann::json::is_number, "a number"}}) {
     if (auto failure = Expect(summary, file, pointer, is, expected)) {
       return failure;
     }
   }
   facts.scenario_name = summary["scenario"]["name"].get<std::string>();
   facts.seed = summary["seed"].get<std::uint64_t>();
+  const double window_end_s = summary["metrics"]["window_end_s"].get<double>();
+  if (!(window_end_s >= 0 && window_end_s <= 1e15)) {
+    return Failure{
+        fmt::format("{}: /metrics/window_end_s: expected a time in seconds from 0 to "
+                    "1e15, found {}",
+                    file, Shown(summary["metrics"]["window_end_s"]))};
+  }
+  facts.window_end_s = static_cast<std::int64_t>(window_end_s);
   PolicyLoad policy = ParsePolicyChoice(summary["policy"].dump(), file, registry);
   if (!policy.policy) {
     const nlohmann::json& asked = summary["policy"];
@@ -231,6 +242,17 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
                                   registry, facts)) {
     return failure;
   }
+  // The rows' times are written as calendar dates of at most four digits' year; checked before
+  // the rerun, from the summary's window (the rerun must give that run: its jobs.csv is checked).
+  constexpr std::int64_t kLastWritableUtc = 253402300799;  // 9999-12-31T23:59:59
+  const std::int64_t run_seconds =  // every time the rows hold, and a sample's rounding
+      facts.window_end_s + *interval + 1;
+  if (*epoch > kLastWritableUtc - run_seconds) {
+    return Failure{fmt::format("fleetsim export: --epoch: {} plus the run's {} s passes "
+                               "9999-12-31T23:59:59, the last time the rows can be written in",
+                               args.epoch, run_seconds),
+                   ExitStatus::kUsage};
+  }
   std::optional<Scenario> scenario;
   if (auto failure = LoadScenario(args, registry, catalog, facts, err, scenario)) {
     return failure;
@@ -238,16 +260,6 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
   RunReport report;
   if (auto failure = Rerun(args, *scenario, registry, facts, report)) {
     return failure;
-  }
-  // The rows' times are written as calendar dates of at most four digits' year.
-  constexpr std::int64_t kLastWritableUtc = 253402300799;  // 9999-12-31T23:59:59
-  const std::int64_t run_seconds =  // every time the rows hold, and a sample's rounding
-      report.metrics.window_end / kMillisPerSecond + *interval + 1;
-  if (*epoch > kLastWritableUtc - run_seconds) {
-    return Failure{fmt::format("fleetsim export: --epoch: {} plus the run's {} s passes "
-                               "9999-12-31T23:59:59, the last time the rows can be written in",
-                               args.epoch, run_seconds),
-                   ExitStatus::kUsage};
   }
   if (!args.dcgm.empty()) {
     if (const Status status = CheckDcgmExportSize(report, *interval); !status.ok()) {
@@ -312,8 +324,10 @@ int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, con
     fmt::print(err, "fleetsim export: nothing to write: give --sacct FILE, --dcgm FILE or both\n");
     return ToInt(ExitStatus::kUsage);
   }
-  if (!args.sacct.empty() && !args.dcgm.empty() && SameDiskFile(args.sacct, args.dcgm)) {
-    fmt::print(err, "fleetsim export: --sacct and --dcgm name the same file '{}'\n", args.sacct);
+  OutputTargets targets;
+  targets.AddFile("--sacct", args.sacct);
+  targets.AddFile("--dcgm", args.dcgm);
+  if (!targets.Check("fleetsim export", err)) {
     return ToInt(ExitStatus::kUsage);
   }
   std::vector<std::pair<std::string, std::string>> files;

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "cli/exit_status.h"
+#include "cli/output_targets.h"
 #include "cli/staged_outputs.h"
 #include "fleetsim/core/file_system.h"
 #include "fleetsim/fill/fill_scenario.h"
@@ -35,19 +36,6 @@ std::optional<FillScenario> Load(const std::string& path, bool strict, std::ostr
     return std::nullopt;
   }
   return std::move(result.scenario);
-}
-
-// The first file named by two of --markdown, --curves and --steps; "" if none is.
-std::string SameFileTwice(const FillArgs& args) {
-  const std::vector<std::string> files = {args.markdown_file, args.curves_file, args.steps_file};
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    for (std::size_t j = i + 1; j < files.size(); ++j) {
-      if (!files[i].empty() && !files[j].empty() && SameDiskFile(files[i], files[j])) {
-        return files[j];
-      }
-    }
-  }
-  return "";
 }
 
 }  // namespace
@@ -78,8 +66,11 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
 }
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
-  if (const std::string same = SameFileTwice(args); !same.empty()) {
-    fmt::print(err, "fleetsim: two outputs name the same file '{}'\n", same);
+  OutputTargets targets;
+  targets.AddFile("--markdown", args.markdown_file);
+  targets.AddFile("--curves", args.curves_file);
+  targets.AddFile("--steps", args.steps_file);
+  if (!targets.Check("fleetsim", err)) {
     return ToInt(ExitStatus::kUsage);
   }
   std::vector<FillScenario> scenarios;

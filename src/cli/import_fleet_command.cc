@@ -10,6 +10,8 @@
 #include <utility>
 
 #include "cli/exit_status.h"
+#include "cli/output_targets.h"
+#include "cli/staged_outputs.h"
 #include "fleetsim/cluster_config/kai_queues.h"
 #include "fleetsim/cluster_config/kubernetes_nodes.h"
 #include "fleetsim/cluster_config/slurm_config.h"
@@ -22,33 +24,6 @@ namespace fleetsim::cli {
 namespace {
 
 const std::vector<std::string> kSources = {"slurm", "kubernetes", "kai"};
-
-// Writes each (path, text) through a temporary beside it, renaming them into place only once
-// all are written; "-" writes to `out`.
-Status WriteAll(const std::vector<std::pair<std::string, std::string>>& files, std::ostream& out) {
-  std::vector<std::unique_ptr<StagedFile>> staged;
-  for (const auto& [path, text] : files) {
-    if (path == "-") {
-      continue;
-    }
-    staged.push_back(std::make_unique<StagedFile>(path));
-    staged.back()->stream() << text;
-    if (!staged.back()->Flush().ok()) {
-      return staged.back()->status();
-    }
-  }
-  for (const std::unique_ptr<StagedFile>& file : staged) {
-    if (Status status = file->Commit(); !status.ok()) {
-      return status;
-    }
-  }
-  for (const auto& [path, text] : files) {
-    if (path == "-") {
-      out << text;
-    }
-  }
-  return Status::Ok();
-}
 
 // What an import gives: the text -o writes, the count it reports, parameters and notes.
 struct Imported {
@@ -158,11 +133,10 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                option, source, args.from);
     return ToInt(ExitStatus::kUsage);
   }
-  if (!args.parameters_output.empty() && (args.parameters_output == args.output ||
-                                          (args.output != "-" && args.parameters_output != "-" &&
-                                           SameDiskFile(args.parameters_output, args.output)))) {
-    fmt::print(err, "fleetsim import-fleet: --parameters-out and -o name the same output '{}'\n",
-               args.output);
+  OutputTargets targets;
+  targets.AddFile("-o", args.output);
+  targets.AddFile("--parameters-out", args.parameters_output);
+  if (!targets.Check("fleetsim import-fleet", err)) {
     return ToInt(ExitStatus::kUsage);
   }
   GpuTypeMap types;
@@ -184,11 +158,15 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                                  2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
                                  "\n");
   }
-  if (Status status = WriteAll(files, out); !status.ok()) {
-    fmt::print(err, "fleetsim: cannot write the output: {}\n", status.message());
-    return ToInt(ExitStatus::kOutputError);
+  StagedOutputs staged(&out);
+  if (const int status = staged.Stage(files, err); status != ToInt(ExitStatus::kOk)) {
+    return status;
   }
-  std::ostream& summary = args.output == "-" ? err : out;
+  if (const int status = staged.Commit(err); status != ToInt(ExitStatus::kOk)) {
+    return status;
+  }
+  // Not into the fleet or parameters, when those went to standard output by any name.
+  std::ostream& summary = targets.WritesStandardOutput() ? err : out;
   fmt::print(summary, "{}: {} ({})\n", args.input, imported.count, args.from);
   for (const std::string& note : imported.notes) {
     fmt::print(summary, "{}: note: {}\n", args.input, note);

@@ -13,6 +13,10 @@ namespace fleetsim::cli {
 int StagedOutputs::Stage(const std::vector<std::pair<std::string, std::string>>& files,
                          std::ostream& err) {
   for (const auto& [path, contents] : files) {
+    if (path == "-" && standard_output_ != nullptr) {
+      to_standard_output_.push_back(contents);
+      continue;
+    }
     std::error_code error;
     if (const auto parent = std::filesystem::path(path).parent_path(); !parent.empty()) {
       std::filesystem::create_directories(parent, error);
@@ -35,6 +39,9 @@ int StagedOutputs::Commit(std::ostream& err) {
       fmt::print(err, "fleetsim: cannot write results: {}\n", status.message());
       return ToInt(ExitStatus::kOutputError);
     }
+  }
+  for (const std::string& contents : to_standard_output_) {
+    *standard_output_ << contents;
   }
   return ToInt(ExitStatus::kOk);
 }

@@ -16,6 +16,11 @@ namespace fleetsim::cli {
 
 class StagedOutputs {
  public:
+  // A file named "-" goes to `standard_output`, after every other file is committed (null: "-"
+  // is a file of that name).
+  explicit StagedOutputs(std::ostream* standard_output = nullptr)
+      : standard_output_(standard_output) {}
+
   // Stages (path, contents) pairs. Returns the exit status: kOk, or kOutputError after printing
   // what failed.
   int Stage(const std::vector<std::pair<std::string, std::string>>& files, std::ostream& err);
@@ -23,7 +28,9 @@ class StagedOutputs {
   int Commit(std::ostream& err);
 
  private:
+  std::ostream* standard_output_;
   std::vector<std::unique_ptr<StagedFile>> staged_;
+  std::vector<std::string> to_standard_output_;  // the "-" files' contents, in order
 };
 
 }  // namespace fleetsim::cli

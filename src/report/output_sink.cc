@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
@@ -351,32 +352,6 @@ void RemoveTemporariesOnSignals() {
 
 namespace {
 
-// How a staged file's target is written.
-enum class TargetKind {
-  kRenamedOver,     // through a temporary renamed over it (a regular file, a link, nothing yet)
-  kInPlace,         // a character device, FIFO or socket, directly or through a link
-  kStandardOutput,  // the process's own standard output, by any name (/dev/stdout)
-  kStandardError,
-};
-
-// The kind of `path`'s target (see StagedFile). The process's own standard output or error is
-// one even when it is a regular file: renaming over /dev/stdout would replace the link, and the
-// output would not reach the file. A block device is refused: no result goes to a disk.
-Status KindOf(const std::string& path, TargetKind& kind) {
-  std::error_code ec;
-  const fs::file_status status = fs::status(path, ec);  // through links
-  if (fs::is_block_file(status)) {
-    return Status::IoError(
-        fmt::format("{}: is a block device; results are not written to one", path));
-  }
-  kind = fs::equivalent(path, "/proc/self/fd/1", ec)   ? TargetKind::kStandardOutput
-         : fs::equivalent(path, "/proc/self/fd/2", ec) ? TargetKind::kStandardError
-         : fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status)
-             ? TargetKind::kInPlace
-             : TargetKind::kRenamedOver;
-  return Status::Ok();
-}
-
 Status CannotCreate(const std::string& path) {
   return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
 }
@@ -449,19 +424,43 @@ class StagedFile::Buffer final : public std::streambuf {
   std::array<char, 1 << 16> space_{};
 };
 
+namespace {
+
+// Whether `path`, through links, is the file open as `descriptor` (a regular file, a pipe, a
+// terminal: std::filesystem::equivalent refuses to compare two pipes or devices).
+bool IsOpenAs(const std::string& path, int descriptor) {
+  struct stat named {};
+  struct stat open {};
+  return stat(path.c_str(), &named) == 0 && fstat(descriptor, &open) == 0 &&
+         named.st_dev == open.st_dev && named.st_ino == open.st_ino;
+}
+
+}  // namespace
+
+StagedFile::Target StagedFile::KindOfTarget(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);  // through links
+  return IsOpenAs(path, STDOUT_FILENO)   ? Target::kStandardOutput
+         : IsOpenAs(path, STDERR_FILENO) ? Target::kStandardError
+         : fs::is_block_file(status)     ? Target::kBlockDevice
+         : fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status)
+             ? Target::kInPlace
+             : Target::kRenamedOver;
+}
+
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
-  TargetKind kind = TargetKind::kRenamedOver;
-  if (status_ = KindOf(path_, kind); !status_.ok()) {
-    return;
-  }
-  switch (kind) {
-    case TargetKind::kStandardOutput:
+  switch (KindOfTarget(path_)) {
+    case Target::kStandardOutput:
       stream_ = &std::cout;  // the process's own stream, in order with what it printed
       return;
-    case TargetKind::kStandardError:
+    case Target::kStandardError:
       stream_ = &std::cerr;
       return;
-    case TargetKind::kInPlace:
+    case Target::kBlockDevice:
+      status_ = Status::IoError(
+          fmt::format("{}: is a block device; results are not written to one", path_));
+      return;
+    case Target::kInPlace:
       // A device or FIFO: appended to, nothing to truncate.
       if (const int descriptor = open(path_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
           descriptor >= 0) {
@@ -470,7 +469,7 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
         status_ = Status::IoError(fmt::format("{}: cannot open: {}", path_, std::strerror(errno)));
       }
       return;
-    case TargetKind::kRenamedOver:
+    case Target::kRenamedOver:
       break;
   }
   fs::path temporary;

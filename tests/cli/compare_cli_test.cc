@@ -214,6 +214,11 @@ TEST_F(CompareCliTest, ReportFormatsForCi) {
                   dir_),
       dir_);
   EXPECT_EQ(parsed.out, "8 1 ['01-training-heavy.fifo:utilization (seed 7)']\n") << parsed.err;
+  // -o naming standard output (/dev/stdout) is -o -: the report alone, no summary line after it.
+  const CommandResult to_stdout =
+      Fleetsim(fmt::format("compare --format json -o /dev/stdout '{}' '{}'", golden_, altered));
+  EXPECT_EQ(to_stdout.exit_code, 5) << to_stdout.err;
+  EXPECT_EQ(nlohmann::json::parse(to_stdout.out)["drift"], true) << to_stdout.out;
 
   const CommandResult markdown =
       Fleetsim(fmt::format("compare --format markdown '{}' '{}'", golden_, altered));

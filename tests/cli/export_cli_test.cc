@@ -381,6 +381,12 @@ TEST_F(ExportCliTest, BadInputIsReportedAndNothingIsWritten) {
                 .find("--epoch: 9999-12-31T00:00:00 plus the run's 172861 s passes "
                       "9999-12-31T23:59:59"),
             std::string::npos);
+  // Checked from the summary's window before the scenario is read or rerun.
+  EXPECT_NE(ExportError(fmt::format("'{}' --scenario '{}/none.json' --epoch 9999-12-31T00:00:00",
+                                    run_dir, dir_),
+                        2)
+                .find("--epoch: 9999-12-31T00:00:00 plus the run's 172861 s passes"),
+            std::string::npos);
   EXPECT_NE(ExportError(ok + " --interval 0", 2)
                 .find("--interval: expected a whole number of seconds above 0"),
             std::string::npos);

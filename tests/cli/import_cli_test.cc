@@ -81,12 +81,25 @@ TEST_F(ImportCliTest, NativeRoundTripIsByteIdentical) {
   EXPECT_EQ(ReadFile(Out("2.jsonl")), ReadFile(Out("3.jsonl")));
 }
 
+// By any name of standard output: "-", /dev/stdout, /proc/self/fd/1 (the summary once followed
+// the trace into the file given as /dev/stdout).
 TEST_F(ImportCliTest, StdoutOutputPutsTheSummaryOnStderr) {
-  const CommandResult r =
-      Fleetsim(fmt::format("import --from ms-itp '{}' -o -", DataPath("traces/ms-itp/good.csv")));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("{\"id\":", 0), 0u) << r.out;
-  EXPECT_NE(r.err.find("read "), std::string::npos) << r.err;
+  for (const char* name : {"-", "/dev/stdout", "/proc/self/fd/1"}) {
+    const CommandResult r = Fleetsim(
+        fmt::format("import --from ms-itp '{}' -o {}", DataPath("traces/ms-itp/good.csv"), name));
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("{\"id\":", 0), 0u) << name << ": " << r.out;
+    EXPECT_EQ(r.out.find("read "), std::string::npos) << name << ": " << r.out;
+    EXPECT_NE(r.err.find("read "), std::string::npos) << name << ": " << r.err;
+  }
+  // Standard output a pipe (std::filesystem::equivalent cannot compare those).
+  const CommandResult piped =
+      testing::RunCommand(fmt::format("'{}' import --from ms-itp '{}' -o /dev/stdout | cat",
+                                      FLEETSIM_CLI_PATH, DataPath("traces/ms-itp/good.csv")),
+                          dir_);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.out.find("read "), std::string::npos) << piped.out;
+  EXPECT_NE(piped.err.find("read "), std::string::npos) << piped.err;
 }
 
 TEST_F(ImportCliTest, BadRowFailsWithFileLineAndColumnAndWritesNothing) {

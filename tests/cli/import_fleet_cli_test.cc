@@ -981,12 +981,25 @@ TEST_F(ImportFleetCliTest, UsageErrors) {
       Fleetsim("import-fleet --from slurm x.conf -o f.json --parameters-out f.json");
   EXPECT_EQ(same.exit_code, 2);
   EXPECT_EQ(same.err,
-            "fleetsim import-fleet: --parameters-out and -o name the same output 'f.json'\n");
+            "fleetsim import-fleet: -o and --parameters-out name the same file 'f.json'\n");
   const CommandResult spelled =
       Fleetsim("import-fleet --from slurm x.conf -o f.json --parameters-out ./f.json");
   EXPECT_EQ(spelled.exit_code, 2);
   EXPECT_EQ(spelled.err,
-            "fleetsim import-fleet: --parameters-out and -o name the same output 'f.json'\n");
+            "fleetsim import-fleet: -o and --parameters-out name the same file './f.json'\n");
+  // Standard output by two names: the fleet and the parameters would run together.
+  const CommandResult both =
+      Fleetsim("import-fleet --from slurm x.conf -o - --parameters-out /dev/stdout");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_EQ(both.err,
+            "fleetsim import-fleet: -o '-' and --parameters-out '/dev/stdout' both write to "
+            "standard output\n");
+  const CommandResult directory = Fleetsim(
+      fmt::format("import-fleet --from slurm x.conf -o f.json --parameters-out '{}'", dir_));
+  EXPECT_EQ(directory.exit_code, 2);
+  EXPECT_EQ(directory.err, fmt::format("fleetsim import-fleet: --parameters-out: '{}' is a "
+                                       "directory, not a file\n",
+                                       dir_));
   const CommandResult missing = Fleetsim("import-fleet --from slurm none.conf -o -");
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("none.conf"), std::string::npos);

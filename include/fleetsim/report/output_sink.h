@@ -90,6 +90,16 @@ class DirectorySink final : public OutputSink {
 
 class StagedFile {
  public:
+  // How a target is written (see above).
+  enum class Target {
+    kRenamedOver,     // through a temporary renamed over it: a regular file, a link, nothing yet
+    kInPlace,         // a character device, FIFO or socket, directly or through a link
+    kStandardOutput,  // the process's own standard output by any name, even a regular file
+    kStandardError,
+    kBlockDevice,  // refused: no result goes to a disk
+  };
+  static Target KindOfTarget(const std::string& path);
+
   // Opens a temporary file beside `path` (or `path` itself, written in place: see above);
   // ok()/status() tell whether that worked.
   explicit StagedFile(std::string path);

@@ -1,0 +1,100 @@
+// Checking a command's outputs together before it runs.
+#include "cli/output_targets.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <filesystem>
+
+#include "fleetsim/core/file_system.h"
+#include "fleetsim/report/output_sink.h"
+
+namespace fleetsim::cli {
+
+namespace {
+
+// The process stream `path` writes ("-": standard output), or "" for none.
+std::string StreamOf(const std::string& path) {
+  if (path == "-") {
+    return "standard output";
+  }
+  switch (StagedFile::KindOfTarget(path)) {
+    case StagedFile::Target::kStandardOutput:
+      return "standard output";
+    case StagedFile::Target::kStandardError:
+      return "standard error";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+void OutputTargets::AddFile(std::string option, std::string path) {
+  if (!path.empty()) {
+    files_.push_back({std::move(option), std::move(path)});
+  }
+}
+
+void OutputTargets::AddFolder(std::string option, std::string path) {
+  if (!path.empty()) {
+    folders_.push_back({std::move(option), std::move(path)});
+  }
+}
+
+std::vector<std::string> OutputTargets::Problems() const {
+  std::vector<std::string> problems;
+  for (const Target& file : files_) {
+    if (std::error_code error;
+        file.path != "-" && std::filesystem::is_directory(file.path, error)) {
+      problems.push_back(
+          fmt::format("{}: '{}' is a directory, not a file", file.option, file.path));
+    }
+  }
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    for (std::size_t j = i + 1; j < files_.size(); ++j) {
+      const Target& a = files_[i];
+      const Target& b = files_[j];
+      if (const std::string stream = StreamOf(a.path);
+          !stream.empty() && stream == StreamOf(b.path)) {
+        problems.push_back(fmt::format("{} '{}' and {} '{}' both write to {}", a.option, a.path,
+                                       b.option, b.path, stream));
+      } else if (a.path != "-" && b.path != "-" && SameDiskFile(a.path, b.path)) {
+        problems.push_back(
+            fmt::format("{} and {} name the same file '{}'", a.option, b.option, b.path));
+      }
+    }
+  }
+  for (const Target& folder : folders_) {
+    for (const Target& file : files_) {
+      if (file.path != "-" && InsideDiskFolder(file.path, folder.path)) {
+        problems.push_back(fmt::format(
+            "{}: '{}' is inside {} '{}', where it could be one of the run's files; put it "
+            "beside that folder",
+            file.option, file.path, folder.option, folder.path));
+      }
+    }
+  }
+  return problems;
+}
+
+bool OutputTargets::Check(const std::string& prefix, std::ostream& err) const {
+  const std::vector<std::string> problems = Problems();
+  for (const std::string& problem : problems) {
+    fmt::print(err, "{}: {}\n", prefix, problem);
+  }
+  return problems.empty();
+}
+
+bool OutputTargets::WritesStandardOutput() const {
+  for (const Target& file : files_) {
+    if (IsStandardOutput(file.path)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool IsStandardOutput(const std::string& path) { return StreamOf(path) == "standard output"; }
+
+}  // namespace fleetsim::cli

@@ -1,0 +1,45 @@
+// The files and folders a command will write, declared before anything runs and checked
+// together, so that a command refuses (exit 2, every problem at once) what it could only fail
+// at the end: a file output that is a directory; two outputs naming one file, by any spelling,
+// link or hard link (two devices are not one file: each is written in turn), or both writing the
+// process's own standard output ("-" or /dev/stdout) or error; a file output inside an output
+// folder, where it could be one of the folder's files. Internal to the command-line tool.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace fleetsim::cli {
+
+class OutputTargets {
+ public:
+  // `option` names the output in messages ("--html"); an empty path is no output; "-" is
+  // standard output.
+  void AddFile(std::string option, std::string path);
+  void AddFolder(std::string option, std::string path);
+
+  // Each problem, a sentence naming the options and paths; empty when all can be tried.
+  std::vector<std::string> Problems() const;
+
+  // Prints each problem on `err` as "PREFIX: PROBLEM"; returns whether there were none.
+  bool Check(const std::string& prefix, std::ostream& err) const;
+
+  // Whether a file output is the process's standard output ("-" or a name of it), where a
+  // command's own summary must then not go.
+  bool WritesStandardOutput() const;
+
+ private:
+  struct Target {
+    std::string option;
+    std::string path;
+  };
+  std::vector<Target> files_;
+  std::vector<Target> folders_;
+};
+
+// Whether `path` is "-" or names the process's standard output (/dev/stdout, /proc/self/fd/1,
+// the file it is redirected to).
+bool IsStandardOutput(const std::string& path);
+
+}  // namespace fleetsim::cli
