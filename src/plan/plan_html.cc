@@ -58,12 +58,11 @@ std::vector<std::size_t> RunFleets(const PlanCandidates& c, const PlanOutcome& o
 }
 
 // The groups of the non-count axes, in order of first appearance among the run fleets.
-std::vector<std::string> Groups(const PlanCandidates& c, const std::vector<std::size_t>& run) {
-  std::vector<std::string> groups;
+std::map<std::string, std::size_t> Groups(const PlanCandidates& c,
+                                          const std::vector<std::size_t>& run) {
+  std::map<std::string, std::size_t> groups;
   for (const std::size_t i : run) {
-    if (std::find(groups.begin(), groups.end(), c.candidates[i].group) == groups.end()) {
-      groups.push_back(c.candidates[i].group);
-    }
+    groups.emplace(c.candidates[i].group, groups.size());
   }
   return groups;
 }
@@ -213,8 +212,7 @@ class PlanPage {
   }
 
   void Mark(Svg& svg, std::size_t i, double px, double py, double value) const {
-    const std::size_t g = static_cast<std::size_t>(
-        std::find(groups_.begin(), groups_.end(), c_.candidates[i].group) - groups_.begin());
+    const std::size_t g = groups_.at(c_.candidates[i].group);
     const std::string_view colour = kSeriesPalette[g % kMaxGroups];
     const std::string label = fmt::format("{}: {} {}, {}",
                                           DescribeCandidate(plan_, c_.candidates[i]),
@@ -232,10 +230,16 @@ class PlanPage {
   }
 
   void Legend(Svg& svg) const {
-    for (std::size_t g = 0; g < groups_.size() && g < kMaxGroups; ++g) {
+    std::vector<const std::string*> named(std::min(groups_.size(), kMaxGroups));  // by number
+    for (const auto& [group, g] : groups_) {
+      if (g < named.size()) {
+        named[g] = &group;
+      }
+    }
+    for (std::size_t g = 0; g < named.size(); ++g) {
       const double ly = kPlotTop + 16.0 * static_cast<double>(g);
       svg.Rect(kPlotRight + 16, ly - 9, 10, 10, kSeriesPalette[g]);
-      svg.Text(kPlotRight + 32, ly, GroupName(plan_, c_, groups_[g]));
+      svg.Text(kPlotRight + 32, ly, GroupName(plan_, c_, *named[g]));
     }
   }
 
@@ -297,7 +301,7 @@ class PlanPage {
   const PlanCandidates& c_;
   const PlanOutcome& outcome_;
   std::vector<std::size_t> run_;
-  std::vector<std::string> groups_;
+  std::map<std::string, std::size_t> groups_;  // the run fleets' groups, numbered as first run
   int charts_ = 0;
 };
 

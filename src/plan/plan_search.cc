@@ -143,6 +143,14 @@ class Search {
     std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
       return c_.candidates[a].objective < c_.candidates[b].objective;
     });
+    std::map<std::string, std::size_t> groups;
+    for (const PlanCandidate& candidate : c_.candidates) {
+      group_of_.push_back(groups.emplace(candidate.group, groups.size()).first->second);
+    }
+    runs_by_group_.resize(groups.size());
+    for (const PlanTarget& t : plan_.targets) {
+      trends_.push_back(TargetTrend(t));
+    }
   }
 
   PlanOutcome Run() {
@@ -324,7 +332,7 @@ class Search {
   bool Below(std::size_t a, std::size_t b) const {  // a has no more nodes than b anywhere
     const PlanCandidate& x = c_.candidates[a];
     const PlanCandidate& y = c_.candidates[b];
-    if (x.group != y.group) {
+    if (group_of_[a] != group_of_[b]) {
       return false;
     }
     for (std::size_t k = 0; k < x.counts.size(); ++k) {
@@ -340,16 +348,20 @@ class Search {
     const CandidateResult& r = out_.results[i];
     for (std::size_t t = 0; t < plan_.targets.size(); ++t) {
       if (r.targets.size() > t && r.targets[t].decided && !r.targets[t].met &&
-          TargetTrend(plan_.targets[t]) == trend) {
+          trends_[t] == trend) {
         return true;
       }
     }
     return false;
   }
 
-  // The run candidate that proves `i` infeasible, if any.
+  // Records that `i` was run.
+  void Ran(std::size_t i) { runs_by_group_[group_of_[i]].push_back(i); }
+
+  // The run candidate that proves `i` infeasible, if any: the first run that did, of those in
+  // its group (no other is comparable).
   std::optional<std::size_t> Proof(std::size_t i) const {
-    for (const std::size_t f : run_order_) {
+    for (const std::size_t f : runs_by_group_[group_of_[i]]) {
       if (out_.results[f].status != CandidateStatus::kInfeasible) {
         continue;
       }
@@ -372,7 +384,7 @@ class Search {
       return false;
     }
     Evaluate(i);
-    run_order_.push_back(i);
+    Ran(i);
     return true;
   }
 
@@ -486,7 +498,7 @@ class Search {
     std::vector<std::size_t> open = chunk;
     for (const std::size_t i : chunk) {
       values_[i].clear();
-      run_order_.push_back(i);
+      Ran(i);
     }
     while (!open.empty()) {
       std::vector<const SweepPoint*> points;
@@ -567,7 +579,7 @@ class Search {
       const std::size_t proof = *out_.results[i].inferred_from;
       out_.results[i] = {};
       Evaluate(i);
-      run_order_.push_back(i);
+      Ran(i);
       if (out_.results[i].status == CandidateStatus::kFeasible) {
         out_.contradictions.push_back(fmt::format(
             "{} meets every target, though {} (no smaller on any node count) misses one",
@@ -710,7 +722,10 @@ class Search {
   const PlanSearchOptions& options_;
   PlanOutcome out_;
   std::vector<std::size_t> order_;      // candidates by objective, then grid order
-  std::vector<std::size_t> run_order_;  // candidates run, in the order they were
+  std::vector<std::size_t> group_of_;  // per candidate, its group's number
+  // Per group, the candidates run, in the order they were.
+  std::vector<std::vector<std::size_t>> runs_by_group_;
+  std::vector<int> trends_;  // per target, TargetTrend
   std::vector<std::vector<std::optional<double>>> means_;  // per run fleet, per target
   // Per candidate, per seed run, per target: the metric's value.
   std::vector<std::vector<std::vector<std::optional<double>>>> values_;
