@@ -671,7 +671,7 @@ class Cli {
       }
       seed = *parsed;
     }
-    OutputTargets targets;
+    OutputTargets targets(/*dash_is_standard_output=*/false);
     targets.AddFile("--html", args.html_file);
     targets.AddFolder("--out", args.out_dir);
     if (!targets.Check("fleetsim", err_)) {
@@ -897,7 +897,7 @@ class Cli {
       fmt::print(err_, "fleetsim: {}\n", status.message());
       return ToInt(ExitStatus::kUsage);
     }
-    OutputTargets targets;
+    OutputTargets targets(/*dash_is_standard_output=*/true);
     targets.AddFile("-o", args.output);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
@@ -963,7 +963,7 @@ class Cli {
                  QuotedList(CompareFormatNames()));
       return ToInt(ExitStatus::kUsage);
     }
-    OutputTargets targets;
+    OutputTargets targets(/*dash_is_standard_output=*/true);
     targets.AddFile("-o", args.output);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
@@ -1051,7 +1051,7 @@ class Cli {
     if (!policies) {
       return ToInt(ExitStatus::kUsage);
     }
-    OutputTargets targets;
+    OutputTargets targets(/*dash_is_standard_output=*/false);
     targets.AddFile("--json", args.json_file);
     targets.AddFile("--html", args.html_file);
     targets.AddFolder("--out", args.out_dir);
@@ -1208,7 +1208,7 @@ class Cli {
   }
 
   int Bound(const BoundArgs& args) {
-    OutputTargets targets;
+    OutputTargets targets(/*dash_is_standard_output=*/false);
     targets.AddFile("--json", args.json_file);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);

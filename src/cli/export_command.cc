@@ -261,6 +261,13 @@ std::optional<Failure> Export(const ExportArgs& args, const PolicyRegistry& regi
   if (auto failure = Rerun(args, *scenario, registry, facts, report)) {
     return failure;
   }
+  if (report.metrics.window_end / kMillisPerSecond != facts.window_end_s) {
+    return Failure{
+        fmt::format("fleetsim export: {}/summary.json: metrics.window_end_s is {}, the "
+                    "rerun's window ends at {} s (the summary was changed?)",
+                    args.run_dir, facts.window_end_s, report.metrics.window_end / kMillisPerSecond),
+        ExitStatus::kUsage};
+  }
   if (!args.dcgm.empty()) {
     if (const Status status = CheckDcgmExportSize(report, *interval); !status.ok()) {
       return Failure{fmt::format("fleetsim export: {}", status.message()), ExitStatus::kUsage};
@@ -324,7 +331,7 @@ int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, con
     fmt::print(err, "fleetsim export: nothing to write: give --sacct FILE, --dcgm FILE or both\n");
     return ToInt(ExitStatus::kUsage);
   }
-  OutputTargets targets;
+  OutputTargets targets(/*dash_is_standard_output=*/false);
   targets.AddFile("--sacct", args.sacct);
   targets.AddFile("--dcgm", args.dcgm);
   if (!targets.Check("fleetsim export", err)) {

@@ -66,7 +66,7 @@ bool ValidateFillScenario(const std::string& path, bool strict, std::ostream& er
 }
 
 int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
-  OutputTargets targets;
+  OutputTargets targets(/*dash_is_standard_output=*/false);
   targets.AddFile("--markdown", args.markdown_file);
   targets.AddFile("--curves", args.curves_file);
   targets.AddFile("--steps", args.steps_file);

@@ -133,7 +133,7 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
                option, source, args.from);
     return ToInt(ExitStatus::kUsage);
   }
-  OutputTargets targets;
+  OutputTargets targets(/*dash_is_standard_output=*/true);
   targets.AddFile("-o", args.output);
   targets.AddFile("--parameters-out", args.parameters_output);
   if (!targets.Check("fleetsim import-fleet", err)) {

@@ -11,11 +11,8 @@
 
 namespace fleetsim::cli {
 
-namespace {
-
-// The process stream `path` writes ("-": standard output), or "" for none.
-std::string StreamOf(const std::string& path) {
-  if (path == "-") {
+std::string OutputTargets::StreamOf(const std::string& path) const {
+  if (!OnDisk(path)) {
     return "standard output";
   }
   switch (StagedFile::KindOfTarget(path)) {
@@ -28,7 +25,9 @@ std::string StreamOf(const std::string& path) {
   }
 }
 
-}  // namespace
+bool OutputTargets::OnDisk(const std::string& path) const {
+  return !(dash_is_standard_output_ && path == "-");
+}
 
 void OutputTargets::AddFile(std::string option, std::string path) {
   if (!path.empty()) {
@@ -59,7 +58,7 @@ std::vector<std::string> OutputTargets::Problems() const {
           !stream.empty() && stream == StreamOf(b.path)) {
         problems.push_back(fmt::format("{} '{}' and {} '{}' both write to {}", a.option, a.path,
                                        b.option, b.path, stream));
-      } else if (a.path != "-" && b.path != "-" && SameDiskFile(a.path, b.path)) {
+      } else if (OnDisk(a.path) && OnDisk(b.path) && SameDiskFile(a.path, b.path)) {
         problems.push_back(
             fmt::format("{} and {} name the same file '{}'", a.option, b.option, b.path));
       }
@@ -67,7 +66,7 @@ std::vector<std::string> OutputTargets::Problems() const {
   }
   for (const Target& folder : folders_) {
     for (const Target& file : files_) {
-      if (file.path != "-" && InsideDiskFolder(file.path, folder.path)) {
+      if (OnDisk(file.path) && InsideDiskFolder(file.path, folder.path)) {
         problems.push_back(fmt::format(
             "{}: '{}' is inside {} '{}', where it could be one of the run's files; put it "
             "beside that folder",
@@ -88,13 +87,15 @@ bool OutputTargets::Check(const std::string& prefix, std::ostream& err) const {
 
 bool OutputTargets::WritesStandardOutput() const {
   for (const Target& file : files_) {
-    if (IsStandardOutput(file.path)) {
+    if (StreamOf(file.path) == "standard output") {
       return true;
     }
   }
   return false;
 }
 
-bool IsStandardOutput(const std::string& path) { return StreamOf(path) == "standard output"; }
+bool IsStandardOutput(const std::string& path) {
+  return StagedFile::KindOfTarget(path) == StagedFile::Target::kStandardOutput;
+}
 
 }  // namespace fleetsim::cli

@@ -14,8 +14,12 @@ namespace fleetsim::cli {
 
 class OutputTargets {
  public:
-  // `option` names the output in messages ("--html"); an empty path is no output; "-" is
-  // standard output.
+  // `dash_is_standard_output`: whether the command writes a file output named "-" to standard
+  // output (import, import-fleet, compare) or to a file of that name (the others).
+  explicit OutputTargets(bool dash_is_standard_output)
+      : dash_is_standard_output_(dash_is_standard_output) {}
+
+  // `option` names the output in messages ("--html"); an empty path is no output.
   void AddFile(std::string option, std::string path);
   void AddFolder(std::string option, std::string path);
 
@@ -25,11 +29,17 @@ class OutputTargets {
   // Prints each problem on `err` as "PREFIX: PROBLEM"; returns whether there were none.
   bool Check(const std::string& prefix, std::ostream& err) const;
 
-  // Whether a file output is the process's standard output ("-" or a name of it), where a
-  // command's own summary must then not go.
+  // Whether a file output is the process's standard output ("-" when it means that, or a name
+  // of it), where a command's own summary must then not go.
   bool WritesStandardOutput() const;
 
  private:
+  // The process stream the output `path` writes, or "" for none.
+  std::string StreamOf(const std::string& path) const;
+  // Whether `path` names a file on the disk (not "-" meaning standard output).
+  bool OnDisk(const std::string& path) const;
+
+  bool dash_is_standard_output_;
   struct Target {
     std::string option;
     std::string path;
@@ -38,8 +48,8 @@ class OutputTargets {
   std::vector<Target> folders_;
 };
 
-// Whether `path` is "-" or names the process's standard output (/dev/stdout, /proc/self/fd/1,
-// the file it is redirected to).
+// Whether `path` names the process's standard output (/dev/stdout, /proc/self/fd/1: the file or
+// pipe it goes to; not a device such as /dev/null or a terminal, which others write too).
 bool IsStandardOutput(const std::string& path);
 
 }  // namespace fleetsim::cli

@@ -74,11 +74,17 @@ std::string Digest(const std::string& contents) {
 constexpr int kTemporaryAttempts = 16;
 
 // A fresh temporary name beside `target`: ".NAME.PID-N.tmp", N counting the process's
-// temporaries, so that two processes (sweep shards) or two outputs never share one.
+// temporaries, so that two processes (sweep shards) or two outputs never share one. The names
+// are predictable: whoever may write the folder can take the 16 a write will try and make it
+// fail (exit 4), never redirect it.
 fs::path TemporaryName(const fs::path& target) {
   static std::atomic<unsigned long> made{0};
-  return target.parent_path() /
-         fmt::format(".{}.{}-{}.tmp", target.filename().string(), getpid(), made++);
+  const std::string suffix = fmt::format(".{}-{}.tmp", getpid(), made++);
+  // A name the file system takes (NAME_MAX, 255 bytes on Linux) however long the target's: the
+  // target's own name is cut short to fit, the suffix keeps the temporary unique.
+  constexpr std::size_t kNameMax = 255;
+  const std::string name = target.filename().string();
+  return target.parent_path() / ("." + name.substr(0, kNameMax - 1 - suffix.size()) + suffix);
 }
 
 // Whether a creation failed because the name was taken (FileSystem::CreateNewFile's EEXIST).
@@ -91,21 +97,21 @@ bool NameTaken(const Status& status) {
 
 // Creates a temporary beside `target` with `create(name)`, which makes a new file (never
 // following a link, failing when anything is at the name), trying fresh names while the one
-// tried is taken (a leftover of a killed process whose id was reused, or a planted link).
-// Each name is registered for the signal handler before it is tried (so a signal cannot leave
-// it behind) in `slot`, and forgotten when the attempt fails. Returns the last attempt's status.
+// tried is taken (a leftover of a killed process whose id was reused, a planted link, or in
+// another PID namespace sharing the folder, another process's temporary). The file made is
+// registered for the signal handler (in `slot`) once it is this process's: a signal between
+// its creation and its registration leaves it behind, where registering the name first could
+// remove another process's file. Returns the last attempt's status.
 template <typename Create>
 Status CreateTemporary(const fs::path& target, bool track, fs::path& temporary, std::size_t& slot,
                        Create create) {
   Status status;
   for (int attempt = 0; attempt < kTemporaryAttempts; ++attempt) {
     temporary = TemporaryName(target);
-    slot = track ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
     if (status = create(temporary.string()); status.ok()) {
+      slot = track ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
       return status;
     }
-    ForgetTemporary(slot);
-    slot = kMaxTrackedTemporaries;
     if (!NameTaken(status)) {
       break;
     }
@@ -409,8 +415,10 @@ class StagedFile::Buffer final : public std::streambuf {
   }
 
   int sync() override {
-    if (error_ == 0 && descriptor_ >= 0) {
-      error_ = WriteAll(descriptor_, pbase(), static_cast<std::size_t>(pptr() - pbase()));
+    if (error_ == 0) {  // nothing is written after the file is closed
+      error_ = descriptor_ < 0
+                   ? EBADF
+                   : WriteAll(descriptor_, pbase(), static_cast<std::size_t>(pptr() - pbase()));
     }
     Reset();
     return error_ == 0 ? 0 : -1;
@@ -440,12 +448,14 @@ bool IsOpenAs(const std::string& path, int descriptor) {
 StagedFile::Target StagedFile::KindOfTarget(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);  // through links
-  return IsOpenAs(path, STDOUT_FILENO)   ? Target::kStandardOutput
-         : IsOpenAs(path, STDERR_FILENO) ? Target::kStandardError
-         : fs::is_block_file(status)     ? Target::kBlockDevice
-         : fs::is_character_file(status) || fs::is_fifo(status) || fs::is_socket(status)
-             ? Target::kInPlace
-             : Target::kRenamedOver;
+  // A device is one for everyone who opens it: standard output on /dev/null or a terminal does
+  // not make every other writer of that device standard output.
+  return fs::is_block_file(status)                      ? Target::kBlockDevice
+         : fs::is_character_file(status)                ? Target::kInPlace
+         : IsOpenAs(path, STDOUT_FILENO)                ? Target::kStandardOutput
+         : IsOpenAs(path, STDERR_FILENO)                ? Target::kStandardError
+         : fs::is_fifo(status) || fs::is_socket(status) ? Target::kInPlace
+                                                        : Target::kRenamedOver;
 }
 
 StagedFile::StagedFile(std::string path) : path_(std::move(path)) {

@@ -349,24 +349,42 @@ TEST_F(CliTest, VerifyRefusesAFolderOfTheRunThatIsALink) {
   EXPECT_EQ(Fleetsim(fmt::format("compare '{0}' '{0}'", out)).exit_code, 1);
 }
 
-// Links planted beside a run's outputs at the names its temporaries may take (the process's id,
-// known before `exec`, and the first counts) are not written through: each temporary is created
-// new, skipping taken names (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
+// Links planted beside a run's outputs at the names its temporaries will take (the id of the
+// shell that then becomes fleetsim by `exec`, and the first counts: comparison.csv is the first
+// file a run stages) are skipped, not written through; 16 taken names fail the commit (exit 4),
+// still writing through none (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
 TEST_F(CliTest, LinksPlantedAtTemporaryNamesAreNotWrittenThrough) {
-  const std::string script = fmt::format(
-      "mkdir -p out/tiny-contended/fifo && for n in $(seq 0 40); do "
-      "ln -s ../victim-a$n out/.comparison.csv.$$-$n.tmp; "
-      "ln -s ../../../victim-b$n out/tiny-contended/fifo/.summary.json.$$-$n.tmp; done && "
-      "exec '{}' run '{}' -p fifo,backfill --out out",
-      FLEETSIM_CLI_PATH, Example("tiny-contended"));
-  const CommandResult r = testing::RunCommand("cd '" + dir_ + "' && (" + script + ")", dir_);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto run_past = [&](const std::string& out, int links) {
+    return testing::RunCommand(
+        fmt::format("cd '{}' && mkdir {} && exec sh -c 'for n in $(seq 0 {}); do "
+                    "ln -s ../victim-$n {}/.comparison.csv.$$-$n.tmp; done; "
+                    "exec \"$0\" run \"$1\" -p fifo,backfill --out {}' '{}' '{}'",
+                    dir_, out, links - 1, out, out, FLEETSIM_CLI_PATH, Example("tiny-contended")),
+        dir_);
+  };
+  const auto links_left = [&](const std::string& out) {
+    int count = 0;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_ + "/" + out)) {
+      count += fs::is_symlink(entry.symlink_status()) ? 1 : 0;
+    }
+    return count;
+  };
+  const CommandResult past = run_past("out", 15);
+  ASSERT_EQ(past.exit_code, 0) << past.err;
+  EXPECT_EQ(links_left("out"), 15);
+  EXPECT_EQ(Fleetsim(fmt::format("verify '{}/out'", dir_)).exit_code, 0);
+  EXPECT_NE(ReadFile(dir_ + "/out/comparison.csv").find("fifo"), std::string::npos);
+
+  const CommandResult taken = run_past("full", 16);
+  EXPECT_EQ(taken.exit_code, 4) << taken.err;
+  EXPECT_NE(taken.err.find(".comparison.csv."), std::string::npos) << taken.err;
+  EXPECT_NE(taken.err.find("-15.tmp: cannot create: File exists"), std::string::npos) << taken.err;
+  EXPECT_EQ(links_left("full"), 16);
+  EXPECT_FALSE(fs::exists(dir_ + "/full/comparison.csv"));
   for (const fs::directory_entry& entry : fs::directory_iterator(dir_)) {
     EXPECT_EQ(entry.path().filename().string().find("victim"), std::string::npos)
         << entry.path() << " was written through a planted link";
   }
-  EXPECT_TRUE(Fleetsim(fmt::format("verify '{}/out'", dir_)).exit_code == 0);
-  EXPECT_NE(ReadFile(dir_ + "/out/comparison.csv").find("fifo"), std::string::npos);
 }
 
 // A character device or FIFO, directly or through a link, or the process's own standard output,
