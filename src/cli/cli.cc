@@ -1260,7 +1260,18 @@ class Cli {
 
 int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
          bool err_is_terminal) {
-  const int status = Cli(out, err, err_is_terminal).Main(argc, argv);
+  int status = ToInt(ExitStatus::kOk);
+  try {
+    status = Cli(out, err, err_is_terminal).Main(argc, argv);
+  } catch (const std::bad_alloc&) {
+    // Memory ran out (a machine's, or a limit's: ulimit -v, a cgroup). Outputs are staged in
+    // memory and committed last, so nothing was written unless the commit itself was under
+    // way, which a folder's manifest then shows.
+    fmt::print(err,
+               "fleetsim: out of memory: the command needed more memory than it could get "
+               "(a huge grid, trace or fleet?); no result was written\n");
+    return ToInt(ExitStatus::kOutOfMemory);
+  }
   // What went to `out` (a listing, an import to '-', a report) must have been written: a full
   // device or a closed pipe is an output error, not success. The flush makes a buffered write
   // fail here rather than silently at exit. A command whose outcome is reported there (drift, no

@@ -15,6 +15,7 @@ enum class ExitStatus : int {
   kRunsFailed = 6,    // sweep: one or more runs failed; the others' results were written, the
                       // failures recorded in them with their causes
   kInfeasible = 7,    // plan: no candidate fleet meets every target; the closest are shown
+  kOutOfMemory = 8,   // memory ran out (std::bad_alloc); no result was written
 };
 
 inline int ToInt(ExitStatus status) { return static_cast<int>(status); }

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
+#include <mutex>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -12,9 +14,19 @@ namespace fleetsim {
 void ParallelFor(std::size_t count, unsigned threads,
                  const std::function<void(std::size_t)>& task) {
   std::atomic<std::size_t> next{0};
+  std::mutex failed;
+  std::exception_ptr first_failure;  // the first exception a task threw, on any thread
   const auto worker = [&] {
     for (std::size_t i = next++; i < count; i = next++) {
-      task(i);
+      try {
+        task(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failed);
+        if (!first_failure) {
+          first_failure = std::current_exception();
+        }
+        next = count;  // no thread takes another task
+      }
     }
   };
   const std::size_t wanted = std::min<std::size_t>(std::max(threads, 1U), count);
@@ -29,6 +41,9 @@ void ParallelFor(std::size_t count, unsigned threads,
   worker();
   for (std::thread& thread : started) {
     thread.join();
+  }
+  if (first_failure) {
+    std::rethrow_exception(first_failure);
   }
 }
 

@@ -46,6 +46,34 @@ class PlanCliTest : public ::testing::Test {
   std::string dir_;
 };
 
+// A grid too large for the memory the process may have (here a 200 x 200 grid, about 1 GB
+// expanded, under a 700 MB address-space limit) ends with a message and exit 8, nothing
+// written: it once ended in "terminate called after throwing an instance of std::bad_alloc"
+// (status 134). Not run under ASan, whose shadow memory needs more address space than any such
+// limit allows; the ci preset runs it.
+TEST_F(PlanCliTest, AGridBeyondTheMemoryLimitSaysSoAndWritesNothing) {
+  std::ofstream(dir_ + "/base.json") << R"({"format_version": 1, "name": "tiny", "seed": 1,
+    "fleet": {"pools": [{"name": "a", "template": "hgx-h100", "nodes": 1},
+                        {"name": "b", "template": "hgx-h100", "nodes": 1, "tier": "spot"}]},
+    "policy": {"name": "first-fit"},
+    "jobs": [{"id": "a", "submit_s": 0, "gpus": 4, "duration_s": 7200},
+             {"id": "b", "submit_s": 60, "gpus": 16, "duration_s": 3600}]})";
+  std::ofstream(dir_ + "/grid.json") << R"({"format_version": 1, "kind": "plan", "name": "grid",
+    "base": "base.json",
+    "axes": [{"name": "a", "pointer": "/fleet/pools/0/nodes", "values": {"first": 1, "last": 200}},
+             {"name": "b", "pointer": "/fleet/pools/1/nodes", "values": {"first": 0, "last": 199}}],
+    "targets": [{"metric": "jobs_rejected", "at_most": 0}]})";
+  const CommandResult r = testing::RunCommand(
+      fmt::format("cd '{}' && ulimit -v 700000 && '{}' plan grid.json --out out -j 2", dir_,
+                  FLEETSIM_CLI_PATH),
+      dir_);
+  EXPECT_EQ(r.exit_code, 8) << r.err;
+  EXPECT_EQ(r.err,
+            "fleetsim: out of memory: the command needed more memory than it could get (a huge "
+            "grid, trace or fleet?); no result was written\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/out/plan.csv"));
+}
+
 TEST_F(PlanCliTest, PrintsTheAnswerWritesItsFilesAndASecondCallReusesEveryRun) {
   const std::string plan = PlanWith(R"([{"metric": "wait_p99_s", "at_most": 14400},
                                          {"metric": "jobs_rejected", "at_most": 0}])");

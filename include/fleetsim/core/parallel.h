@@ -10,7 +10,9 @@
 namespace fleetsim {
 
 // Calls task(i) for every i in [0, count), on up to `threads` threads (at least one: the
-// caller's). `task` must be safe to call concurrently for different i.
+// caller's). `task` must be safe to call concurrently for different i. When a task throws (out
+// of memory), no further task starts, the running ones finish, and the first exception is
+// rethrown on the calling thread.
 void ParallelFor(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& task);
 
 }  // namespace fleetsim
