@@ -982,7 +982,8 @@ class Cli {
       return ToInt(ExitStatus::kUsage);
     }
     const std::string report = CompareReport(outcome, *format, args.only_drift);
-    if (args.output.empty() || IsStandardOutput(args.output)) {  // no summary line after it
+    if (args.output.empty() || args.output == "-" ||
+        IsStandardOutput(args.output)) {  // no summary line after it
       fmt::print(out_, "{}", report);
     } else {
       StagedFile file(args.output);
@@ -1269,7 +1270,7 @@ int Main(int argc, const char* const* argv, std::ostream& out, std::ostream& err
     // way, which a folder's manifest then shows.
     fmt::print(err,
                "fleetsim: out of memory: the command needed more memory than it could get "
-               "(a huge grid, trace or fleet?); no result was written\n");
+               "(a huge grid, trace or fleet?); no output file was committed\n");
     return ToInt(ExitStatus::kOutOfMemory);
   }
   // What went to `out` (a listing, an import to '-', a report) must have been written: a full

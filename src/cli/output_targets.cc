@@ -45,7 +45,7 @@ std::vector<std::string> OutputTargets::Problems() const {
   std::vector<std::string> problems;
   for (const Target& file : files_) {
     if (std::error_code error;
-        file.path != "-" && std::filesystem::is_directory(file.path, error)) {
+        OnDisk(file.path) && std::filesystem::is_directory(file.path, error)) {
       problems.push_back(
           fmt::format("{}: '{}' is a directory, not a file", file.option, file.path));
     }

@@ -31,10 +31,11 @@ void ParallelFor(std::size_t count, unsigned threads,
   };
   const std::size_t wanted = std::min<std::size_t>(std::max(threads, 1U), count);
   std::vector<std::thread> started;
+  started.reserve(wanted > 0 ? wanted - 1 : 0);  // no tasks: no thread
   for (std::size_t t = 1; t < wanted; ++t) {
     try {
       started.emplace_back(worker);
-    } catch (const std::system_error&) {
+    } catch (...) {  // refused by the system, or no memory for the thread: fewer threads
       break;
     }
   }

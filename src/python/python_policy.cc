@@ -272,6 +272,9 @@ class PythonPolicy final : public Policy {
           overran
               ? OverranStatus(DescribeRaised(error))
               : Status::IllegalDecision(fmt::format("decide() raised {}", DescribeRaised(error)));
+    } catch (const std::bad_alloc&) {
+      budget_.Disarm();
+      throw;  // out of memory ends the command (exit 8), it is no decision of the policy
     } catch (const std::exception& error) {  // a C++ error (a conversion, a thread not started)
       budget_.Disarm();
       failure_ = Status::IllegalDecision(fmt::format("decide() raised {}", error.what()));

@@ -84,7 +84,11 @@ fs::path TemporaryName(const fs::path& target) {
   // target's own name is cut short to fit, the suffix keeps the temporary unique.
   constexpr std::size_t kNameMax = 255;
   const std::string name = target.filename().string();
-  return target.parent_path() / ("." + name.substr(0, kNameMax - 1 - suffix.size()) + suffix);
+  std::size_t kept = std::min(name.size(), kNameMax - 1 - suffix.size());
+  while (kept > 0 && kept < name.size() && (name[kept] & 0xC0) == 0x80) {
+    --kept;  // not inside a UTF-8 character: some file systems accept only whole ones
+  }
+  return target.parent_path() / ("." + name.substr(0, kept) + suffix);
 }
 
 // Whether a creation failed because the name was taken (FileSystem::CreateNewFile's EEXIST).
@@ -96,22 +100,34 @@ bool NameTaken(const Status& status) {
 }
 
 // Creates a temporary beside `target` with `create(name)`, which makes a new file (never
-// following a link, failing when anything is at the name), trying fresh names while the one
-// tried is taken (a leftover of a killed process whose id was reused, a planted link, or in
-// another PID namespace sharing the folder, another process's temporary). The file made is
-// registered for the signal handler (in `slot`) once it is this process's: a signal between
-// its creation and its registration leaves it behind, where registering the name first could
-// remove another process's file. Returns the last attempt's status.
+// following a link, failing when anything is at the name) and writes it, trying fresh names
+// while the one tried is taken (a leftover of a killed process whose id was reused, a planted
+// link). Each name is registered for the signal handler (`track`, in `slot`) before it is
+// tried, so that a signal during the write removes the file, and forgotten when the attempt
+// fails. (A signal arriving while a taken name is registered, for the one failed open(2), would
+// remove what took it: in a folder shared across PID namespaces, possibly another process's
+// temporary.) Everything is allocated before the file is made, so running out of memory
+// leaves no file that nothing would remove. Returns the last attempt's status; `temporary` is
+// the file's name when it is OK.
 template <typename Create>
-Status CreateTemporary(const fs::path& target, bool track, fs::path& temporary, std::size_t& slot,
-                       Create create) {
+Status CreateTemporary(const fs::path& target, bool track, std::string& temporary,
+                       std::size_t& slot, Create create) {
   Status status;
   for (int attempt = 0; attempt < kTemporaryAttempts; ++attempt) {
-    temporary = TemporaryName(target);
-    if (status = create(temporary.string()); status.ok()) {
-      slot = track ? TrackTemporary(temporary.string()) : kMaxTrackedTemporaries;
+    temporary = TemporaryName(target).string();
+    slot = track ? TrackTemporary(temporary) : kMaxTrackedTemporaries;
+    try {
+      status = create(temporary);
+    } catch (...) {
+      ForgetTemporary(slot);
+      slot = kMaxTrackedTemporaries;
+      throw;
+    }
+    if (status.ok()) {
       return status;
     }
+    ForgetTemporary(slot);
+    slot = kMaxTrackedTemporaries;
     if (!NameTaken(status)) {
       break;
     }
@@ -129,8 +145,8 @@ class PendingFiles {
   PendingFiles& operator=(const PendingFiles&) = delete;
   ~PendingFiles() {
     for (Pending& file : pending_) {
-      if (!file.renamed) {
-        (void)files_.Remove(file.temporary.string());  // best effort: the commit failed already
+      if (file.created && !file.renamed) {
+        (void)files_.Remove(file.temporary);  // best effort: the commit failed already
       }
       ForgetTemporary(file.slot);
     }
@@ -141,22 +157,22 @@ class PendingFiles {
     if (Status status = files_.CreateDirectories(target.parent_path().string()); !status.ok()) {
       return status;
     }
-    fs::path temporary;
-    std::size_t slot = kMaxTrackedTemporaries;
-    Status status = CreateTemporary(
-        target, files_.on_disk(), temporary, slot,
+    pending_.push_back({"", target});  // allocated before the file is made
+    Pending& file = pending_.back();
+    const Status status = CreateTemporary(
+        target, files_.on_disk(), file.temporary, file.slot,
         [&](const std::string& name) { return files_.CreateNewFile(name, contents); });
-    if (status.ok()) {
-      pending_.push_back({temporary, target, slot});
-    }
+    file.created = status.ok();
     return status;
   }
 
   // Renames every temporary into place, in order; fails with the first rename that failed.
   Status RenameAll() {
     for (Pending& file : pending_) {
-      if (Status status = files_.Rename(file.temporary.string(), file.target.string());
-          !status.ok()) {
+      if (!file.created) {
+        continue;  // a write that failed: the commit stopped there
+      }
+      if (Status status = files_.Rename(file.temporary, file.target.string()); !status.ok()) {
         return status;
       }
       file.renamed = true;
@@ -166,9 +182,10 @@ class PendingFiles {
 
  private:
   struct Pending {
-    fs::path temporary;
+    std::string temporary;
     fs::path target;
-    std::size_t slot;
+    std::size_t slot = kMaxTrackedTemporaries;
+    bool created = false;  // the temporary is this commit's file
     bool renamed = false;
   };
   FileSystem& files_;
@@ -368,10 +385,13 @@ Status CannotCreate(const std::string& path) {
 // stream (badbit).
 class StagedFile::Buffer final : public std::streambuf {
  public:
-  explicit Buffer(int descriptor) : descriptor_(descriptor) { Reset(); }
+  Buffer() { Reset(); }
   ~Buffer() override { (void)Close(); }
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
+
+  // Takes over an open descriptor (allocates nothing).
+  void Adopt(int descriptor) { descriptor_ = descriptor; }
 
   // Writes what is buffered and closes the descriptor. Returns 0, or the errno of the first
   // write or close that failed.
@@ -427,7 +447,7 @@ class StagedFile::Buffer final : public std::streambuf {
  private:
   void Reset() { setp(space_.data(), space_.data() + space_.size()); }
 
-  int descriptor_;
+  int descriptor_ = -1;
   int error_ = 0;
   std::array<char, 1 << 16> space_{};
 };
@@ -472,6 +492,7 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
       return;
     case Target::kInPlace:
       // A device or FIFO: appended to, nothing to truncate.
+      buffer_ = std::make_unique<Buffer>();  // allocated before anything is opened
       if (const int descriptor = open(path_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
           descriptor >= 0) {
         Attach(descriptor);
@@ -482,20 +503,21 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
     case Target::kRenamedOver:
       break;
   }
-  fs::path temporary;
+  buffer_ = std::make_unique<Buffer>();  // allocated before the temporary is made
   int descriptor = -1;
-  status_ = CreateTemporary(fs::path(path_), true, temporary, slot_, [&](const std::string& name) {
+  status_ = CreateTemporary(fs::path(path_), true, temporary_, slot_, [&](const std::string& name) {
     descriptor = CreateNewDiskFile(name);
     return descriptor >= 0 ? Status::Ok() : CannotCreate(name);
   });
   if (status_.ok()) {
-    temporary_ = temporary.string();
     Attach(descriptor);
+  } else {
+    temporary_.clear();  // the name tried last is not this file's
   }
 }
 
 void StagedFile::Attach(int descriptor) {
-  buffer_ = std::make_unique<Buffer>(descriptor);
+  buffer_->Adopt(descriptor);
   file_stream_.rdbuf(buffer_.get());
 }
 

@@ -28,6 +28,8 @@ SweepRecord RunSweepPoint(const SweepPoint& point, const PolicyRegistry& registr
     if (report != nullptr) {
       *report = std::move(outcome.report);
     }
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory ends the command (exit 8), it is no result of this run
   } catch (const std::exception& e) {
     record.status = SweepRunStatus::kError;
     record.error = fmt::format("internal error: {}", e.what());

@@ -214,11 +214,17 @@ TEST_F(CompareCliTest, ReportFormatsForCi) {
                   dir_),
       dir_);
   EXPECT_EQ(parsed.out, "8 1 ['01-training-heavy.fifo:utilization (seed 7)']\n") << parsed.err;
-  // -o naming standard output (/dev/stdout) is -o -: the report alone, no summary line after it.
-  const CommandResult to_stdout =
-      Fleetsim(fmt::format("compare --format json -o /dev/stdout '{}' '{}'", golden_, altered));
-  EXPECT_EQ(to_stdout.exit_code, 5) << to_stdout.err;
-  EXPECT_EQ(nlohmann::json::parse(to_stdout.out)["drift"], true) << to_stdout.out;
+  // -o - and -o naming standard output (/dev/stdout, here a file): the report alone on standard
+  // output, no summary line after it, and no file named "-".
+  for (const char* name : {"-", "/dev/stdout"}) {
+    const CommandResult to_stdout =
+        testing::RunCommand(fmt::format("cd '{}' && '{}' compare --format json -o {} '{}' '{}'",
+                                        dir_, FLEETSIM_CLI_PATH, name, golden_, altered),
+                            dir_);
+    EXPECT_EQ(to_stdout.exit_code, 5) << name << ": " << to_stdout.err;
+    EXPECT_EQ(nlohmann::json::parse(to_stdout.out)["drift"], true) << name << ": " << to_stdout.out;
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "/-")) << name;
+  }
 
   const CommandResult markdown =
       Fleetsim(fmt::format("compare --format markdown '{}' '{}'", golden_, altered));

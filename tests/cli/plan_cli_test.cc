@@ -70,7 +70,7 @@ TEST_F(PlanCliTest, AGridBeyondTheMemoryLimitSaysSoAndWritesNothing) {
   EXPECT_EQ(r.exit_code, 8) << r.err;
   EXPECT_EQ(r.err,
             "fleetsim: out of memory: the command needed more memory than it could get (a huge "
-            "grid, trace or fleet?); no result was written\n");
+            "grid, trace or fleet?); no output file was committed\n");
   EXPECT_FALSE(fs::exists(dir_ + "/out/plan.csv"));
 }
 

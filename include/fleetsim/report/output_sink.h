@@ -119,7 +119,8 @@ class StagedFile {
  private:
   class Buffer;  // the file's descriptor, buffered
 
-  // Streams into the descriptor, which this file now owns.
+  // Streams into the descriptor, which this file now owns, through buffer_ (allocated before
+  // the descriptor was opened: nothing here allocates, so nothing opened can be lost).
   void Attach(int descriptor);
   // The file the stream writes: the temporary, or the path written in place.
   std::string WrittenPath() const;
