@@ -5,17 +5,17 @@
 #include <fmt/ostream.h>
 
 #include <filesystem>
+#include <string_view>
 
 #include "fleetsim/core/file_system.h"
-#include "fleetsim/report/output_sink.h"
 
 namespace fleetsim::cli {
 
-std::string OutputTargets::StreamOf(const std::string& path) const {
-  if (!OnDisk(path)) {
-    return "standard output";
-  }
-  switch (StagedFile::KindOfTarget(path)) {
+namespace {
+
+// The words for a process stream, or "" for a file.
+std::string_view StreamName(StagedFile::Target target) {
+  switch (target) {
     case StagedFile::Target::kStandardOutput:
       return "standard output";
     case StagedFile::Target::kStandardError:
@@ -23,6 +23,12 @@ std::string OutputTargets::StreamOf(const std::string& path) const {
     default:
       return "";
   }
+}
+
+}  // namespace
+
+StagedFile::Target OutputTargets::TargetOf(const std::string& path) const {
+  return OnDisk(path) ? StagedFile::KindOfTarget(path) : StagedFile::Target::kStandardOutput;
 }
 
 bool OutputTargets::OnDisk(const std::string& path) const {
@@ -54,10 +60,10 @@ std::vector<std::string> OutputTargets::Problems() const {
     for (std::size_t j = i + 1; j < files_.size(); ++j) {
       const Target& a = files_[i];
       const Target& b = files_[j];
-      if (const std::string stream = StreamOf(a.path);
-          !stream.empty() && stream == StreamOf(b.path)) {
+      if (const StagedFile::Target target = TargetOf(a.path);
+          !StreamName(target).empty() && target == TargetOf(b.path)) {
         problems.push_back(fmt::format("{} '{}' and {} '{}' both write to {}", a.option, a.path,
-                                       b.option, b.path, stream));
+                                       b.option, b.path, StreamName(target)));
       } else if (OnDisk(a.path) && OnDisk(b.path) && SameDiskFile(a.path, b.path)) {
         problems.push_back(
             fmt::format("{} and {} name the same file '{}'", a.option, b.option, b.path));
@@ -87,7 +93,7 @@ bool OutputTargets::Check(const std::string& prefix, std::ostream& err) const {
 
 bool OutputTargets::WritesStandardOutput() const {
   for (const Target& file : files_) {
-    if (StreamOf(file.path) == "standard output") {
+    if (TargetOf(file.path) == StagedFile::Target::kStandardOutput) {
       return true;
     }
   }

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "fleetsim/report/output_sink.h"
+
 namespace fleetsim::cli {
 
 class OutputTargets {
@@ -34,8 +36,9 @@ class OutputTargets {
   bool WritesStandardOutput() const;
 
  private:
-  // The process stream the output `path` writes, or "" for none.
-  std::string StreamOf(const std::string& path) const;
+  // What the output `path` writes: kStandardOutput or kStandardError for the process's own
+  // streams ("-" when it means standard output), else the kind of file it is.
+  StagedFile::Target TargetOf(const std::string& path) const;
   // Whether `path` names a file on the disk (not "-" meaning standard output).
   bool OnDisk(const std::string& path) const;
 

@@ -93,7 +93,7 @@ class Disk final : public FileSystem {
   Status CreateNewFile(const std::string& path, const std::string& contents) override {
     const int descriptor = CreateNewDiskFile(path);
     if (descriptor < 0) {
-      return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
+      return CannotCreateNewFile(path, errno);
     }
     int error = WriteAll(descriptor, contents.data(), contents.size());
     if (close(descriptor) != 0 && error == 0) {
@@ -153,6 +153,12 @@ int CreateNewDiskFile(const std::string& path) {
     descriptor = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   } while (descriptor < 0 && errno == EINTR);
   return descriptor;
+}
+
+Status CannotCreateNewFile(const std::string& path, int error) {
+  std::string message = fmt::format("{}: cannot create: {}", path, std::strerror(error));
+  return error == EEXIST ? Status::AlreadyExists(std::move(message))
+                         : Status::IoError(std::move(message));
 }
 
 int WriteAll(int descriptor, const char* data, std::size_t size) {
@@ -296,7 +302,7 @@ Status MemoryFileSystem::WriteFile(const std::string& path, const std::string& c
 Status MemoryFileSystem::CreateNewFile(const std::string& path, const std::string& contents) {
   const std::string key = Normal(path);
   if (files_.count(key) != 0 || HasDirectory(key)) {
-    return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(EEXIST)));
+    return CannotCreateNewFile(path, EEXIST);
   }
   return WriteFile(path, contents);
 }

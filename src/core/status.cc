@@ -29,6 +29,10 @@ Status Status::IllegalDecision(std::string message) {
   return Status(StatusCode::kIllegalDecision, std::move(message));
 }
 
+Status Status::AlreadyExists(std::string message) {
+  return Status(StatusCode::kAlreadyExists, std::move(message));
+}
+
 Status Status::Within(std::string_view context) const {
   if (ok()) {
     return *this;
@@ -59,6 +63,8 @@ std::string_view StatusCodeName(StatusCode code) {
       return "refused";
     case StatusCode::kIllegalDecision:
       return "illegal decision";
+    case StatusCode::kAlreadyExists:
+      return "already exists";
   }
   return "unknown";
 }

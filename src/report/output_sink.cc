@@ -19,6 +19,7 @@
 #include <set>
 #include <vector>
 
+#include "fleetsim/core/check.h"
 #include "fleetsim/core/random.h"
 #include "json/json_text.h"
 
@@ -91,14 +92,6 @@ fs::path TemporaryName(const fs::path& target) {
   return target.parent_path() / ("." + name.substr(0, kept) + suffix);
 }
 
-// Whether a creation failed because the name was taken (FileSystem::CreateNewFile's EEXIST).
-bool NameTaken(const Status& status) {
-  const std::string taken = fmt::format(": cannot create: {}", std::strerror(EEXIST));
-  const std::string& message = status.message();
-  return message.size() >= taken.size() &&
-         message.compare(message.size() - taken.size(), taken.size(), taken) == 0;
-}
-
 // Creates a temporary beside `target` with `create(name)`, which makes a new file (never
 // following a link, failing when anything is at the name) and writes it, trying fresh names
 // while the one tried is taken (a leftover of a killed process whose id was reused, a planted
@@ -128,7 +121,7 @@ Status CreateTemporary(const fs::path& target, bool track, std::string& temporar
     }
     ForgetTemporary(slot);
     slot = kMaxTrackedTemporaries;
-    if (!NameTaken(status)) {
+    if (status.code() != StatusCode::kAlreadyExists) {
       break;
     }
   }
@@ -167,11 +160,10 @@ class PendingFiles {
   }
 
   // Renames every temporary into place, in order; fails with the first rename that failed.
+  // Only after every Write succeeded (a commit stops at its first failed write).
   Status RenameAll() {
     for (Pending& file : pending_) {
-      if (!file.created) {
-        continue;  // a write that failed: the commit stopped there
-      }
+      FLEETSIM_CHECK(file.created, "PendingFiles::RenameAll after a failed Write");
       if (Status status = files_.Rename(file.temporary, file.target.string()); !status.ok()) {
         return status;
       }
@@ -373,14 +365,6 @@ void RemoveTemporariesOnSignals() {
   }
 }
 
-namespace {
-
-Status CannotCreate(const std::string& path) {
-  return Status::IoError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-}
-
-}  // namespace
-
 // A file descriptor the StagedFile owns, buffered; a failed write keeps its errno and fails the
 // stream (badbit).
 class StagedFile::Buffer final : public std::streambuf {
@@ -507,7 +491,7 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
   int descriptor = -1;
   status_ = CreateTemporary(fs::path(path_), true, temporary_, slot_, [&](const std::string& name) {
     descriptor = CreateNewDiskFile(name);
-    return descriptor >= 0 ? Status::Ok() : CannotCreate(name);
+    return descriptor >= 0 ? Status::Ok() : CannotCreateNewFile(name, errno);
   });
   if (status_.ok()) {
     Attach(descriptor);

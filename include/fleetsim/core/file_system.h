@@ -37,9 +37,10 @@ class FileSystem {
   virtual Status CreateDirectories(const std::string& path) = 0;
   // Creates or truncates the file and writes `contents`; its directory must exist.
   virtual Status WriteFile(const std::string& path, const std::string& contents) = 0;
-  // Creates a new file and writes `contents`; its directory must exist. Fails, naming EEXIST
-  // ("File exists"), when anything is at `path` already: a file, a directory, a link (which is
-  // not followed, even when it points nowhere). For temporaries no one else can redirect.
+  // Creates a new file and writes `contents`; its directory must exist. Fails with
+  // StatusCode::kAlreadyExists ("File exists") when anything is at `path` already: a file, a
+  // directory, a link (which is not followed, even when it points nowhere). For temporaries no
+  // one else can redirect.
   virtual Status CreateNewFile(const std::string& path, const std::string& contents) = 0;
   // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
@@ -67,6 +68,10 @@ bool InsideDiskFolder(const std::string& path, const std::string& folder);
 // Opens a new file on the disk for writing, as FileSystem::CreateNewFile does (O_EXCL,
 // O_NOFOLLOW, mode 0666 less the umask). Returns its descriptor, or -1 with errno set.
 int CreateNewDiskFile(const std::string& path);
+
+// Why a new file at `path` was not created, from the errno of the attempt: "PATH: cannot
+// create: ERROR", kAlreadyExists for EEXIST (the name is taken), an I/O error otherwise.
+Status CannotCreateNewFile(const std::string& path, int error);
 
 // Writes all of `data` to the descriptor, through short writes and EINTR. Returns 0, or the
 // errno of the write that failed.

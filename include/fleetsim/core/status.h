@@ -17,6 +17,7 @@ enum class StatusCode {
   kIoError,          // a file could not be read or written
   kRefused,          // a request cannot be granted in the current state (a GPU is busy)
   kIllegalDecision,  // a policy returned a decision the engine cannot carry out
+  kAlreadyExists,    // a name that had to be new is taken (a file, a link, a folder)
 };
 
 class [[nodiscard]] Status {
@@ -28,6 +29,7 @@ class [[nodiscard]] Status {
   static Status IoError(std::string message);
   static Status Refused(std::string message);
   static Status IllegalDecision(std::string message);
+  static Status AlreadyExists(std::string message);
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
@@ -52,7 +54,7 @@ class [[nodiscard]] Status {
 // Writes ToString() (for test failures and logs; users are shown message()).
 std::ostream& operator<<(std::ostream& out, const Status& status);
 
-// "ok", "invalid input", "I/O error", "refused", "illegal decision".
+// "ok", "invalid input", "I/O error", "refused", "illegal decision", "already exists".
 std::string_view StatusCodeName(StatusCode code);
 
 }  // namespace fleetsim

@@ -97,12 +97,12 @@ TEST_P(FileSystemTest, WritingNeedsItsDirectory) {
 TEST_P(FileSystemTest, ANewFileIsCreatedOnlyWhereNothingIsYet) {
   ASSERT_TRUE(files().CreateNewFile(At("t"), "first").ok());
   EXPECT_EQ(Read("t"), "first");
-  const Status exists = Status::IoError(At("t") + ": cannot create: File exists");
+  const Status exists = Status::AlreadyExists(At("t") + ": cannot create: File exists");
   EXPECT_EQ(files().CreateNewFile(At("t"), "second"), exists);
   EXPECT_EQ(Read("t"), "first");
   ASSERT_TRUE(files().CreateDirectories(At("d")).ok());
   EXPECT_EQ(files().CreateNewFile(At("d"), "x"),
-            Status::IoError(At("d") + ": cannot create: File exists"));
+            Status::AlreadyExists(At("d") + ": cannot create: File exists"));
   EXPECT_EQ(files().CreateNewFile(At("no/t"), "x"),
             Status::IoError(At("no/t") + ": cannot create: No such file or directory"));
 }
@@ -116,7 +116,7 @@ TEST(CreateNewDiskFileTest, ALinkAtThePathIsNeitherFollowedNorReplaced) {
   std::ofstream(root + "/existing") << "kept";
   for (const char* name : {"/dangling", "/live"}) {
     EXPECT_EQ(DiskFileSystem().CreateNewFile(root + name, "payload"),
-              Status::IoError(root + name + ": cannot create: File exists"));
+              Status::AlreadyExists(root + name + ": cannot create: File exists"));
   }
   EXPECT_FALSE(std::filesystem::exists(root + "/victim"));
   std::string kept;

@@ -22,6 +22,8 @@ TEST(StatusTest, EachFailureKeepsItsCodeAndMessage) {
   EXPECT_EQ(Status::IoError("x: cannot read").code(), StatusCode::kIoError);
   EXPECT_EQ(Status::Refused("GPU 7 is busy").code(), StatusCode::kRefused);
   EXPECT_EQ(Status::IllegalDecision("policy 'p' ...").code(), StatusCode::kIllegalDecision);
+  EXPECT_EQ(Status::AlreadyExists("x: cannot create: File exists").code(),
+            StatusCode::kAlreadyExists);
   const Status busy = Status::Refused("GPU 7 is busy");
   EXPECT_FALSE(busy.ok());
   EXPECT_EQ(busy.message(), "GPU 7 is busy");
