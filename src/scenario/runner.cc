@@ -72,7 +72,7 @@ struct ScenarioRun::State {
     report.scenario = FactsOf(scenario);
     report.policy = policy;
     report.seed = run_options.seed;
-    report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs.size());
+    report.jobs_listed = static_cast<std::int64_t>(scenario.listed_jobs->size());
     report.jobs_traced = scenario.trace ? scenario.trace->report.jobs : 0;
     report.jobs_generated = GeneratedJobCount(scenario);
     report.workload_fingerprint = WorkloadFingerprint(built.workload);

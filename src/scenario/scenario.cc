@@ -12,7 +12,7 @@
 #include "fleetsim/core/names.h"
 #include "fleetsim/fleet/catalog_loader.h"
 #include "fleetsim/fleet/speed_model.h"
-#include "fleetsim/scenario/trace_cache.h"
+#include "fleetsim/scenario/load_cache.h"
 #include "fleetsim/workload/tenants.h"
 #include "job_json/job_json.h"
 #include "json/json_checker.h"
@@ -35,12 +35,12 @@ const std::vector<std::string> kTopKeys = {
 
 class ScenarioParser {
  public:
-  ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, TraceCache* traces,
+  ScenarioParser(const PolicyRegistry& registry, const Catalog& catalog, LoadCache* cache,
                  const FileSystem& files, std::string source, Diagnostics& diagnostics,
                  std::vector<std::string>& notes)
       : registry_(registry),
         catalog_(catalog),
-        traces_(traces),
+        cache_(cache),
         files_(files),
         source_(std::move(source)),
         diagnostics_(diagnostics),
@@ -155,7 +155,7 @@ class ScenarioParser {
       return;
     }
     Diagnostics inner;
-    ScenarioParser file_parser(registry_, catalog_, traces_, files_, path, inner, notes_);
+    ScenarioParser file_parser(registry_, catalog_, cache_, files_, path, inner, notes_);
     if (const std::string problem = parse(file_parser, section); !problem.empty()) {
       check_.Error(at, fmt::format("{}: {}", path, problem));
       return;
@@ -394,11 +394,24 @@ class ScenarioParser {
     }
   }
 
+  // The listed jobs; from the cache when an equal array parsed cleanly before (on the same
+  // catalog: a scenario's own catalog lives only as long as this parse, so not then).
   void ParseJobs(const json& root, Scenario& s) {
     const json* jobs = check_.Array(root, "", "jobs", false);
     if (jobs == nullptr) {
       return;
     }
+    LoadCache* const cache = own_catalog_ ? nullptr : cache_;
+    std::string text;
+    if (cache != nullptr) {
+      text = jobs->dump();
+      if (auto cached = cache->FindListedJobs(text, &catalog_)) {
+        s.listed_jobs = std::move(cached);
+        return;
+      }
+    }
+    const std::size_t diagnostics_before = diagnostics_.items().size();
+    std::vector<Job> listed;
     for (std::size_t i = 0; i < jobs->size(); ++i) {
       const std::string path = ChildPath("/jobs", i);
       const json& item = (*jobs)[i];
@@ -406,8 +419,12 @@ class ScenarioParser {
         check_.Error(path, fmt::format("expected a job object, found {}", Shown(item)));
         continue;
       }
-      s.listed_jobs.push_back(ParseJobObject(item, path, check_));
-      ResolveGpuModels(s.listed_jobs.back(), path);
+      listed.push_back(ParseJobObject(item, path, check_));
+      ResolveGpuModels(listed.back(), path);
+    }
+    s.listed_jobs = std::make_shared<const std::vector<Job>>(std::move(listed));
+    if (cache != nullptr && diagnostics_.items().size() == diagnostics_before) {
+      cache->RememberListedJobs(std::move(text), &catalog_, s.listed_jobs);
     }
   }
 
@@ -473,8 +490,8 @@ class ScenarioParser {
     source.resolved_path = ResolveBesideScenario(*file);
     const TraceReadOptions read{
         .on_bad_row = *policy, .catalog = &EffectiveCatalog(), .files = &files_};
-    if (traces_ != nullptr && !own_catalog_) {
-      CachedTrace cached = traces_->Read(*format, source.resolved_path, source.options, read);
+    if (cache_ != nullptr && !own_catalog_) {
+      CachedTrace cached = cache_->ReadTrace(*format, source.resolved_path, source.options, read);
       source.report = std::move(cached.report);
       source.jobs = std::move(cached.jobs);
     } else {  // a scenario's own catalog lives only as long as this parse: not cached
@@ -573,8 +590,9 @@ class ScenarioParser {
 
   void CheckIdsDistinct(const Scenario& s) {
     std::map<std::string, std::size_t> listed;
-    for (std::size_t i = 0; i < s.listed_jobs.size(); ++i) {
-      const std::string& id = s.listed_jobs[i].request.id;
+    const std::vector<Job>& listed_jobs = *s.listed_jobs;
+    for (std::size_t i = 0; i < listed_jobs.size(); ++i) {
+      const std::string& id = listed_jobs[i].request.id;
       if (id.empty()) {
         continue;
       }
@@ -594,7 +612,7 @@ class ScenarioParser {
         break;
       }
     }
-    CheckGeneratedIdsAgainstListed(s.generator, s.generators, s.listed_jobs, check_);
+    CheckGeneratedIdsAgainstListed(s.generator, s.generators, listed_jobs, check_);
     if (s.generator) {
       CheckGeneratedIdsAgainstTrace(*s.generator, "/generator/id_prefix", traced);
     }
@@ -623,7 +641,7 @@ class ScenarioParser {
 
   const PolicyRegistry& registry_;
   const Catalog& catalog_;
-  TraceCache* traces_;                  // null: every trace is read from its file
+  LoadCache* cache_;                    // null: every trace is read, every job parsed
   const FileSystem& files_;             // where the catalog file and the trace are read from
   std::optional<Catalog> own_catalog_;  // the scenario's "fleet.catalog", when it has one
   std::string source_;
@@ -649,7 +667,7 @@ LoadResult ParseScenario(const std::string& text, const std::string& source,
   }
   const Catalog& catalog = options.catalog == nullptr ? BuiltinCatalog() : *options.catalog;
   const FileSystem& files = options.files != nullptr ? *options.files : DiskFileSystem();
-  Scenario scenario = ScenarioParser(registry, catalog, options.trace_cache, files, source,
+  Scenario scenario = ScenarioParser(registry, catalog, options.cache, files, source,
                                      result.diagnostics, result.notes)
                           .Parse(root);
   if (options.strict) {
@@ -704,7 +722,7 @@ Workload BuildWorkload(const Scenario& scenario, std::uint64_t seed) {
 BuiltWorkload BuildWorkloadWithNotes(const Scenario& scenario, std::uint64_t seed) {
   BuiltWorkload built;
   Workload& workload = built.workload;
-  workload.jobs = scenario.listed_jobs;
+  workload.jobs = *scenario.listed_jobs;
   if (scenario.trace) {
     const std::vector<Job>& traced = scenario.trace->jobs->jobs;
     workload.jobs.insert(workload.jobs.end(), traced.begin(), traced.end());

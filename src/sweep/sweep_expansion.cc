@@ -9,7 +9,7 @@
 #include "fleetsim/core/random.h"
 #include "fleetsim/core/version.h"
 #include "fleetsim/fleet/catalog_loader.h"
-#include "fleetsim/scenario/trace_cache.h"
+#include "fleetsim/scenario/load_cache.h"
 #include "fleetsim/sweep/sweep_spec.h"
 #include "json/json_text.h"
 
@@ -154,7 +154,6 @@ class Expander {
     SweepPoint point;
     point.base = base;
     point.labels = document->labels;
-    point.document = document->text;
     point.scenario = document->scenario_name;
     point.policy = document->policy;
     point.scenario_loaded = document->scenario;
@@ -181,8 +180,7 @@ class Expander {
   // base and choice of the other axes. Null when a pointer points to nothing.
   struct Document {
     std::vector<std::string> labels;  // the seed axis's left empty
-    std::shared_ptr<const std::string> text;
-    std::string digest;  // of text
+    std::string digest;               // of the document's text (compact JSON, sorted keys)
     std::string scenario_name;
     std::string policy;
     std::uint64_t seed = kDefaultSeed;  // the document's own
@@ -229,8 +227,8 @@ class Expander {
       return std::nullopt;
     }
     ApplyPolicy(d.labels, choice, document);
-    d.text = std::make_shared<const std::string>(document.dump());
-    d.digest = fmt::format("{:016x}", Fnv1a64(*d.text));
+    const std::string text = document.dump();
+    d.digest = fmt::format("{:016x}", Fnv1a64(text));
     d.scenario_name = document.contains("name") && document["name"].is_string()
                           ? document["name"].get<std::string>()
                           : spec_.base_given[base];
@@ -238,7 +236,7 @@ class Expander {
     const std::uint64_t seed_written = SeedWritten(document);
     d.scenario = LoadInParts(base, choice, std::move(document));
     if (!d.scenario) {
-      LoadWhole(base, d);
+      LoadWhole(base, text, d);
     }
     d.seed = d.scenario ? d.scenario->seed : seed_written;
     return d;
@@ -358,8 +356,8 @@ class Expander {
   }
 
   // Loads the document's text with the scenario loader: its scenario, or its error.
-  void LoadWhole(std::size_t base, Document& d) {
-    LoadResult result = LoadText(base, *d.text);
+  void LoadWhole(std::size_t base, const std::string& text, Document& d) {
+    LoadResult result = LoadText(base, text);
     if (!result.scenario) {
       d.error = result.file_status.ok() ? result.diagnostics.Format(spec_.base_given[base])
                                         : result.file_status.message();
@@ -374,11 +372,9 @@ class Expander {
 
   // Loads `text` as if it had been written in the base file.
   LoadResult LoadText(std::size_t base, const std::string& text) {
-    return ParseScenario(text, spec_.base[base], registry_,
-                         {.strict = options_.strict,
-                          .catalog = &catalog_,
-                          .trace_cache = &traces_,
-                          .files = &files_});
+    return ParseScenario(
+        text, spec_.base[base], registry_,
+        {.strict = options_.strict, .catalog = &catalog_, .cache = &cache_, .files = &files_});
   }
 
   void AddWarnings(std::size_t base, const Diagnostics& diagnostics) {
@@ -402,7 +398,7 @@ class Expander {
   const FileSystem& files_ = spec_.files != nullptr ? *spec_.files : DiskFileSystem();
   // The catalog points load against (the built-in one unless the options give one).
   const Catalog& catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();
-  TraceCache traces_;  // each trace the points replay is read once
+  LoadCache cache_;  // each trace the points replay is read once, each job list parsed once
   SweepExpansion out_;
   std::set<std::string> ids_;
   std::set<std::pair<std::size_t, std::size_t>> bad_pointers_;

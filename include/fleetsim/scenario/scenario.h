@@ -37,7 +37,7 @@ struct TraceSource {
   TraceOptionValues options{};  // every option of the format, defaults filled in
   BadRowPolicy on_bad_row = BadRowPolicy::kFail;
   // What the trace yielded, in submit order; shared by the scenarios loaded through one
-  // TraceCache (a sweep's points), never changed after loading.
+  // LoadCache (a sweep's points), never changed after loading.
   std::shared_ptr<const Workload> jobs = std::make_shared<const Workload>();
   TraceReport report{};  // counts, skipped rows by reason, notes
 };
@@ -49,7 +49,9 @@ struct Scenario {
   FleetSpec fleet;
   PolicyChoice policy;
   SimTime until = kTimeNever;    // stop time; kTimeNever runs until idle
-  std::vector<Job> listed_jobs;  // from "jobs", in file order
+  // From "jobs", in file order; never null. Shared, read-only: the copies a sweep makes of a
+  // scenario (one per policy of a point) share its jobs rather than copy them.
+  std::shared_ptr<const std::vector<Job>> listed_jobs = std::make_shared<const std::vector<Job>>();
   std::optional<TraceSource> trace;
   std::optional<GeneratorSpec> generator;  // "generator": generator block 0
   std::vector<GeneratorSpec> generators;   // "generators": the blocks after it, in order
@@ -60,12 +62,14 @@ struct Scenario {
   Organization tenants;  // "tenants", in file order
 };
 
-class TraceCache;
+class LoadCache;
 
 struct LoadOptions {
   bool strict = false;                // unknown keys are errors, not warnings
   const Catalog* catalog = nullptr;   // the catalog pools resolve against; nullptr: built-in
-  TraceCache* trace_cache = nullptr;  // set: a trace read before is not read again (trace_cache.h)
+  // Set: a trace read before is not read again, and a "jobs" array parsed before is not parsed
+  // again (load_cache.h).
+  LoadCache* cache = nullptr;
   // Where the scenario, its catalog file and its trace are read from; nullptr: the disk.
   const FileSystem* files = nullptr;
 };
@@ -93,7 +97,7 @@ struct PolicyLoad {
 // A scenario's "policy" block on its own ({"name": ..., "params": {...}}, as JSON text), checked
 // as in a scenario file named `source` (a "params" file is read relative to it, from
 // options.files), for callers that choose a policy outside one (the Python module) or apart from
-// the rest of the scenario (a sweep's policy axes). options.catalog and trace_cache are not used.
+// the rest of the scenario (a sweep's policy axes). options.catalog and cache are not used.
 PolicyLoad ParsePolicyChoice(const std::string& text, const std::string& source,
                              const PolicyRegistry& registry, const LoadOptions& options = {});
 

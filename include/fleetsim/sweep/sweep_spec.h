@@ -93,9 +93,6 @@ struct SweepPoint {
   std::string policy{};               // the policy the point runs
   std::uint64_t seed = kDefaultSeed;  // the seed axis's value, else the scenario's own seed
   std::vector<std::string> labels{};  // per axis of the spec; "" where an axis does not apply
-  // The resolved scenario (compact JSON, sorted keys), shared by the points that differ only in
-  // their seed.
-  std::shared_ptr<const std::string> document{};
   std::string id{};  // 16 hex digits: a digest of base, document, seed, version
   std::shared_ptr<const Scenario> scenario_loaded{};  // null when the document is invalid
   std::string error{};  // why the document is invalid: the loader's messages

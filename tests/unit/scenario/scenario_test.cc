@@ -34,10 +34,10 @@ TEST(ScenarioTest, ValidMinimalScenarioLoadsWithDefaults) {
   EXPECT_EQ(s.seed, kDefaultSeed);
   EXPECT_EQ(s.policy.name, "fifo");
   EXPECT_EQ(s.until, kTimeNever);
-  ASSERT_EQ(s.listed_jobs.size(), 1U);
-  EXPECT_EQ(s.listed_jobs[0].request.submit, 1500);
-  EXPECT_EQ(s.listed_jobs[0].request.priority, 1);
-  EXPECT_EQ(s.listed_jobs[0].truth.duration, 10'000);
+  ASSERT_EQ(s.listed_jobs->size(), 1U);
+  EXPECT_EQ((*s.listed_jobs)[0].request.submit, 1500);
+  EXPECT_EQ((*s.listed_jobs)[0].request.priority, 1);
+  EXPECT_EQ((*s.listed_jobs)[0].truth.duration, 10'000);
 }
 
 TEST(ScenarioTest, ReportsEveryProblemAtOnceWithItsPath) {

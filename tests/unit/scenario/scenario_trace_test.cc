@@ -9,8 +9,8 @@
 #include <filesystem>
 
 #include "fleetsim/core/file_system.h"
+#include "fleetsim/scenario/load_cache.h"
 #include "fleetsim/scenario/scenario.h"
-#include "fleetsim/scenario/trace_cache.h"
 #include "testutil/paths.h"
 
 namespace fleetsim {
@@ -163,19 +163,19 @@ TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
   const std::string trace = R"({"format": "jsonl", "path": "traces/t.jsonl"})";
   const LoadResult uncached = Load(trace);
   ASSERT_TRUE(uncached.scenario) << Messages(uncached);
-  TraceCache cache;
+  LoadCache cache;
   const auto load = [&](const std::string& fleet, const std::string& on_bad_row) {
     const std::string text = R"({"format_version": 1, "name": "t", "fleet": )" + fleet +
                              R"(, "trace": {"format": "jsonl", "path": "traces/t.jsonl",
                              "on_bad_row": ")" +
                              on_bad_row + R"("}})";
     return ParseScenario(text, dir_ + "/s.json", BuiltinPolicies(),
-                         {.trace_cache = &cache, .files = &files_});
+                         {.cache = &cache, .files = &files_});
   };
   const LoadResult first = load(R"({"gpus": 8})", "fail");
   const LoadResult second = load(R"({"gpus": 16})", "fail");
   ASSERT_TRUE(first.scenario && second.scenario) << Messages(first) << Messages(second);
-  EXPECT_EQ(cache.reads(), 1U);
+  EXPECT_EQ(cache.trace_reads(), 1U);
   EXPECT_EQ(first.scenario->trace->jobs.get(), second.scenario->trace->jobs.get()) << "shared";
   for (const LoadResult* r : {&first, &second}) {
     EXPECT_EQ(Summaries(*r->scenario->trace->jobs), Summaries(*uncached.scenario->trace->jobs));
@@ -183,7 +183,7 @@ TEST_F(ScenarioTraceTest, ACacheReadsEachTraceOnceAndGivesTheSameJobsAndNotes) {
   }
   EXPECT_EQ(second.scenario->fleet.gpus, 16);
   ASSERT_TRUE(load(R"({"gpus": 8})", "skip").scenario);
-  EXPECT_EQ(cache.reads(), 2U);
+  EXPECT_EQ(cache.trace_reads(), 2U);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "fleetsim/core/file_system.h"
@@ -78,15 +79,16 @@ TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
   EXPECT_EQ(first.policy, "fifo");
   EXPECT_EQ(first.seed, 1U);
   EXPECT_EQ(first.labels, (std::vector<std::string>{"fifo", "", "1", "h100", "1"}));
-  EXPECT_NE(first.document->find(R"("nodes":1)"), std::string::npos);
-  EXPECT_EQ(first.document->find("decay"), std::string::npos) << "fifo has no decay";
+  ASSERT_NE(first.scenario_loaded, nullptr) << first.error;
+  EXPECT_EQ(first.scenario_loaded->fleet.pools.at(0).nodes, 1);
+  EXPECT_EQ(first.scenario_loaded->policy.params.count("decay"), 0U) << "fifo has no decay";
   const SweepPoint& last = e.points.back();
   EXPECT_EQ(last.policy, "constraint-aware");
   EXPECT_EQ(last.labels, (std::vector<std::string>{"constraint-aware", "0.95", "2", "b200", "3"}));
-  EXPECT_NE(last.document->find(R"("template":"hgx-b200")"), std::string::npos);
-  EXPECT_NE(last.document->find(R"("decay":0.95)"), std::string::npos);
-  ASSERT_NE(last.scenario_loaded, nullptr);
+  ASSERT_NE(last.scenario_loaded, nullptr) << last.error;
   EXPECT_EQ(last.scenario_loaded->fleet.pools.at(0).nodes, 2);
+  EXPECT_EQ(last.scenario_loaded->fleet.pools.at(0).name, "b200");
+  EXPECT_EQ(std::get<double>(last.scenario_loaded->policy.params.at("decay")), 0.95);
 }
 
 TEST_F(SweepSpecTest, IdsAreStableAndDistinct) {
@@ -122,22 +124,38 @@ TEST_F(SweepSpecTest, ThePolicyAxisKeepsTheBaseParametersOnlyForTheBasePolicy) {
   const SweepExpansion e =
       Expand(Load(R"([{"name": "policy", "values": ["constraint-aware", "backfill"]}])"));
   ASSERT_EQ(e.points.size(), 2U);
-  EXPECT_NE(e.points[0].document->find(R"("decay":0.9)"), std::string::npos);
-  EXPECT_EQ(e.points[1].document->find("decay"), std::string::npos);
-  ASSERT_NE(e.points[1].scenario_loaded, nullptr);
+  ASSERT_NE(e.points[0].scenario_loaded, nullptr) << e.points[0].error;
+  ASSERT_NE(e.points[1].scenario_loaded, nullptr) << e.points[1].error;
+  EXPECT_EQ(std::get<double>(e.points[0].scenario_loaded->policy.params.at("decay")), 0.9);
+  EXPECT_EQ(e.points[1].scenario_loaded->policy.params.count("decay"), 0U);
 }
 
 // The expander loads a document's policy block apart from the rest, which it loads once for every
-// policy; what it builds must be what the loader builds from the whole document.
+// policy, and shares job lists between documents; what it builds must be what the loader builds
+// from the whole document, written here by hand from the point's labels (grid.json's axes:
+// policy, decay, nodes, fleet, seed).
 TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
   const SweepLoad load =
       LoadSweepSpec(DiskFileSystem(), DataPath("sweep/grid.json"), registry_, false);
   const SweepExpansion e = Expand(load);
   ASSERT_EQ(e.points.size(), 42U);
+  std::string base_text;
+  ASSERT_TRUE(DiskFileSystem().ReadFile(DataPath("sweep/base.json"), base_text).ok());
   for (const SweepPoint& point : e.points) {
     ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
+    nlohmann::json document = nlohmann::json::parse(base_text);
+    if (point.labels[3] == "b200") {
+      document["fleet"]["pools"] = nlohmann::json::parse(
+          R"([{"name": "b200", "template": "hgx-b200", "nodes": 1, "tier": "on-demand"}])");
+    }
+    document["fleet"]["pools"][0]["nodes"] = std::stoi(point.labels[2]);
+    if (point.labels[0] == "constraint-aware") {
+      document["policy"]["params"]["decay"] = std::stod(point.labels[1]);
+    } else {
+      document["policy"] = {{"name", point.labels[0]}};
+    }
     const LoadResult whole =
-        ParseScenario(*point.document, load.spec->base[point.base], registry_, {});
+        ParseScenario(document.dump(), load.spec->base[point.base], registry_, {});
     ASSERT_TRUE(whole.scenario) << whole.diagnostics.Format("document");
     EXPECT_EQ(point.scenario_loaded->policy.name, whole.scenario->policy.name);
     EXPECT_EQ(point.scenario_loaded->policy.params, whole.scenario->policy.params);
@@ -147,6 +165,42 @@ TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
     EXPECT_EQ(point.scenario_loaded->fleet.pools.at(0).name,
               whole.scenario->fleet.pools.at(0).name);
   }
+}
+
+// Points whose documents differ only outside "jobs" share one parsed list of the listed jobs (a
+// plan over node counts holds one copy, not one per candidate); a change inside "jobs" gives a
+// point its own, and a list with a warning is never shared (each load reports it).
+TEST_F(SweepSpecTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
+  EditBase(files_, R"("generator": {)",
+           R"("jobs": [{"id": "a", "submit_s": 0, "gpus": 2, "duration_s": 600},
+                       {"id": "b", "submit_s": 9, "gpus": 1, "duration_s": 60}],
+              "generator": {)");
+  const SweepExpansion e =
+      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2, 3]},
+               {"name": "run", "pointer": "/jobs/1/duration_s", "values": [60, 120]}])"));
+  ASSERT_EQ(e.points.size(), 6U);
+  for (const SweepPoint& point : e.points) {
+    ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
+    const std::vector<Job>& jobs = *point.scenario_loaded->listed_jobs;
+    ASSERT_EQ(jobs.size(), 2U);
+    EXPECT_EQ(jobs[1].truth.duration, std::stoi(point.labels[1]) * 1000);
+  }
+  // Points 0, 2, 4 have run 60 (nodes 1, 2, 3); 1, 3, 5 run 120.
+  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs, e.points[2].scenario_loaded->listed_jobs);
+  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs, e.points[4].scenario_loaded->listed_jobs);
+  EXPECT_EQ(e.points[1].scenario_loaded->listed_jobs, e.points[5].scenario_loaded->listed_jobs);
+  EXPECT_NE(e.points[0].scenario_loaded->listed_jobs, e.points[1].scenario_loaded->listed_jobs);
+
+  EditBase(files_, R"("id": "b",)", R"("id": "b", "unknown_field": 1,)");
+  const SweepExpansion warned =
+      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}])"));
+  ASSERT_EQ(warned.points.size(), 2U);
+  ASSERT_NE(warned.points[0].scenario_loaded, nullptr) << warned.points[0].error;
+  ASSERT_NE(warned.points[1].scenario_loaded, nullptr) << warned.points[1].error;
+  EXPECT_NE(warned.points[0].scenario_loaded->listed_jobs,
+            warned.points[1].scenario_loaded->listed_jobs);
+  ASSERT_EQ(warned.warnings.size(), 1U);
+  EXPECT_NE(warned.warnings[0].find("/jobs/1"), std::string::npos) << warned.warnings[0];
 }
 
 TEST_F(SweepSpecTest, AParameterThePolicyRefusesMakesOnlyItsPointsInvalid) {
