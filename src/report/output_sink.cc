@@ -36,6 +36,11 @@ namespace {
 // The registry of live temporaries the signal handler removes: heap copies of their paths in
 // lock-free slots (a handler may read them at any moment; unlink is async-signal-safe).
 std::array<std::atomic<char*>, kMaxTrackedTemporaries> tracked_temporaries{};
+// Handlers that have begun reading the registry. A path forgotten once one has is not freed: the
+// handler may hold it, and the process is about to die anyway.
+std::atomic<int> registry_readers{0};
+static_assert(std::atomic<char*>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+              "the signal handler reads the registry: its atomics must be lock-free");
 
 // Registers `path`; returns its slot, or kMaxTrackedTemporaries when every slot is taken.
 std::size_t TrackTemporary(const std::string& path) {
@@ -51,13 +56,20 @@ std::size_t TrackTemporary(const std::string& path) {
   return kMaxTrackedTemporaries;
 }
 
+// Unregisters a slot. The order of the two atomic operations (sequentially consistent) makes
+// the free safe: a handler that loaded the path before the exchange counted itself a reader
+// before that, so the count read after the exchange is not 0.
 void ForgetTemporary(std::size_t slot) {
   if (slot < tracked_temporaries.size()) {
-    delete[] tracked_temporaries[slot].exchange(nullptr);
+    char* path = tracked_temporaries[slot].exchange(nullptr);
+    if (registry_readers.load() == 0) {
+      delete[] path;
+    }
   }
 }
 
 extern "C" void RemoveTemporariesAndDie(int signal_number) {
+  registry_readers.fetch_add(1);
   for (std::atomic<char*>& slot : tracked_temporaries) {
     if (const char* path = slot.load(); path != nullptr) {
       unlink(path);
