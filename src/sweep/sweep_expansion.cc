@@ -234,7 +234,9 @@ class Expander {
                           : spec_.base_given[base];
     d.policy = PolicyOf(document);
     const std::uint64_t seed_written = SeedWritten(document);
-    d.scenario = LoadInParts(base, choice, std::move(document));
+    if (HasPolicyAxes()) {
+      d.scenario = LoadInParts(base, choice, std::move(document));
+    }
     if (!d.scenario) {
       LoadWhole(base, text, d);
     }
@@ -309,6 +311,14 @@ class Expander {
         labels[a].clear();
       }
     }
+  }
+
+  // Whether an axis changes the policy or its parameters: only then do points share the rest of
+  // their document, and loading it apart pays (without, each point would hold two scenarios).
+  bool HasPolicyAxes() const {
+    return std::any_of(spec_.axes.begin(), spec_.axes.end(), [](const SweepAxis& axis) {
+      return axis.target == AxisTarget::kPolicy || axis.target == AxisTarget::kPolicyParam;
+    });
   }
 
   // A document loaded as two parts that the loader checks independently: its "policy" block, and

@@ -46,7 +46,7 @@ class PlanCliTest : public ::testing::Test {
   std::string dir_;
 };
 
-// A grid too large for the memory the process may have (here a 200 x 200 grid, about 1 GB
+// A grid too large for the memory the process may have (here a 400 x 400 grid, about 1.5 GB
 // expanded, under a 700 MB address-space limit) ends with a message and exit 8, nothing
 // written: it once ended in "terminate called after throwing an instance of std::bad_alloc"
 // (status 134). Not run under ASan, whose shadow memory needs more address space than any such
@@ -60,8 +60,8 @@ TEST_F(PlanCliTest, AGridBeyondTheMemoryLimitSaysSoAndWritesNothing) {
              {"id": "b", "submit_s": 60, "gpus": 16, "duration_s": 3600}]})";
   std::ofstream(dir_ + "/grid.json") << R"({"format_version": 1, "kind": "plan", "name": "grid",
     "base": "base.json",
-    "axes": [{"name": "a", "pointer": "/fleet/pools/0/nodes", "values": {"first": 1, "last": 200}},
-             {"name": "b", "pointer": "/fleet/pools/1/nodes", "values": {"first": 0, "last": 199}}],
+    "axes": [{"name": "a", "pointer": "/fleet/pools/0/nodes", "values": {"first": 1, "last": 400}},
+             {"name": "b", "pointer": "/fleet/pools/1/nodes", "values": {"first": 0, "last": 399}}],
     "targets": [{"metric": "jobs_rejected", "at_most": 0}]})";
   const CommandResult r = testing::RunCommand(
       fmt::format("cd '{}' && ulimit -v 700000 && '{}' plan grid.json --out out -j 2", dir_,
