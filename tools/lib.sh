@@ -19,9 +19,10 @@ FLEETSIM_DEBIAN_PACKAGES=(
 # (tests/fuzz); Slurm and munge run the private cluster of tools/slurm-local that
 # tests/cli/sweep_slurm_cli_test.cc submits a sweep to; pytest and pandas run the Python module's
 # tests (python/tests), whose results come back as DataFrames; prometheus brings promtool, which
-# loads `fleetsim export --dcgm` output into a TSDB (tests/cli/export_cli_test.cc).
+# loads `fleetsim export --dcgm` output into a TSDB (tests/cli/export_cli_test.cc); strace
+# delivers a signal at a chosen open(2) (tests/cli/cli_test.cc, the temporaries' signal test).
 FLEETSIM_SLURM_PACKAGES=(slurmctld slurmd slurm-client munge)
-FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev
+FLEETSIM_TEST_PACKAGES=(chromium python3 clang-14 libclang-rt-14-dev strace
                         "${FLEETSIM_SLURM_PACKAGES[@]}"
                         python3-pytest python3-pandas prometheus)
 

@@ -91,19 +91,7 @@ class Disk final : public FileSystem {
   }
 
   Status CreateNewFile(const std::string& path, const std::string& contents) override {
-    const int descriptor = CreateNewDiskFile(path);
-    if (descriptor < 0) {
-      return CannotCreateNewFile(path, errno);
-    }
-    int error = WriteAll(descriptor, contents.data(), contents.size());
-    if (close(descriptor) != 0 && error == 0) {
-      error = errno;
-    }
-    if (error != 0) {
-      unlink(path.c_str());
-      return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(error)));
-    }
-    return Status::Ok();
+    return CreateNewDiskFile(path, contents, [] {});
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
@@ -153,6 +141,24 @@ int CreateNewDiskFile(const std::string& path) {
     descriptor = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   } while (descriptor < 0 && errno == EINTR);
   return descriptor;
+}
+
+Status CreateNewDiskFile(const std::string& path, const std::string& contents,
+                         const std::function<void()>& made) {
+  const int descriptor = CreateNewDiskFile(path);
+  if (descriptor < 0) {
+    return CannotCreateNewFile(path, errno);
+  }
+  made();
+  int error = WriteAll(descriptor, contents.data(), contents.size());
+  if (close(descriptor) != 0 && error == 0) {
+    error = errno;
+  }
+  if (error != 0) {
+    unlink(path.c_str());
+    return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+  }
+  return Status::Ok();
 }
 
 Status CannotCreateNewFile(const std::string& path, int error) {

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,8 +12,10 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,12 +37,22 @@ void OutputSink::Stage(const std::string& relative_path, std::string contents) {
 namespace {
 
 // The registry of live temporaries the signal handler removes: heap copies of their paths in
-// lock-free slots (a handler may read them at any moment; unlink is async-signal-safe).
-std::array<std::atomic<char*>, kMaxTrackedTemporaries> tracked_temporaries{};
+// lock-free slots (a handler may read them at any moment; unlink is async-signal-safe). A path
+// is registered before its file is made, and owned from when the file is made: the handler
+// removes owned paths only, so a signal while a name is tried that turns out to be taken (by a
+// planted link, or another process's temporary) removes nothing. The thread making the file
+// holds the removing signals from the registration until the file is owned (SignalsHeld), so a
+// handler never runs on it in between; a handler on another thread waits for such a slot.
+struct TrackedTemporary {
+  std::atomic<char*> path{nullptr};
+  std::atomic<bool> owned{false};
+};
+std::array<TrackedTemporary, kMaxTrackedTemporaries> tracked_temporaries{};
 // Handlers that have begun reading the registry. A path forgotten once one has is not freed: the
 // handler may hold it, and the process is about to die anyway.
 std::atomic<int> registry_readers{0};
-static_assert(std::atomic<char*>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+static_assert(std::atomic<char*>::is_always_lock_free && std::atomic<int>::is_always_lock_free &&
+                  std::atomic<bool>::is_always_lock_free,
               "the signal handler reads the registry: its atomics must be lock-free");
 
 // Registers `path`; returns its slot, or kMaxTrackedTemporaries when every slot is taken.
@@ -48,7 +61,7 @@ std::size_t TrackTemporary(const std::string& path) {
   std::memcpy(copy, path.c_str(), path.size() + 1);
   for (std::size_t slot = 0; slot < tracked_temporaries.size(); ++slot) {
     char* expected = nullptr;
-    if (tracked_temporaries[slot].compare_exchange_strong(expected, copy)) {
+    if (tracked_temporaries[slot].path.compare_exchange_strong(expected, copy)) {
       return slot;
     }
   }
@@ -56,22 +69,82 @@ std::size_t TrackTemporary(const std::string& path) {
   return kMaxTrackedTemporaries;
 }
 
+// Marks a registered path's file as made by this process (a slot of kMaxTrackedTemporaries: not
+// registered, nothing to do).
+void OwnTemporary(std::size_t slot) {
+  if (slot < tracked_temporaries.size()) {
+    tracked_temporaries[slot].owned.store(true);
+  }
+}
+
 // Unregisters a slot. The order of the two atomic operations (sequentially consistent) makes
 // the free safe: a handler that loaded the path before the exchange counted itself a reader
 // before that, so the count read after the exchange is not 0.
 void ForgetTemporary(std::size_t slot) {
   if (slot < tracked_temporaries.size()) {
-    char* path = tracked_temporaries[slot].exchange(nullptr);
+    tracked_temporaries[slot].owned.store(false);
+    char* path = tracked_temporaries[slot].path.exchange(nullptr);
     if (registry_readers.load() == 0) {
       delete[] path;
     }
   }
 }
 
+// The signals whose handler removes the temporaries (RemoveTemporariesOnSignals).
+constexpr std::array<int, 5> kRemovingSignals = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT};
+
+// The removing signals blocked on this thread while one of its temporaries is registered but not
+// yet owned; a signal that comes meanwhile is handled on Release (or on another thread).
+class SignalsHeld {
+ public:
+  explicit SignalsHeld(bool hold) {
+    if (hold) {
+      sigset_t signals;
+      sigemptyset(&signals);
+      for (const int signal_number : kRemovingSignals) {
+        sigaddset(&signals, signal_number);
+      }
+      held_ = pthread_sigmask(SIG_BLOCK, &signals, &before_) == 0;
+    }
+  }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+  ~SignalsHeld() { Release(); }
+
+  void Release() {
+    if (held_) {
+      held_ = false;
+      pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+    }
+  }
+
+ private:
+  bool held_ = false;
+  sigset_t before_{};
+};
+
+// For a handler meeting a slot registered but not owned, whose file another thread is making:
+// whether that file becomes this path's, owned, within about 0.1 s (nanosleep is
+// async-signal-safe). False when the attempt fails (the slot is forgotten) or takes longer.
+bool OwnedAfterWaiting(const TrackedTemporary& slot, const char* path) {
+  for (int wait = 0; wait < 1000; ++wait) {
+    if (slot.owned.load()) {
+      return slot.path.load() == path;
+    }
+    if (slot.path.load() != path) {
+      return false;
+    }
+    const timespec pause{.tv_sec = 0, .tv_nsec = 100'000};
+    nanosleep(&pause, nullptr);
+  }
+  return false;
+}
+
 extern "C" void RemoveTemporariesAndDie(int signal_number) {
   registry_readers.fetch_add(1);
-  for (std::atomic<char*>& slot : tracked_temporaries) {
-    if (const char* path = slot.load(); path != nullptr) {
+  for (const TrackedTemporary& slot : tracked_temporaries) {
+    const char* path = slot.path.load();
+    if (path != nullptr && (slot.owned.load() || OwnedAfterWaiting(slot, path))) {
       unlink(path);
     }
   }
@@ -104,16 +177,17 @@ fs::path TemporaryName(const fs::path& target) {
   return target.parent_path() / ("." + name.substr(0, kept) + suffix);
 }
 
-// Creates a temporary beside `target` with `create(name)`, which makes a new file (never
-// following a link, failing when anything is at the name) and writes it, trying fresh names
-// while the one tried is taken (a leftover of a killed process whose id was reused, a planted
-// link). Each name is registered for the signal handler (`track`, in `slot`) before it is
-// tried, so that a signal during the write removes the file, and forgotten when the attempt
-// fails. (A signal arriving while a taken name is registered, for the one failed open(2), would
-// remove what took it: in a folder shared across PID namespaces, possibly another process's
-// temporary.) Everything is allocated before the file is made, so running out of memory
-// leaves no file that nothing would remove. Returns the last attempt's status; `temporary` is
-// the file's name when it is OK.
+// Creates a temporary beside `target` with `create(name, made)`, which makes a new file (never
+// following a link, failing when anything is at the name), calls `made()` as soon as the file is
+// made, and writes it; fresh names are tried while the one tried is taken (a leftover of a killed
+// process whose id was reused, a planted link). Each name is registered for the signal handler
+// (`track`, in `slot`) before it is tried and owned from `made()` on, so that a signal during
+// the write removes the file but one during the failed open(2) of a taken name leaves what took
+// it; it is forgotten when the attempt fails. The removing signals are held on this thread from
+// the registration until the file is owned or forgotten, so one that comes between the open(2)
+// that made the file and `made()` is handled after, and removes it. Everything is allocated
+// before the file is made, so running out of memory leaves no file that nothing would remove.
+// Returns the last attempt's status; `temporary` is the file's name when it is OK.
 template <typename Create>
 Status CreateTemporary(const fs::path& target, bool track, std::string& temporary,
                        std::size_t& slot, Create create) {
@@ -121,8 +195,12 @@ Status CreateTemporary(const fs::path& target, bool track, std::string& temporar
   for (int attempt = 0; attempt < kTemporaryAttempts; ++attempt) {
     temporary = TemporaryName(target).string();
     slot = track ? TrackTemporary(temporary) : kMaxTrackedTemporaries;
+    SignalsHeld held(slot < kMaxTrackedTemporaries);
     try {
-      status = create(temporary);
+      status = create(temporary, [slot, &held] {
+        OwnTemporary(slot);
+        held.Release();
+      });
     } catch (...) {
       ForgetTemporary(slot);
       slot = kMaxTrackedTemporaries;
@@ -164,9 +242,12 @@ class PendingFiles {
     }
     pending_.push_back({"", target});  // allocated before the file is made
     Pending& file = pending_.back();
-    const Status status = CreateTemporary(
-        target, files_.on_disk(), file.temporary, file.slot,
-        [&](const std::string& name) { return files_.CreateNewFile(name, contents); });
+    const Status status =
+        CreateTemporary(target, files_.on_disk(), file.temporary, file.slot,
+                        [&](const std::string& name, const std::function<void()>& made) {
+                          return files_.on_disk() ? CreateNewDiskFile(name, contents, made)
+                                                  : files_.CreateNewFile(name, contents);
+                        });
     file.created = status.ok();
     return status;
   }
@@ -369,7 +450,7 @@ std::optional<std::set<std::string>> CommittedFiles(const FileSystem& files,
 }
 
 void RemoveTemporariesOnSignals() {
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGABRT}) {
+  for (const int signal_number : kRemovingSignals) {
     struct sigaction action {};
     action.sa_handler = RemoveTemporariesAndDie;
     sigemptyset(&action.sa_mask);
@@ -501,10 +582,15 @@ StagedFile::StagedFile(std::string path) : path_(std::move(path)) {
   }
   buffer_ = std::make_unique<Buffer>();  // allocated before the temporary is made
   int descriptor = -1;
-  status_ = CreateTemporary(fs::path(path_), true, temporary_, slot_, [&](const std::string& name) {
-    descriptor = CreateNewDiskFile(name);
-    return descriptor >= 0 ? Status::Ok() : CannotCreateNewFile(name, errno);
-  });
+  status_ = CreateTemporary(fs::path(path_), true, temporary_, slot_,
+                            [&](const std::string& name, const auto& made) {
+                              descriptor = CreateNewDiskFile(name);
+                              if (descriptor < 0) {
+                                return CannotCreateNewFile(name, errno);
+                              }
+                              made();
+                              return Status::Ok();
+                            });
   if (status_.ok()) {
     Attach(descriptor);
   } else {

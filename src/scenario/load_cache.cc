@@ -20,13 +20,17 @@ CachedTrace LoadCache::ReadTrace(const TraceFormat& format, const std::string& p
 
 std::shared_ptr<const std::vector<Job>> LoadCache::FindListedJobs(const std::string& text,
                                                                   const Catalog* catalog) const {
-  const auto it = listed_jobs_.find({text, catalog});
-  return it == listed_jobs_.end() ? nullptr : it->second;
+  const auto by_catalog = listed_jobs_.find(catalog);
+  if (by_catalog == listed_jobs_.end()) {
+    return nullptr;
+  }
+  const auto it = by_catalog->second.find(text);
+  return it == by_catalog->second.end() ? nullptr : it->second;
 }
 
 void LoadCache::RememberListedJobs(std::string text, const Catalog* catalog,
                                    std::shared_ptr<const std::vector<Job>> jobs) {
-  listed_jobs_.emplace(std::make_pair(std::move(text), catalog), std::move(jobs));
+  listed_jobs_[catalog].emplace(std::move(text), std::move(jobs));
 }
 
 }  // namespace fleetsim

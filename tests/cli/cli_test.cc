@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "testutil/command.h"
 #include "testutil/paths.h"
@@ -384,6 +385,70 @@ TEST_F(CliTest, LinksPlantedAtTemporaryNamesAreNotWrittenThrough) {
   for (const fs::directory_entry& entry : fs::directory_iterator(dir_)) {
     EXPECT_EQ(entry.path().filename().string().find("victim"), std::string::npos)
         << entry.path() << " was written through a planted link";
+  }
+}
+
+// A signal that lands while a temporary's name is tried removes the file only if this process
+// made it: strace (-e inject) delivers SIGTERM as the open(2) of the first temporary returns, once
+// where a file planted at that name makes it fail (the planted file must stay), once where it
+// succeeds (the new, empty temporary must go: the signal waits until the file is registered as
+// this process's). The open(2) to hit is found by a first run without the signal.
+TEST_F(CliTest, ASignalWhileATemporaryIsMadeRemovesOnlyWhatThisProcessMade) {
+  const auto run = [&](const std::string& out, bool planted, const std::string& inject) {
+    return testing::RunCommand(
+        fmt::format("cd '{}' && rm -rf {} && mkdir {} && strace -f -o {}.strace -e trace=openat "
+                    "{} sh -c 'if [ \"$2\" = yes ]; then echo mine > {}/.jobs.csv.$$-0.tmp; fi; "
+                    "exec \"$0\" run \"$1\" -p fifo --out {}' '{}' '{}' {}",
+                    dir_, out, out, out, inject, out, out, FLEETSIM_CLI_PATH,
+                    Example("tiny-contended"), planted ? "yes" : "no"),
+        dir_);
+  };
+  // The position, among the traced open(2) calls, of the first temporary's (fleetsim's own).
+  const auto first_temporary = [&](const std::string& out) {
+    std::istringstream trace(ReadFile(dir_ + "/" + out + ".strace"));
+    int position = 0;
+    for (std::string line; std::getline(trace, line);) {
+      if (line.find("openat(") == std::string::npos) {
+        continue;
+      }
+      ++position;
+      if (line.find("/.jobs.csv.") != std::string::npos &&
+          line.find("O_EXCL") != std::string::npos) {  // not the shell's planting
+        return position;
+      }
+    }
+    return 0;
+  };
+  for (const bool planted : {true, false}) {
+    SCOPED_TRACE(planted ? "a file planted at the name" : "a free name");
+    const CommandResult dry = run("dry", planted, "");
+    ASSERT_EQ(dry.exit_code, 0) << dry.err;
+    const int position = first_temporary("dry");
+    ASSERT_GT(position, 0) << ReadFile(dir_ + "/dry.strace");
+    const CommandResult hit =
+        run("hit", planted, fmt::format("-e inject=openat:signal=SIGTERM:when={}", position));
+    EXPECT_NE(hit.exit_code, 0) << "SIGTERM ends the run";
+    // The call the signal came with: the first temporary's, failed or made as planned.
+    const std::string trace = ReadFile(dir_ + "/hit.strace");
+    const std::size_t signal = trace.find("--- SIGTERM {si_signo=SIGTERM, si_code=SI_KERNEL");
+    ASSERT_NE(signal, std::string::npos) << trace;
+    const std::size_t signal_line = trace.rfind('\n', signal) + 1;  // after "PID  "
+    ASSERT_GT(signal_line, 1U) << trace;
+    const std::size_t call = trace.rfind('\n', signal_line - 2) + 1;
+    const std::string call_line = trace.substr(call, signal_line - call);
+    EXPECT_NE(call_line.find("/.jobs.csv."), std::string::npos) << call_line;
+    EXPECT_NE(call_line.find("O_EXCL"), std::string::npos) << call_line;
+    EXPECT_EQ(call_line.find("EEXIST") != std::string::npos, planted) << call_line;
+    std::vector<std::string> left;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir_ + "/hit")) {
+      left.push_back(entry.path().filename().string());
+    }
+    if (planted) {
+      ASSERT_EQ(left.size(), 1U) << fmt::format("{}", fmt::join(left, ", "));
+      EXPECT_EQ(ReadFile(dir_ + "/hit/" + left[0]), "mine\n");
+    } else {
+      EXPECT_TRUE(left.empty()) << fmt::format("{}", fmt::join(left, ", "));
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 // directory". DiskFileSystem is stateless and thread-safe; a MemoryFileSystem is not thread-safe.
 #pragma once
 
+#include <functional>
 #include <istream>
 #include <map>
 #include <memory>
@@ -68,6 +69,12 @@ bool InsideDiskFolder(const std::string& path, const std::string& folder);
 // Opens a new file on the disk for writing, as FileSystem::CreateNewFile does (O_EXCL,
 // O_NOFOLLOW, mode 0666 less the umask). Returns its descriptor, or -1 with errno set.
 int CreateNewDiskFile(const std::string& path);
+
+// FileSystem::CreateNewFile on the disk, calling `made` as soon as the file is made, before
+// anything is written to it (for a caller that must know from then on that the file is its own,
+// as a signal handler removing temporaries does).
+Status CreateNewDiskFile(const std::string& path, const std::string& contents,
+                         const std::function<void()>& made);
 
 // Why a new file at `path` was not created, from the errno of the attempt: "PATH: cannot
 // create: ERROR", kAlreadyExists for EEXIST (the name is taken), an I/O error otherwise.

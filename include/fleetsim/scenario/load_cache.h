@@ -50,7 +50,9 @@ class LoadCache {
   using TraceKey = std::tuple<std::string, std::string, TraceOptionValues, BadRowPolicy,
                               const Catalog*, const FileSystem*>;
   std::map<TraceKey, CachedTrace> traces_;
-  std::map<std::pair<std::string, const Catalog*>, std::shared_ptr<const std::vector<Job>>>
+  // By catalog, then by the array's text (found without a copy of the text).
+  std::map<const Catalog*,
+           std::map<std::string, std::shared_ptr<const std::vector<Job>>, std::less<>>>
       listed_jobs_;
 };
 

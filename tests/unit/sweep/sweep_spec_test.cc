@@ -81,7 +81,8 @@ TEST_F(SweepSpecTest, TheGridFixtureExpandsAsDocumented) {
   EXPECT_EQ(first.labels, (std::vector<std::string>{"fifo", "", "1", "h100", "1"}));
   ASSERT_NE(first.scenario_loaded, nullptr) << first.error;
   EXPECT_EQ(first.scenario_loaded->fleet.pools.at(0).nodes, 1);
-  EXPECT_EQ(first.scenario_loaded->policy.params.count("decay"), 0U) << "fifo has no decay";
+  EXPECT_EQ(first.scenario_loaded->policy.params.count("decay"), 0U)
+      << "fifo has no decay (loading it would have failed: fifo declares none)";
   const SweepPoint& last = e.points.back();
   EXPECT_EQ(last.policy, "constraint-aware");
   EXPECT_EQ(last.labels, (std::vector<std::string>{"constraint-aware", "0.95", "2", "b200", "3"}));
@@ -172,24 +173,62 @@ TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
 // point its own, and a list with a warning is never shared (each load reports it).
 TEST_F(SweepSpecTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
   EditBase(files_, R"("generator": {)",
-           R"("jobs": [{"id": "a", "submit_s": 0, "gpus": 2, "duration_s": 600},
+           R"("jobs": [{"id": "a", "submit_s": 0, "gpus": 2, "duration_s": 600,
+                        "gpu_models": ["A100"]},
                        {"id": "b", "submit_s": 9, "gpus": 1, "duration_s": 60}],
               "generator": {)");
   const SweepExpansion e =
       Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2, 3]},
                {"name": "run", "pointer": "/jobs/1/duration_s", "values": [60, 120]}])"));
   ASSERT_EQ(e.points.size(), 6U);
+  std::string base;
+  ASSERT_TRUE(files_.ReadFile("work/base.json", base).ok());
   for (const SweepPoint& point : e.points) {
     ASSERT_NE(point.scenario_loaded, nullptr) << point.error;
     const std::vector<Job>& jobs = *point.scenario_loaded->listed_jobs;
-    ASSERT_EQ(jobs.size(), 2U);
+    // What loading the point's whole document, uncached, gives.
+    nlohmann::json document = nlohmann::json::parse(base);
+    document["fleet"]["pools"][0]["nodes"] = std::stoi(point.labels[0]);
+    document["jobs"][1]["duration_s"] = std::stoi(point.labels[1]);
+    const LoadResult whole = ParseScenario(document.dump(), "work/base.json", registry_, {});
+    ASSERT_TRUE(whole.scenario) << whole.diagnostics.Format("document");
+    const std::vector<Job>& expected = *whole.scenario->listed_jobs;
+    ASSERT_EQ(jobs.size(), expected.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      EXPECT_EQ(jobs[j].request.id, expected[j].request.id);
+      EXPECT_EQ(jobs[j].request.gpu_models, expected[j].request.gpu_models);
+      EXPECT_EQ(jobs[j].request.gpus, expected[j].request.gpus);
+      EXPECT_EQ(jobs[j].request.submit, expected[j].request.submit);
+      EXPECT_EQ(jobs[j].truth.duration, expected[j].truth.duration);
+    }
+    EXPECT_NE(jobs[0].request.gpu_models, std::vector<std::string>{"A100"})
+        << "the family prefix is resolved to the catalog's models (A100-80GB, A100-40GB)";
     EXPECT_EQ(jobs[1].truth.duration, std::stoi(point.labels[1]) * 1000);
   }
   // Points 0, 2, 4 have run 60 (nodes 1, 2, 3); 1, 3, 5 run 120.
-  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs, e.points[2].scenario_loaded->listed_jobs);
-  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs, e.points[4].scenario_loaded->listed_jobs);
-  EXPECT_EQ(e.points[1].scenario_loaded->listed_jobs, e.points[5].scenario_loaded->listed_jobs);
-  EXPECT_NE(e.points[0].scenario_loaded->listed_jobs, e.points[1].scenario_loaded->listed_jobs);
+  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs.get(),
+            e.points[2].scenario_loaded->listed_jobs.get());
+  EXPECT_EQ(e.points[0].scenario_loaded->listed_jobs.get(),
+            e.points[4].scenario_loaded->listed_jobs.get());
+  EXPECT_EQ(e.points[1].scenario_loaded->listed_jobs.get(),
+            e.points[5].scenario_loaded->listed_jobs.get());
+  EXPECT_NE(e.points[0].scenario_loaded->listed_jobs.get(),
+            e.points[1].scenario_loaded->listed_jobs.get());
+
+  // A scenario with its own catalog (here written in place) resolves its jobs against it, and it
+  // lives only as long as that load: nothing is shared.
+  EditBase(files_, R"("tier": "on-demand"}]})",
+           R"("tier": "on-demand"}],
+              "catalog": {"format_version": 1, "node_templates": [{"name": "mine-4",
+                "gpu": "V100-32GB", "gpus_per_node": 4, "nvlink_domain_gpus": 4,
+                "nodes_per_rack": 8}]}})");
+  const SweepExpansion own =
+      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}])"));
+  ASSERT_EQ(own.points.size(), 2U);
+  ASSERT_NE(own.points[0].scenario_loaded, nullptr) << own.points[0].error;
+  ASSERT_NE(own.points[1].scenario_loaded, nullptr) << own.points[1].error;
+  EXPECT_NE(own.points[0].scenario_loaded->listed_jobs.get(),
+            own.points[1].scenario_loaded->listed_jobs.get());
 
   EditBase(files_, R"("id": "b",)", R"("id": "b", "unknown_field": 1,)");
   const SweepExpansion warned =
@@ -197,8 +236,8 @@ TEST_F(SweepSpecTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
   ASSERT_EQ(warned.points.size(), 2U);
   ASSERT_NE(warned.points[0].scenario_loaded, nullptr) << warned.points[0].error;
   ASSERT_NE(warned.points[1].scenario_loaded, nullptr) << warned.points[1].error;
-  EXPECT_NE(warned.points[0].scenario_loaded->listed_jobs,
-            warned.points[1].scenario_loaded->listed_jobs);
+  EXPECT_NE(warned.points[0].scenario_loaded->listed_jobs.get(),
+            warned.points[1].scenario_loaded->listed_jobs.get());
   ASSERT_EQ(warned.warnings.size(), 1U);
   EXPECT_NE(warned.warnings[0].find("/jobs/1"), std::string::npos) << warned.warnings[0];
 }
