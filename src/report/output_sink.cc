@@ -124,8 +124,9 @@ class SignalsHeld {
 };
 
 // For a handler meeting a slot registered but not owned, whose file another thread is making:
-// whether that file becomes this path's, owned, within about 0.1 s (nanosleep is
-// async-signal-safe). False when the attempt fails (the slot is forgotten) or takes longer.
+// whether that file becomes this path's, owned, within about 0.1-0.2 s (nanosleep is
+// async-signal-safe). False when the attempt fails (the slot is forgotten: a next attempt waits
+// in WaitIfDying, making nothing) or takes longer.
 bool OwnedAfterWaiting(const TrackedTemporary& slot, const char* path) {
   for (int wait = 0; wait < 1000; ++wait) {
     if (slot.owned.load()) {
@@ -138,6 +139,19 @@ bool OwnedAfterWaiting(const TrackedTemporary& slot, const char* path) {
     nanosleep(&pause, nullptr);
   }
   return false;
+}
+
+// Called after registering a temporary (in `slot`), before making its file: when a signal
+// handler has begun removing the temporaries, the process is about to die, and a file made now
+// might escape it (the handler may have passed the slot, or be waiting on an earlier name of
+// it), so this thread makes nothing and waits for the end. The registration and the handler's
+// count being sequentially consistent, a handler that begins after the check sees the slot.
+void WaitIfDying(std::size_t slot) {
+  if (slot < tracked_temporaries.size() && registry_readers.load() != 0) {
+    for (;;) {
+      pause();
+    }
+  }
 }
 
 extern "C" void RemoveTemporariesAndDie(int signal_number) {
@@ -184,8 +198,8 @@ fs::path TemporaryName(const fs::path& target) {
 // (`track`, in `slot`) before it is tried and owned from `made()` on, so that a signal during
 // the write removes the file but one during the failed open(2) of a taken name leaves what took
 // it; it is forgotten when the attempt fails. The removing signals are held on this thread from
-// the registration until the file is owned or forgotten, so one that comes between the open(2)
-// that made the file and `made()` is handled after, and removes it. Everything is allocated
+// before the registration until the file is owned or forgotten, so one that comes between the
+// open(2) that made the file and `made()` is handled after, and removes it. Everything is allocated
 // before the file is made, so running out of memory leaves no file that nothing would remove.
 // Returns the last attempt's status; `temporary` is the file's name when it is OK.
 template <typename Create>
@@ -194,8 +208,9 @@ Status CreateTemporary(const fs::path& target, bool track, std::string& temporar
   Status status;
   for (int attempt = 0; attempt < kTemporaryAttempts; ++attempt) {
     temporary = TemporaryName(target).string();
+    SignalsHeld held(track);
     slot = track ? TrackTemporary(temporary) : kMaxTrackedTemporaries;
-    SignalsHeld held(slot < kMaxTrackedTemporaries);
+    WaitIfDying(slot);
     try {
       status = create(temporary, [slot, &held] {
         OwnTemporary(slot);
@@ -257,10 +272,13 @@ class PendingFiles {
   Status RenameAll() {
     for (Pending& file : pending_) {
       FLEETSIM_CHECK(file.created, "PendingFiles::RenameAll after a failed Write");
+      const SignalsHeld held(file.slot < kMaxTrackedTemporaries);
       if (Status status = files_.Rename(file.temporary, file.target.string()); !status.ok()) {
         return status;
       }
       file.renamed = true;
+      ForgetTemporary(file.slot);  // the name is no longer this process's file
+      file.slot = kMaxTrackedTemporaries;
     }
     return Status::Ok();
   }
@@ -637,10 +655,16 @@ Status StagedFile::Commit() {
         Status::IoError(fmt::format("{}: cannot write: {}", WrittenPath(), std::strerror(error)));
   } else if (temporary_.empty()) {
     committed_ = true;  // written in place
-  } else if (fs::rename(temporary_, path_, ec); ec) {
-    status_ = Status::IoError(fmt::format("{}: cannot rename into place: {}", path_, ec.message()));
   } else {
-    committed_ = true;
+    const SignalsHeld held(slot_ < kMaxTrackedTemporaries);
+    if (fs::rename(temporary_, path_, ec); ec) {
+      status_ =
+          Status::IoError(fmt::format("{}: cannot rename into place: {}", path_, ec.message()));
+    } else {
+      committed_ = true;
+      ForgetTemporary(slot_);  // the name is no longer this process's file
+      slot_ = kMaxTrackedTemporaries;
+    }
   }
   return status_;
 }
