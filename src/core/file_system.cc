@@ -90,8 +90,22 @@ class Disk final : public FileSystem {
     return Status::Ok();
   }
 
-  Status CreateNewFile(const std::string& path, const std::string& contents) override {
-    return CreateNewDiskFile(path, contents, [] {});
+  Status CreateNewFile(const std::string& path, const std::string& contents,
+                       const std::function<void()>& made) override {
+    const int descriptor = CreateNewDiskFile(path);
+    if (descriptor < 0) {
+      return CannotCreateNewFile(path, errno);
+    }
+    made();
+    int error = WriteAll(descriptor, contents.data(), contents.size());
+    if (close(descriptor) != 0 && error == 0) {
+      error = errno;
+    }
+    if (error != 0) {
+      unlink(path.c_str());
+      return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(error)));
+    }
+    return Status::Ok();
   }
 
   Status Rename(const std::string& from, const std::string& to) override {
@@ -141,24 +155,6 @@ int CreateNewDiskFile(const std::string& path) {
     descriptor = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   } while (descriptor < 0 && errno == EINTR);
   return descriptor;
-}
-
-Status CreateNewDiskFile(const std::string& path, const std::string& contents,
-                         const std::function<void()>& made) {
-  const int descriptor = CreateNewDiskFile(path);
-  if (descriptor < 0) {
-    return CannotCreateNewFile(path, errno);
-  }
-  made();
-  int error = WriteAll(descriptor, contents.data(), contents.size());
-  if (close(descriptor) != 0 && error == 0) {
-    error = errno;
-  }
-  if (error != 0) {
-    unlink(path.c_str());
-    return Status::IoError(fmt::format("{}: cannot write: {}", path, std::strerror(error)));
-  }
-  return Status::Ok();
 }
 
 Status CannotCreateNewFile(const std::string& path, int error) {
@@ -305,11 +301,16 @@ Status MemoryFileSystem::WriteFile(const std::string& path, const std::string& c
   return Status::Ok();
 }
 
-Status MemoryFileSystem::CreateNewFile(const std::string& path, const std::string& contents) {
+Status MemoryFileSystem::CreateNewFile(const std::string& path, const std::string& contents,
+                                       const std::function<void()>& made) {
   const std::string key = Normal(path);
   if (files_.count(key) != 0 || HasDirectory(key)) {
     return CannotCreateNewFile(path, EEXIST);
   }
+  if (Status status = WriteFile(path, ""); !status.ok()) {
+    return status;
+  }
+  made();
   return WriteFile(path, contents);
 }
 

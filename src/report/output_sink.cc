@@ -260,8 +260,7 @@ class PendingFiles {
     const Status status =
         CreateTemporary(target, files_.on_disk(), file.temporary, file.slot,
                         [&](const std::string& name, const std::function<void()>& made) {
-                          return files_.on_disk() ? CreateNewDiskFile(name, contents, made)
-                                                  : files_.CreateNewFile(name, contents);
+                          return files_.CreateNewFile(name, contents, made);
                         });
     file.created = status.ok();
     return status;

@@ -234,7 +234,7 @@ class Expander {
                           : spec_.base_given[base];
     d.policy = PolicyOf(document);
     const std::uint64_t seed_written = SeedWritten(document);
-    if (HasPolicyAxes()) {
+    if (has_policy_axes_) {
       d.scenario = LoadInParts(base, choice, std::move(document));
     }
     if (!d.scenario) {
@@ -311,14 +311,6 @@ class Expander {
         labels[a].clear();
       }
     }
-  }
-
-  // Whether an axis changes the policy or its parameters: only then do points share the rest of
-  // their document, and loading it apart pays (without, each point would hold two scenarios).
-  bool HasPolicyAxes() const {
-    return std::any_of(spec_.axes.begin(), spec_.axes.end(), [](const SweepAxis& axis) {
-      return axis.target == AxisTarget::kPolicy || axis.target == AxisTarget::kPolicyParam;
-    });
   }
 
   // A document loaded as two parts that the loader checks independently: its "policy" block, and
@@ -405,6 +397,12 @@ class Expander {
   const SweepSpec& spec_;
   const PolicyRegistry& registry_;
   const ExpandOptions& options_;
+  // Whether an axis changes the policy or its parameters: only then do points share the rest of
+  // their document, and loading it apart pays (without, each point would hold two scenarios).
+  const bool has_policy_axes_ =
+      std::any_of(spec_.axes.begin(), spec_.axes.end(), [](const SweepAxis& axis) {
+        return axis.target == AxisTarget::kPolicy || axis.target == AxisTarget::kPolicyParam;
+      });
   const FileSystem& files_ = spec_.files != nullptr ? *spec_.files : DiskFileSystem();
   // The catalog points load against (the built-in one unless the options give one).
   const Catalog& catalog_ = options_.catalog != nullptr ? *options_.catalog : BuiltinCatalog();

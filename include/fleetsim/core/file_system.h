@@ -42,7 +42,14 @@ class FileSystem {
   // StatusCode::kAlreadyExists ("File exists") when anything is at `path` already: a file, a
   // directory, a link (which is not followed, even when it points nowhere). For temporaries no
   // one else can redirect.
-  virtual Status CreateNewFile(const std::string& path, const std::string& contents) = 0;
+  Status CreateNewFile(const std::string& path, const std::string& contents) {
+    return CreateNewFile(path, contents, [] {});
+  }
+  // The same, calling `made` as soon as the file is made, before anything is written to it (for
+  // a caller that must know from then on that the file is its own, as a signal handler removing
+  // temporaries does); not called when no file is made.
+  virtual Status CreateNewFile(const std::string& path, const std::string& contents,
+                               const std::function<void()>& made) = 0;
   // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).
   virtual Status Rename(const std::string& from, const std::string& to) = 0;
   // Removes a file or an empty directory; OK when there is none.
@@ -70,12 +77,6 @@ bool InsideDiskFolder(const std::string& path, const std::string& folder);
 // O_NOFOLLOW, mode 0666 less the umask). Returns its descriptor, or -1 with errno set.
 int CreateNewDiskFile(const std::string& path);
 
-// FileSystem::CreateNewFile on the disk, calling `made` as soon as the file is made, before
-// anything is written to it (for a caller that must know from then on that the file is its own,
-// as a signal handler removing temporaries does).
-Status CreateNewDiskFile(const std::string& path, const std::string& contents,
-                         const std::function<void()>& made);
-
 // Why a new file at `path` was not created, from the errno of the attempt: "PATH: cannot
 // create: ERROR", kAlreadyExists for EEXIST (the name is taken), an I/O error otherwise.
 Status CannotCreateNewFile(const std::string& path, int error);
@@ -93,7 +94,9 @@ class MemoryFileSystem final : public FileSystem {
   bool IsDirectory(const std::string& path) const override;
   Status CreateDirectories(const std::string& path) override;
   Status WriteFile(const std::string& path, const std::string& contents) override;
-  Status CreateNewFile(const std::string& path, const std::string& contents) override;
+  using FileSystem::CreateNewFile;
+  Status CreateNewFile(const std::string& path, const std::string& contents,
+                       const std::function<void()>& made) override;
   Status Rename(const std::string& from, const std::string& to) override;
   Status Remove(const std::string& path) override;
   bool on_disk() const override { return false; }

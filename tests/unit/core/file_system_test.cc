@@ -10,6 +10,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "testutil/command.h"
 
@@ -105,6 +106,23 @@ TEST_P(FileSystemTest, ANewFileIsCreatedOnlyWhereNothingIsYet) {
             Status::AlreadyExists(At("d") + ": cannot create: File exists"));
   EXPECT_EQ(files().CreateNewFile(At("no/t"), "x"),
             Status::IoError(At("no/t") + ": cannot create: No such file or directory"));
+}
+
+// `made` is called once the file is there and before its contents are written, and only when a
+// file was made.
+TEST_P(FileSystemTest, ANewFileIsReportedMadeBeforeItIsWritten) {
+  std::vector<std::string> seen;  // what the file held at each call
+  const auto made = [&] {
+    std::string contents = "(none)";
+    EXPECT_TRUE(files().ReadFile(At("t"), contents).ok());
+    seen.push_back(contents);
+  };
+  ASSERT_TRUE(files().CreateNewFile(At("t"), "first", made).ok());
+  EXPECT_EQ(seen, std::vector<std::string>{""});
+  EXPECT_EQ(Read("t"), "first");
+  EXPECT_EQ(files().CreateNewFile(At("t"), "second", made).code(), StatusCode::kAlreadyExists);
+  EXPECT_FALSE(files().CreateNewFile(At("no/t"), "x", made).ok());
+  EXPECT_EQ(seen.size(), 1U) << "called although no file was made";
 }
 
 // A link at the new file's path is not followed, even when it points nowhere: a link planted

@@ -171,12 +171,36 @@ TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
 // Points whose documents differ only outside "jobs" share one parsed list of the listed jobs (a
 // plan over node counts holds one copy, not one per candidate); a change inside "jobs" gives a
 // point its own, and a list with a warning is never shared (each load reports it).
-TEST_F(SweepSpecTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
-  EditBase(files_, R"("generator": {)",
-           R"("jobs": [{"id": "a", "submit_s": 0, "gpus": 2, "duration_s": 600,
-                        "gpu_models": ["A100"]},
-                       {"id": "b", "submit_s": 9, "gpus": 1, "duration_s": 60}],
-              "generator": {)");
+// Sweeps over a base scenario that lists two jobs (the first naming a GPU family, which the
+// catalog resolves).
+class ListedJobsTest : public SweepSpecTest {
+ protected:
+  void SetUp() override {
+    SweepSpecTest::SetUp();
+    EditBase(files_, R"("generator": {)",
+             R"("jobs": [{"id": "a", "submit_s": 0, "gpus": 2, "duration_s": 600,
+                          "gpu_models": ["A100"]},
+                         {"id": "b", "submit_s": 9, "gpus": 1, "duration_s": 60}],
+                "generator": {)");
+  }
+
+  // Expands over two node counts, expecting two valid points that do not share their jobs.
+  SweepExpansion ExpandTwoPointsWithTheirOwnJobs() {
+    SweepExpansion e =
+        Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}])"));
+    EXPECT_EQ(e.points.size(), 2U);
+    for (const SweepPoint& point : e.points) {
+      EXPECT_NE(point.scenario_loaded, nullptr) << point.error;
+    }
+    if (e.points.size() == 2 && e.points[0].scenario_loaded && e.points[1].scenario_loaded) {
+      EXPECT_NE(e.points[0].scenario_loaded->listed_jobs.get(),
+                e.points[1].scenario_loaded->listed_jobs.get());
+    }
+    return e;
+  }
+};
+
+TEST_F(ListedJobsTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
   const SweepExpansion e =
       Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2, 3]},
                {"name": "run", "pointer": "/jobs/1/duration_s", "values": [60, 120]}])"));
@@ -214,30 +238,24 @@ TEST_F(SweepSpecTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
             e.points[5].scenario_loaded->listed_jobs.get());
   EXPECT_NE(e.points[0].scenario_loaded->listed_jobs.get(),
             e.points[1].scenario_loaded->listed_jobs.get());
+}
 
-  // A scenario with its own catalog (here written in place) resolves its jobs against it, and it
-  // lives only as long as that load: nothing is shared.
+// A scenario with its own catalog (here written in place) resolves its jobs against it, and that
+// catalog lives only as long as the load: nothing is shared.
+TEST_F(ListedJobsTest, PointsOfAScenarioWithItsOwnCatalogDoNotShareTheirListedJobs) {
   EditBase(files_, R"("tier": "on-demand"}]})",
            R"("tier": "on-demand"}],
               "catalog": {"format_version": 1, "node_templates": [{"name": "mine-4",
                 "gpu": "V100-32GB", "gpus_per_node": 4, "nvlink_domain_gpus": 4,
                 "nodes_per_rack": 8}]}})");
-  const SweepExpansion own =
-      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}])"));
-  ASSERT_EQ(own.points.size(), 2U);
-  ASSERT_NE(own.points[0].scenario_loaded, nullptr) << own.points[0].error;
-  ASSERT_NE(own.points[1].scenario_loaded, nullptr) << own.points[1].error;
-  EXPECT_NE(own.points[0].scenario_loaded->listed_jobs.get(),
-            own.points[1].scenario_loaded->listed_jobs.get());
+  ExpandTwoPointsWithTheirOwnJobs();
+}
 
+// A job list with a warning is never shared, so that every point's load reports it (the
+// expansion keeps one copy of each warning).
+TEST_F(ListedJobsTest, PointsWhoseListedJobsWarnDoNotShareThem) {
   EditBase(files_, R"("id": "b",)", R"("id": "b", "unknown_field": 1,)");
-  const SweepExpansion warned =
-      Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2]}])"));
-  ASSERT_EQ(warned.points.size(), 2U);
-  ASSERT_NE(warned.points[0].scenario_loaded, nullptr) << warned.points[0].error;
-  ASSERT_NE(warned.points[1].scenario_loaded, nullptr) << warned.points[1].error;
-  EXPECT_NE(warned.points[0].scenario_loaded->listed_jobs.get(),
-            warned.points[1].scenario_loaded->listed_jobs.get());
+  const SweepExpansion warned = ExpandTwoPointsWithTheirOwnJobs();
   ASSERT_EQ(warned.warnings.size(), 1U);
   EXPECT_NE(warned.warnings[0].find("/jobs/1"), std::string::npos) << warned.warnings[0];
 }
