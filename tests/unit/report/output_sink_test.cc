@@ -4,17 +4,29 @@
 // A manifest may list only files inside its folder, each once; a reader of a folder inside a run
 // folder finds the run's manifest above it (CommittedFiles). The folder is in a MemoryFileSystem;
 // the disk's rename and remove are held to the same behaviour by the FileSystem conformance
-// suite, and the CLI tests commit to the disk.
+// suite, and the CLI tests commit to the disk. On the disk, a signal handled on another thread
+// while a temporary is being made waits for it and removes it (a death test).
 #include "fleetsim/report/output_sink.h"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <istream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fleetsim/core/file_system.h"
+#include "testutil/command.h"
 
 namespace fleetsim {
 namespace {
@@ -155,6 +167,78 @@ TEST_F(OutputSinkTest, TheManifestIsTheSameBytesForTheSameFiles) {
   const std::map<std::string, std::string> staged = {{"x", "1"}, {"y/z", "2"}};
   EXPECT_EQ(OutputManifest(staged), OutputManifest(staged));
   EXPECT_NE(OutputManifest(staged), OutputManifest({{"x", "1"}, {"y/z", "3"}}));
+}
+
+// The disk, except that once CreateNewFile has made a file, another thread sends the process
+// SIGTERM, and the file is reported made only 20 ms later: the handler runs on that thread while
+// the temporary is registered but not yet owned (this thread holds the signal meanwhile). Then
+// nothing is written for 2 s, time for the handler to end the process.
+class SignalledWhileMaking final : public FileSystem {
+ public:
+  Status ReadFile(const std::string& path, std::string& contents) const override {
+    return disk_.ReadFile(path, contents);
+  }
+  Status OpenForReading(const std::string& path, std::unique_ptr<std::istream>& in) const override {
+    return disk_.OpenForReading(path, in);
+  }
+  bool Exists(const std::string& path) const override { return disk_.Exists(path); }
+  bool IsFile(const std::string& path) const override { return disk_.IsFile(path); }
+  bool IsDirectory(const std::string& path) const override { return disk_.IsDirectory(path); }
+  Status CreateDirectories(const std::string& path) override {
+    return disk_.CreateDirectories(path);
+  }
+  Status WriteFile(const std::string& path, const std::string& contents) override {
+    return disk_.WriteFile(path, contents);
+  }
+  Status CreateNewFile(const std::string& path, const std::string& contents,
+                       const std::function<void()>& made) override {
+    return disk_.CreateNewFile(path, contents, [&made] {
+      static std::atomic<bool> sending{false};
+      std::thread([] {
+        sigset_t terminate;
+        sigemptyset(&terminate);
+        sigaddset(&terminate, SIGTERM);
+        pthread_sigmask(SIG_UNBLOCK, &terminate, nullptr);  // held by the thread it came from
+        sending.store(true);
+        kill(getpid(), SIGTERM);  // handled here: the only thread not holding it
+      }).detach();
+      while (!sending.load()) {
+        std::this_thread::yield();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      made();
+      // The handler, seeing the file owned, removes it and ends the process meanwhile.
+      std::this_thread::sleep_for(std::chrono::seconds(2));
+    });
+  }
+  Status Rename(const std::string& from, const std::string& to) override {
+    return disk_.Rename(from, to);
+  }
+  Status Remove(const std::string& path) override { return disk_.Remove(path); }
+  bool on_disk() const override { return true; }
+
+ private:
+  FileSystem& disk_ = DiskFileSystem();
+};
+
+TEST(OutputSinkSignalTest, AHandlerOnAnotherThreadWaitsForATemporaryBeingMadeAndRemovesIt) {
+  const std::string dir = testing::FreshTempDir();
+  EXPECT_EXIT(
+      {
+        RemoveTemporariesOnSignals();
+        SignalledWhileMaking files;
+        DirectorySink sink(files, dir + "/out");
+        sink.Stage("summary.json", "{}\n");
+        (void)sink.Commit();
+        std::_Exit(0);  // not reached: SIGTERM ends the process while the file is made
+      },
+      ::testing::KilledBySignal(SIGTERM), "");
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/out")) {
+    left.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(left, std::vector<std::string>{}) << "the temporary was left behind";
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
