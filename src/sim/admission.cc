@@ -87,8 +87,9 @@ std::string Admission::Verdict(const JobRequest& r, const JobTruth& truth) {
       verdict = HostNeedOf(r).any()
                     ? fmt::format(
                           "needs {}, split over the nodes of its GPUs in proportion to "
-                          "its GPUs on each; no placement on the empty fleet leaves every "
-                          "node enough",
+                          "its GPUs on each; the built-in placement, which sizes every node "
+                          "for as many of the job's GPUs as it holds, finds none on the "
+                          "empty fleet",
                           HostText(HostNeedOf(r)))
                     : "no placement meets all of its constraints, even on the empty fleet";
     }

@@ -176,8 +176,8 @@ INSTANTIATE_TEST_SUITE_P(
                   r.cpu_milli = 80'000;
                 },
                 "needs 80 CPU cores and 0 GB of host memory, split over the nodes of its GPUs in "
-                "proportion to its GPUs on each; no placement on the empty fleet leaves every "
-                "node enough"},
+                "proportion to its GPUs on each; the built-in placement, which sizes every node "
+                "for as many of the job's GPUs as it holds, finds none on the empty fleet"},
         Verdict{"SixteenGpusSplittingTheirHostCpuOverTwoNodes",
                 [](JobRequest& r) {
                   r.gpus = 16;
