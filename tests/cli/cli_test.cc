@@ -63,6 +63,30 @@ TEST_F(CliTest, ListPolicies) {
   EXPECT_NE(r.out.find("- lookahead (integer, default 0"), std::string::npos);
 }
 
+// The first fenced block after `heading` in docs/outputs.md.
+std::string OutputsPageBlockAfter(const std::string& heading) {
+  const std::string page = ReadFile(SourcePath("docs/outputs.md"));
+  const std::size_t at = page.find("\n" + heading + "\n");
+  const std::size_t open = page.find("\n```\n", at);
+  const std::size_t close = page.find("\n```\n", open + 1);
+  if (at == std::string::npos || open == std::string::npos || close == std::string::npos) {
+    ADD_FAILURE() << "docs/outputs.md has no fenced block under " << heading;
+    return "";
+  }
+  return page.substr(open + 5, close + 1 - (open + 5));
+}
+
+// outputs.md's examples are what this command prints and writes, so that a figure whose
+// definition changes takes its example with it.
+TEST_F(CliTest, TheOutputsPageExamplesAreWhatTheRunPrintsAndWrites) {
+  const CommandResult r =
+      Fleetsim(fmt::format("run '{}' '{}' --policy fifo,first-fit --out '{}/out'",
+                           Example("tiny-contended"), Example("team-trace"), dir_));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, OutputsPageBlockAfter("## The stdout table"));
+  EXPECT_EQ(ReadFile(dir_ + "/out/comparison.csv"), OutputsPageBlockAfter("## `comparison.csv`"));
+}
+
 TEST_F(CliTest, RunWritesTableSummaryAndJobs) {
   const std::string out = dir_ + "/out";
   const CommandResult r =
