@@ -90,13 +90,20 @@ class Disk final : public FileSystem {
     return Status::Ok();
   }
 
+  using FileSystem::CreateNewFile;
   Status CreateNewFile(const std::string& path, const std::string& contents,
                        const std::function<void()>& made) override {
     const int descriptor = CreateNewDiskFile(path);
     if (descriptor < 0) {
       return CannotCreateNewFile(path, errno);
     }
-    made();
+    try {
+      made();
+    } catch (...) {
+      close(descriptor);
+      unlink(path.c_str());
+      throw;
+    }
     int error = WriteAll(descriptor, contents.data(), contents.size());
     if (close(descriptor) != 0 && error == 0) {
       error = errno;
@@ -310,8 +317,14 @@ Status MemoryFileSystem::CreateNewFile(const std::string& path, const std::strin
   if (Status status = WriteFile(path, ""); !status.ok()) {
     return status;
   }
-  made();
-  return WriteFile(path, contents);
+  try {
+    made();
+  } catch (...) {
+    files_.erase(key);
+    throw;
+  }
+  files_[key] = contents;
+  return Status::Ok();
 }
 
 Status MemoryFileSystem::Rename(const std::string& from, const std::string& to) {

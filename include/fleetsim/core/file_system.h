@@ -47,7 +47,8 @@ class FileSystem {
   }
   // The same, calling `made` as soon as the file is made, before anything is written to it (for
   // a caller that must know from then on that the file is its own, as a signal handler removing
-  // temporaries does); not called when no file is made.
+  // temporaries does); not called when no file is made. An exception from `made` removes the file.
+  // (Implementations declare `using FileSystem::CreateNewFile;` to keep the form above.)
   virtual Status CreateNewFile(const std::string& path, const std::string& contents,
                                const std::function<void()>& made) = 0;
   // Moves a file over `to`, replacing it (atomically on the disk, as rename(2)).

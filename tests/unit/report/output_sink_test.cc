@@ -8,14 +8,18 @@
 // while a temporary is being made waits for it and removes it (a death test).
 #include "fleetsim/report/output_sink.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <istream>
 #include <memory>
@@ -169,10 +173,18 @@ TEST_F(OutputSinkTest, TheManifestIsTheSameBytesForTheSameFiles) {
   EXPECT_NE(OutputManifest(staged), OutputManifest({{"x", "1"}, {"y/z", "3"}}));
 }
 
+// Whether thread `tid` of this process is in nanosleep(2) (glibc's nanosleep is
+// clock_nanosleep), as the signal handler is while it waits for a temporary to be owned.
+bool Sleeping(long tid) {
+  std::ifstream in(fmt::format("/proc/self/task/{}/syscall", tid));
+  long number = -1;  // the file reads "running" when the thread is not in a system call
+  return (in >> number) && (number == SYS_clock_nanosleep || number == SYS_nanosleep);
+}
+
 // The disk, except that once CreateNewFile has made a file, another thread sends the process
-// SIGTERM, and the file is reported made only 20 ms later: the handler runs on that thread while
-// the temporary is registered but not yet owned (this thread holds the signal meanwhile). Then
-// nothing is written for 2 s, time for the handler to end the process.
+// SIGTERM, and the file is reported made only once that thread is seen sleeping: its handler
+// waiting for the temporary, registered but not yet owned (this thread holds the signal
+// meanwhile). Then nothing is written for 2 s, time for the handler to end the process.
 class SignalledWhileMaking final : public FileSystem {
  public:
   Status ReadFile(const std::string& path, std::string& contents) const override {
@@ -190,22 +202,26 @@ class SignalledWhileMaking final : public FileSystem {
   Status WriteFile(const std::string& path, const std::string& contents) override {
     return disk_.WriteFile(path, contents);
   }
+  using FileSystem::CreateNewFile;
   Status CreateNewFile(const std::string& path, const std::string& contents,
                        const std::function<void()>& made) override {
     return disk_.CreateNewFile(path, contents, [&made] {
-      static std::atomic<bool> sending{false};
+      static std::atomic<long> sender{0};
       std::thread([] {
         sigset_t terminate;
         sigemptyset(&terminate);
         sigaddset(&terminate, SIGTERM);
         pthread_sigmask(SIG_UNBLOCK, &terminate, nullptr);  // held by the thread it came from
-        sending.store(true);
-        kill(getpid(), SIGTERM);  // handled here: the only thread not holding it
+        sender.store(syscall(SYS_gettid));
+        kill(getpid(), SIGTERM);  // handled on a thread not holding it: this one, here
       }).detach();
-      while (!sending.load()) {
+      while (sender.load() == 0) {
         std::this_thread::yield();
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (!Sleeping(sender.load()) && std::chrono::steady_clock::now() < give_up) {
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+      }
       made();
       // The handler, seeing the file owned, removes it and ends the process meanwhile.
       std::this_thread::sleep_for(std::chrono::seconds(2));
@@ -221,7 +237,8 @@ class SignalledWhileMaking final : public FileSystem {
   FileSystem& disk_ = DiskFileSystem();
 };
 
-TEST(OutputSinkSignalTest, AHandlerOnAnotherThreadWaitsForATemporaryBeingMadeAndRemovesIt) {
+// A death test (the suite's name has gtest run it before the others start any thread).
+TEST(OutputSinkDeathTest, AHandlerOnAnotherThreadWaitsForATemporaryBeingMadeAndRemovesIt) {
   const std::string dir = testing::FreshTempDir();
   EXPECT_EXIT(
       {
@@ -233,6 +250,7 @@ TEST(OutputSinkSignalTest, AHandlerOnAnotherThreadWaitsForATemporaryBeingMadeAnd
         std::_Exit(0);  // not reached: SIGTERM ends the process while the file is made
       },
       ::testing::KilledBySignal(SIGTERM), "");
+  ASSERT_TRUE(std::filesystem::is_directory(dir + "/out"));
   std::vector<std::string> left;
   for (const auto& entry : std::filesystem::directory_iterator(dir + "/out")) {
     left.push_back(entry.path().filename().string());

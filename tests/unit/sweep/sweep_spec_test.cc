@@ -168,9 +168,6 @@ TEST_F(SweepSpecTest, EveryPointLoadsAsItsWholeDocumentDoes) {
   }
 }
 
-// Points whose documents differ only outside "jobs" share one parsed list of the listed jobs (a
-// plan over node counts holds one copy, not one per candidate); a change inside "jobs" gives a
-// point its own, and a list with a warning is never shared (each load reports it).
 // Sweeps over a base scenario that lists two jobs (the first naming a GPU family, which the
 // catalog resolves).
 class ListedJobsTest : public SweepSpecTest {
@@ -200,6 +197,9 @@ class ListedJobsTest : public SweepSpecTest {
   }
 };
 
+// Points whose documents differ only outside "jobs" share one parsed list of the listed jobs (a
+// plan over node counts holds one copy, not one per candidate); a change inside "jobs" gives a
+// point its own.
 TEST_F(ListedJobsTest, PointsShareTheirListedJobsWhereTheJobsAreTheSame) {
   const SweepExpansion e =
       Expand(Load(R"([{"name": "nodes", "pointer": "/fleet/pools/0/nodes", "values": [1, 2, 3]},
