@@ -46,6 +46,15 @@ def test_the_state_between_steps():
         simulation.run_until(1e6)
 
 
+def test_finishing_before_the_first_step_ends_the_run_at_zero():
+    # Once a segmentation fault: the metrics' observers had not seen the run start.
+    for policy in ("fifo", "backfill", "constraint-aware"):
+        result = fleetsim.Simulation(fleetsim.load_scenario(TINY), policy=policy).finish()
+        assert result.metrics["jobs_completed"] == 0, policy
+        assert result.metrics["utilization"] == 0, policy
+        assert set(result.jobs["state"]) == {"not-submitted"}, policy
+
+
 def test_a_scenario_with_a_stop_time_stops_there():
     simulation = fleetsim.Simulation(fleetsim.load_scenario(TINY.parent / "mixed-until.json"))
     until = fleetsim.load_scenario(TINY.parent / "mixed-until.json").until_s

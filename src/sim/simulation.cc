@@ -273,6 +273,9 @@ Status Simulation::DeadlockStatus() const {
 }
 
 void Simulation::Finish() {
+  if (!begun_) {
+    Begin();  // a run ended before its first event: its observers still see it start
+  }
   std::vector<JobIndex> running;
   for (const RunningJob& job : running_) {
     running.push_back(job.job);

@@ -85,7 +85,8 @@ class Simulation {
   // is left; the clock reads the last event processed. Stepping a run with it through any rising
   // limits processes exactly the events RunUntilIdle would, so the run ends the same.
   Status RunUntilOrIdle(SimTime limit);
-  // Tells observers the run is over, at the current time. Call once.
+  // Tells observers the run is over, at the current time (having begun it if no event was
+  // processed yet). Call once.
   void Finish();
 
   SimTime now() const { return now_; }
