@@ -674,6 +674,9 @@ class Cli {
     OutputTargets targets(/*dash_is_standard_output=*/false);
     targets.AddFile("--html", args.html_file);
     targets.AddFolder("--out", args.out_dir);
+    for (const std::string& scenario : args.scenarios) {
+      targets.AddInput("the scenario", scenario);
+    }
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
@@ -899,6 +902,7 @@ class Cli {
     }
     OutputTargets targets(/*dash_is_standard_output=*/true);
     targets.AddFile("-o", args.output);
+    targets.AddInput("the trace", args.input);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
@@ -965,6 +969,8 @@ class Cli {
     }
     OutputTargets targets(/*dash_is_standard_output=*/true);
     targets.AddFile("-o", args.output);
+    targets.AddInput("the baseline", args.baseline);
+    targets.AddInput("the current results", args.current);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
@@ -1056,6 +1062,13 @@ class Cli {
     targets.AddFile("--json", args.json_file);
     targets.AddFile("--html", args.html_file);
     targets.AddFolder("--out", args.out_dir);
+    for (const std::string& path :
+         args.paths.empty() ? std::vector<std::string>{kDefaultBenchDirectory} : args.paths) {
+      targets.AddInput("the scenario path", path);
+    }
+    targets.AddInput("the published figures file", args.published_file);
+    targets.AddInput("the bounds file", args.bounds_file);
+    targets.AddInput("the goldens file", args.check_file);
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }
@@ -1211,6 +1224,9 @@ class Cli {
   int Bound(const BoundArgs& args) {
     OutputTargets targets(/*dash_is_standard_output=*/false);
     targets.AddFile("--json", args.json_file);
+    for (const std::string& scenario : args.scenarios) {
+      targets.AddInput("the scenario", scenario);
+    }
     if (!targets.Check("fleetsim", err_)) {
       return ToInt(ExitStatus::kUsage);
     }

@@ -334,6 +334,8 @@ int RunExportCommand(const ExportArgs& args, const PolicyRegistry& registry, con
   OutputTargets targets(/*dash_is_standard_output=*/false);
   targets.AddFile("--sacct", args.sacct);
   targets.AddFile("--dcgm", args.dcgm);
+  targets.AddInput("the run folder", args.run_dir);
+  targets.AddInput("the scenario", args.scenario);
   if (!targets.Check("fleetsim export", err)) {
     return ToInt(ExitStatus::kUsage);
   }

@@ -70,6 +70,10 @@ int RunFillCommand(const FillArgs& args, std::ostream& out, std::ostream& err) {
   targets.AddFile("--markdown", args.markdown_file);
   targets.AddFile("--curves", args.curves_file);
   targets.AddFile("--steps", args.steps_file);
+  for (const std::string& scenario : args.scenarios) {
+    targets.AddInput("the fill scenario", scenario);
+  }
+  targets.AddInput("the orders folder", args.orders_dir);
   if (!targets.Check("fleetsim", err)) {
     return ToInt(ExitStatus::kUsage);
   }

@@ -136,6 +136,10 @@ int RunImportFleetCommand(const ImportFleetArgs& args, const Catalog& catalog, s
   OutputTargets targets(/*dash_is_standard_output=*/true);
   targets.AddFile("-o", args.output);
   targets.AddFile("--parameters-out", args.parameters_output);
+  targets.AddInput("the input", args.input);
+  targets.AddInput("the gres.conf", args.gres);
+  targets.AddInput("the topology.conf", args.topology);
+  targets.AddInput("the sharing config", args.sharing);
   if (!targets.Check("fleetsim import-fleet", err)) {
     return ToInt(ExitStatus::kUsage);
   }

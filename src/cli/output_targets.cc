@@ -47,6 +47,12 @@ void OutputTargets::AddFolder(std::string option, std::string path) {
   }
 }
 
+void OutputTargets::AddInput(std::string what, std::string path) {
+  if (!path.empty() && path != "-") {
+    inputs_.push_back({std::move(what), std::move(path)});
+  }
+}
+
 std::vector<std::string> OutputTargets::Problems() const {
   std::vector<std::string> problems;
   for (const Target& file : files_) {
@@ -77,6 +83,23 @@ std::vector<std::string> OutputTargets::Problems() const {
             "{}: '{}' is inside {} '{}', where it could be one of the run's files; put it "
             "beside that folder",
             file.option, file.path, folder.option, folder.path));
+      }
+    }
+  }
+  for (const Target& input : inputs_) {
+    for (const Target& file : files_) {
+      if (!OnDisk(file.path)) {
+        continue;
+      }
+      if (std::error_code error; std::filesystem::is_directory(input.path, error)) {
+        if (InsideDiskFolder(file.path, input.path)) {
+          problems.push_back(
+              fmt::format("{}: '{}' is inside {} '{}', which this command reads; put it elsewhere",
+                          file.option, file.path, input.option, input.path));
+        }
+      } else if (SameDiskFile(file.path, input.path)) {
+        problems.push_back(fmt::format("{}: '{}' is {} '{}', which it would replace", file.option,
+                                       file.path, input.option, input.path));
       }
     }
   }

@@ -3,7 +3,9 @@
 // at the end: a file output that is a directory; two outputs naming one file, by any spelling,
 // link or hard link (two devices are not one file: each is written in turn), or both writing the
 // process's own standard output ("-" or /dev/stdout) or error; a file output inside an output
-// folder, where it could be one of the folder's files. Internal to the command-line tool.
+// folder, where it could be one of the folder's files; a file output that is one of the
+// command's inputs (it would be replaced, read or not), or lies inside an input folder (a run
+// folder read whole, a folder of scenarios). Internal to the command-line tool.
 #pragma once
 
 #include <ostream>
@@ -24,6 +26,9 @@ class OutputTargets {
   // `option` names the output in messages ("--html"); an empty path is no output.
   void AddFile(std::string option, std::string path);
   void AddFolder(std::string option, std::string path);
+  // An input file or folder the command reads; `what` names it in messages ("the baseline").
+  // An empty path or "-" (standard input) is none.
+  void AddInput(std::string what, std::string path);
 
   // Each problem, a sentence naming the options and paths; empty when all can be tried.
   std::vector<std::string> Problems() const;
@@ -49,6 +54,7 @@ class OutputTargets {
   };
   std::vector<Target> files_;
   std::vector<Target> folders_;
+  std::vector<Target> inputs_;  // `option` holds what the input is
 };
 
 // Whether `path` names the process's standard output (/dev/stdout, /proc/self/fd/1: the file or

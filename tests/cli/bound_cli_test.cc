@@ -78,11 +78,13 @@ TEST_F(BoundCliTest, JsonIsTheBoundsFileTheBenchReads) {
   ASSERT_TRUE(load.figures) << load.status.message();
   EXPECT_TRUE(load.figures->scenarios.at("07-uniform-priority").proven_optimal);
 
-  // The bench finds it in the suite directory's bounds/ and shows each policy's share.
+  // The bench finds it in the suite directory's bounds/ and shows each policy's share (its
+  // results go beside the suite: not into a folder it reads).
   const std::string suite = dir_;
   fs::copy_file(uniform_, suite + "/07-uniform-priority.json");
+  const std::string results = dir_ + "-r.json";
   const CommandResult bench =
-      Fleetsim(fmt::format("bench '{}' --policy fifo --json '{}/r.json'", suite, dir_));
+      Fleetsim(fmt::format("bench '{}' --policy fifo --json '{}'", suite, results));
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   EXPECT_NE(bench.out.find("Δ %  of bound  completed"), std::string::npos) << bench.out;
   EXPECT_NE(bench.out.find("  fifo                72.4%              416.9               76.4%"),
@@ -91,7 +93,8 @@ TEST_F(BoundCliTest, JsonIsTheBoundsFileTheBenchReads) {
   EXPECT_NE(bench.out.find("  bound (clairvoyant, fleetsim bound): 545.8, proven optimal\n"),
             std::string::npos)
       << bench.out;
-  const json metrics = json::parse(ReadFile(dir_ + "/r.json")).at("results")[0].at("metrics");
+  const json metrics = json::parse(ReadFile(results)).at("results")[0].at("metrics");
+  fs::remove(results);
   EXPECT_NEAR(
       metrics.at("share_of_bound").get<double>(),
       metrics.at("priority_weighted_output").get<double>() / metrics.at("bound").get<double>(),

@@ -378,6 +378,49 @@ TEST_F(CliTest, VerifyRefusesAFolderOfTheRunThatIsALink) {
 // shell that then becomes fleetsim by `exec`, and the first counts: comparison.csv is the first
 // file a run stages) are skipped, not written through; 16 taken names fail the commit (exit 4),
 // still writing through none (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
+// No command writes over what it reads: an output that is one of its inputs (by any spelling),
+// or lies inside an input folder, is a usage error, and the input is left as it was.
+TEST_F(CliTest, NoOutputMayReplaceAnInputOfItsCommand) {
+  const auto in_dir = [&](const std::string& command) {
+    return testing::RunCommand(fmt::format("cd '{}' && '{}' {}", dir_, FLEETSIM_CLI_PATH, command),
+                               dir_);
+  };
+  ASSERT_TRUE(fs::copy_file(Example("tiny-contended"), dir_ + "/t.json"));
+  Write("s.conf",
+        "NodeName=n[1-2] Gres=gpu:h100:8 CPUs=64 RealMemory=512000\n"
+        "PartitionName=p Nodes=n[1-2]\n");
+  Write("t.jsonl", R"({"id": "a", "submit_s": 0, "gpus": 1, "duration_s": 60})"
+                   "\n");
+  ASSERT_EQ(in_dir("run t.json --out r1").exit_code, 0);
+  ASSERT_EQ(in_dir("bench t.json --json g.json").exit_code, 0);
+  ASSERT_TRUE(fs::copy_file(dir_ + "/g.json", dir_ + "/n.json"));
+  const struct {
+    std::string command;
+    std::string input;  // the file that must be left as it was
+    std::string message;
+  } cases[] = {
+      {"compare g.json n.json -o g.json", "g.json", "-o: 'g.json' is the baseline 'g.json'"},
+      {"compare g.json n.json -o ./n.json", "n.json", "is the current results 'n.json'"},
+      {"export r1 --scenario t.json --sacct r1/jobs.csv", "r1/jobs.csv",
+       "--sacct: 'r1/jobs.csv' is inside the run folder 'r1', which this command reads"},
+      {"export r1 --scenario t.json --dcgm t.json", "t.json", "is the scenario 't.json'"},
+      {"bench t.json --check g.json --json g.json", "g.json", "is the goldens file 'g.json'"},
+      {"bound t.json --json t.json", "t.json", "--json: 't.json' is the scenario 't.json'"},
+      {"import-fleet --from slurm s.conf -o s.conf", "s.conf", "is the input 's.conf'"},
+      {"import --from jsonl t.jsonl -o ../" + fs::path(dir_).filename().string() + "/t.jsonl",
+       "t.jsonl", "is the trace 't.jsonl'"},
+      {"run t.json --html t.json", "t.json", "--html: 't.json' is the scenario 't.json'"},
+      {"fill t.json --markdown t.json", "t.json", "is the fill scenario 't.json'"},
+  };
+  for (const auto& c : cases) {
+    const std::string before = ReadFile(dir_ + "/" + c.input);
+    const CommandResult r = in_dir(c.command);
+    EXPECT_EQ(r.exit_code, 2) << c.command << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.command << "\n" << r.err;
+    EXPECT_EQ(ReadFile(dir_ + "/" + c.input), before) << c.command;
+  }
+}
+
 TEST_F(CliTest, LinksPlantedAtTemporaryNamesAreNotWrittenThrough) {
   const auto run_past = [&](const std::string& out, int links) {
     return testing::RunCommand(
