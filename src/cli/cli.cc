@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -47,6 +48,18 @@
 namespace fleetsim::cli {
 
 namespace {
+
+// Refuses NaN, which CLI11's Range lets through (no comparison with it is true): for the options
+// that take a real number.
+const CLI::Validator kNotNan(
+    [](std::string& text) {
+      double value = 0;
+      if (CLI::detail::lexical_cast(text, value) && std::isnan(value)) {
+        return std::string("Value ") + text + " is not a number";
+      }
+      return std::string();
+    },
+    "", "not NaN");
 
 struct RunArgs {
   std::vector<std::string> scenarios;
@@ -319,6 +332,7 @@ class Cli {
         ->add_option("--time-limit", bound.time_limit_s,
                      "Seconds the solver may spend per scenario; when it stops there, the best "
                      "bound and the best solution are reported with their gap. Default: 60")
+        ->check(kNotNan)
         ->check(CLI::Range(0.001, 1e6));
     bound_cmd
         ->add_option("--threads", bound.threads,
@@ -328,6 +342,7 @@ class Cli {
     bound_cmd
         ->add_option("--step", bound.step_s,
                      "Grid step in seconds. Default: the services' demand step, or 3600")
+        ->check(kNotNan)
         ->check(CLI::Range(1.0, 31536000.0));
     bound_cmd
         ->add_option("--cbc-option", bound.cbc_options,

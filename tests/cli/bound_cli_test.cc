@@ -117,6 +117,15 @@ TEST_F(BoundCliTest, AStoppedSearchSaysSoAndMarksTheShares) {
       << bench.out;
 }
 
+// CLI11's range check lets NaN through (no comparison with it is true); these options refuse it.
+TEST_F(BoundCliTest, NanIsRefusedForTheTimeLimitAndTheStep) {
+  for (const char* option : {"--time-limit nan", "--time-limit -NaN", "--step nan"}) {
+    const CommandResult r = Fleetsim(fmt::format("bound '{}' {}", uniform_, option));
+    EXPECT_EQ(r.exit_code, 2) << option;
+    EXPECT_NE(r.err.find("is not a number"), std::string::npos) << option << ": " << r.err;
+  }
+}
+
 TEST_F(BoundCliTest, ABadBoundsFileIsAClearError) {
   fs::create_directories(dir_ + "/bounds");
   std::ofstream(dir_ + "/bounds/bounds.json")
