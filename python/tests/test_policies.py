@@ -171,8 +171,18 @@ def test_registration_is_checked():
     with pytest.raises(ValueError, match="did you mean 'real'"):
         fleetsim.register_policy(good, name="g2", params=[
             {"name": "k", "type": "rael", "default": 1.0}])
-    with pytest.raises(ValueError, match="not a usable policy name"):
-        fleetsim.register_policy(good, name="two words")
+    for bad_name in ("two words", "a\nb", "a\0b", "x" * 129, "all", ".hidden", "caf\u00e9"):
+        with pytest.raises(ValueError, match="not a usable policy name"):
+            fleetsim.register_policy(good, name=bad_name)
+    with pytest.raises(ValueError, match="two parameters are named 'k'"):
+        fleetsim.register_policy(good, name="g3", params=[
+            {"name": "k", "type": "int", "default": 1, "min": 0, "max": 5},
+            {"name": "k", "type": "bool", "default": False}])
+    with pytest.raises(ValueError, match="parameter 'k', default: 1180591620717411303424 is "
+                                         "beyond a 64-bit integer"):
+        fleetsim.register_policy(good, name="g4", params=[
+            {"name": "k", "type": "int", "default": 2**70, "min": 0, "max": 5}])
+    assert not {"g3", "g4"} & {p["name"] for p in fleetsim.policies()}
 
 
 def test_placement_helpers_and_view_queries_answer_inside_a_call():

@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "fleetsim/core/names.h"
 #include "fleetsim/policy/cluster_view.h"
 #include "fleetsim/policy/placement_strategy.h"
 #include "fleetsim/report/fleet_summary.h"
@@ -649,7 +650,12 @@ ParamValue ParamValueOf(const py::handle& value, ParamType type, const std::stri
       break;
     case ParamType::kInt:
       if (py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value)) {
-        return value.cast<std::int64_t>();
+        try {
+          return value.cast<std::int64_t>();
+        } catch (const py::cast_error&) {
+          throw py::value_error(fmt::format("{}: {} is beyond a 64-bit integer", where,
+                                            std::string(py::repr(value)).substr(0, 40)));
+        }
       }
       break;
     case ParamType::kReal:
@@ -738,11 +744,15 @@ void RegisterPolicy(const py::object& cls, const std::string& name, const std::s
                     "fleetsim.Policy, found {}",
                     name, std::string(py::repr(cls))));
   }
-  if (name.empty() || name.find_first_of(" ,=/\\\"'") != std::string::npos) {
-    throw py::value_error(fmt::format(
-        "register_policy: '{}' is not a usable policy name (no spaces, commas, '=', quotes or "
-        "slashes)",
-        name));
+  if (!IsPlainName(name) || name == "all") {
+    std::size_t shown = std::min<std::size_t>(name.size(), 200);
+    while (shown < name.size() && shown > 0 && (name[shown] & 0xC0) == 0x80) {
+      --shown;  // not inside a UTF-8 character
+    }
+    throw py::value_error(
+        fmt::format("register_policy: {} is not a usable policy name: expected {} (it names output "
+                    "folders), and not 'all' (which --policy reads as every policy)",
+                    std::string(py::repr(py::str(name.substr(0, shown)))), kPlainNameExpectation));
   }
   if (RegistryWithPython().Find(name) != nullptr) {
     throw py::value_error(fmt::format("register_policy: a policy named '{}' exists already", name));
@@ -755,6 +765,12 @@ void RegisterPolicy(const py::object& cls, const std::string& name, const std::s
       .name = name, .summary = summary, .params = {}, .cls = cls, .call_budget_s = call_budget_s};
   for (const py::handle item : params) {
     entry.params.push_back(ParamSpecOf(item, name));
+    for (std::size_t i = 0; i + 1 < entry.params.size(); ++i) {
+      if (entry.params[i].name == entry.params.back().name) {
+        throw py::value_error(fmt::format("policy '{}': two parameters are named '{}'", name,
+                                          entry.params.back().name));
+      }
+    }
   }
   RegisteredClasses().push_back(ShareClass(std::move(entry)));
 }
