@@ -344,7 +344,9 @@ Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string&
       const DocumentNode& item = items[i];
       const std::string item_kind = kind_of(item);
       const std::string where = fmt::format("{}: items[{}]", path, i);
-      if (!item_kind.empty() && item_kind != kind) {
+      // A typed list (NodeList, QueueList: the API's own) may leave its items' kind out; a
+      // generic List (kubectl's) names each.
+      if (item_kind != kind && (!item_kind.empty() || doc_kind == "List")) {
         return refuse(item_kind, where);
       }
       out.push_back(

@@ -77,7 +77,8 @@ struct KindObject {
 };
 
 // The objects of `kind` in `docs`, in order; any other kind is an error "FILE: expected
-// EXPECTED, found kind 'X'" (or "found no kind"). Empty documents are skipped. The views point
+// EXPECTED, found kind 'X'" (or "found no kind"; an item of a generic List must name its kind, one
+// of a <kind>List may leave it out). Empty documents are skipped. The views point
 // into `docs`.
 Status ObjectsOfKind(const std::vector<nlohmann::json>& docs, const std::string& path,
                      const std::string& kind, const std::string& noun, const std::string& expected,

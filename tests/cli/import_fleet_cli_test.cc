@@ -865,6 +865,19 @@ TEST_F(ImportFleetCliTest, OtherKindsAreNotKaiQueues) {
     EXPECT_EQ(odd.err,
               fmt::format("{}: {} '': expected metadata.name\n", path, kai ? "queue" : "node"));
   }
+  // An item of a generic List names its kind (kubectl's lists do); the API's QueueList may not.
+  const std::string kindless = R"([{"metadata": {"name": "x1"}}]})";
+  const CommandResult list =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
+                           Write("l.json", R"({"kind": "List", "items": )" + kindless)));
+  EXPECT_EQ(list.exit_code, 1);
+  EXPECT_EQ(list.err, Out("l.json") +
+                          ": items[0]: expected KAI Queue objects (apiVersion "
+                          "scheduling.run.ai/v2, kind Queue), found no kind\n");
+  const CommandResult typed =
+      Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
+                           Write("ql.json", R"({"kind": "QueueList", "items": )" + kindless)));
+  EXPECT_EQ(typed.exit_code, 0) << typed.err;
   const CommandResult fraction =
       Fleetsim(fmt::format("import-fleet --from kai '{}' -o -",
                            Write("q.yaml",
