@@ -200,6 +200,10 @@ def test_placement_helpers_and_view_queries_answer_inside_a_call():
             seen["held"] = planner.holds
             seen["free after"] = view.free_whole_gpus()
             seen["request"] = (request.id, request.gpus, request.priority)
+            try:
+                view.domains_with_free_whole(-1)
+            except ValueError as error:
+                seen["negative count"] = str(error)
         decisions = []
         for job in view.queue:
             placement = planner.place(view.request(job))
@@ -213,6 +217,7 @@ def test_placement_helpers_and_view_queries_answer_inside_a_call():
                                   "best-fit": [0, 1, 2, 3]}
     assert seen["held"] == 2 and seen["free after"] == 0
     assert seen["request"] == ("train-a", 4, 2)
+    assert seen["negative count"] == "domains_with_free_whole: count must be 0 or more, found -1"
 
 
 def test_the_guide_shows_the_example_file_s_class():

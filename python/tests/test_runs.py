@@ -148,6 +148,13 @@ def test_run_sweep_failures_read_the_same_on_any_number_of_threads(tmp_path):
     assert "test_run_sweep_failures" not in one.results_csv  # not the caller's
 
 
+def test_run_sweep_checks_its_arguments(tmp_path):
+    with pytest.raises(TypeError, match="run_sweep: spec must be the path of a sweep spec file"):
+        fleetsim.run_sweep({"kind": "sweep"})
+    with pytest.raises(ValueError, match=r"run_sweep: threads must be in \[1, 4096\], found 0"):
+        fleetsim.run_sweep(tmp_path / "none.json", threads=0)
+
+
 def test_a_scenario_describes_its_fleet():
     scenario = fleetsim.load_scenario(TINY.parent / "mixed-fleet.json")
     pools = scenario.pools

@@ -543,6 +543,10 @@ void DefineView(py::module_& m) {
            })
       .def("domains_with_free_whole",
            [](const V& v, std::int64_t count) {
+             if (count < 0) {
+               throw py::value_error(fmt::format(
+                   "domains_with_free_whole: count must be 0 or more, found {}", count));
+             }
              return v.state->View().DomainsWithFreeWhole(count);
            })
       .def("is_free_whole",
@@ -1142,6 +1146,16 @@ void DefineRuns(py::module_& m) {
   m.def(
       "run_sweep",
       [](const py::object& spec, unsigned threads, bool strict) {
+        if (!py::isinstance<py::str>(spec) && !py::hasattr(spec, "__fspath__")) {
+          throw py::type_error(
+              fmt::format("run_sweep: spec must be the path of a sweep spec file "
+                          "(str or os.PathLike), found {}",
+                          std::string(py::str(py::type::of(spec).attr("__name__")))));
+        }
+        if (threads < 1 || threads > 4096) {
+          throw py::value_error(
+              fmt::format("run_sweep: threads must be in [1, 4096], found {}", threads));
+        }
         return RunSweepSpec(py::str(py::module_::import("os").attr("fspath")(spec)), threads,
                             strict);
       },
