@@ -487,4 +487,6 @@ BoundResult SolveBound(const BoundProblem& problem, const BoundOptions& options)
   return result;
 }
 
+bool IsSolverParameter(const std::string& name) { return milp::IsSolverParameter(name); }
+
 }  // namespace fleetsim

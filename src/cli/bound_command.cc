@@ -47,6 +47,11 @@ int RunBoundCommand(const BoundArgs& args, const std::vector<Scenario>& scenario
       fmt::print(err, "fleetsim: --cbc-option: expected NAME=VALUE, found '{}'\n", option);
       return ToInt(ExitStatus::kUsage);
     }
+    if (!IsSolverParameter(option.substr(0, eq))) {
+      fmt::print(err, "fleetsim: --cbc-option: CBC has no parameter named '{}'\n",
+                 option.substr(0, eq));
+      return ToInt(ExitStatus::kUsage);
+    }
     options.solver_parameters.emplace_back(option.substr(0, eq), option.substr(eq + 1));
   }
   std::vector<BoundReport> reports;

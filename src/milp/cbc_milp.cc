@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <coin/CbcOrClpParam.hpp>
 #include <limits>
 #include <memory>
 #include <string>
@@ -186,6 +187,13 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
   }
   solution.best_bound = Cbc_getBestPossibleObjValue(m);
   return solution;
+}
+
+bool IsSolverParameter(const std::string& name) {
+  std::vector<CbcOrClpParam> parameters;
+  establishParams(parameters);
+  return std::any_of(parameters.begin(), parameters.end(),
+                     [&name](const CbcOrClpParam& p) { return p.matches(name) == 1; });
 }
 
 }  // namespace fleetsim::milp

@@ -126,6 +126,18 @@ TEST_F(BoundCliTest, NanIsRefusedForTheTimeLimitAndTheStep) {
   }
 }
 
+// CBC only prints "No match" for a parameter it does not know and runs its default search, which
+// would pass for the cross-check asked; an unknown name (or an ambiguous abbreviation) is refused.
+TEST_F(BoundCliTest, AnUnknownCbcParameterIsRefused) {
+  for (const char* name : {"zzz", "a"}) {
+    const CommandResult r = Fleetsim(fmt::format("bound '{}' --cbc-option {}=1", uniform_, name));
+    EXPECT_EQ(r.exit_code, 2) << name;
+    EXPECT_EQ(r.err,
+              fmt::format("fleetsim: --cbc-option: CBC has no parameter named '{}'\n", name));
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST_F(BoundCliTest, ABadBoundsFileIsAClearError) {
   fs::create_directories(dir_ + "/bounds");
   std::ofstream(dir_ + "/bounds/bounds.json")
