@@ -148,6 +148,20 @@ def test_run_sweep_failures_read_the_same_on_any_number_of_threads(tmp_path):
     assert "test_run_sweep_failures" not in one.results_csv  # not the caller's
 
 
+def test_a_number_json_cannot_hold_is_reported_at_its_json_pointer():
+    document = tiny_dict()
+    document["jobs"][1]["duration_s"] = float("nan")
+    with pytest.raises(fleetsim.ScenarioError) as error:
+        fleetsim.load_scenario(document)
+    assert str(error.value) == "<dict>: /jobs/1/duration_s: error: expected a finite number, found nan"
+    assert error.value.problems == [{"where": "/jobs/1/duration_s", "severity": "error",
+                                     "message": "expected a finite number, found nan"}]
+    with pytest.raises(fleetsim.ScenarioError, match="<params>: /params/decay: error: expected a "
+                                                     "finite number, found inf"):
+        fleetsim.run(fleetsim.load_scenario(TINY), policy="constraint-aware",
+                     params={"decay": float("inf")})
+
+
 def test_run_sweep_checks_its_arguments(tmp_path):
     with pytest.raises(TypeError, match="run_sweep: spec must be the path of a sweep spec file"):
         fleetsim.run_sweep({"kind": "sweep"})

@@ -59,6 +59,29 @@ class Policy:
     def decide(self, view, planner):
         raise NotImplementedError(type(self).__name__ + ".decide")
 
+def _json_text(value, source):
+    """The JSON text of a dict given in place of a file; a number JSON cannot hold (NaN, an
+    infinity) raises ScenarioError at its JSON pointer, as a file's would be reported."""
+    import json, math
+    try:
+        return json.dumps(value, allow_nan=False)
+    except ValueError:
+        pending, seen = [(value, "")], set()
+        while pending:
+            item, where = pending.pop()
+            if isinstance(item, float) and not math.isfinite(item):
+                message = "expected a finite number, found " + repr(item)
+                raise ScenarioError("%s: %s: error: %s" % (source, where or "/", message),
+                                    [{"where": where, "severity": "error", "message": message}])
+            if id(item) in seen or not isinstance(item, (dict, list, tuple)):
+                continue
+            seen.add(id(item))
+            children = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in reversed(list(children)):
+                token = str(key).replace("~", "~0").replace("/", "~1")
+                pending.append((child, where + "/" + token))
+        raise
+
 def policy(name, summary="", params=(), call_budget_s=60.0):
     """Class decorator: register_policy(cls, name=..., ...)."""
     def register(cls):
@@ -122,8 +145,9 @@ PyScenario LoadScenario(const py::object& source, bool strict) {
       is_dict ? std::string("<dict>")
               : std::string(py::str(py::module_::import("os").attr("fspath")(source)));
   const std::string text =
-      is_dict ? std::string(py::str(py::module_::import("json").attr("dumps")(source)))
-              : std::string();
+      is_dict
+          ? std::string(py::str(py::module_::import("fleetsim").attr("_json_text")(source, name)))
+          : std::string();
   LoadResult result;
   {
     py::gil_scoped_release unlocked;
@@ -160,7 +184,8 @@ PolicyChoice ChooseRunPolicy(const Scenario& scenario, const PolicyRegistry& reg
     return ChoosePolicy(scenario, registry, chosen);
   }
   const py::dict block("name"_a = chosen, "params"_a = *params);
-  const std::string text = py::str(py::module_::import("json").attr("dumps")(block));
+  const std::string text =
+      py::str(py::module_::import("fleetsim").attr("_json_text")(block, "<params>"));
   PolicyLoad load = ParsePolicyChoice(text, "<params>", registry);
   if (!load.policy) {
     RaiseProblems(load.file_status, load.diagnostics, "<params>");
