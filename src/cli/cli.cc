@@ -424,9 +424,7 @@ class Cli {
         ->required();
 
     CLI::App* list_cmd = app.add_subcommand("list", "List policies, trace formats and the catalog");
-    list_cmd->require_subcommand(0, 1);
-    std::string unknown_list;  // a word after `list` that names no list, reported by name
-    list_cmd->add_option("what", unknown_list, "What to list (a subcommand above)");
+    list_cmd->require_subcommand(1);
     CLI::App* list_policies = list_cmd->add_subcommand("policies", "Policies and parameters");
     CLI::App* list_formats =
         list_cmd->add_subcommand("trace-formats", "Trace formats and their options");
@@ -453,16 +451,6 @@ class Cli {
     SetUpLogger(verbosity);
     if (!LoadPolicyModules()) {
       return ToInt(ExitStatus::kInvalidInput);
-    }
-    if (list_cmd->parsed() && list_cmd->get_subcommands().empty()) {
-      const std::vector<std::string> lists = {"policies", "trace-formats", "gpus", "node-templates",
-                                              "mig-profiles"};
-      fmt::print(err_, "fleetsim list: {} (lists: {})\n",
-                 unknown_list.empty() ? std::string("name what to list")
-                                      : fmt::format("unknown list '{}'{}", unknown_list,
-                                                    DidYouMean(unknown_list, lists)),
-                 QuotedList(lists));
-      return ToInt(ExitStatus::kUsage);
     }
     if (list_policies->parsed()) {
       return ListPolicies();

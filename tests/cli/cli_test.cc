@@ -55,18 +55,6 @@ TEST_F(CliTest, NoCommandIsAUsageError) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
-TEST_F(CliTest, ListNamesWhatItLists) {
-  const std::string lists =
-      " (lists: 'policies', 'trace-formats', 'gpus', 'node-templates', 'mig-profiles')\n";
-  for (const auto& [args, problem] :
-       {std::pair{"list", "name what to list"}, std::pair{"list zzz", "unknown list 'zzz'"},
-        std::pair{"list polices", "unknown list 'polices', did you mean 'policies'?"}}) {
-    const CommandResult r = Fleetsim(args);
-    EXPECT_EQ(r.exit_code, 2) << args;
-    EXPECT_EQ(r.err, std::string("fleetsim list: ") + problem + lists) << args;
-  }
-}
-
 TEST_F(CliTest, ListPolicies) {
   const CommandResult r = Fleetsim("list policies");
   EXPECT_EQ(r.exit_code, 0);
