@@ -48,7 +48,9 @@ int RunBoundCommand(const BoundArgs& args, const std::vector<Scenario>& scenario
       return ToInt(ExitStatus::kUsage);
     }
     if (!IsSolverParameter(option.substr(0, eq))) {
-      fmt::print(err, "fleetsim: --cbc-option: CBC has no parameter named '{}'\n",
+      fmt::print(err,
+                 "fleetsim: --cbc-option: CBC has no parameter named '{}' that sets a value (an "
+                 "action such as export or stop, or an abbreviation of several, is not one)\n",
                  option.substr(0, eq));
       return ToInt(ExitStatus::kUsage);
     }

@@ -48,7 +48,7 @@ void OutputTargets::AddFolder(std::string option, std::string path) {
 }
 
 void OutputTargets::AddInput(std::string what, std::string path) {
-  if (!path.empty() && path != "-") {
+  if (!path.empty()) {
     inputs_.push_back({std::move(what), std::move(path)});
   }
 }

@@ -27,7 +27,7 @@ class OutputTargets {
   void AddFile(std::string option, std::string path);
   void AddFolder(std::string option, std::string path);
   // An input file or folder the command reads; `what` names it in messages ("the baseline").
-  // An empty path or "-" (standard input) is none.
+  // An empty path is none ("-" is a file of that name: no command reads standard input).
   void AddInput(std::string what, std::string path);
 
   // Each problem, a sentence naming the options and paths; empty when all can be tried.

@@ -192,8 +192,11 @@ MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options) {
 bool IsSolverParameter(const std::string& name) {
   std::vector<CbcOrClpParam> parameters;
   establishParams(parameters);
-  return std::any_of(parameters.begin(), parameters.end(),
-                     [&name](const CbcOrClpParam& p) { return p.matches(name) == 1; });
+  // Parameters that take a value; from CLP_PARAM_ACTION_DIRECTORY on are CBC's actions (export,
+  // import, solve, stop, ...), which would read or write files or cut the search short.
+  return std::any_of(parameters.begin(), parameters.end(), [&name](const CbcOrClpParam& p) {
+    return p.type() < CLP_PARAM_ACTION_DIRECTORY && p.matches(name) == 1;
+  });
 }
 
 }  // namespace fleetsim::milp

@@ -85,8 +85,10 @@ struct MilpSolution {
 // time. The solution is checked against the model.
 MilpSolution SolveMilp(const Milp& milp, const MilpOptions& options);
 
-// Whether CBC's command line takes a parameter of this name (exactly, or as an abbreviation it
-// accepts): CBC itself only prints "No match" for one it does not know, and goes on.
+// Whether CBC's command line takes a parameter of this name that sets a value (exactly, or as an
+// abbreviation it accepts), not one of its actions (export, import, solve, stop: they would
+// write files or cut the search short): CBC itself only prints "No match" for a name it does not
+// know, and goes on.
 bool IsSolverParameter(const std::string& name);
 
 // The optimum of the LP relaxation (every column continuous): a weaker bound, but one that needs

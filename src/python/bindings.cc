@@ -59,28 +59,31 @@ class Policy:
     def decide(self, view, planner):
         raise NotImplementedError(type(self).__name__ + ".decide")
 
-def _json_text(value, source):
+def _json_text(value, source, prefix=""):
     """The JSON text of a dict given in place of a file; a number JSON cannot hold (NaN, an
-    infinity) raises ScenarioError at its JSON pointer, as a file's would be reported."""
+    infinity) raises ScenarioError at its JSON pointer (after `prefix`), as a file's would be
+    reported."""
     import json, math
     try:
         return json.dumps(value, allow_nan=False)
     except ValueError:
-        pending, seen = [(value, "")], set()
-        while pending:
-            item, where = pending.pop()
-            if isinstance(item, float) and not math.isfinite(item):
-                message = "expected a finite number, found " + repr(item)
-                raise ScenarioError("%s: %s: error: %s" % (source, where or "/", message),
-                                    [{"where": where, "severity": "error", "message": message}])
-            if id(item) in seen or not isinstance(item, (dict, list, tuple)):
-                continue
-            seen.add(id(item))
-            children = item.items() if isinstance(item, dict) else enumerate(item)
-            for key, child in reversed(list(children)):
-                token = str(key).replace("~", "~0").replace("/", "~1")
-                pending.append((child, where + "/" + token))
-        raise
+        pass
+    pending, seen = [(value, prefix)], set()
+    while pending:
+        item, where = pending.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            message = "expected a finite number, found " + repr(item)
+            raise ScenarioError("%s: %s: error: %s" % (source, where or "/", message),
+                                [{"where": where, "severity": "error", "message": message}])
+        if id(item) in seen or not isinstance(item, (dict, list, tuple)):
+            continue
+        seen.add(id(item))
+        children = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, child in reversed(list(children)):
+            pending.append((child, where + "/" + str(key).replace("~", "~0").replace("/", "~1")))
+            if isinstance(item, dict) and isinstance(key, float) and not math.isfinite(key):
+                pending.append((key, where))  # a key JSON cannot hold either
+    return json.dumps(value, allow_nan=False)  # raises what json reports (a cycle, a type)
 
 def policy(name, summary="", params=(), call_budget_s=60.0):
     """Class decorator: register_policy(cls, name=..., ...)."""
@@ -185,7 +188,7 @@ PolicyChoice ChooseRunPolicy(const Scenario& scenario, const PolicyRegistry& reg
   }
   const py::dict block("name"_a = chosen, "params"_a = *params);
   const std::string text =
-      py::str(py::module_::import("fleetsim").attr("_json_text")(block, "<params>"));
+      py::str(py::module_::import("fleetsim").attr("_json_text")(block, "<params>", "/policy"));
   PolicyLoad load = ParsePolicyChoice(text, "<params>", registry);
   if (!load.policy) {
     RaiseProblems(load.file_status, load.diagnostics, "<params>");
@@ -1170,7 +1173,7 @@ void DefineRuns(py::module_& m) {
           "summary", [](const PySweepResult& r) { return DataFrame(r.summary_csv, "summary"); });
   m.def(
       "run_sweep",
-      [](const py::object& spec, unsigned threads, bool strict) {
+      [](const py::object& spec, std::int64_t threads, bool strict) {
         if (!py::isinstance<py::str>(spec) && !py::hasattr(spec, "__fspath__")) {
           throw py::type_error(
               fmt::format("run_sweep: spec must be the path of a sweep spec file "
@@ -1181,10 +1184,10 @@ void DefineRuns(py::module_& m) {
           throw py::value_error(
               fmt::format("run_sweep: threads must be in [1, 4096], found {}", threads));
         }
-        return RunSweepSpec(py::str(py::module_::import("os").attr("fspath")(spec)), threads,
-                            strict);
+        return RunSweepSpec(py::str(py::module_::import("os").attr("fspath")(spec)),
+                            static_cast<unsigned>(threads), strict);
       },
-      "spec"_a, py::kw_only(), "threads"_a = 1U, "strict"_a = false,
+      "spec"_a, py::kw_only(), "threads"_a = 1, "strict"_a = false,
       "Run every point of a sweep spec (docs/sweeps.md) on `threads` threads, in memory.");
 }
 

@@ -127,13 +127,16 @@ TEST_F(BoundCliTest, NanIsRefusedForTheTimeLimitAndTheStep) {
 }
 
 // CBC only prints "No match" for a parameter it does not know and runs its default search, which
-// would pass for the cross-check asked; an unknown name (or an ambiguous abbreviation) is refused.
+// would pass for the cross-check asked; an unknown name (or an ambiguous abbreviation) is refused,
+// and so is an action (export=FILE wrote the model over any file, stop ended the search).
 TEST_F(BoundCliTest, AnUnknownCbcParameterIsRefused) {
-  for (const char* name : {"zzz", "a"}) {
+  for (const char* name : {"zzz", "a", "export", "stop"}) {
     const CommandResult r = Fleetsim(fmt::format("bound '{}' --cbc-option {}=1", uniform_, name));
     EXPECT_EQ(r.exit_code, 2) << name;
-    EXPECT_EQ(r.err,
-              fmt::format("fleetsim: --cbc-option: CBC has no parameter named '{}'\n", name));
+    EXPECT_EQ(r.err, fmt::format("fleetsim: --cbc-option: CBC has no parameter named '{}' that "
+                                 "sets a value (an action such as export or stop, or an "
+                                 "abbreviation of several, is not one)\n",
+                                 name));
     EXPECT_EQ(r.out, "");
   }
 }

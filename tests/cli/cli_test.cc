@@ -374,10 +374,6 @@ TEST_F(CliTest, VerifyRefusesAFolderOfTheRunThatIsALink) {
   EXPECT_EQ(Fleetsim(fmt::format("compare '{0}' '{0}'", out)).exit_code, 1);
 }
 
-// Links planted beside a run's outputs at the names its temporaries will take (the id of the
-// shell that then becomes fleetsim by `exec`, and the first counts: comparison.csv is the first
-// file a run stages) are skipped, not written through; 16 taken names fail the commit (exit 4),
-// still writing through none (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
 // No command writes over what it reads: an output that is one of its inputs (by any spelling),
 // or lies inside an input folder, is a usage error, and the input is left as it was.
 TEST_F(CliTest, NoOutputMayReplaceAnInputOfItsCommand) {
@@ -406,6 +402,8 @@ TEST_F(CliTest, NoOutputMayReplaceAnInputOfItsCommand) {
       {"export r1 --scenario t.json --dcgm t.json", "t.json", "is the scenario 't.json'"},
       {"bench t.json --check g.json --json g.json", "g.json", "is the goldens file 'g.json'"},
       {"bound t.json --json t.json", "t.json", "--json: 't.json' is the scenario 't.json'"},
+      {"bench . --json r.json", "t.json",
+       "--json: 'r.json' is inside the scenario path '.', which this command reads"},
       {"import-fleet --from slurm s.conf -o s.conf", "s.conf", "is the input 's.conf'"},
       {"import --from jsonl t.jsonl -o ../" + fs::path(dir_).filename().string() + "/t.jsonl",
        "t.jsonl", "is the trace 't.jsonl'"},
@@ -421,6 +419,10 @@ TEST_F(CliTest, NoOutputMayReplaceAnInputOfItsCommand) {
   }
 }
 
+// Links planted beside a run's outputs at the names its temporaries will take (the id of the
+// shell that then becomes fleetsim by `exec`, and the first counts: comparison.csv is the first
+// file a run stages) are skipped, not written through; 16 taken names fail the commit (exit 4),
+// still writing through none (issue 19: a fixed ".NAME.tmp" let such a link redirect a write).
 TEST_F(CliTest, LinksPlantedAtTemporaryNamesAreNotWrittenThrough) {
   const auto run_past = [&](const std::string& out, int links) {
     return testing::RunCommand(

@@ -114,8 +114,9 @@ struct BoundResult {
 // Builds the model of `problem` and solves it.
 BoundResult SolveBound(const BoundProblem& problem, const BoundOptions& options);
 
-// Whether CBC takes a parameter of this name (BoundOptions::solver_parameters): CBC itself only
-// prints "No match" for one it does not know, and runs its default search.
+// Whether CBC takes a parameter of this name that sets a value, not one of its actions such as
+// export or stop (BoundOptions::solver_parameters): CBC itself only prints "No match" for one it
+// does not know, and runs its default search.
 bool IsSolverParameter(const std::string& name);
 
 }  // namespace fleetsim
