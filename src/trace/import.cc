@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <unordered_map>
@@ -280,6 +281,32 @@ std::vector<std::string> TraceReport::SummaryLines() const {
 TraceReport ConvertTrace(const TraceFormat& format, const std::string& path,
                          const TraceOptionValues& format_options, const TraceReadOptions& options,
                          JobWriter& out) {
+  // The conversion reads its input twice (checks, then delivery): a pipe, FIFO or other stream
+  // on the disk would be empty the second time, so it is read once, whole, into memory.
+  std::error_code error;
+  if ((options.files == nullptr || options.files->on_disk()) &&
+      std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error) &&
+      !std::filesystem::is_directory(path, error)) {
+    std::string contents;
+    MemoryFileSystem once;
+    Status status = DiskFileSystem().ReadFile(path, contents);
+    if (status.ok()) {
+      status = once.CreateDirectories(std::filesystem::path(path).parent_path().string());
+    }
+    if (status.ok()) {
+      status = once.WriteFile(path, contents);
+    }
+    if (!status.ok()) {
+      TraceReport report;
+      report.file = path;
+      report.format = format.name;
+      report.status = status;
+      return report;
+    }
+    TraceReadOptions from_memory = options;
+    from_memory.files = &once;
+    return TraceConverter(format, path, format_options, from_memory).Run(out);
+  }
   return TraceConverter(format, path, format_options, options).Run(out);
 }
 

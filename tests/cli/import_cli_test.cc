@@ -81,6 +81,27 @@ TEST_F(ImportCliTest, NativeRoundTripIsByteIdentical) {
   EXPECT_EQ(ReadFile(Out("2.jsonl")), ReadFile(Out("3.jsonl")));
 }
 
+// A trace given as a pipe or a FIFO (read twice by the conversion: checks, then delivery) is
+// read once into memory: it converts as the file does. Once, "read 0 jobs", exit 0, an empty file.
+TEST_F(ImportCliTest, APipeOrAFifoConvertsAsTheFileDoes) {
+  const std::string in = DataPath("traces/jsonl/good.jsonl");
+  ASSERT_EQ(
+      Fleetsim(fmt::format("import --from jsonl '{}' -o '{}'", in, Out("file.csv"))).exit_code, 0);
+  const CommandResult piped =
+      testing::RunCommand(fmt::format("cat '{}' | '{}' import --from jsonl /dev/stdin -o '{}'", in,
+                                      FLEETSIM_CLI_PATH, Out("pipe.csv")),
+                          dir_);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(ReadFile(Out("pipe.csv")), ReadFile(Out("file.csv")));
+  const CommandResult fifo = testing::RunCommand(
+      fmt::format(
+          "mkfifo '{0}' && (cat '{1}' > '{0}' &) && '{2}' import --from jsonl '{0}' -o '{3}'",
+          Out("fifo"), in, FLEETSIM_CLI_PATH, Out("fifo.csv")),
+      dir_);
+  ASSERT_EQ(fifo.exit_code, 0) << fifo.err;
+  EXPECT_EQ(ReadFile(Out("fifo.csv")), ReadFile(Out("file.csv")));
+}
+
 // By any name of standard output: "-", /dev/stdout, /proc/self/fd/1 (the summary once followed
 // the trace into the file given as /dev/stdout).
 TEST_F(ImportCliTest, StdoutOutputPutsTheSummaryOnStderr) {
